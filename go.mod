@@ -1,0 +1,16 @@
+module github.com/gemstone-mcp/mcp-gemstone
+
+go 1.26.0
+
+require (
+	github.com/coreos/go-oidc/v3 v3.21.0 // indirect
+	github.com/go-chi/chi/v5 v5.5.0 // indirect
+	github.com/go-jose/go-jose/v4 v4.1.9 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+	github.com/prometheus/client_golang v1.25.0 // indirect
+	github.com/rs/zerolog v1.35.1 // indirect
+	golang.org/x/oauth2 v0.38.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+)
