@@ -1,0 +1,241 @@
+package fixtureworker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// JSON-RPC 2.0 error codes the worker answers with.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+)
+
+// call is one Handle in flight.
+type call struct {
+	ctx    context.Context
+	breaks <-chan Break
+	w      *Worker
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+// request is a parsed JSON-RPC message; id is nil for a notification.
+type request struct {
+	id     json.RawMessage
+	method string
+	params json.RawMessage
+}
+
+func (c *call) dispatch(msg []byte) ([]byte, error) {
+	if !utf8.Valid(msg) {
+		off := firstInvalidUTF8(msg)
+		return errorReply(nil, CodeParseError, fmt.Sprintf("the message is not UTF-8: invalid byte at offset %d", off),
+			map[string]any{"kind": "invalidUtf8", "offset": off}), nil
+	}
+	if !json.Valid(msg) {
+		return errorReply(nil, CodeParseError, "the message is not well-formed JSON", map[string]any{"kind": "parseError"}), nil
+	}
+	req, reply, ok := parseRequest(msg)
+	if !ok {
+		return reply, nil
+	}
+	if req.id == nil {
+		return nil, nil // a notification: handled by being ignored, answered by nothing
+	}
+	if len(req.params) > 0 && !bytes.Equal(req.params, []byte("null")) && trimmedFirst(req.params) != '{' {
+		return errorReply(req.id, CodeInvalidParams, "params must be an object", nil), nil
+	}
+	switch req.method {
+	case "initialize":
+		return c.initialize(req)
+	case "ping":
+		return resultReply(req.id, struct{}{}), nil
+	case "tools/list":
+		return c.toolsList(req)
+	case "tools/call":
+		return c.toolsCall(req)
+	}
+	return errorReply(req.id, CodeMethodNotFound, "method not found: "+req.method, nil), nil
+}
+
+// parseRequest checks the JSON-RPC envelope. When ok is false, reply is what to answer
+// (nil for a response message, which needs none).
+func parseRequest(msg []byte) (req request, reply []byte, ok bool) {
+	if trimmedFirst(msg) != '{' {
+		return req, errorReply(nil, CodeInvalidRequest, "a message must be one JSON-RPC object (the front end splits batches)", nil), false
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &fields); err != nil {
+		return req, errorReply(nil, CodeInvalidRequest, "the message is not a JSON-RPC object", nil), false
+	}
+	id, hasID := fields["id"]
+	if hasID {
+		switch trimmedFirst(id) {
+		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		default:
+			return req, errorReply(nil, CodeInvalidRequest, "id must be a string or a number", nil), false
+		}
+		req.id = id
+	}
+	var version string
+	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
+		return req, errorReply(req.id, CodeInvalidRequest, `jsonrpc must be "2.0"`, nil), false
+	}
+	rawMethod, hasMethod := fields["method"]
+	if !hasMethod {
+		_, isResult := fields["result"]
+		_, isError := fields["error"]
+		if hasID && (isResult || isError) {
+			return req, nil, false // a response to something the worker never asked: nothing to say
+		}
+		return req, errorReply(req.id, CodeInvalidRequest, "the message has no method", nil), false
+	}
+	if err := json.Unmarshal(rawMethod, &req.method); err != nil {
+		return req, errorReply(req.id, CodeInvalidRequest, "method must be a string", nil), false
+	}
+	req.params = fields["params"]
+	return req, nil, true
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func trimmedFirst(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+func resultReply(id json.RawMessage, result any) []byte {
+	return marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{"2.0", id, result})
+}
+
+func errorReply(id json.RawMessage, code int, message string, data any) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	return marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", id, rpcError{code, message, data}})
+}
+
+// marshal writes JSON without HTML escaping, so text comes back byte for byte as the tool
+// produced it, and without the encoder's trailing newline.
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only values built in this package are encoded, so this is a bug here; say so
+		// rather than leave the client without an answer.
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"the fixture worker could not encode its reply"}}`)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func (c *call) initialize(req request) ([]byte, error) {
+	var p struct {
+		ProtocolVersion *string `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(orEmpty(req.params), &p); err != nil || p.ProtocolVersion == nil {
+		return errorReply(req.id, CodeInvalidParams, "initialize needs params.protocolVersion (a string)", nil), nil
+	}
+	cfg := c.w.cfg
+	version := cfg.ProtocolVersions[0]
+	for _, v := range cfg.ProtocolVersions {
+		if v == *p.ProtocolVersion {
+			version = v
+		}
+	}
+	info := map[string]string{"name": c.w.ServerName(), "version": DefaultServerVersion}
+	if cfg.ServerVersion != nil {
+		info["version"] = *cfg.ServerVersion
+	}
+	if cfg.ServerTitle != nil {
+		info["title"] = *cfg.ServerTitle
+	}
+	result := map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{"tools": map[string]any{}},
+		"serverInfo":      info,
+	}
+	instructions := DefaultInstructions
+	if cfg.Instructions != nil {
+		instructions = *cfg.Instructions
+	}
+	if instructions != "" {
+		result["instructions"] = instructions
+	}
+	return resultReply(req.id, result), nil
+}
+
+func (c *call) toolsList(req request) ([]byte, error) {
+	var p struct {
+		Cursor json.RawMessage `json:"cursor"`
+	}
+	_ = json.Unmarshal(orEmpty(req.params), &p)
+	if p.Cursor != nil && !bytes.Equal(p.Cursor, []byte("null")) {
+		return errorReply(req.id, CodeInvalidParams, "tools/list has one page; no cursor is valid", nil), nil
+	}
+	tools := make([]any, 0, len(fixtureTools))
+	for _, t := range fixtureTools {
+		tools = append(tools, t.listing())
+	}
+	return resultReply(req.id, map[string]any{"tools": tools}), nil
+}
+
+func (c *call) toolsCall(req request) ([]byte, error) {
+	var p struct {
+		Name      *string         `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(orEmpty(req.params), &p); err != nil || p.Name == nil {
+		return errorReply(req.id, CodeInvalidParams, "tools/call needs params.name (a string)", nil), nil
+	}
+	t := findTool(*p.Name)
+	if t == nil {
+		return errorReply(req.id, CodeInvalidParams, "unknown tool: "+*p.Name, nil), nil
+	}
+	args, problem := t.validate(p.Arguments)
+	if problem != "" {
+		return resultReply(req.id, toolError("invalidParams", problem)), nil
+	}
+	res, err := t.run(c, args)
+	if err != nil {
+		return nil, err
+	}
+	return resultReply(req.id, res), nil
+}
+
+func orEmpty(params json.RawMessage) []byte {
+	if len(params) == 0 || bytes.Equal(params, []byte("null")) {
+		return []byte("{}")
+	}
+	return params
+}
