@@ -1,0 +1,123 @@
+package gemstone
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestIsFatalRecognisesTheFatalBandFlagAndInvalidSession(t *testing.T) {
+	cases := []struct {
+		err  *Error
+		want bool
+	}{
+		{&Error{Number: 4137, Category: KernelErrorCategory}, true},
+		{&Error{Number: 4001, Category: KernelErrorCategory}, true},
+		{&Error{Number: 4999, Category: KernelErrorCategory}, true},
+		{&Error{Number: 4137, Category: 999}, false}, // not the kernel's category
+		{&Error{Number: 2010, Category: KernelErrorCategory, Fatal: true}, true},
+		{&Error{Number: ErrNumBadSessionID}, true},
+		{&Error{Number: 2010, Category: KernelErrorCategory}, false},
+		{&Error{Number: 5000, Category: KernelErrorCategory}, false},
+		{&Error{Number: 6003, Category: KernelErrorCategory}, false},
+	}
+	for _, c := range cases {
+		if got := IsFatal(fmt.Errorf("wrapped: %w", c.err)); got != c.want {
+			t.Errorf("IsFatal(%d cat %d fatal %v) = %v, want %v", c.err.Number, c.err.Category, c.err.Fatal, got, c.want)
+		}
+	}
+	if !IsFatal(ErrSessionClosed) {
+		t.Error("a closed session is not reported as fatal")
+	}
+	if IsFatal(errors.New("other")) || IsFatal(ErrCallInProgress) {
+		t.Error("a non-GemStone error is reported as fatal")
+	}
+}
+
+func TestIsBreakAndIsLoginDenied(t *testing.T) {
+	if !IsBreak(&Error{Number: 6003}) || !IsBreak(&Error{Number: 6004}) || IsBreak(&Error{Number: 6001}) {
+		t.Error("IsBreak misclassifies")
+	}
+	if !IsLoginDenied(&Error{Number: 4051, Category: KernelErrorCategory}) || IsLoginDenied(&Error{Number: 4065}) {
+		t.Error("IsLoginDenied misclassifies")
+	}
+}
+
+func TestClientSafeNeverCarriesTheMessage(t *testing.T) {
+	secret := "!tcp@db7.internal.example#netldi:gs64ldi#task!gemnetobject user DataCurator /opt/gemstone/lib"
+	cases := map[int]string{
+		4137: "GemStone error 4137 (session gone)",
+		4051: "GemStone error 4051 (login denied)",
+		6003: "GemStone error 6003 (soft break)",
+		6004: "GemStone error 6004 (hard break)",
+		2010: "GemStone error 2010 (runtime error)",
+		1001: "GemStone error 1001 (compile error)",
+	}
+	for number, want := range cases {
+		e := &Error{Number: number, Category: KernelErrorCategory, Message: secret, Reason: secret, Op: "GciTsNbResult"}
+		got := e.ClientSafe()
+		if got != want {
+			t.Errorf("ClientSafe(%d) = %q, want %q", number, got, want)
+		}
+		for _, leak := range []string{"db7", "tcp", "netldi", "DataCurator", "/opt", "Gci"} {
+			if strings.Contains(got, leak) || strings.Contains(ClientSafe(e), leak) {
+				t.Errorf("ClientSafe(%d) = %q leaks %q", number, got, leak)
+			}
+		}
+		if !strings.Contains(e.Error(), secret) {
+			t.Errorf("Error() drops the message the log needs: %q", e.Error())
+		}
+	}
+	le := &LoadError{Tried: []string{"/opt/gemstone/lib/libgcits-3.7.5-64.so"}, Reason: "no such file"}
+	if got := ClientSafe(le); strings.Contains(got, "/opt") {
+		t.Errorf("ClientSafe(LoadError) = %q leaks the path", got)
+	}
+}
+
+func TestEndingOfSurvivesWrappingAndKeepsTheContextError(t *testing.T) {
+	e := &Error{Number: 6004, Ending: EndedByHardBreak, cause: context.DeadlineExceeded}
+	err := fmt.Errorf("handle: %w", e)
+	if EndingOf(err) != EndedByHardBreak {
+		t.Errorf("EndingOf = %v", EndingOf(err))
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Error("errors.Is(err, context.DeadlineExceeded) is false")
+	}
+	if !strings.Contains(err.Error(), "ended by hard break") {
+		t.Errorf("Error() does not say the ending: %q", err)
+	}
+	if EndingOf(errors.New("x")) != NotEnded || EndingOf(nil) != NotEnded {
+		t.Error("EndingOf of a foreign error is not NotEnded")
+	}
+}
+
+func TestSmallIntegerAndSpecialResultsDecode(t *testing.T) {
+	for _, n := range []int64{0, 1, -1, 42, smallIntegerMax, smallIntegerMin} {
+		o := uint64(n)<<3 | 2
+		if !isSpecial(o) {
+			t.Fatalf("%d encodes as a non-special OOP", n)
+		}
+		b, e := specialBytes(o)
+		if e != nil || string(b) != fmt.Sprint(n) {
+			t.Errorf("SmallInteger %d decodes as %q, %v", n, b, e)
+		}
+	}
+	minusOne := int64(-1)
+	if uint64(1)<<3|2 != 0xA || uint64(minusOne)<<3|2 != 0xFFFFFFFFFFFFFFFA {
+		t.Error("SmallInteger encoding differs from the fact sheet")
+	}
+	if b, _ := specialBytes(16668); string(b) != "A" {
+		t.Errorf("Character 'A' decodes as %q", b)
+	}
+	if b, _ := specialBytes(0x1F600<<8 | 0x1C); string(b) != "😀" {
+		t.Errorf("an astral Character decodes as %q", b)
+	}
+	if b, e := specialBytes(oopNil); b != nil || e != nil {
+		t.Error("nil does not decode to no bytes")
+	}
+	if isSpecial(oopClassString) || isSpecial(oopIllegal) {
+		t.Error("an object OOP is taken for a special one")
+	}
+}

@@ -1,0 +1,610 @@
+package gemstone
+
+// This file is the only one that speaks C. It loads libgcits with dlopen, binds the symbols
+// the binding calls through function pointers (the GemStone headers are C++, so none is
+// included; the prototypes below are written from gcits.hf), and offers them to the rest of
+// the package as Go methods on *gciAPI that take and return Go types.
+//
+// Waiting happens here too: waitReadable blocks in poll(2) inside C, on the session's GCI
+// socket and a wake-up pipe, so a waiting goroutine holds one OS thread and the GCI socket
+// never reaches Go's netpoller.
+
+/*
+#cgo linux LDFLAGS: -ldl
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+typedef uint64_t OopType;
+typedef int BoolType;
+typedef void *GciSession;
+typedef int64_t int64;
+
+// GciErrSType as laid out by gci.ht (3.6.2-3.7.5): 2168 bytes, align 8.
+typedef struct {
+	OopType category;
+	OopType context;
+	OopType exceptionObj;
+	OopType args[10];
+	int number;
+	int argCount;
+	unsigned char fatal;
+	char message[1025];
+	char reason[1025];
+} GciErrSType;
+
+_Static_assert(sizeof(GciErrSType) == 2168, "GciErrSType must be 2168 bytes");
+_Static_assert(offsetof(GciErrSType, number) == 104, "GciErrSType.number offset");
+_Static_assert(offsetof(GciErrSType, fatal) == 112, "GciErrSType.fatal offset");
+_Static_assert(offsetof(GciErrSType, message) == 113, "GciErrSType.message offset");
+_Static_assert(offsetof(GciErrSType, reason) == 1138, "GciErrSType.reason offset");
+
+typedef unsigned (*fnVersion)(char *, size_t);
+typedef GciSession (*fnNbLogin)(const char *, const char *, const char *, BoolType, const char *,
+	const char *, const char *, unsigned int, int, int *);
+typedef int (*fnNbLoginFinished)(GciSession, BoolType *, GciErrSType *);
+typedef BoolType (*fnSessErr)(GciSession, GciErrSType *);
+typedef BoolType (*fnNbExecute)(GciSession, const char *, OopType, OopType, OopType, int,
+	unsigned short, GciErrSType *);
+typedef BoolType (*fnNbPerform)(GciSession, OopType, OopType, const char *, const OopType *, int,
+	int, unsigned short, GciErrSType *);
+typedef OopType (*fnNbResult)(GciSession, GciErrSType *);
+typedef int (*fnNbPoll)(GciSession, int, GciErrSType *);
+typedef int (*fnSocket)(GciSession, GciErrSType *);
+typedef BoolType (*fnBreak)(GciSession, BoolType, GciErrSType *);
+typedef OopType (*fnNewString_)(GciSession, const char *, size_t, GciErrSType *);
+typedef OopType (*fnNewByteArray)(GciSession, unsigned char *, size_t, GciErrSType *);
+typedef OopType (*fnResolveSymbolObj)(GciSession, OopType, OopType, GciErrSType *);
+typedef int64 (*fnFetchSize)(GciSession, OopType, GciErrSType *);
+typedef int64 (*fnFetchBytes)(GciSession, OopType, int64, unsigned char *, int64, GciErrSType *);
+typedef BoolType (*fnOops)(GciSession, OopType *, int, GciErrSType *);
+typedef BoolType (*fnClearStack)(GciSession, OopType, GciErrSType *);
+
+static void *mcp_dlopen(const char *path, int global, char *msg, size_t msgSize) {
+	void *h = dlopen(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
+	if (h == NULL) {
+		const char *e = dlerror();
+		snprintf(msg, msgSize, "%s", e ? e : "dlopen failed");
+	}
+	return h;
+}
+
+static void *mcp_dlsym(void *h, const char *name) {
+	dlerror();
+	return dlsym(h, name);
+}
+
+static unsigned mcp_version(void *f, char *buf, size_t n) { return ((fnVersion)f)(buf, n); }
+
+static GciSession mcp_nbLogin(void *f, const char *stone, const char *hostUser, const char *hostPw,
+		const char *gemNrs, const char *user, const char *pw, unsigned int flags, int *pollFd) {
+	return ((fnNbLogin)f)(stone, hostUser, hostPw, 0, gemNrs, user, pw, flags, 0, pollFd);
+}
+
+static int mcp_nbLoginFinished(void *f, GciSession s, GciErrSType *e) {
+	BoolType executedSessionInit = 0;
+	return ((fnNbLoginFinished)f)(s, &executedSessionInit, e);
+}
+
+static BoolType mcp_sessErr(void *f, GciSession s, GciErrSType *e) { return ((fnSessErr)f)(s, e); }
+
+static BoolType mcp_nbExecute(void *f, GciSession s, const char *src, OopType srcClass,
+		OopType symbolList, GciErrSType *e) {
+	// contextObject OOP_ILLEGAL: self is nil. flags 0: debugger off. environment 0.
+	return ((fnNbExecute)f)(s, src, srcClass, 0x01, symbolList, 0, 0, e);
+}
+
+static BoolType mcp_nbPerform(void *f, GciSession s, OopType receiver, const char *selector,
+		const OopType *args, int n, GciErrSType *e) {
+	// aSymbol OOP_ILLEGAL: the selector is given as text. flags 0, environment 0.
+	return ((fnNbPerform)f)(s, receiver, 0x01, selector, args, n, 0, 0, e);
+}
+
+static OopType mcp_nbResult(void *f, GciSession s, GciErrSType *e) { return ((fnNbResult)f)(s, e); }
+static int mcp_nbPoll(void *f, GciSession s, int ms, GciErrSType *e) { return ((fnNbPoll)f)(s, ms, e); }
+static int mcp_socket(void *f, GciSession s, GciErrSType *e) { return ((fnSocket)f)(s, e); }
+static BoolType mcp_break(void *f, GciSession s, int hard, GciErrSType *e) { return ((fnBreak)f)(s, hard, e); }
+
+static OopType mcp_newString(void *f, GciSession s, const char *b, size_t n, GciErrSType *e) {
+	return ((fnNewString_)f)(s, n ? b : "", n, e);
+}
+
+static OopType mcp_newByteArray(void *f, GciSession s, unsigned char *b, size_t n, GciErrSType *e) {
+	static unsigned char none[1];
+	return ((fnNewByteArray)f)(s, n ? b : none, n, e);
+}
+
+static OopType mcp_resolve(void *f, GciSession s, OopType sym, GciErrSType *e) {
+	return ((fnResolveSymbolObj)f)(s, sym, 0x14, e); // OOP_NIL: the user's symbol list
+}
+
+static int64 mcp_fetchSize(void *f, GciSession s, OopType o, GciErrSType *e) { return ((fnFetchSize)f)(s, o, e); }
+
+static int64 mcp_fetchBytes(void *f, GciSession s, OopType o, int64 start, unsigned char *dst, int64 n,
+		GciErrSType *e) {
+	return ((fnFetchBytes)f)(s, o, start, dst, n, e);
+}
+
+static BoolType mcp_oops(void *f, GciSession s, OopType *oops, int n, GciErrSType *e) {
+	return ((fnOops)f)(s, oops, n, e);
+}
+
+static BoolType mcp_clearStack(void *f, GciSession s, OopType proc, GciErrSType *e) {
+	return ((fnClearStack)f)(s, proc, e);
+}
+
+// mcp_wait blocks until fd or wakeFd is readable (or hung up), or timeoutMs passes (-1: no
+// limit). It answers a bit set: 1 fd, 2 wakeFd; 0 for a timeout or an interrupted poll (the
+// caller recomputes its deadlines and waits again); -errno on failure.
+static int mcp_wait(int fd, int wakeFd, int timeoutMs) {
+	struct pollfd p[2];
+	p[0].fd = fd; p[0].events = POLLIN; p[0].revents = 0;
+	p[1].fd = wakeFd; p[1].events = POLLIN; p[1].revents = 0;
+	int r = poll(p, wakeFd >= 0 ? 2 : 1, timeoutMs);
+	if (r < 0) return errno == EINTR ? 0 : -errno;
+	int bits = 0;
+	if (p[0].revents) bits |= 1;
+	if (wakeFd >= 0 && p[1].revents) bits |= 2;
+	return bits;
+}
+
+static int mcp_pipe(int *fds) {
+	if (pipe(fds) != 0) return -errno;
+	for (int i = 0; i < 2; i++) {
+		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+		fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+	}
+	return 0;
+}
+
+static void mcp_poke(int fd) { char c = 1; ssize_t r = write(fd, &c, 1); (void)r; }
+
+static void mcp_drain(int fd) {
+	char buf[64];
+	while (read(fd, buf, sizeof buf) > 0) {}
+}
+
+static void mcp_close(int fd) { close(fd); }
+
+static void mcp_wipe(char *p) { if (p) { volatile char *v = p; while (*v) *v++ = 0; } }
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+// oop is a GemStone object pointer (OopType).
+type oop = uint64
+
+const (
+	oopIllegal     oop = 0x01
+	oopNil         oop = 0x14
+	oopFalse       oop = 0x0C
+	oopTrue        oop = 0x10C
+	oopClassString oop = 74753
+
+	loginQuiet           = 0x10
+	loginOneTimePassword = 0x400
+	loginJWTPassword     = 0x800
+)
+
+// symbol indexes the functions bound at load time (all in GemStone 3.7.0).
+type symbol int
+
+const (
+	symVersion symbol = iota
+	symNbLogin
+	symNbLoginFinished
+	symLogout
+	symNbLogout
+	symNbExecute
+	symNbPerform
+	symNbResult
+	symNbPoll
+	symSocket
+	symBreak
+	symNewString
+	symNewByteArray
+	symResolveSymbolObj
+	symFetchSize
+	symFetchBytes
+	symReleaseObjs
+	symClearStack
+	symAbort
+	symCount
+)
+
+var symbolNames = [symCount]string{
+	symVersion:          "GciTsVersion",
+	symNbLogin:          "GciTsNbLogin",
+	symNbLoginFinished:  "GciTsNbLoginFinished",
+	symLogout:           "GciTsLogout",
+	symNbLogout:         "GciTsNbLogout",
+	symNbExecute:        "GciTsNbExecute",
+	symNbPerform:        "GciTsNbPerform",
+	symNbResult:         "GciTsNbResult",
+	symNbPoll:           "GciTsNbPoll",
+	symSocket:           "GciTsSocket",
+	symBreak:            "GciTsBreak",
+	symNewString:        "GciTsNewString_",
+	symNewByteArray:     "GciTsNewByteArray",
+	symResolveSymbolObj: "GciTsResolveSymbolObj",
+	symFetchSize:        "GciTsFetchSize",
+	symFetchBytes:       "GciTsFetchBytes",
+	symReleaseObjs:      "GciTsReleaseObjs",
+	symClearStack:       "GciTsClearStack",
+	symAbort:            "GciTsAbort",
+}
+
+// newerSymbols lists functions added after 3.7.0 (from the vendor headers), with the release
+// that introduced them. They are bound on first use, so a 3.7.0 library still loads.
+var newerSymbols = map[string]Version{
+	"GciTsFetchNamedOops":         {Major: 3, Minor: 7, Patch: 1},
+	"GciTsFetchVaryingOops":       {Major: 3, Minor: 7, Patch: 1},
+	"GciTsFetchGbjInfo":           {Major: 3, Minor: 7, Patch: 2},
+	"GciTsPerformFetchOops":       {Major: 3, Minor: 7, Patch: 2},
+	"GciTsNewStringFromUtf16":     {Major: 3, Minor: 7, Patch: 2},
+	"GciTsDirtyExportedObjs":      {Major: 3, Minor: 7, Patch: 2},
+	"GciTsKeepAliveCount":         {Major: 3, Minor: 7, Patch: 2},
+	"GciTsKeyfilePermissions":     {Major: 3, Minor: 7, Patch: 2},
+	"GciTsLogin_":                 {Major: 3, Minor: 7, Patch: 4, Build: 1, HasBuild: true},
+	"GciTsNbLogin_":               {Major: 3, Minor: 7, Patch: 4, Build: 1, HasBuild: true},
+	"GciTsStoreNamedOops":         {Major: 3, Minor: 7, Patch: 1},
+	"GciTsStoreIdxOops":           {Major: 3, Minor: 7, Patch: 1},
+	"GciTsAddOopsToNsc":           {Major: 3, Minor: 7, Patch: 1},
+	"GciTsDebugConnectToGem":      {Major: 3, Minor: 7, Patch: 0},
+	"GciTsDebugStartDebugService": {Major: 3, Minor: 7, Patch: 0},
+}
+
+// gciAPI holds the bound functions of one loaded library.
+type gciAPI struct {
+	path   string
+	handle unsafe.Pointer
+	fns    [symCount]unsafe.Pointer
+
+	lazyMu sync.Mutex
+	lazy   map[string]unsafe.Pointer
+}
+
+func loadAPI(path, netldi string, tried []string) (*gciAPI, error) {
+	var msg [1024]C.char
+	if netldi != "" {
+		cpath := C.CString(netldi)
+		h := C.mcp_dlopen(cpath, 1, &msg[0], C.size_t(len(msg)))
+		C.free(unsafe.Pointer(cpath))
+		if h == nil {
+			return nil, &LoadError{Tried: append(tried, netldi), Reason: C.GoString(&msg[0])}
+		}
+	}
+	cpath := C.CString(path)
+	h := C.mcp_dlopen(cpath, 0, &msg[0], C.size_t(len(msg)))
+	C.free(unsafe.Pointer(cpath))
+	if h == nil {
+		return nil, &LoadError{Tried: tried, Reason: C.GoString(&msg[0])}
+	}
+	api := &gciAPI{path: path, handle: h, lazy: map[string]unsafe.Pointer{}}
+	for i, name := range symbolNames {
+		cname := C.CString(name)
+		f := C.mcp_dlsym(h, cname)
+		C.free(unsafe.Pointer(cname))
+		if f == nil {
+			return nil, &SymbolError{Symbol: name, Library: path}
+		}
+		api.fns[i] = f
+	}
+	return api, nil
+}
+
+// lazySymbol binds a function newer than 3.7.0 on first use; the error names the symbol and
+// the release that introduced it.
+func (a *gciAPI) lazySymbol(name string, have Version) (unsafe.Pointer, error) {
+	a.lazyMu.Lock()
+	defer a.lazyMu.Unlock()
+	if f, ok := a.lazy[name]; ok {
+		return f, nil
+	}
+	since, known := newerSymbols[name]
+	if !known {
+		return nil, fmt.Errorf("gemstone: %s is not a symbol the binding binds lazily", name)
+	}
+	cname := C.CString(name)
+	f := C.mcp_dlsym(a.handle, cname)
+	C.free(unsafe.Pointer(cname))
+	if f == nil {
+		return nil, &SymbolError{Symbol: name, Library: a.path, Needs: &since, Have: have}
+	}
+	a.lazy[name] = f
+	return f, nil
+}
+
+func (a *gciAPI) versionText() string {
+	var buf [256]C.char
+	C.mcp_version(a.fns[symVersion], &buf[0], C.size_t(len(buf)))
+	return C.GoString(&buf[0])
+}
+
+// handle is a GciSession pointer; only this file dereferences it.
+type handle = C.GciSession
+
+// gciError turns a filled GciErrSType into an *Error that remembers the OOPs it exported.
+func gciError(op string, e *C.GciErrSType) *Error {
+	out := &Error{
+		Number:   int(e.number),
+		Category: uint64(e.category),
+		Fatal:    e.fatal != 0,
+		ArgCount: int(e.argCount),
+		Message:  cText(e.message[:]),
+		Reason:   cText(e.reason[:]),
+		Op:       op,
+		context:  uint64(e.context),
+	}
+	// Error objects are exported to the gem's export set: remember them for release.
+	keep := func(o oop) {
+		if o != 0 && o != oopNil && o != oopIllegal && !isSpecial(o) {
+			out.exported = append(out.exported, o)
+		}
+	}
+	keep(uint64(e.context))
+	keep(uint64(e.exceptionObj))
+	for i := 0; i < int(e.argCount) && i < len(e.args); i++ {
+		keep(uint64(e.args[i]))
+	}
+	return out
+}
+
+func cText(b []C.char) string {
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b))
+	for i, c := range raw {
+		if c == 0 {
+			return string(raw[:i])
+		}
+	}
+	return string(raw)
+}
+
+// failed builds the error of a call that reported failure, or a session-gone error when the
+// library reported failure without saying why.
+func failed(op string, e *C.GciErrSType) *Error {
+	if e.number == 0 {
+		return sessionGoneError(op, "the library gave no error")
+	}
+	return gciError(op, e)
+}
+
+// loginStrings are the C copies of the login arguments. They live until the login finishes,
+// because the library logs in on a thread of its own after GciTsNbLogin returns.
+type loginStrings struct {
+	stone, hostUser, hostPw, gem, user, pw *C.char
+}
+
+func newLoginStrings(p LoginParams) *loginStrings {
+	cs := func(s string) *C.char {
+		if s == "" {
+			return nil
+		}
+		return C.CString(s)
+	}
+	return &loginStrings{
+		stone: cs(p.StoneNRS), hostUser: cs(p.HostUser), hostPw: cs(p.HostPassword),
+		gem: cs(p.GemNRS), user: cs(p.User), pw: cs(p.Password),
+	}
+}
+
+// free wipes the secrets before giving the memory back.
+func (l *loginStrings) free() {
+	C.mcp_wipe(l.pw)
+	C.mcp_wipe(l.hostPw)
+	for _, p := range []*C.char{l.stone, l.hostUser, l.hostPw, l.gem, l.user, l.pw} {
+		if p != nil {
+			C.free(unsafe.Pointer(p))
+		}
+	}
+}
+
+func (a *gciAPI) nbLogin(l *loginStrings, flags uint) (handle, int) {
+	var fd C.int = -1
+	h := C.mcp_nbLogin(a.fns[symNbLogin], l.stone, l.hostUser, l.hostPw, l.gem, l.user, l.pw, C.uint(flags), &fd)
+	return h, int(fd)
+}
+
+// nbLoginFinished answers 0 pending, 1 done (a warning may come with it), -1 failed.
+func (a *gciAPI) nbLoginFinished(h handle) (int, *Error) {
+	var e C.GciErrSType
+	r := int(C.mcp_nbLoginFinished(a.fns[symNbLoginFinished], h, &e))
+	if r < 0 {
+		return r, failed("GciTsNbLoginFinished", &e)
+	}
+	if e.number != 0 {
+		return r, gciError("GciTsNbLoginFinished", &e) // a warning on a successful login
+	}
+	return r, nil
+}
+
+func (a *gciAPI) sessErr(sym symbol, h handle) *Error {
+	var e C.GciErrSType
+	if C.mcp_sessErr(a.fns[sym], h, &e) == 0 {
+		return failed(symbolNames[sym], &e)
+	}
+	return nil
+}
+
+func (a *gciAPI) logout(h handle) *Error   { return a.sessErr(symLogout, h) }
+func (a *gciAPI) nbLogout(h handle) *Error { return a.sessErr(symNbLogout, h) }
+func (a *gciAPI) abort(h handle) *Error    { return a.sessErr(symAbort, h) }
+
+func (a *gciAPI) socket(h handle) (int, *Error) {
+	var e C.GciErrSType
+	fd := int(C.mcp_socket(a.fns[symSocket], h, &e))
+	if fd < 0 {
+		return -1, failed("GciTsSocket", &e)
+	}
+	return fd, nil
+}
+
+func (a *gciAPI) nbExecute(h handle, source string) *Error {
+	csrc := C.CString(source)
+	defer C.free(unsafe.Pointer(csrc))
+	var e C.GciErrSType
+	if C.mcp_nbExecute(a.fns[symNbExecute], h, csrc, C.OopType(oopClassString), C.OopType(oopNil), &e) == 0 {
+		return failed("GciTsNbExecute", &e)
+	}
+	return nil
+}
+
+func (a *gciAPI) nbPerform(h handle, receiver oop, selector string, args []oop) *Error {
+	csel := C.CString(selector)
+	defer C.free(unsafe.Pointer(csel))
+	var argp *C.OopType
+	if len(args) > 0 {
+		argp = (*C.OopType)(unsafe.Pointer(&args[0]))
+	}
+	var e C.GciErrSType
+	if C.mcp_nbPerform(a.fns[symNbPerform], h, C.OopType(receiver), csel, argp, C.int(len(args)), &e) == 0 {
+		return failed("GciTsNbPerform", &e)
+	}
+	return nil
+}
+
+// nbPoll answers 1 ready, 0 not yet, -1 failed; it waits up to ms (0: not at all).
+func (a *gciAPI) nbPoll(h handle, ms int) (int, *Error) {
+	var e C.GciErrSType
+	r := int(C.mcp_nbPoll(a.fns[symNbPoll], h, C.int(ms), &e))
+	if r < 0 {
+		return r, failed("GciTsNbPoll", &e)
+	}
+	return r, nil
+}
+
+func (a *gciAPI) nbResult(h handle) (oop, *Error) {
+	var e C.GciErrSType
+	r := oop(C.mcp_nbResult(a.fns[symNbResult], h, &e))
+	if r == oopIllegal || e.number != 0 {
+		return oopIllegal, failed("GciTsNbResult", &e)
+	}
+	return r, nil
+}
+
+func (a *gciAPI) breakCall(h handle, hard bool) *Error {
+	var e C.GciErrSType
+	hv := C.int(0)
+	if hard {
+		hv = 1
+	}
+	if C.mcp_break(a.fns[symBreak], h, hv, &e) == 0 {
+		return failed("GciTsBreak", &e)
+	}
+	return nil
+}
+
+func (a *gciAPI) newString(h handle, b []byte) (oop, *Error) {
+	var p *C.char
+	if len(b) > 0 {
+		p = (*C.char)(unsafe.Pointer(&b[0]))
+	}
+	var e C.GciErrSType
+	r := oop(C.mcp_newString(a.fns[symNewString], h, p, C.size_t(len(b)), &e))
+	if r == oopIllegal {
+		return r, failed("GciTsNewString_", &e)
+	}
+	return r, nil
+}
+
+func (a *gciAPI) newByteArray(h handle, b []byte) (oop, *Error) {
+	var p *C.uchar
+	if len(b) > 0 {
+		p = (*C.uchar)(unsafe.Pointer(&b[0]))
+	}
+	var e C.GciErrSType
+	r := oop(C.mcp_newByteArray(a.fns[symNewByteArray], h, p, C.size_t(len(b)), &e))
+	if r == oopIllegal {
+		return r, failed("GciTsNewByteArray", &e)
+	}
+	return r, nil
+}
+
+func (a *gciAPI) resolveSymbolObj(h handle, name oop) (oop, *Error) {
+	var e C.GciErrSType
+	r := oop(C.mcp_resolve(a.fns[symResolveSymbolObj], h, C.OopType(name), &e))
+	if r == oopIllegal && e.number != 0 {
+		return r, gciError("GciTsResolveSymbolObj", &e)
+	}
+	// OOP_ILLEGAL without an error: the name is not defined.
+	return r, nil
+}
+
+func (a *gciAPI) fetchSize(h handle, o oop) (int64, *Error) {
+	var e C.GciErrSType
+	n := int64(C.mcp_fetchSize(a.fns[symFetchSize], h, C.OopType(o), &e))
+	if n < 0 {
+		return n, failed("GciTsFetchSize", &e)
+	}
+	return n, nil
+}
+
+// fetchBytes copies bytes of o from the 1-based start into dst.
+func (a *gciAPI) fetchBytes(h handle, o oop, start int64, dst []byte) (int64, *Error) {
+	var e C.GciErrSType
+	n := int64(C.mcp_fetchBytes(a.fns[symFetchBytes], h, C.OopType(o), C.int64(start),
+		(*C.uchar)(unsafe.Pointer(&dst[0])), C.int64(len(dst)), &e))
+	if n < 0 {
+		return n, failed("GciTsFetchBytes", &e)
+	}
+	return n, nil
+}
+
+func (a *gciAPI) releaseObjs(h handle, oops []oop) *Error {
+	if len(oops) == 0 {
+		return nil
+	}
+	var e C.GciErrSType
+	if C.mcp_oops(a.fns[symReleaseObjs], h, (*C.OopType)(unsafe.Pointer(&oops[0])), C.int(len(oops)), &e) == 0 {
+		return failed("GciTsReleaseObjs", &e)
+	}
+	return nil
+}
+
+func (a *gciAPI) clearStack(h handle, process oop) *Error {
+	var e C.GciErrSType
+	if C.mcp_clearStack(a.fns[symClearStack], h, C.OopType(process), &e) == 0 {
+		return failed("GciTsClearStack", &e)
+	}
+	return nil
+}
+
+// waitReadable blocks in poll(2) on fd and wakeFd for up to timeoutMs (-1: no limit).
+func waitReadable(fd, wakeFd, timeoutMs int) (fdReady, woken bool, err error) {
+	r := int(C.mcp_wait(C.int(fd), C.int(wakeFd), C.int(timeoutMs)))
+	if r < 0 {
+		return false, false, fmt.Errorf("gemstone: poll: errno %d", -r)
+	}
+	return r&1 != 0, r&2 != 0, nil
+}
+
+// wakePipe is the pair of descriptors that interrupts a wait.
+type wakePipe struct{ r, w int }
+
+func newWakePipe() (wakePipe, error) {
+	var fds [2]C.int
+	if r := C.mcp_pipe(&fds[0]); r != 0 {
+		return wakePipe{-1, -1}, fmt.Errorf("gemstone: wake-up pipe: errno %d", -r)
+	}
+	return wakePipe{int(fds[0]), int(fds[1])}, nil
+}
+
+func (p wakePipe) poke()  { C.mcp_poke(C.int(p.w)) }
+func (p wakePipe) drain() { C.mcp_drain(C.int(p.r)) }
+func (p wakePipe) close() {
+	C.mcp_close(C.int(p.r))
+	C.mcp_close(C.int(p.w))
+}
