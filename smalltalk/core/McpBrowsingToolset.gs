@@ -1,0 +1,205 @@
+set compile_env: 0
+! ------------------- Class definition for McpBrowsingToolset
+expectvalue /Class
+doit
+McpToolset subclass: 'McpBrowsingToolset'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpBrowsingToolset comment: 
+'The class-browsing tools: describe a class, export it as a topaz file-in, read its definition,
+walk its hierarchy, read one method, list its selectors by category.
+
+These are the reads the blind-write guardrail counts. A tool that shows a subject''s current
+contents notes a read of it (get_method_source: that method; get_class_definition and
+describe_class: the class; export_class_source: the class and every method it showed). A tool that
+shows only names (get_class_hierarchy, list_methods) notes nothing, because a name is not the
+content a later write would replace.
+
+Must never change the image or the transaction: every handler only reads.'
+%
+expectvalue /Class
+doit
+McpBrowsingToolset category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpBrowsingToolset
+removeallmethods McpBrowsingToolset
+removeallclassmethods McpBrowsingToolset
+! ------------------- Class methods for McpBrowsingToolset
+category: 'accessing'
+classmethod: McpBrowsingToolset
+toolNames
+  ^#('describe_class' 'export_class_source' 'get_class_definition' 'get_class_hierarchy'
+     'get_method_source' 'list_methods')
+%
+! ------------------- Instance methods for McpBrowsingToolset
+category: 'private'
+method: McpBrowsingToolset
+categoryReportFor: aBehavior label: aLabel on: aStream
+  "aBehavior's selectors grouped by category, categories and selectors sorted."
+  | byCategory |
+  byCategory := Dictionary new.
+  aBehavior selectors do: [:sel | | cat |
+    cat := (aBehavior categoryOfSelector: sel) ifNil: ['(uncategorized)'].
+    (byCategory at: cat asString ifAbsentPut: [OrderedCollection new]) add: sel asString].
+  aStream nextPutAll: aLabel; nextPutAll: ' ('; print: aBehavior selectors size; nextPutAll: ' methods)'; lf.
+  byCategory keys asSortedCollection do: [:cat |
+    aStream nextPutAll: '  '; nextPutAll: cat; lf.
+    (byCategory at: cat) asSortedCollection do: [:sel |
+      aStream nextPutAll: '    '; nextPutAll: sel; lf]]
+%
+category: 'tools'
+method: McpBrowsingToolset
+describeClass: args
+  | cls s |
+  cls := self resolveClass: (args at: 'className').
+  s := WriteStream on: String new.
+  s nextPutAll: 'class: '; nextPutAll: cls name asString; lf.
+  s nextPutAll: 'superclass: '; nextPutAll: (self nameOrNil: cls superclass); lf.
+  s nextPutAll: 'category: '; nextPutAll: (cls category ifNil: ['']) asString; lf.
+  s nextPutAll: 'instance variables: '; nextPutAll: (self joined: cls instVarNames); lf.
+  s nextPutAll: 'class-side instance variables: '; nextPutAll: (self joined: cls class instVarNames); lf.
+  s nextPutAll: 'instance selectors: '; nextPutAll: (self joined: cls selectors asSortedCollection); lf.
+  s nextPutAll: 'class selectors: '; nextPutAll: (self joined: cls class selectors asSortedCollection); lf.
+  s nextPutAll: 'comment:'; lf; nextPutAll: (cls comment ifNil: ['']) asString.
+  self noteRead: (self classKey: cls).
+  ^self capResult: s contents
+%
+category: 'tools'
+method: McpBrowsingToolset
+exportClassSource: args
+  "A file-out shows the definition, the comment and every method, so it licenses a write to any of
+   them -- but only if the client saw all of it, so a capped answer notes the class alone."
+  | cls source answer |
+  cls := self resolveClass: (args at: 'className').
+  source := cls fileOutClass asString.
+  answer := self capResult: source.
+  self noteRead: (self classKey: cls).
+  answer size = source size ifTrue: [self noteReadsOfMethodsOf: cls].
+  ^answer
+%
+category: 'tools'
+method: McpBrowsingToolset
+getClassDefinition: args
+  | cls |
+  cls := self resolveClass: (args at: 'className').
+  self noteRead: (self classKey: cls).
+  ^cls definition asString
+%
+category: 'tools'
+method: McpBrowsingToolset
+getClassHierarchy: args
+  "Root first, each superclass indented one step further, then the direct subclasses."
+  | cls chain each s subs |
+  cls := self resolveClass: (args at: 'className').
+  chain := OrderedCollection new.
+  each := cls.
+  [each notNil] whileTrue: [chain addFirst: each. each := each superclass].
+  s := WriteStream on: String new.
+  1 to: chain size do: [:i |
+    (i - 1) * 2 timesRepeat: [s space].
+    s nextPutAll: (chain at: i) name asString; lf].
+  subs := (cls subclasses collect: [:c | c name asString]) asSortedCollection.
+  s nextPutAll: 'direct subclasses ('; print: subs size; nextPutAll: '):'.
+  subs do: [:n | s lf; nextPutAll: '  '; nextPutAll: n].
+  ^s contents
+%
+category: 'tools'
+method: McpBrowsingToolset
+getMethodSource: args
+  | meta target sel |
+  meta := self booleanArgument: 'meta' in: args default: false.
+  target := self resolveClass: (args at: 'className') meta: meta.
+  sel := (args at: 'selector') asSymbol.
+  (target includesSelector: sel) ifFalse: [
+    ^McpError signalKind: 'notFound'
+      message: target name asString , '>>' , sel asString , ' not found: the class does not define it'
+        , (meta ifTrue: [''] ifFalse: [' (pass meta: true for a class-side method)'])].
+  self noteRead: (self methodKey: target selector: sel).
+  ^self capResult: (target sourceCodeAt: sel) asString
+%
+category: 'private'
+method: McpBrowsingToolset
+joined: aCollection
+  "The elements' strings separated by single spaces; (none) when empty."
+  | s |
+  aCollection isEmpty ifTrue: [^'(none)'].
+  s := WriteStream on: String new.
+  aCollection do: [:each | s nextPutAll: each asString; space].
+  ^s contents trimSeparators
+%
+category: 'tools'
+method: McpBrowsingToolset
+listMethods: args
+  | cls s |
+  cls := self resolveClass: (args at: 'className').
+  s := WriteStream on: String new.
+  self categoryReportFor: cls label: cls name asString , ' (instance side)' on: s.
+  self categoryReportFor: cls class label: cls name asString , ' class (class side)' on: s.
+  ^self capResult: s contents
+%
+category: 'private'
+method: McpBrowsingToolset
+nameOrNil: aClassOrNil
+  ^aClassOrNil isNil ifTrue: ['nil'] ifFalse: [aClassOrNil name asString]
+%
+category: 'private'
+method: McpBrowsingToolset
+noteReadsOfMethodsOf: aClass
+  {aClass. aClass class} do: [:behavior |
+    behavior selectors do: [:sel |
+      self noteRead: (self methodKey: behavior selector: sel)]]
+%
+category: 'registration'
+method: McpBrowsingToolset
+classNameProperty
+  ^self stringProperty: 'className' description: 'Name of a class, resolved through the session''s symbol list'
+%
+category: 'registration'
+method: McpBrowsingToolset
+registerOn: aRegistry
+  | classOnly |
+  classOnly := self schemaProperties: {self classNameProperty} required: #('className').
+  aRegistry add: (McpTool
+    name: 'describe_class'
+    description: 'A class at a glance: superclass, category, instance variables (both sides), instance and class selectors, and the class comment. Licenses set_class_comment and compile_class_definition.'
+    schema: classOnly
+    handler: [:args | self describeClass: args]).
+  aRegistry add: (McpTool
+    name: 'export_class_source'
+    description: 'The class as a topaz file-in: definition, comment, category and every method on both sides. Licenses any write to the class, including delete_class.'
+    schema: classOnly
+    handler: [:args | self exportClassSource: args]).
+  aRegistry add: (McpTool
+    name: 'get_class_definition'
+    description: 'The class-definition message (superclass subclass: ... inDictionary: ... options: ...) as source. Licenses compile_class_definition.'
+    schema: classOnly
+    handler: [:args | self getClassDefinition: args]).
+  aRegistry add: (McpTool
+    name: 'get_class_hierarchy'
+    description: 'The superclass chain from the root down to the class, then its direct subclasses, sorted.'
+    schema: classOnly
+    handler: [:args | self getClassHierarchy: args]).
+  aRegistry add: (McpTool
+    name: 'get_method_source'
+    description: 'The source of one method the class itself defines (meta: true for the class side). Licenses compile_method and delete_method for that method.'
+    schema: (self schemaProperties: {
+        self classNameProperty.
+        self stringProperty: 'selector' description: 'The selector, e.g. printOn: or +'.
+        self booleanProperty: 'meta' description: 'true for the class-side method (default false)' }
+      required: #('className' 'selector'))
+    handler: [:args | self getMethodSource: args]).
+  aRegistry add: (McpTool
+    name: 'list_methods'
+    description: 'The selectors the class defines on the instance side and on the class side, grouped by category, sorted.'
+    schema: classOnly
+    handler: [:args | self listMethods: args]).
+  ^self
+%

@@ -1,0 +1,137 @@
+set compile_env: 0
+! ------------------- Class definition for McpListingToolset
+expectvalue /Class
+doit
+McpToolset subclass: 'McpListingToolset'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpListingToolset comment: 
+'The listing tools: which symbol dictionaries the session''s user sees, which classes they hold, and
+what else is bound in them (list_all_classes, list_classes, list_dictionaries,
+list_dictionary_entries).
+
+A listing names things; it does not show their contents. So only list_dictionary_entries, which shows
+every binding of one dictionary (exactly what remove_dictionary destroys), notes a read for the
+blind-write guardrail; the other three note nothing.
+
+Must never change the image, the symbol list or the transaction: every handler only reads.'
+%
+expectvalue /Class
+doit
+McpListingToolset category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpListingToolset
+removeallmethods McpListingToolset
+removeallclassmethods McpListingToolset
+! ------------------- Class methods for McpListingToolset
+category: 'accessing'
+classmethod: McpListingToolset
+toolNames
+  ^#('list_all_classes' 'list_classes' 'list_dictionaries' 'list_dictionary_entries')
+%
+! ------------------- Instance methods for McpListingToolset
+category: 'private'
+method: McpListingToolset
+classNamesIn: aDictionary
+  "The names of the classes bound in aDictionary, sorted."
+  | names |
+  names := OrderedCollection new.
+  aDictionary keysAndValuesDo: [:key :value |
+    (value isKindOf: Behavior) ifTrue: [names add: key asString]].
+  ^names asSortedCollection asArray
+%
+category: 'private'
+method: McpListingToolset
+entryLinesIn: aDictionary
+  "One line per binding of aDictionary, tagged (class) or (global), sorted by key."
+  | lines |
+  lines := OrderedCollection new.
+  aDictionary keysAndValuesDo: [:key :value |
+    lines add: key asString , ((value isKindOf: Behavior)
+      ifTrue: ['  (class)']
+      ifFalse: ['  (global)'])].
+  ^lines asSortedCollection asArray
+%
+category: 'tools'
+method: McpListingToolset
+listAllClasses: args
+  "Every class bound in any dictionary of the symbol list, with the dictionary that binds it."
+  | lines |
+  lines := OrderedCollection new.
+  System myUserProfile symbolList do: [:dict | | dictName |
+    dictName := dict name asString.
+    (self classNamesIn: dict) do: [:each |
+      lines add: each , '  (' , dictName , ')']].
+  ^self page: lines asSortedCollection asArray args: args defaultLimit: nil noun: 'classes'
+%
+category: 'tools'
+method: McpListingToolset
+listClasses: args
+  | dict |
+  dict := self dictionaryNamed: (args at: 'dictionaryName').
+  ^self page: (self classNamesIn: dict) args: args defaultLimit: nil noun: 'classes'
+%
+category: 'tools'
+method: McpListingToolset
+listDictionaries: args
+  "The symbol list in lookup order, numbered, because the order is what decides which binding of a
+   name the compiler sees."
+  | lines index |
+  lines := OrderedCollection new.
+  index := 0.
+  System myUserProfile symbolList do: [:dict |
+    index := index + 1.
+    lines add: index printString , '. ' , dict name asString].
+  ^self linesFrom: lines
+%
+category: 'tools'
+method: McpListingToolset
+listDictionaryEntries: args
+  | dict |
+  dict := self dictionaryNamed: (args at: 'dictionaryName').
+  self noteRead: (self dictionaryKey: dict name asString).
+  ^self page: (self entryLinesIn: dict) args: args defaultLimit: nil noun: 'entries'
+%
+category: 'registration'
+method: McpListingToolset
+pagingProperties
+  ^{ self integerProperty: 'limit' description: 'Most lines to answer (default: all; 0 answers the count alone)'.
+     self integerProperty: 'offset' description: 'Lines to skip first (default 0)' }
+%
+category: 'registration'
+method: McpListingToolset
+registerOn: aRegistry
+  aRegistry add: (McpTool
+    name: 'list_all_classes'
+    description: 'Every class in every symbol dictionary of the session''s symbol list, each with the dictionary that binds it, sorted by name. Pages with limit/offset.'
+    schema: (self schemaProperties: self pagingProperties required: #())
+    handler: [:args | self listAllClasses: args]).
+  aRegistry add: (McpTool
+    name: 'list_classes'
+    description: 'The classes bound in one symbol dictionary, sorted by name. Pages with limit/offset.'
+    schema: (self schemaProperties: {
+        self stringProperty: 'dictionaryName' description: 'Name of a symbol dictionary in the symbol list, e.g. UserGlobals' } , self pagingProperties
+      required: #('dictionaryName'))
+    handler: [:args | self listClasses: args]).
+  aRegistry add: (McpTool
+    name: 'list_dictionaries'
+    description: 'The symbol dictionaries of the session''s symbol list, in lookup order (the first one binding a name is the one the compiler uses).'
+    schema: (self schemaProperties: #() required: #())
+    handler: [:args | self listDictionaries: args]).
+  aRegistry add: (McpTool
+    name: 'list_dictionary_entries'
+    description: 'Every binding in one symbol dictionary, tagged (class) or (global), sorted by name. Pages with limit/offset. This is the read that licenses remove_dictionary.'
+    schema: (self schemaProperties: {
+        self stringProperty: 'dictionaryName' description: 'Name of a symbol dictionary in the symbol list' } , self pagingProperties
+      required: #('dictionaryName'))
+    handler: [:args | self listDictionaryEntries: args]).
+  ^self
+%

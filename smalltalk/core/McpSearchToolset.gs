@@ -1,0 +1,237 @@
+set compile_env: 0
+! ------------------- Class definition for McpSearchToolset
+expectvalue /Class
+doit
+McpToolset subclass: 'McpSearchToolset'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpSearchToolset comment: 
+'The code-search tools: implementors and senders of a selector, methods referring to a global, and
+a case-sensitive substring search over method source.
+
+Every answer pages with limit/offset and a header line naming the window, the total and the offset
+of the next page. find_senders and search_method_source answer 200 at a time unless told otherwise.
+search_method_source alone cannot know its total without scanning everything, so it stops one hit
+past the page, says the total is not known, and answers in scan order (dictionaries in lookup order,
+classes by name, instance side before class side, selectors sorted): sorting a collected prefix
+would move names between pages.
+
+Searches are exploratory and note no reads for the blind-write guardrail. Must never change the
+image or the transaction.'
+%
+expectvalue /Class
+doit
+McpSearchToolset category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpSearchToolset
+removeallmethods McpSearchToolset
+removeallclassmethods McpSearchToolset
+! ------------------- Class methods for McpSearchToolset
+category: 'accessing'
+classmethod: McpSearchToolset
+toolNames
+  ^#('find_implementors' 'find_references_to' 'find_senders' 'search_method_source')
+%
+category: 'accessing'
+classmethod: McpSearchToolset
+sourceSearchDefaultLimit
+  ^200
+%
+! ------------------- Instance methods for McpSearchToolset
+category: 'private'
+method: McpSearchToolset
+behaviorsToSearchIn: aDictionaryNameOrNil
+  "The classes and metaclasses a source search visits, in scan order, each once."
+  | dicts seen out |
+  dicts := aDictionaryNameOrNil isNil
+    ifTrue: [System myUserProfile symbolList asArray]
+    ifFalse: [{self dictionaryNamed: aDictionaryNameOrNil}].
+  seen := IdentitySet new.
+  out := OrderedCollection new.
+  dicts do: [:dict | (self classesSortedIn: dict) do: [:cls |
+    (seen includes: cls) ifFalse: [
+      seen add: cls.
+      out add: cls; add: cls class]]].
+  ^out
+%
+category: 'private'
+method: McpSearchToolset
+classesSortedIn: aDictionary
+  "The classes bound in aDictionary, ordered by the name they are bound under."
+  | pairs |
+  pairs := OrderedCollection new.
+  aDictionary keysAndValuesDo: [:key :value |
+    (value isKindOf: Behavior) ifTrue: [pairs add: key asString -> value]].
+  ^(pairs asSortedCollection: [:a :b | a key <= b key]) asArray collect: [:each | each value]
+%
+category: 'tools'
+method: McpSearchToolset
+findImplementors: args
+  | sel |
+  sel := self selectorArgument: args.
+  ^self page: (self labelsOf: (ClassOrganizer new implementorsOf: sel))
+    args: args defaultLimit: nil noun: 'methods'
+%
+category: 'tools'
+method: McpSearchToolset
+findReferencesTo: args
+  | name binding |
+  name := args at: 'name'.
+  name isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'name must not be empty'].
+  binding := System myUserProfile resolveSymbol: name asSymbol.
+  binding isNil ifTrue: [
+    ^McpError signalKind: 'notFound'
+      message: 'no global named ' , name , ' in the symbol list'].
+  binding value isNil ifTrue: [
+    ^McpError signalKind: 'refused'
+      message: name , ' is bound to nil, and references to nil cannot be told apart from the literal nil'].
+  ^self page: (self labelsOf: (ClassOrganizer new referencesToObject: binding value))
+    args: args defaultLimit: nil noun: 'methods'
+%
+category: 'tools'
+method: McpSearchToolset
+findSenders: args
+  "sendersOf: answers the methods together with where each sends the selector; only the methods
+   are wanted, wherever the answer nests them."
+  | sel |
+  sel := self selectorArgument: args.
+  ^self page: (self labelsOf: (self methodsIn: (ClassOrganizer new sendersOf: sel)))
+    args: args defaultLimit: self class sourceSearchDefaultLimit noun: 'methods'
+%
+category: 'private'
+method: McpSearchToolset
+labelFor: aBehavior
+  ^aBehavior isMeta
+    ifTrue: [aBehavior theNonMetaClass name asString , ' class']
+    ifFalse: [aBehavior name asString]
+%
+category: 'private'
+method: McpSearchToolset
+labelsOf: aCollectionOfMethods
+  "Class>>selector for each method, sorted."
+  ^((aCollectionOfMethods collect: [:m |
+      (self labelFor: m inClass) , '>>' , m selector asString]) asSortedCollection) asArray
+%
+category: 'private'
+method: McpSearchToolset
+methodsIn: aNestedCollection
+  "The GsNMethods found at the top level of aNestedCollection or one level down."
+  | out |
+  out := OrderedCollection new.
+  aNestedCollection do: [:each |
+    (each isKindOf: GsNMethod)
+      ifTrue: [out add: each]
+      ifFalse: [(each isKindOf: Collection) ifTrue: [
+        each do: [:m | (m isKindOf: GsNMethod) ifTrue: [out add: m]]]]].
+  ^out
+%
+category: 'private'
+method: McpSearchToolset
+openEndedHeaderFrom: anOffset shown: aCount
+  "Names the window, says the total is at least one more than it, and where the next page starts."
+  ^'(showing ' , (anOffset + 1) printString , '-' , (anOffset + aCount) printString
+    , ' of at least ' , (anOffset + aCount + 1) printString
+    , ' methods, in scan order; the total is not known; pass offset: '
+    , (anOffset + aCount) printString , ' for the next page)'
+%
+category: 'private'
+method: McpSearchToolset
+pageOpenEnded: aScanBlock args: args defaultLimit: aDefault
+  "aScanBlock takes the most hits wanted (nil for all) and answers the hits found, in scan order.
+   Scanning stops one hit past the page; only if it finds that hit is the total unknown."
+  | limit offset hits window |
+  limit := self pagingArgument: 'limit' in: args default: aDefault.
+  offset := self pagingArgument: 'offset' in: args default: 0.
+  limit = 0 ifTrue: [^self page: (aScanBlock value: nil) args: args defaultLimit: aDefault noun: 'methods'].
+  hits := aScanBlock value: offset + limit + 1.
+  hits size <= (offset + limit) ifTrue: [
+    ^self page: hits args: args defaultLimit: aDefault noun: 'methods'].
+  window := hits copyFrom: offset + 1 to: offset + limit.
+  ^self linesFrom: {self openEndedHeaderFrom: offset shown: limit} , window
+%
+category: 'private'
+method: McpSearchToolset
+scanFor: aPattern in: aDictionaryNameOrNil upTo: aMaxOrNil
+  "Hits as Class>>selector in scan order, stopping once aMaxOrNil have been found."
+  | hits |
+  hits := OrderedCollection new.
+  (self behaviorsToSearchIn: aDictionaryNameOrNil) do: [:behavior |
+    behavior selectors asSortedCollection do: [:sel |
+      (aMaxOrNil notNil and: [hits size >= aMaxOrNil]) ifTrue: [^hits asArray].
+      ((self sourceOf: sel in: behavior) findString: aPattern startingAt: 1) > 0
+        ifTrue: [hits add: (self labelFor: behavior) , '>>' , sel asString]]].
+  ^hits asArray
+%
+category: 'tools'
+method: McpSearchToolset
+searchMethodSource: args
+  | pattern dictName |
+  pattern := args at: 'pattern'.
+  pattern isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'pattern must not be empty'].
+  dictName := self argument: 'dictionaryName' in: args ifAbsent: [nil].
+  dictName isNil ifFalse: [self dictionaryNamed: dictName].
+  ^self
+    pageOpenEnded: [:max | self scanFor: pattern in: dictName upTo: max]
+    args: args
+    defaultLimit: self class sourceSearchDefaultLimit
+%
+category: 'private'
+method: McpSearchToolset
+selectorArgument: args
+  | sel |
+  sel := args at: 'selector'.
+  sel isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'selector must not be empty'].
+  ^sel asSymbol
+%
+category: 'private'
+method: McpSearchToolset
+sourceOf: aSelector in: aBehavior
+  "The method's source, or an empty String for one whose source cannot be read."
+  ^[(aBehavior sourceCodeAt: aSelector) ifNil: ['']] on: Error do: [:e | e return: '']
+%
+category: 'registration'
+method: McpSearchToolset
+pagingPropertiesDefault: aDescription
+  ^{ self integerProperty: 'limit' description: 'Most results to answer (default: ' , aDescription , '; 0 answers the count alone)'.
+     self integerProperty: 'offset' description: 'Results to skip first (default 0)' }
+%
+category: 'registration'
+method: McpSearchToolset
+registerOn: aRegistry
+  | selectorProperty |
+  selectorProperty := self stringProperty: 'selector' description: 'A selector, e.g. printOn: or at:put:'.
+  aRegistry add: (McpTool
+    name: 'find_implementors'
+    description: 'Methods that implement a selector, as Class>>selector, sorted. Pages with limit/offset.'
+    schema: (self schemaProperties: {selectorProperty} , (self pagingPropertiesDefault: 'all') required: #('selector'))
+    handler: [:args | self findImplementors: args]).
+  aRegistry add: (McpTool
+    name: 'find_references_to'
+    description: 'Methods that refer to a named global (a class, or any other binding in the symbol list), sorted. Pages with limit/offset.'
+    schema: (self schemaProperties: {
+        self stringProperty: 'name' description: 'Name of the global, e.g. OrderedCollection' } , (self pagingPropertiesDefault: 'all')
+      required: #('name'))
+    handler: [:args | self findReferencesTo: args]).
+  aRegistry add: (McpTool
+    name: 'find_senders'
+    description: 'Methods that send a selector, sorted, 200 at a time by default with the true total in the header; pass offset for the next page.'
+    schema: (self schemaProperties: {selectorProperty} , (self pagingPropertiesDefault: '200') required: #('selector'))
+    handler: [:args | self findSenders: args]).
+  aRegistry add: (McpTool
+    name: 'search_method_source'
+    description: 'Methods whose source contains a substring (case-sensitive), 200 at a time by default, in scan order. The scan stops one hit past the page, so the header says when the total is not known. Scope it with dictionaryName: scanning every dictionary reads the kernel too and is slow.'
+    schema: (self schemaProperties: {
+        self stringProperty: 'pattern' description: 'Substring to look for, case-sensitive'.
+        self stringProperty: 'dictionaryName' description: 'Search only the classes of this symbol dictionary (default: every dictionary in the symbol list)' } , (self pagingPropertiesDefault: '200')
+      required: #('pattern'))
+    handler: [:args | self searchMethodSource: args]).
+  ^self
+%

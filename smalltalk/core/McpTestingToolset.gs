@@ -1,0 +1,253 @@
+set compile_env: 0
+! ------------------- Class definition for McpTestingToolset
+expectvalue /Class
+doit
+McpToolset subclass: 'McpTestingToolset'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpTestingToolset comment: 
+'The SUnit tools: list the TestCase subclasses, run a class or one test, list the failing tests,
+and re-run one test for the exception that failed it.
+
+Summaries are built from the run''s own counts (runCount, passedCount, failureCount, errorCount),
+never from a TestResult printString, which can raise. A failure''s detail names the exception''s
+class and its description. A class name that does not resolve is reported as not found -- never as
+a run of zero tests, because "ran nothing" and "misspelled it" must not look alike.
+
+Running a test runs its code in this session and can change the image like any other code; this
+toolset itself never commits, aborts or refreshes.'
+%
+expectvalue /Class
+doit
+McpTestingToolset category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpTestingToolset
+removeallmethods McpTestingToolset
+removeallclassmethods McpTestingToolset
+! ------------------- Class methods for McpTestingToolset
+category: 'accessing'
+classmethod: McpTestingToolset
+toolNames
+  ^#('describe_test_failure' 'list_failing_tests' 'list_test_classes' 'run_test_class'
+     'run_test_method')
+%
+! ------------------- Instance methods for McpTestingToolset
+category: 'running'
+method: McpTestingToolset
+allConcreteTestClasses
+  "Every TestCase subclass that is not abstract; an abstract one would run its leaves twice."
+  ^((ClassOrganizer new allSubclassesOf: self testCaseClass) reject: [:cls | cls isAbstract]) asArray
+%
+category: 'running'
+method: McpTestingToolset
+captureFailureOf: aSelector in: aClass
+  "Runs setUp, the test and tearDown as SUnit would, but keeps the exception that ends it. Answers
+   that exception, or nil when the test passed."
+  | test captured |
+  test := aClass selector: aSelector.
+  captured := nil.
+  [test setUp.
+   [test perform: aSelector] ensure: [test tearDown]]
+    on: Error , TestFailure
+    do: [:ex | captured := ex. ex return: nil].
+  ^captured
+%
+category: 'tools'
+method: McpTestingToolset
+describeTestFailure: args
+  | cls sel captured label |
+  cls := self testClassNamed: (args at: 'className').
+  sel := self testSelector: (args at: 'selector') in: cls.
+  label := cls name asString , '>>' , sel asString.
+  captured := self captureFailureOf: sel in: cls.
+  captured isNil ifTrue: [^label , ' passed when run alone (no failure to describe).'].
+  ^self capResult: label , ((captured isKindOf: TestFailure)
+      ifTrue: [' failed: ']
+      ifFalse: [' raised an error: '])
+    , captured class name asString , ': ' , (self describe: captured)
+%
+category: 'private'
+method: McpTestingToolset
+describe: anException
+  "The exception's description, which unlike messageText is never nil."
+  ^[anException description asString]
+    on: Error do: [:e | e return: (anException messageText ifNil: ['(no description)']) asString]
+%
+category: 'running'
+method: McpTestingToolset
+labelOf: aTestCaseOrString
+  "A failed or erroring test as Class>>selector; an entry that is not a TestCase is shown as is."
+  ^(aTestCaseOrString isKindOf: TestCase)
+    ifTrue: [aTestCaseOrString class name asString , '>>' , aTestCaseOrString selector asString]
+    ifFalse: [aTestCaseOrString asString]
+%
+category: 'tools'
+method: McpTestingToolset
+listFailingTests: args
+  | classes lines totals |
+  classes := self classesToRun: args.
+  lines := OrderedCollection new.
+  totals := {0. 0. 0. 0}.
+  classes do: [:cls | | result |
+    result := cls suite run.
+    self add: result to: totals.
+    lines addAll: (self problemLinesOf: result)].
+  lines := lines asSortedCollection asArray.
+  ^self capResult: (self linesFrom: {self summaryLabel: classes size printString , ' classes' counts: totals} , lines)
+%
+category: 'running'
+method: McpTestingToolset
+add: aTestResult to: aCountArray
+  aCountArray at: 1 put: (aCountArray at: 1) + aTestResult runCount.
+  aCountArray at: 2 put: (aCountArray at: 2) + aTestResult passedCount.
+  aCountArray at: 3 put: (aCountArray at: 3) + aTestResult failureCount.
+  aCountArray at: 4 put: (aCountArray at: 4) + aTestResult errorCount.
+  ^aCountArray
+%
+category: 'running'
+method: McpTestingToolset
+classesToRun: args
+  "The named classes, every one of which must resolve to a TestCase subclass, or all of them."
+  | names missing |
+  names := self argument: 'classNames' in: args ifAbsent: [nil].
+  names isNil ifTrue: [^self allConcreteTestClasses].
+  names isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'classNames is empty; leave it out to run every test class'].
+  missing := names reject: [:each | (self testClassOrNilNamed: each) notNil].
+  missing isEmpty ifFalse: [
+    ^McpError signalKind: 'notFound'
+      message: 'no TestCase subclass named ' , (self joined: missing) , '; nothing was run'].
+  ^names asArray collect: [:each | self testClassOrNilNamed: each]
+%
+category: 'tools'
+method: McpTestingToolset
+listTestClasses: args
+  | names |
+  names := (ClassOrganizer new allSubclassesOf: self testCaseClass) collect: [:cls |
+    cls name asString , (cls isAbstract ifTrue: ['  (abstract)'] ifFalse: [''])].
+  ^self page: names asSortedCollection asArray args: args defaultLimit: nil noun: 'test classes'
+%
+category: 'private'
+method: McpTestingToolset
+joined: aCollection
+  | s |
+  s := WriteStream on: String new.
+  aCollection do: [:each | s nextPutAll: each asString; nextPutAll: ', '].
+  ^s contents isEmpty ifTrue: [''] ifFalse: [s contents copyFrom: 1 to: s contents size - 2]
+%
+category: 'running'
+method: McpTestingToolset
+problemLinesOf: aTestResult
+  "FAIL and ERROR lines, one per test that did not pass."
+  ^(aTestResult failures asArray collect: [:t | 'FAIL   ' , (self labelOf: t)])
+    , (aTestResult errors asArray collect: [:t | 'ERROR  ' , (self labelOf: t)])
+%
+category: 'tools'
+method: McpTestingToolset
+runTestClass: args
+  | cls result |
+  cls := self testClassNamed: (args at: 'className').
+  result := cls suite run.
+  ^self capResult: (self linesFrom: {self summaryOf: result label: cls name asString}
+    , (self problemLinesOf: result) asSortedCollection asArray)
+%
+category: 'tools'
+method: McpTestingToolset
+runTestMethod: args
+  | cls sel result |
+  cls := self testClassNamed: (args at: 'className').
+  sel := self testSelector: (args at: 'selector') in: cls.
+  result := (cls selector: sel) run.
+  ^self linesFrom: {self summaryOf: result label: cls name asString , '>>' , sel asString}
+    , (self problemLinesOf: result)
+%
+category: 'running'
+method: McpTestingToolset
+summaryLabel: aLabel counts: aCountArray
+  ^aLabel , ': ' , (aCountArray at: 1) printString , ' run, ' , (aCountArray at: 2) printString
+    , ' passed, ' , (aCountArray at: 3) printString , ' failed, ' , (aCountArray at: 4) printString
+    , ' errors'
+%
+category: 'running'
+method: McpTestingToolset
+summaryOf: aTestResult label: aLabel
+  ^self summaryLabel: aLabel counts: (self add: aTestResult to: ({0. 0. 0. 0}))
+%
+category: 'lookup'
+method: McpTestingToolset
+testCaseClass
+  "TestCase as the symbol list binds it; an image without SUnit has no test tools to offer."
+  | tc |
+  tc := System myUserProfile objectNamed: #TestCase.
+  (tc isKindOf: Behavior) ifFalse: [
+    ^McpError signalKind: 'notFound' message: 'TestCase is not in this session''s symbol list'].
+  ^tc
+%
+category: 'lookup'
+method: McpTestingToolset
+testClassNamed: aName
+  ^(self testClassOrNilNamed: aName) ifNil: [
+    McpError signalKind: 'notFound' message: 'no TestCase subclass named ' , aName , '; nothing was run']
+%
+category: 'lookup'
+method: McpTestingToolset
+testClassOrNilNamed: aName
+  | cls |
+  cls := System myUserProfile objectNamed: aName asString asSymbol.
+  ^((cls isKindOf: Behavior) and: [cls inheritsFrom: self testCaseClass]) ifTrue: [cls] ifFalse: [nil]
+%
+category: 'lookup'
+method: McpTestingToolset
+testSelector: aString in: aTestClass
+  | sel |
+  sel := aString asSymbol.
+  (aTestClass canUnderstand: sel) ifFalse: [
+    ^McpError signalKind: 'notFound'
+      message: aTestClass name asString , ' has no test method ' , aString , '; nothing was run'].
+  ^sel
+%
+category: 'registration'
+method: McpTestingToolset
+registerOn: aRegistry
+  | classProperty selectorProperty |
+  classProperty := self stringProperty: 'className' description: 'Name of a TestCase subclass'.
+  selectorProperty := self stringProperty: 'selector' description: 'A test selector, e.g. testParsesEmptyArray'.
+  aRegistry add: (McpTool
+    name: 'describe_test_failure'
+    description: 'Re-run one test on its own (setUp, test, tearDown) and report the exception that ended it: its class and description. Says so when the test passes alone.'
+    schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
+    handler: [:args | self describeTestFailure: args]).
+  aRegistry add: (McpTool
+    name: 'list_failing_tests'
+    description: 'Run the named TestCase classes (default: every concrete one in the image, which can take a while) and list the tests that failed or raised an error, after a summary of the counts. A name that does not resolve is notFound and nothing runs.'
+    schema: (self schemaProperties: {
+        self stringArrayProperty: 'classNames' description: 'TestCase subclasses to run (default: all)' }
+      required: #())
+    handler: [:args | self listFailingTests: args]).
+  aRegistry add: (McpTool
+    name: 'list_test_classes'
+    description: 'Every TestCase subclass, sorted, abstract ones marked. Pages with limit/offset.'
+    schema: (self schemaProperties: {
+        self integerProperty: 'limit' description: 'Most lines to answer (default: all; 0 answers the count alone)'.
+        self integerProperty: 'offset' description: 'Lines to skip first (default 0)' }
+      required: #())
+    handler: [:args | self listTestClasses: args]).
+  aRegistry add: (McpTool
+    name: 'run_test_class'
+    description: 'Run every test of a TestCase subclass: a summary of the counts, then one FAIL or ERROR line per test that did not pass.'
+    schema: (self schemaProperties: {classProperty} required: #('className'))
+    handler: [:args | self runTestClass: args]).
+  aRegistry add: (McpTool
+    name: 'run_test_method'
+    description: 'Run one test method: the counts, and FAIL or ERROR when it did not pass. describe_test_failure says why.'
+    schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
+    handler: [:args | self runTestMethod: args]).
+  ^self
+%
