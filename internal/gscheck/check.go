@@ -1,0 +1,186 @@
+package gscheck
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Result is the outcome of checking a tree.
+type Result struct {
+	Files    int
+	Methods  int
+	Findings []Finding
+}
+
+// parsedBody is a body with its parse result (nil when it did not parse).
+type parsedBody struct {
+	*body
+	File     string
+	Method   *methodNode // for methods that parsed
+	Selector string      // for methods whose pattern parsed, even if the rest did not
+	Doit     *sequence   // for doits
+}
+
+func (b *parsedBody) lineOf(pos int) int {
+	if pos > len(b.Src) {
+		pos = len(b.Src)
+	}
+	return b.Line + strings.Count(b.Src[:pos], "\n")
+}
+
+// checker holds one run's state: the files, the tree model built from them, and the findings.
+type checker struct {
+	inv      *Inventory
+	findings []Finding
+	bodies   []*parsedBody
+	tree     *treeModel
+}
+
+func (c *checker) report(file string, line int, msg string) {
+	c.findings = append(c.findings, Finding{file, line, msg})
+}
+
+// CollectFiles expands paths into the sorted list of .gs files they name (directories recurse).
+func CollectFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("gscheck: %w", err)
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".gs") {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("gscheck: walking %s: %w", p, err)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ErrNoFiles is answered when the paths hold no .gs file at all, so that a missing tree never
+// passes as clean.
+var ErrNoFiles = errors.New("no .gs files")
+
+// Check runs every check over the given .gs files with the given inventory.
+func Check(files []string, inv *Inventory) (*Result, error) {
+	if len(files) == 0 {
+		return nil, ErrNoFiles
+	}
+	c := &checker{inv: inv}
+	c.findings = append(c.findings, inv.Problems...)
+	res := &Result{Files: len(files)}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("gscheck: %w", err)
+		}
+		c.checkASCII(path, data)
+		f := parseTopaz(path, string(data), func(line int, msg string) { c.report(path, line, msg) })
+		for _, b := range f.Bodies {
+			if b.Kind == bodyMethod {
+				res.Methods++
+			}
+			c.bodies = append(c.bodies, c.parseBody(path, b))
+		}
+	}
+	c.tree = buildTree(c.bodies)
+	for _, d := range c.tree.duplicates {
+		c.report(d.File, d.Line, d.Msg)
+	}
+	for _, b := range c.bodies {
+		c.checkNames(b)
+	}
+	c.checkToolNames()
+	res.Findings = sortFindings(c.findings)
+	return res, nil
+}
+
+// checkASCII reports the first non-ASCII byte of each line: sources must be ASCII (a file-in
+// reads them in the image's default encoding, and the wire is UTF-8 only at the boundary).
+func (c *checker) checkASCII(path string, data []byte) {
+	line, col := 1, 1
+	reported := false
+	for _, b := range data {
+		if b == '\n' {
+			line, col, reported = line+1, 1, false
+			continue
+		}
+		if b >= 0x80 && !reported {
+			c.report(path, line, fmt.Sprintf("non-ASCII byte 0x%02X at column %d (sources must be ASCII)", b, col))
+			reported = true
+		}
+		col++
+	}
+}
+
+// parseBody parses one body and reports syntax errors and the comment traps.
+func (c *checker) parseBody(path string, b *body) *parsedBody {
+	pb := &parsedBody{body: b, File: path}
+	if b.Kind == bodyDoit {
+		if trapped := c.classCommentTrap(pb); trapped {
+			return pb
+		}
+	}
+	var (
+		comments []comment
+		err      error
+	)
+	if b.Kind == bodyMethod {
+		pb.Method, comments, err = parseMethod(b.Src)
+		if pb.Method != nil {
+			pb.Selector = pb.Method.Selector
+		}
+		if err != nil {
+			pb.Method = nil
+		}
+	} else {
+		pb.Doit, comments, err = parseDoit(b.Src)
+	}
+	c.checkCommentQuotes(pb, comments)
+	if err != nil {
+		var trap *trapError
+		var syn *syntaxError
+		switch {
+		case errors.As(err, &trap):
+			c.report(path, pb.lineOf(trap.Pos), trap.Msg)
+		case errors.As(err, &syn):
+			c.report(path, pb.lineOf(syn.Pos), "syntax error in "+pb.where()+": "+syn.Msg)
+		default:
+			c.report(path, b.Line, "syntax error in "+pb.where()+": "+err.Error())
+		}
+	}
+	return pb
+}
+
+// where names a body for messages: Foo>>bar, Foo class>>bar, or the topaz command.
+func (b *parsedBody) where() string {
+	if b.Kind != bodyMethod {
+		return quoteLine(b.Command) + " at line " + itoa(b.CmdLine)
+	}
+	cls := b.Class
+	if b.Meta {
+		cls += " class"
+	}
+	sel := b.Selector
+	if sel == "" {
+		sel = "?"
+	}
+	return cls + ">>" + sel
+}

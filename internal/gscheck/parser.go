@@ -1,0 +1,594 @@
+package gscheck
+
+import (
+	"fmt"
+	"strings"
+)
+
+// parser is a recursive-descent parser for Smalltalk-80 method and doit source, with GemStone's
+// literal forms (byte arrays, brace arrays, scaled decimals, radix integers) and pragmas.
+type parser struct {
+	toks []token
+	i    int
+}
+
+// parseMethod parses a method: its pattern, then temporaries/pragmas, then statements.
+func parseMethod(src string) (*methodNode, []comment, error) {
+	toks, comments, err := lex(src)
+	if err != nil {
+		return nil, comments, err
+	}
+	p := &parser{toks: toks}
+	m, err := p.method()
+	return m, comments, err
+}
+
+// parseDoit parses doit/run/printit source: optional temporaries, then statements.
+func parseDoit(src string) (*sequence, []comment, error) {
+	toks, comments, err := lex(src)
+	if err != nil {
+		return nil, comments, err
+	}
+	p := &parser{toks: toks}
+	seq, err := p.sequence(tokEOF, false)
+	if err != nil {
+		return nil, comments, err
+	}
+	return seq, comments, p.expect(tokEOF)
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) peekN(n int) token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+func (p *parser) advance() token {
+	t := p.toks[p.i]
+	if t.Kind != tokEOF {
+		p.i++
+	}
+	return t
+}
+
+func describe(t token) string {
+	if t.Kind == tokEOF {
+		return "the end of the source"
+	}
+	return fmt.Sprintf("%s %s", t.Kind, t.Text)
+}
+
+func (p *parser) errorf(t token, format string, args ...any) error {
+	return &syntaxError{t.Start, fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) expect(k tokenKind) error {
+	t := p.peek()
+	if t.Kind != k {
+		return p.errorf(t, "expected %s, found %s", k, describe(t))
+	}
+	p.advance()
+	return nil
+}
+
+func isBinaryOp(t token) bool { return t.Kind == tokBinary || t.Kind == tokBar }
+
+func (p *parser) method() (*methodNode, error) {
+	m := &methodNode{}
+	t := p.peek()
+	m.SelectorPos = t.Start
+	switch {
+	case t.Kind == tokIdent:
+		p.advance()
+		m.Selector = t.Text
+	case isBinaryOp(t):
+		p.advance()
+		arg := p.peek()
+		if arg.Kind != tokIdent {
+			return nil, p.errorf(arg, "expected an argument name after binary selector %s, found %s", t.Text, describe(arg))
+		}
+		p.advance()
+		m.Selector = t.Text
+		m.Args = append(m.Args, ident{arg.Text, arg.Start})
+	case t.Kind == tokKeyword:
+		var sel strings.Builder
+		for p.peek().Kind == tokKeyword {
+			kw := p.advance()
+			arg := p.peek()
+			if arg.Kind != tokIdent {
+				return nil, p.errorf(arg, "expected an argument name after %s, found %s", kw.Text, describe(arg))
+			}
+			p.advance()
+			sel.WriteString(kw.Text)
+			m.Args = append(m.Args, ident{arg.Text, arg.Start})
+		}
+		m.Selector = sel.String()
+	default:
+		return nil, p.errorf(t, "expected a message pattern, found %s", describe(t))
+	}
+	var temps []ident
+	for {
+		if t := p.peek(); t.Kind == tokBinary && t.Text == "<" {
+			prag, err := p.pragma()
+			if err != nil {
+				return m, err
+			}
+			m.Pragmas = append(m.Pragmas, prag)
+			continue
+		}
+		if p.peek().Kind == tokBar {
+			ts, err := p.temporaries()
+			if err != nil {
+				return m, err
+			}
+			temps = append(temps, ts...)
+			continue
+		}
+		break
+	}
+	seq, err := p.sequence(tokEOF, false)
+	if err != nil {
+		return m, err
+	}
+	seq.Temps = append(temps, seq.Temps...)
+	m.Body = seq
+	return m, p.expect(tokEOF)
+}
+
+// pragma parses <primitive: 1>, <protected>, <protected primitive: 12>, <foo: 'x' bar: 3>.
+func (p *parser) pragma() (*sendNode, error) {
+	open := p.advance()
+	s := &sendNode{At: open.Start}
+	var sel strings.Builder
+	for {
+		t := p.peek()
+		switch {
+		case t.Kind == tokBinary && t.Text == ">":
+			p.advance()
+			if sel.Len() == 0 {
+				return nil, p.errorf(t, "empty pragma <>")
+			}
+			s.Selector = sel.String()
+			return s, nil
+		case t.Kind == tokIdent:
+			p.advance()
+			sel.WriteString(t.Text)
+		case t.Kind == tokKeyword:
+			p.advance()
+			sel.WriteString(t.Text)
+			lit, err := p.literal(false)
+			if err != nil {
+				return nil, err
+			}
+			s.Args = append(s.Args, lit)
+		default:
+			return nil, p.errorf(t, "expected a pragma keyword or '>', found %s", describe(t))
+		}
+	}
+}
+
+func (p *parser) temporaries() ([]ident, error) {
+	p.advance() // opening bar
+	var out []ident
+	for {
+		t := p.peek()
+		switch t.Kind {
+		case tokIdent:
+			p.advance()
+			out = append(out, ident{t.Text, t.Start})
+		case tokBar:
+			p.advance()
+			return out, nil
+		default:
+			return nil, p.errorf(t, "expected a temporary name or '|', found %s", describe(t))
+		}
+	}
+}
+
+// sequence parses `[| temps |] statement (. statement)* [.]` up to (not including) the closing
+// token. Temporaries are read only when allowTemps (blocks and doits read their own here).
+func (p *parser) sequence(closer tokenKind, _ bool) (*sequence, error) {
+	seq := &sequence{}
+	if p.peek().Kind == tokBar {
+		ts, err := p.temporaries()
+		if err != nil {
+			return nil, err
+		}
+		seq.Temps = ts
+	}
+	for {
+		for p.peek().Kind == tokDot {
+			p.advance()
+		}
+		t := p.peek()
+		if t.Kind == closer || t.Kind == tokEOF {
+			return seq, nil
+		}
+		st, err := p.statement()
+		if err != nil {
+			return nil, err
+		}
+		seq.Stmts = append(seq.Stmts, st)
+		t = p.peek()
+		if t.Kind == tokDot {
+			continue
+		}
+		if t.Kind == closer || t.Kind == tokEOF {
+			return seq, nil
+		}
+		return nil, p.errorf(t, "expected '.' or the end of the statements, found %s", describe(t))
+	}
+}
+
+func (p *parser) statement() (expr, error) {
+	if t := p.peek(); t.Kind == tokCaret {
+		p.advance()
+		v, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		return &returnNode{At: t.Start, Value: v}, nil
+	}
+	return p.expression()
+}
+
+func (p *parser) expression() (expr, error) {
+	if t := p.peek(); t.Kind == tokIdent && p.peekN(1).Kind == tokAssign {
+		p.advance()
+		p.advance()
+		v, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		return &assignNode{Target: ident{t.Text, t.Start}, Value: v}, nil
+	}
+	first, err := p.keywordExpr()
+	if err != nil {
+		return nil, err
+	}
+	if p.peek().Kind != tokSemicolon {
+		return first, nil
+	}
+	send, ok := first.(*sendNode)
+	if !ok {
+		return nil, p.errorf(p.peek(), "a cascade ';' must follow a message send")
+	}
+	c := &cascadeNode{Receiver: send.Receiver}
+	send.Receiver = nil
+	c.Messages = append(c.Messages, send)
+	for p.peek().Kind == tokSemicolon {
+		p.advance()
+		msgs, err := p.cascadePart()
+		if err != nil {
+			return nil, err
+		}
+		c.Messages = append(c.Messages, msgs)
+	}
+	return c, nil
+}
+
+// cascadePart parses the messages after a ';': the first goes to the cascade receiver (nil here),
+// any further ones to the result of the previous.
+func (p *parser) cascadePart() (*sendNode, error) {
+	var recv expr // nil stands for the cascade receiver
+	t := p.peek()
+	switch {
+	case t.Kind == tokIdent, isBinaryOp(t), t.Kind == tokKeyword:
+	default:
+		return nil, p.errorf(t, "expected a message after ';', found %s", describe(t))
+	}
+	chained := func(r expr) (expr, error) {
+		r, err := p.unaryTail(r, recv == nil)
+		if err != nil {
+			return nil, err
+		}
+		r, err = p.binaryTail(r)
+		if err != nil {
+			return nil, err
+		}
+		return p.keywordTail(r)
+	}
+	e, err := chained(recv)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := e.(*sendNode)
+	if !ok {
+		return nil, p.errorf(t, "expected a message after ';'")
+	}
+	return s, nil
+}
+
+func (p *parser) keywordExpr() (expr, error) {
+	r, err := p.binaryExpr()
+	if err != nil {
+		return nil, err
+	}
+	return p.keywordTail(r)
+}
+
+func (p *parser) keywordTail(recv expr) (expr, error) {
+	if p.peek().Kind != tokKeyword {
+		return recv, nil
+	}
+	s := &sendNode{Receiver: recv, At: p.peek().Start}
+	var sel strings.Builder
+	for p.peek().Kind == tokKeyword {
+		kw := p.advance()
+		sel.WriteString(kw.Text)
+		arg, err := p.binaryExpr()
+		if err != nil {
+			return nil, err
+		}
+		s.Args = append(s.Args, arg)
+	}
+	s.Selector = sel.String()
+	return s, nil
+}
+
+func (p *parser) binaryExpr() (expr, error) {
+	r, err := p.unaryExpr()
+	if err != nil {
+		return nil, err
+	}
+	return p.binaryTail(r)
+}
+
+func (p *parser) binaryTail(recv expr) (expr, error) {
+	for isBinaryOp(p.peek()) {
+		op := p.advance()
+		arg, err := p.unaryExpr()
+		if err != nil {
+			return nil, err
+		}
+		recv = &sendNode{Receiver: recv, Selector: op.Text, At: op.Start, Args: []expr{arg}}
+	}
+	return recv, nil
+}
+
+func (p *parser) unaryExpr() (expr, error) {
+	r, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	return p.unaryTail(r, false)
+}
+
+// unaryTail appends unary sends. allowNilReceiver lets a cascade part start with a unary message.
+func (p *parser) unaryTail(recv expr, _ bool) (expr, error) {
+	for p.peek().Kind == tokIdent {
+		t := p.advance()
+		recv = &sendNode{Receiver: recv, Selector: t.Text, At: t.Start}
+	}
+	return recv, nil
+}
+
+func (p *parser) primary() (expr, error) {
+	t := p.peek()
+	switch t.Kind {
+	case tokIdent:
+		p.advance()
+		switch t.Text {
+		case "true":
+			return &literalNode{Kind: litTrue, At: t.Start, Value: t.Text}, nil
+		case "false":
+			return &literalNode{Kind: litFalse, At: t.Start, Value: t.Text}, nil
+		case "nil":
+			return &literalNode{Kind: litNil, At: t.Start, Value: t.Text}, nil
+		}
+		return &varRef{ident{t.Text, t.Start}}, nil
+	case tokLParen:
+		p.advance()
+		e, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		return e, p.expect(tokRParen)
+	case tokLBracket:
+		return p.block()
+	case tokLBrace:
+		return p.brace()
+	case tokBinary:
+		if t.Text == "-" && p.peekN(1).Kind == tokNumber && p.peekN(1).Start == t.End {
+			return p.literal(false)
+		}
+	case tokNumber, tokString, tokChar, tokSymbol, tokLitArrayOpen, tokByteArrayOpen:
+		return p.literal(false)
+	}
+	return nil, p.errorf(t, "expected an expression, found %s", describe(t))
+}
+
+func (p *parser) block() (expr, error) {
+	open := p.advance()
+	b := &blockNode{At: open.Start}
+	for p.peek().Kind == tokColon {
+		p.advance()
+		n := p.peek()
+		if n.Kind != tokIdent {
+			return nil, p.errorf(n, "expected a block parameter name after ':', found %s", describe(n))
+		}
+		p.advance()
+		b.Params = append(b.Params, ident{n.Text, n.Start})
+	}
+	if len(b.Params) > 0 {
+		switch t := p.peek(); {
+		case t.Kind == tokBar:
+			p.advance()
+		case t.Kind == tokRBracket:
+		default:
+			return nil, p.errorf(t, "expected '|' after the block parameters, found %s", describe(t))
+		}
+	}
+	seq, err := p.sequence(tokRBracket, true)
+	if err != nil {
+		return nil, err
+	}
+	b.Body = seq
+	return b, p.expect(tokRBracket)
+}
+
+func (p *parser) brace() (expr, error) {
+	open := p.advance()
+	b := &braceNode{At: open.Start}
+	for {
+		for p.peek().Kind == tokDot {
+			p.advance()
+		}
+		if p.peek().Kind == tokRBrace {
+			p.advance()
+			return b, nil
+		}
+		e, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		b.Elems = append(b.Elems, e)
+		if t := p.peek(); t.Kind != tokDot && t.Kind != tokRBrace {
+			return nil, p.errorf(t, "expected '.' or '}' in a brace array, found %s", describe(t))
+		}
+	}
+}
+
+// literal parses one literal. inArray selects the literal-array element rules, where bare words
+// are symbols and nested parentheses are arrays.
+func (p *parser) literal(inArray bool) (*literalNode, error) {
+	t := p.peek()
+	switch t.Kind {
+	case tokNumber:
+		p.advance()
+		return &literalNode{Kind: litNumber, At: t.Start, Value: t.Text}, nil
+	case tokBinary:
+		if t.Text == "-" && p.peekN(1).Kind == tokNumber && p.peekN(1).Start == t.End {
+			p.advance()
+			n := p.advance()
+			return &literalNode{Kind: litNumber, At: t.Start, Value: "-" + n.Text}, nil
+		}
+		if inArray {
+			p.advance()
+			return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Text}, nil
+		}
+	case tokBar:
+		if inArray {
+			p.advance()
+			return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Text}, nil
+		}
+	case tokString:
+		p.advance()
+		return &literalNode{Kind: litString, At: t.Start, Value: t.Value}, nil
+	case tokChar:
+		p.advance()
+		return &literalNode{Kind: litChar, At: t.Start, Value: t.Value}, nil
+	case tokSymbol:
+		p.advance()
+		return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Value}, nil
+	case tokLitArrayOpen:
+		return p.literalArray()
+	case tokByteArrayOpen:
+		return p.byteArray()
+	case tokLParen, tokLBracket:
+		if inArray {
+			if t.Kind == tokLParen {
+				return p.literalArray()
+			}
+			return p.byteArray()
+		}
+	case tokIdent, tokKeyword:
+		if inArray {
+			return p.arrayWord()
+		}
+		if t.Kind == tokIdent {
+			switch t.Text {
+			case "true", "false", "nil":
+				e, err := p.primary()
+				if err != nil {
+					return nil, err
+				}
+				return e.(*literalNode), nil
+			}
+		}
+	}
+	return nil, p.errorf(t, "expected a literal, found %s", describe(t))
+}
+
+// arrayWord reads a bare word inside a literal array: true/false/nil, or a symbol such as foo,
+// foo:, or at:put: (adjacent keyword parts).
+func (p *parser) arrayWord() (*literalNode, error) {
+	t := p.advance()
+	if t.Kind == tokIdent {
+		switch t.Text {
+		case "true":
+			return &literalNode{Kind: litTrue, At: t.Start, Value: t.Text}, nil
+		case "false":
+			return &literalNode{Kind: litFalse, At: t.Start, Value: t.Text}, nil
+		case "nil":
+			return &literalNode{Kind: litNil, At: t.Start, Value: t.Text}, nil
+		}
+		return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Text}, nil
+	}
+	val := t.Text
+	end := t.End
+	for n := p.peek(); n.Kind == tokKeyword && n.Start == end; n = p.peek() {
+		p.advance()
+		val += n.Text
+		end = n.End
+	}
+	return &literalNode{Kind: litSymbol, At: t.Start, Value: val}, nil
+}
+
+func (p *parser) literalArray() (*literalNode, error) {
+	open := p.advance()
+	arr := &literalNode{Kind: litArray, At: open.Start}
+	for {
+		t := p.peek()
+		switch t.Kind {
+		case tokRParen:
+			p.advance()
+			return arr, nil
+		case tokEOF:
+			return nil, p.errorf(open, "a literal array opened here is never closed")
+		}
+		el, err := p.literal(true)
+		if err != nil {
+			return nil, err
+		}
+		arr.Elems = append(arr.Elems, el)
+	}
+}
+
+func (p *parser) byteArray() (*literalNode, error) {
+	open := p.advance()
+	arr := &literalNode{Kind: litByteArray, At: open.Start}
+	for {
+		t := p.peek()
+		switch t.Kind {
+		case tokRBracket:
+			p.advance()
+			return arr, nil
+		case tokNumber:
+			p.advance()
+			if !isByteValue(t.Text) {
+				return nil, p.errorf(t, "byte array element %s is not an integer 0-255", t.Text)
+			}
+			arr.Elems = append(arr.Elems, &literalNode{Kind: litNumber, At: t.Start, Value: t.Text})
+		case tokEOF:
+			return nil, p.errorf(open, "a byte array opened here is never closed")
+		default:
+			return nil, p.errorf(t, "expected an integer 0-255 or ']' in a byte array, found %s", describe(t))
+		}
+	}
+}
+
+func isByteValue(s string) bool {
+	if len(s) == 0 || len(s) > 3 {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n <= 255
+}

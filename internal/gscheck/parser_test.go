@@ -1,0 +1,167 @@
+package gscheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// literalOf parses `^<src>` as a doit and answers the returned literal.
+func literalOf(t *testing.T, src string) *literalNode {
+	t.Helper()
+	seq, _, err := parseDoit("^" + src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	ret, ok := seq.Stmts[0].(*returnNode)
+	if !ok {
+		t.Fatalf("parse %q: statement is %T, want a return", src, seq.Stmts[0])
+	}
+	lit, ok := ret.Value.(*literalNode)
+	if !ok {
+		t.Fatalf("parse %q: value is %T, want a literal", src, ret.Value)
+	}
+	return lit
+}
+
+func TestParserReadsEveryNumberForm(t *testing.T) {
+	for _, src := range []string{"42", "16r1F", "2r1010", "36rZZ", "16r-1F", "1.5", "2e10", "1.0e-3",
+		"1.5s2", "3s", "1.0d0", "-7", "-1.5e-2", "-16r1F"} {
+		lit := literalOf(t, src)
+		if lit.Kind != litNumber || lit.Value != src {
+			t.Errorf("%q read as kind %d value %q", src, lit.Kind, lit.Value)
+		}
+	}
+}
+
+func TestParserReadsCharactersIncludingQuoteAndSpace(t *testing.T) {
+	for src, want := range map[string]string{"$a": "a", "$'": "'", "$ ": " ", `$"`: `"`, "$$": "$"} {
+		lit := literalOf(t, src)
+		if lit.Kind != litChar || lit.Value != want {
+			t.Errorf("%q read as kind %d value %q, want char %q", src, lit.Kind, lit.Value, want)
+		}
+	}
+}
+
+func TestParserReadsStringsAndSymbols(t *testing.T) {
+	cases := []struct {
+		src  string
+		kind literalKind
+		want string
+	}{
+		{"'it''s'", litString, "it's"},
+		{"''", litString, ""},
+		{"'say \"hi\"'", litString, `say "hi"`},
+		{"#foo", litSymbol, "foo"},
+		{"#at:put:", litSymbol, "at:put:"},
+		{"#Foo", litSymbol, "Foo"},
+		{"#'hello world'", litSymbol, "hello world"},
+		{"#+", litSymbol, "+"},
+		{"#->", litSymbol, "->"},
+		{"#==>", litSymbol, "==>"},
+	}
+	for _, c := range cases {
+		lit := literalOf(t, c.src)
+		if lit.Kind != c.kind || lit.Value != c.want {
+			t.Errorf("%q read as kind %d value %q, want kind %d %q", c.src, lit.Kind, lit.Value, c.kind, c.want)
+		}
+	}
+}
+
+func TestParserReadsNestedLiteralArrays(t *testing.T) {
+	lit := literalOf(t, "#(1 #(2) (3 4) foo: $a 'x' #sym true nil false foo bar:baz: -5 #[1 2] + #+ 16r1F 1.5s2)")
+	if lit.Kind != litArray {
+		t.Fatalf("kind %d, want literal array", lit.Kind)
+	}
+	var got []string
+	for _, el := range lit.Elems {
+		switch el.Kind {
+		case litArray:
+			got = append(got, "array"+itoa(len(el.Elems)))
+		case litByteArray:
+			got = append(got, "bytes"+itoa(len(el.Elems)))
+		default:
+			got = append(got, el.Value)
+		}
+	}
+	want := "1 array1 array2 foo: a x sym true nil false foo bar:baz: -5 bytes2 + + 16r1F 1.5s2"
+	if strings.Join(got, " ") != want {
+		t.Errorf("elements %q, want %q", strings.Join(got, " "), want)
+	}
+	if lit.Elems[7].Kind != litTrue || lit.Elems[8].Kind != litNil || lit.Elems[6].Kind != litSymbol {
+		t.Errorf("true/nil/#sym kinds wrong: %d %d %d", lit.Elems[7].Kind, lit.Elems[8].Kind, lit.Elems[6].Kind)
+	}
+}
+
+func TestParserReadsByteArrays(t *testing.T) {
+	lit := literalOf(t, "#[1 2 255 0]")
+	if lit.Kind != litByteArray || len(lit.Elems) != 4 {
+		t.Fatalf("got kind %d with %d elements", lit.Kind, len(lit.Elems))
+	}
+	if _, _, err := parseDoit("^#[1 256]"); err == nil || !strings.Contains(err.Error(), "0-255") {
+		t.Errorf("#[1 256] error = %v, want a 0-255 complaint", err)
+	}
+}
+
+func TestParserReadsBraceArraysCascadesAndBinarySelectors(t *testing.T) {
+	src := "| a b | a := {1. 2 + 3. b}. b := a -> 3. a ~= b. a ==> b. a , b. (a == b) | (a = b).\n" +
+		"Transcript show: 'x'; cr; show: 'y' , 'z'; yourself. ^a - -2"
+	seq, _, err := parseDoit(src)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	var sels []string
+	walkSequence(seq, func(e expr) {
+		if s, ok := e.(*sendNode); ok {
+			sels = append(sels, s.Selector)
+		}
+	})
+	want := "+ -> ~= ==> , | == = show: cr show: , yourself -"
+	if strings.Join(sels, " ") != want {
+		t.Errorf("selectors %q, want %q", strings.Join(sels, " "), want)
+	}
+	if len(seq.Temps) != 2 {
+		t.Errorf("temps %v, want a and b", seq.Temps)
+	}
+}
+
+func TestParserReadsMethodPatternsPragmasAndBlocks(t *testing.T) {
+	cases := map[string]string{
+		"size\n  <primitive: 62>\n  ^self _primitiveFailed: #size":                                      "size",
+		"at: i put: v\n  | t |\n  t := [:x :y | | z | z := x. thisContext. y] value: i value: v.\n  ^t": "at:put:",
+		"+ other\n  ^self add: other": "+",
+		"-> other\n  ^other":          "->",
+		"foo\n  <protected>\n  | a |\n  <bar: 1 baz: 'x'>\n  ^[:x] value: a": "foo",
+		"bar\n  ^[:a || t | t := a. t] value: 1":                             "bar",
+		"baz\n  ^[] value":                                                   "baz",
+	}
+	for src, want := range cases {
+		m, _, err := parseMethod(src)
+		if err != nil {
+			t.Errorf("parse %q: %v", src, err)
+			continue
+		}
+		if m.Selector != want {
+			t.Errorf("parse %q: selector %q, want %q", src, m.Selector, want)
+		}
+	}
+}
+
+func TestParserRejectsMalformedSource(t *testing.T) {
+	cases := map[string]string{
+		"foo\n  ^1 +":           "expected an expression",
+		"foo\n  ^(1 + 2":        "expected ')'",
+		"foo\n  x := 3 y := 4":  "expected '.'",
+		"foo\n  ^'unterminated": "never closed",
+		"foo\n  ^#(1 2":         "never closed",
+		"foo\n  \"unterminated": "never closed before %",
+		"foo\n  ^[:a a]":        "expected '|'",
+		"foo: \n  ^1":           "expected an argument name",
+		"foo\n  ^#":             "starts no literal",
+	}
+	for src, want := range cases {
+		_, _, err := parseMethod(src)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parse %q: error %v, want one containing %q", src, err, want)
+		}
+	}
+}

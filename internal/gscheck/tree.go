@@ -1,0 +1,185 @@
+package gscheck
+
+import "strings"
+
+// treeModel is what the scanned tree itself defines: classes (from class-definition doits),
+// names bound by doits, and every implemented selector.
+type treeModel struct {
+	classes    map[string]*classDef
+	globals    map[string]bool
+	selectors  map[string]bool
+	duplicates []Finding
+}
+
+// classDef is one class-definition doit, e.g.
+// Object subclass: 'Foo' instVarNames: #(a) classVars: #(B) classInstVars: #() poolDictionaries: #()
+// inDictionary: Mcp options: #()
+type classDef struct {
+	Name, Super   string
+	Ivars         []string
+	ClassVars     []string
+	ClassInstVars []string
+	File          string
+	Line          int
+}
+
+// classDefinitionSelectors are the keyword heads of GemStone 3.7 class-definition messages
+// (gemstone-smalltalk.md s2): subclass:instVarNames:classVars:classInstVars:poolDictionaries:
+// inDictionary:options:, the short subclass:instVarNames:inDictionary:, and the byte/indexable
+// variants.
+var classDefinitionHeads = []string{"subclass:", "byteSubclass:", "indexableSubclass:",
+	"variableSubclass:", "variableByteSubclass:"}
+
+func isClassDefinition(sel string) bool {
+	for _, h := range classDefinitionHeads {
+		if strings.HasPrefix(sel, h) && len(strings.Split(sel, ":")) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func buildTree(bodies []*parsedBody) *treeModel {
+	t := &treeModel{classes: map[string]*classDef{}, globals: map[string]bool{}, selectors: map[string]bool{}}
+	type methodKey struct {
+		class    string
+		meta     bool
+		selector string
+	}
+	seen := map[methodKey]*parsedBody{}
+	for _, b := range bodies {
+		if b.Kind == bodyMethod {
+			if b.Selector == "" {
+				continue
+			}
+			t.selectors[b.Selector] = true
+			k := methodKey{b.Class, b.Meta, b.Selector}
+			if first, dup := seen[k]; dup {
+				t.duplicates = append(t.duplicates, Finding{b.File, b.CmdLine,
+					b.where() + " is defined twice (first at " + first.File + ":" + itoa(first.CmdLine) + "); the later one wins"})
+			} else {
+				seen[k] = b
+			}
+			continue
+		}
+		if b.Doit == nil {
+			continue
+		}
+		walkSequence(b.Doit, func(e expr) {
+			s, ok := e.(*sendNode)
+			if !ok {
+				return
+			}
+			t.noteDoitSend(b, s)
+		})
+	}
+	return t
+}
+
+// noteDoitSend records what a doit send defines: a class, or a name bound with at:put: /
+// createDictionary: / name: given a Symbol literal.
+func (t *treeModel) noteDoitSend(b *parsedBody, s *sendNode) {
+	if isClassDefinition(s.Selector) {
+		name, ok := literalText(s.Args[0])
+		if !ok {
+			return
+		}
+		def := &classDef{Name: name, File: b.File, Line: b.lineOf(s.At)}
+		if r, ok := s.Receiver.(*varRef); ok {
+			def.Super = r.Name
+		}
+		parts := strings.SplitAfter(s.Selector, ":")
+		for i, kw := range parts {
+			if i >= len(s.Args) {
+				break
+			}
+			switch kw {
+			case "instVarNames:":
+				def.Ivars = namesIn(s.Args[i])
+			case "classVars:":
+				def.ClassVars = namesIn(s.Args[i])
+			case "classInstVars:":
+				def.ClassInstVars = namesIn(s.Args[i])
+			}
+		}
+		if prev, dup := t.classes[name]; dup && (prev.File != def.File) {
+			t.duplicates = append(t.duplicates, Finding{def.File, def.Line,
+				"class " + name + " is also defined at " + prev.File + ":" + itoa(prev.Line)})
+		}
+		t.classes[name] = def
+		t.globals[name] = true
+		return
+	}
+	switch s.Selector {
+	case "at:put:", "createDictionary:", "name:", "at:ifAbsentPut:":
+		if lit, ok := s.Args[0].(*literalNode); ok && lit.Kind == litSymbol {
+			t.globals[lit.Value] = true
+		}
+	}
+}
+
+// literalText answers the text of a string or symbol literal.
+func literalText(e expr) (string, bool) {
+	lit, ok := e.(*literalNode)
+	if !ok || lit.Kind != litString && lit.Kind != litSymbol {
+		return "", false
+	}
+	return lit.Value, true
+}
+
+// namesIn answers the names in #(a b), #(#a #b), #('a'), or {#a. #b}.
+func namesIn(e expr) []string {
+	var out []string
+	switch n := e.(type) {
+	case *literalNode:
+		for _, el := range n.Elems {
+			if el.Kind == litString || el.Kind == litSymbol {
+				out = append(out, el.Value)
+			}
+		}
+	case *braceNode:
+		for _, el := range n.Elems {
+			if s, ok := literalText(el); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// walkSequence calls fn for every expression in seq, depth first, including inside blocks,
+// cascades and brace arrays.
+func walkSequence(seq *sequence, fn func(expr)) {
+	for _, st := range seq.Stmts {
+		walkExpr(st, fn)
+	}
+}
+
+func walkExpr(e expr, fn func(expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	switch n := e.(type) {
+	case *assignNode:
+		walkExpr(n.Value, fn)
+	case *returnNode:
+		walkExpr(n.Value, fn)
+	case *sendNode:
+		walkExpr(n.Receiver, fn)
+		for _, a := range n.Args {
+			walkExpr(a, fn)
+		}
+	case *cascadeNode:
+		walkExpr(n.Receiver, fn)
+		for _, m := range n.Messages {
+			walkExpr(m, fn)
+		}
+	case *blockNode:
+		walkSequence(n.Body, fn)
+	case *braceNode:
+		for _, el := range n.Elems {
+			walkExpr(el, fn)
+		}
+	}
+}
