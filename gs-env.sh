@@ -1,0 +1,289 @@
+# shellcheck shell=bash
+# gs-env.sh -- resolve and check the GemStone environment. SOURCED by install.sh, run-server.sh,
+# stop-server.sh, setup-read-only-user.sh, run-unit-tests.sh and test/realstone; never run alone.
+#
+# Why it exists: a login needs more than GEMSTONE and a stone name. The variable that decides it is
+# GEMSTONE_GLOBAL_DIR. With no /etc/services entries, a stone and a netldi each bind an ephemeral
+# port and record it in $GEMSTONE_GLOBAL_DIR/locks/<name>..LCK; clients read those lock files. A
+# client looking in another global dir finds no lock file, falls back to a service lookup, and fails
+# with "could not find server ... getaddrinfo failed, EAI error 8" (4065) -- which reads like DNS and
+# is not. gslist reads the same lock files a GCI client does, so it is the authority used here.
+#
+# A caller sources this file, then calls what it needs:
+#   gs_env_load            .setenv (git-ignored), product dir, topaz/gslist, global dir, stone, user
+#   gs_env_require_password   GS_PASS or GS_PASS_FILE, never echoed
+#   gs_env_require_netldi  only where gems are forked (run-server.sh, unit tests that spawn gems)
+#   gs_env_report          the --check report
+#   gs_env_topaz LOG       linked topaz, logged in, script on stdin, output (redacted) to LOG
+# Every function prints "error: ..." with the specific fix and returns non-zero; none exits.
+
+GS_ENV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+gs_env__err() { printf 'error: %s\n' "$1" >&2; shift; local l; for l in "$@"; do printf '       %s\n' "$l" >&2; done; }
+gs_env__note() { printf 'note: %s\n' "$1" >&2; shift; local l; for l in "$@"; do printf '      %s\n' "$l" >&2; done; }
+
+# .setenv supplies defaults; a variable already exported by the caller wins over it, so
+# `GS_STONE=other ./install.sh` does what it says even with a .setenv present.
+gs_env_load_setenv() {
+  local file="${MCP_SETENV:-$GS_ENV_ROOT/.setenv}"
+  [ -f "$file" ] || return 0
+  local saved perms
+  saved="$(export -p | sed 's/^declare -x /declare -gx /')"
+  # shellcheck source=/dev/null
+  . "$file" || { gs_env__err "sourcing $file failed" "fix the shell syntax in it"; return 1; }
+  eval "$saved"
+  perms="$(stat -c '%a' "$file" 2>/dev/null || echo 600)"
+  if grep -qE '^[[:space:]]*(export[[:space:]]+)?GS_PASS=' "$file" && [ "${perms: -2}" != "00" ]; then
+    gs_env__note "$file holds GS_PASS and is readable by others (mode $perms)" "chmod 600 $file, or use GS_PASS_FILE"
+  fi
+  GS_ENV_SETENV="$file"
+}
+
+# The product directory: the GCI library the server loads, and the topaz/gslist the scripts run.
+gs_env_resolve_product() {
+  if [ -z "${GEMSTONE:-}" ]; then
+    gs_env__err "GEMSTONE is not set" \
+      "export GEMSTONE=/path/to/GemStone64Bit3.7.5-x86_64.Linux (the product directory)," \
+      "or put it in $GS_ENV_ROOT/.setenv (see .setenv.example)"
+    return 1
+  fi
+  if [ ! -d "$GEMSTONE" ]; then
+    gs_env__err "GEMSTONE=$GEMSTONE is not a directory" "point GEMSTONE at the GemStone product directory"
+    return 1
+  fi
+  GEMSTONE="$(cd "$GEMSTONE" && pwd)"
+  export GEMSTONE
+  if [ -n "${GCI_LIBRARY:-}" ]; then
+    [ -f "$GCI_LIBRARY" ] || { gs_env__err "GCI_LIBRARY=$GCI_LIBRARY does not exist" "unset it to use \$GEMSTONE/lib/libgcits-<version>-64.so"; return 1; }
+  else
+    local lib
+    lib="$(find "$GEMSTONE/lib" -maxdepth 1 -name 'libgcits-*-64.so' 2>/dev/null | sort | tail -n 1)"
+    if [ -z "$lib" ]; then
+      gs_env__err "no libgcits-<version>-64.so in $GEMSTONE/lib" \
+        "GEMSTONE must be a GemStone/S 64 product directory (3.7.5 or later), or set GCI_LIBRARY"
+      return 1
+    fi
+    GCI_LIBRARY="$lib"
+  fi
+  export GCI_LIBRARY
+  GS_PRODUCT_VERSION="$(basename "$GCI_LIBRARY" | sed -n 's/^libgcits-\([0-9.]*\)-64\..*$/\1/p')"
+  if [ -z "$GS_PRODUCT_VERSION" ] && [ -f "$GEMSTONE/version.txt" ]; then
+    GS_PRODUCT_VERSION="$(sed -n '2s/^\([0-9][0-9.]*\).*/\1/p' "$GEMSTONE/version.txt")"
+  fi
+  GS_TOPAZ="$(gs_env__tool topaz)"
+  GS_GSLIST="$(gs_env__tool gslist)"
+  if [ -z "$GS_GSLIST" ]; then
+    gs_env__err "no gslist in $GEMSTONE/bin or on PATH" "GEMSTONE must be a full product directory (bin/gslist, bin/topaz)"
+    return 1
+  fi
+}
+
+# The product's own tool first; PATH second, which is how a product dir without tools (the test
+# stand-in) is completed by the fakes in test/fakes.
+gs_env__tool() {
+  if [ -x "$GEMSTONE/bin/$1" ]; then echo "$GEMSTONE/bin/$1"; else command -v "$1" 2>/dev/null || true; fi
+}
+
+gs_env_require_topaz() {
+  [ -n "${GS_TOPAZ:-}" ] && return 0
+  gs_env__err "no topaz in $GEMSTONE/bin or on PATH" "this step files Smalltalk in through topaz; GEMSTONE must be a full product directory"
+  return 1
+}
+
+# gslist -l rows: Status Version Owner Pid Port Started(3 words) Type Name. Prints the rows of the
+# servers registered under global dir $1 (header and chatter dropped).
+gs_env__servers_in() {
+  GEMSTONE_GLOBAL_DIR="$1" "$GS_GSLIST" -l 2>/dev/null | awk 'NF >= 8 && $1 != "Status" && ($(NF-1) == "Stone" || $(NF-1) == "Netldi")'
+}
+
+gs_env__candidate_global_dirs() {
+  local d root
+  for d in ${GS_ENV_DEFAULT_GLOBAL_DIRS-/opt/gemstone /usr/gemstone}; do echo "$d"; done
+  echo "$(dirname "$GEMSTONE")"
+  echo "$GEMSTONE"
+  for root in "$(dirname "$GEMSTONE")" "${HOME:-/nonexistent}"; do
+    [ -d "$root" ] || continue
+    find "$root" -maxdepth 3 -type d -name locks 2>/dev/null | while read -r d; do
+      compgen -G "$d/*..LCK" >/dev/null && dirname "$d"
+    done
+  done
+}
+
+# Uses the caller's GEMSTONE_GLOBAL_DIR when servers are registered there; otherwise asks gslist
+# under each candidate and takes the one where running servers are, saying what it changed.
+gs_env_resolve_global_dir() {
+  local given="${GEMSTONE_GLOBAL_DIR:-}" cand
+  if [ -n "$given" ] && [ -n "$(gs_env__servers_in "$given")" ]; then
+    export GEMSTONE_GLOBAL_DIR="$given"; GS_GLOBAL_DIR_HOW="as set"; return 0
+  fi
+  while read -r cand; do
+    [ -n "$cand" ] && [ -d "$cand" ] && [ "$cand" != "$given" ] || continue
+    [ -n "$(gs_env__servers_in "$cand")" ] || continue
+    if [ -n "$given" ]; then
+      gs_env__note "GEMSTONE_GLOBAL_DIR=$given has no running server registered in it;" \
+        "using $cand, where gslist finds this host's servers." \
+        "Set GEMSTONE_GLOBAL_DIR=$cand (in .setenv) to make it explicit."
+      GS_GLOBAL_DIR_HOW="corrected from $given"
+    else
+      gs_env__note "GEMSTONE_GLOBAL_DIR was unset; found the running servers under $cand." \
+        "Set GEMSTONE_GLOBAL_DIR=$cand (in .setenv) to make it explicit."
+      GS_GLOBAL_DIR_HOW="discovered"
+    fi
+    export GEMSTONE_GLOBAL_DIR="$cand"
+    return 0
+  done < <(gs_env__candidate_global_dirs | awk 'NF && !seen[$0]++')
+  gs_env__err "gslist finds no running GemStone server under any global dir tried" \
+    "(${given:+$given, }${GS_ENV_DEFAULT_GLOBAL_DIRS-/opt/gemstone /usr/gemstone}, $(dirname "$GEMSTONE"), and locks/ dirs under it and \$HOME)." \
+    "A login would fail with 'getaddrinfo failed, EAI error 8' (4065): not DNS, not /etc/services --" \
+    "the client cannot find the stone's lock file. Start the stone (startstone), or export the" \
+    "GEMSTONE_GLOBAL_DIR it was started with; check with: GEMSTONE_GLOBAL_DIR=<dir> $GS_GSLIST -l"
+  return 1
+}
+
+gs_env_servers() { gs_env__servers_in "$GEMSTONE_GLOBAL_DIR"; }
+
+# GS_STONE: as set, else the only running stone, else refused with the list.
+gs_env_resolve_stone() {
+  local stones row sv
+  stones="$(gs_env_servers | awk '$1 == "OK" && $(NF-1) == "Stone" {print $NF}')"
+  if [ -z "${GS_STONE:-}" ]; then
+    if [ "$(printf '%s\n' "$stones" | grep -c .)" = 1 ]; then
+      GS_STONE="$stones"; gs_env__note "GS_STONE was unset; using $GS_STONE, the only stone running."
+    else
+      gs_env__err "GS_STONE is not set and ${stones:+more than one stone is running:}${stones:-no stone is running}" \
+        ${stones:+$stones} "set GS_STONE to the stone to use (in .setenv)"
+      return 1
+    fi
+  fi
+  export GS_STONE
+  row="$(gs_env_servers | awk -v s="$GS_STONE" '$(NF-1) == "Stone" && $NF == s')"
+  if [ -z "$row" ]; then
+    gs_env__err "stone '$GS_STONE' is not running under GEMSTONE_GLOBAL_DIR=$GEMSTONE_GLOBAL_DIR" \
+      "${stones:+running stones: $(echo "$stones" | tr '\n' ' ')}" "start it (startstone $GS_STONE) or set GS_STONE to a running one"
+    return 1
+  fi
+  if [ "$(echo "$row" | awk '{print $1}')" != OK ]; then
+    gs_env__err "stone '$GS_STONE' is registered but its status is '$(echo "$row" | awk '{print $1}')', not OK" "see its log; restart it with startstone"
+    return 1
+  fi
+  sv="$(echo "$row" | awk '{print $2}')"
+  if [ -n "$GS_PRODUCT_VERSION" ] && [ "$sv" != "$GS_PRODUCT_VERSION" ]; then
+    gs_env__err "stone '$GS_STONE' is version $sv but GEMSTONE ($GEMSTONE) is $GS_PRODUCT_VERSION" \
+      "a login would fail: the gem and stone versions are incompatible (4044)." \
+      "Point GEMSTONE at the $sv product, or GS_STONE at a $GS_PRODUCT_VERSION stone."
+    return 1
+  fi
+  GS_STONE_VERSION="$sv"
+}
+
+gs_env_resolve_user() {
+  if [ -z "${GS_USER:-}" ]; then
+    GS_USER=DataCurator
+    gs_env__note "GS_USER was unset; using DataCurator."
+  fi
+  export GS_USER
+}
+
+# The password is GS_PASS or the first line of GS_PASS_FILE. It is never printed, never put on a
+# command line, and reaches topaz only on its standard input.
+gs_env_require_password() {
+  if [ -n "${GS_PASS_FILE:-}" ]; then
+    if [ ! -r "$GS_PASS_FILE" ]; then
+      gs_env__err "GS_PASS_FILE=$GS_PASS_FILE is not readable" "create it (one line, mode 600) or set GS_PASS instead"
+      return 1
+    fi
+    GS_ENV_PASSWORD="$(head -n 1 "$GS_PASS_FILE")"
+  else
+    GS_ENV_PASSWORD="${GS_PASS:-}"
+  fi
+  if [ -z "$GS_ENV_PASSWORD" ]; then
+    gs_env__err "no password for GemStone user $GS_USER" \
+      "set GS_PASS, or GS_PASS_FILE=<file holding it, mode 600> (in .setenv)"
+    return 1
+  fi
+}
+
+# A netldi is needed only where gems are forked: the server's workers and control session, and the
+# unit-test suites that spawn a gem. MCP_NETLDI names one (name or port); unset, the only running
+# netldi is used.
+gs_env_require_netldi() {
+  local ldis
+  ldis="$(gs_env_servers | awk '$1 == "OK" && $(NF-1) == "Netldi" {print $NF, $5}')"
+  if [ -z "$ldis" ]; then
+    gs_env__err "no netldi is running under GEMSTONE_GLOBAL_DIR=$GEMSTONE_GLOBAL_DIR" \
+      "${1:-this step} forks gems, and a netldi is what forks them." \
+      "Start one: startnetldi -g -a \$USER gs64ldi   (then set MCP_NETLDI=gs64ldi if you run several)"
+    return 1
+  fi
+  if [ -n "${MCP_NETLDI:-}" ]; then
+    if ! echo "$ldis" | awk -v n="$MCP_NETLDI" '$1 == n || $2 == n {f=1} END {exit !f}'; then
+      gs_env__err "MCP_NETLDI=$MCP_NETLDI is not a running netldi (name or port)" \
+        "running: $(echo "$ldis" | awk '{printf "%s (port %s) ", $1, $2}')" "set MCP_NETLDI to one of them"
+      return 1
+    fi
+  elif [ "$(echo "$ldis" | grep -c .)" = 1 ]; then
+    MCP_NETLDI="$(echo "$ldis" | awk '{print $1}')"
+  else
+    gs_env__err "several netldis are running and MCP_NETLDI does not say which to use" \
+      "running: $(echo "$ldis" | awk '{printf "%s (port %s) ", $1, $2}')" "set MCP_NETLDI to one of them (in .setenv)"
+    return 1
+  fi
+  export MCP_NETLDI
+}
+
+# Everything a script needs before it talks to the stone.
+gs_env_load() {
+  gs_env_load_setenv && gs_env_resolve_product && gs_env_resolve_global_dir && gs_env_resolve_stone && gs_env_resolve_user
+}
+
+gs_env_report() {
+  echo "product      $GEMSTONE (${GS_PRODUCT_VERSION:-version unknown})"
+  echo "gci library  $GCI_LIBRARY"
+  echo "topaz        ${GS_TOPAZ:-<none>}"
+  echo "global dir   $GEMSTONE_GLOBAL_DIR (${GS_GLOBAL_DIR_HOW:-as set})"
+  echo "stone        $GS_STONE (${GS_STONE_VERSION:-?})"
+  echo "user         $GS_USER"
+  echo "password     $(if [ -n "${GS_PASS_FILE:-}" ]; then echo "from GS_PASS_FILE=$GS_PASS_FILE"; elif [ -n "${GS_PASS:-}" ]; then echo "from GS_PASS"; else echo "<not set>"; fi)"
+  echo "settings     ${GS_ENV_SETENV:-<no .setenv>}"
+  echo
+  echo "servers visible to this client:"
+  GEMSTONE_GLOBAL_DIR="$GEMSTONE_GLOBAL_DIR" "$GS_GSLIST" -l 2>/dev/null | sed 's/^/  /'
+}
+
+# Linked topaz (no netldi needed), logged in as GS_USER on GS_STONE. The caller's script comes on
+# stdin; the login lines are sent first and logout/exit last. Output goes to LOG (mode 600) with any
+# line that could carry the password removed. Answers topaz's own exit status, which is NOT a verdict
+# on a file-in: callers gate on what the image reports.
+gs_env_topaz() {
+  local log="$1" rc
+  gs_env_require_topaz || return 1
+  (umask 077; : >"$log")
+  "$GS_TOPAZ" -l < <(
+    printf 'set gemstone %s\nset username %s\nset password %s\nlogin\n' "$GS_STONE" "$GS_USER" "$GS_ENV_PASSWORD"
+    cat
+    printf 'logout\nexit\n'
+  ) 2>&1 | sed -E 's/^([^!]*set[[:space:]]+pass[a-z]*[[:space:]]+).*/\1<redacted>/I' >>"$log"
+  rc=${PIPESTATUS[0]}
+  gs_env_explain_login_failure "$log"
+  return "$rc"
+}
+
+# Translates the login failures whose own text points the wrong way.
+gs_env_explain_login_failure() {
+  if grep -qE 'getaddrinfo|EAI error|4065' "$1"; then
+    gs_env__err "topaz could not find stone '$GS_STONE' (error 4065, 'getaddrinfo failed')" \
+      "This is not DNS: the client found no lock file for the stone under GEMSTONE_GLOBAL_DIR=$GEMSTONE_GLOBAL_DIR." \
+      "Export the GEMSTONE_GLOBAL_DIR the stone was started with (gslist -l under it must list the stone)."
+  elif grep -qiE 'password.*(invalid|incorrect)|(invalid|bad).*password|error 4051|4051' "$1"; then
+    gs_env__err "the stone refused the login of $GS_USER (bad user or password)" "check GS_USER and GS_PASS / GS_PASS_FILE"
+  fi
+  return 0
+}
+
+# Lines the Smalltalk in these scripts emits on topaz's stdout start with this marker, so they are
+# told apart from topaz's echo of the source and from its own chatter.
+GS_ENV_MARK="MCPI"
+gs_env_marked() { sed -n "s/^$GS_ENV_MARK //p" "$1"; }
+
+# Smalltalk: a block that writes one marked line, for the scripts' run blocks.
+GS_ENV_EMIT_DECL="emit := [:line | GsFile stdout nextPutAll: '$GS_ENV_MARK' , ' ' , line , (String with: Character lf); flush]."

@@ -1,0 +1,370 @@
+#!/usr/bin/env bash
+# install.sh -- build the server and file the Smalltalk worker into a GemStone image.
+#
+#   ./install.sh --check          report the environment, the servers, the image and what would be
+#                                 installed; changes nothing (no build, no commit)
+#   ./install.sh                  build bin/mcp-gemstone if missing or stale, file in, commit, verify
+#   ./install.sh --no-build       ...without touching the binary
+#   ./install.sh --groups "core"  ...only these smalltalk/ groups (default: every group with a load.gs)
+#
+# Steps of a plain run, each its own linked topaz session (no netldi needed):
+#   1. prepare: create the Mcp dictionary if absent (in this user's symbol list), and unbind the
+#      exact class names the files define from every other dictionary in the symbol list -- an old
+#      binding earlier in the list would otherwise capture every method filed in after it. Other
+#      Mcp* names found elsewhere are reported and left alone. Commit.
+#   2. one session per group (core first, tests last): `set sourcestringclass String` so literals
+#      are byte Strings whatever #StringConfiguration says, `input smalltalk/<group>/load.gs`, commit.
+#   3. add Mcp to every UserProfile's symbol list (best effort: a profile that refuses is reported),
+#      commit, then verify: every class the files define is in Mcp, and every method the files hold
+#      is in the image (selector sets compared, method: / classmethod: headers and the first line of
+#      each method). A file-in reports compile errors and carries on -- topaz exits 0 over a partial
+#      load -- so the image's answer, not topaz's status, decides. Missing names fail the install.
+# Re-running over an installed image is safe: the loaders pre-declare only absent names, the file-
+# outs remove and recompile their methods, and steps 1 and 3 only add what is missing.
+# Exit status: 0 installed and verified; 1 anything else (the message says what).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")" && pwd)"
+cd "$ROOT"
+# shellcheck source=gs-env.sh
+. "$ROOT/gs-env.sh"
+
+CHECK=0 BUILD=1 ONLY_GROUPS=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) CHECK=1 ;;
+    --no-build) BUILD=0 ;;
+    --groups) shift; ONLY_GROUPS="${1:?--groups needs a list}" ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [--check] [--no-build] [--groups \"core tests\"]" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+LOGDIR="$ROOT/build/install"
+BIN="$ROOT/bin/mcp-gemstone"
+
+# ---- what the files define --------------------------------------------------------------------
+
+# Groups in load order: core first, tests last, any other group with a load.gs in between.
+list_groups() {
+  local g all=()
+  for g in "$ROOT"/smalltalk/*/load.gs; do [ -f "$g" ] && all+=("$(basename "$(dirname "$g")")"); done
+  for g in core $(printf '%s\n' "${all[@]}" | grep -vxE 'core|tests' | sort) tests; do
+    printf '%s\n' "${all[@]}" | grep -qx "$g" || continue
+    if [ -n "$ONLY_GROUPS" ] && [[ " $ONLY_GROUPS " != *" $g "* ]]; then continue; fi
+    echo "$g"
+  done
+}
+
+class_files() { find "$ROOT/smalltalk/$1" -maxdepth 1 -name '*.gs' ! -name load.gs | sort; }
+
+# One line per definition: "Name" for a class a file defines (a `subclass:` outside any method),
+# "Cls sel" / "Cls class sel" for each method. The selector is read from the first line of the
+# method, as the compiler would: keywords, else a unary name, else a binary operator.
+manifest_of() {
+  awk '
+    function selector(l,   s) {
+      sub(/".*/, "", l); sub(/^[ \t]+/, "", l)
+      if (match(l, /^[A-Za-z_][A-Za-z0-9_]*:/)) {
+        s = ""
+        while (match(l, /^[A-Za-z_][A-Za-z0-9_]*:/)) {
+          s = s substr(l, 1, RLENGTH); l = substr(l, RLENGTH + 1)
+          sub(/^[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*/, "", l)
+        }
+        return s
+      }
+      if (match(l, /^[A-Za-z_][A-Za-z0-9_]*/)) return substr(l, 1, RLENGTH)
+      if (match(l, /^[-+*\/\\<>=~@%|&?,]+/)) return substr(l, 1, RLENGTH)
+      return ""
+    }
+    FNR == 1 { inmethod = 0; want = 0 }
+    want && /^[ \t]*$/ { next }
+    want {
+      s = selector($0); want = 0; inmethod = 1
+      if (s == "") { printf "BAD %s:%d cannot read a selector from: %s\n", FILENAME, FNR, $0; next }
+      print cls side " " s; next
+    }
+    inmethod { if ($0 == "%") inmethod = 0; next }
+    /^(method|classmethod):[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*$/ {
+      cls = $2; side = ($1 == "classmethod:") ? " class" : ""; want = 1; next
+    }
+    match($0, /[Ss]ubclass:[ \t]*[#'"'"']+[A-Za-z_][A-Za-z0-9_]*/) {
+      n = substr($0, RSTART, RLENGTH); sub(/^[A-Za-z]*:[ \t]*[#'"'"']+/, "", n); print n
+    }
+  ' "$@"
+}
+
+# The load.gs of a group must input every class file of the group, by a path that exists from the
+# repository root (topaz resolves `input` against its working directory, which is $ROOT).
+check_loader() {
+  local g="$1" f rel bad=0 inputs
+  inputs="$(sed -n 's/^[[:space:]]*input[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$ROOT/smalltalk/$g/load.gs")"
+  for rel in $inputs; do
+    [ -f "$ROOT/$rel" ] || { echo "error: smalltalk/$g/load.gs inputs $rel, which does not exist (paths are relative to the repository root)" >&2; bad=1; }
+  done
+  while read -r f; do
+    rel="${f#"$ROOT"/}"
+    printf '%s\n' "$inputs" | grep -qxF "$rel" || { echo "error: smalltalk/$g/load.gs does not input $rel, so it would never be filed in" >&2; bad=1; }
+  done < <(class_files "$g")
+  return "$bad"
+}
+
+GROUPS_SELECTED="$(list_groups)"
+if [ -z "$GROUPS_SELECTED" ]; then
+  echo "error: no smalltalk/<group>/load.gs found${ONLY_GROUPS:+ for groups: $ONLY_GROUPS}" >&2
+  exit 1
+fi
+MANIFEST="$(for g in $GROUPS_SELECTED; do mapfile -t files < <(class_files "$g"); [ ${#files[@]} -eq 0 ] || manifest_of "${files[@]}"; done | awk '!seen[$0]++')"
+manifest_ok=1
+if grep -q '^BAD ' <<<"$MANIFEST"; then grep '^BAD ' <<<"$MANIFEST" | sed 's/^BAD /error: /' >&2; manifest_ok=0; fi
+for g in $GROUPS_SELECTED; do check_loader "$g" || manifest_ok=0; done
+CLASSES="$(awk 'NF == 1' <<<"$MANIFEST")"
+N_CLASSES="$(grep -c . <<<"$CLASSES" || true)"
+N_METHODS="$(awk 'NF > 1' <<<"$MANIFEST" | grep -c . || true)"
+
+binary_state() {
+  if [ ! -x "$BIN" ]; then echo missing; return; fi
+  if [ -n "$(find "$ROOT" \( -path "$ROOT/test" -o -path "$ROOT/build" -o -path "$ROOT/.git" \) -prune -o \
+        \( \( -name '*.go' ! -name '*_test.go' \) -o -name go.mod -o -name go.sum \) -newer "$BIN" -print -quit)" ]; then
+    echo stale
+  else
+    echo up-to-date
+  fi
+}
+
+# ---- Smalltalk run blocks ---------------------------------------------------------------------
+
+st_prepare() {
+  cat <<ST
+run
+"mcp-install:prepare v1"
+| emit up mcp names |
+$GS_ENV_EMIT_DECL
+up := System myUserProfile.
+mcp := up objectNamed: #Mcp.
+mcp isNil ifTrue: [
+  AllUsers do: [:u | mcp isNil ifTrue: [
+    [u symbolList do: [:d | (mcp isNil and: [d name = #Mcp]) ifTrue: [mcp := d]]]
+      on: Error do: [:e | nil]]].
+  mcp isNil
+    ifTrue: [mcp := SymbolDictionary new. mcp at: #Mcp put: mcp. emit value: 'created Mcp']
+    ifFalse: [emit value: 'found Mcp in another user''s symbol list'].
+  up insertDictionary: mcp at: up symbolList size + 1].
+names := IdentitySet new.
+$(sed 's/.*/names add: #&./' <<<"$CLASSES")
+(mcp isKindOf: SymbolDictionary)
+  ifFalse: [emit value: 'fail the name Mcp is bound to a ' , mcp class name , ', not a SymbolDictionary']
+  ifTrue: [
+    up symbolList do: [:d | d == mcp ifFalse: [
+      (names select: [:n | d includesKey: n]) do: [:n |
+        [d removeKey: n. emit value: 'unbound ' , d name asString , ' ' , n]
+          on: Error do: [:e | emit value: 'fail cannot unbind ' , d name asString , ' ' , n , ': ' , e description]].
+      (d keys select: [:k | (k asString beginsWith: 'Mcp') and: [(names includes: k) not]])
+        do: [:k | emit value: 'foreign ' , d name asString , ' ' , k]]].
+    System commitTransaction
+      ifTrue: [emit value: 'committed']
+      ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString]].
+emit value: 'done prepare'.
+%
+ST
+}
+
+st_commit_group() {
+  cat <<ST
+run
+"mcp-install:commit-group v1"
+| emit |
+$GS_ENV_EMIT_DECL
+System commitTransaction
+  ifTrue: [emit value: 'committed']
+  ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString].
+emit value: 'done commit-group'.
+%
+ST
+}
+
+st_users() {
+  cat <<ST
+run
+"mcp-install:users v1"
+| emit mcp |
+$GS_ENV_EMIT_DECL
+mcp := System myUserProfile objectNamed: #Mcp.
+AllUsers do: [:u |
+  [(u symbolList includesIdentical: mcp)
+     ifTrue: [emit value: 'user-had ' , u userId]
+     ifFalse: [u insertDictionary: mcp at: u symbolList size + 1. emit value: 'user-added ' , u userId]]
+    on: Error do: [:e | emit value: 'user-failed ' , u userId , ' ' , e description]].
+System commitTransaction
+  ifTrue: [emit value: 'committed']
+  ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString].
+emit value: 'done users'.
+%
+ST
+}
+
+st_verify() {
+  cat <<ST
+run
+"mcp-install:verify v1"
+| emit up mcp exp expected classes methods missing |
+$GS_ENV_EMIT_DECL
+up := System myUserProfile.
+mcp := up objectNamed: #Mcp.
+mcp isNil ifTrue: [emit value: 'no-dictionary Mcp'. mcp := SymbolDictionary new].
+exp := OrderedCollection new.
+$(sed "s/.*/exp add: '&'./" <<<"$MANIFEST")
+expected := Dictionary new.
+classes := 0. methods := 0. missing := 0.
+exp do: [:line | | parts cls beh key sel |
+  parts := line subStrings: ' '.
+  cls := mcp at: (parts at: 1) asSymbol ifAbsent: [nil].
+  parts size = 1
+    ifTrue: [
+      classes := classes + 1.
+      (cls notNil and: [cls isBehavior])
+        ifFalse: [missing := missing + 1. emit value: 'missing-class ' , line]]
+    ifFalse: [
+      methods := methods + 1.
+      cls isNil ifTrue: [cls := up objectNamed: (parts at: 1) asSymbol].
+      key := parts size = 3 ifTrue: [(parts at: 1) , ' class'] ifFalse: [parts at: 1].
+      sel := parts last asSymbol.
+      (expected at: key ifAbsent: [expected at: key put: IdentitySet new]) add: sel.
+      beh := (cls notNil and: [cls isBehavior])
+        ifTrue: [parts size = 3 ifTrue: [cls class] ifFalse: [cls]]
+        ifFalse: [nil].
+      (beh notNil and: [beh includesSelector: sel])
+        ifFalse: [missing := missing + 1. emit value: 'missing-method ' , key , '>>' , parts last]]].
+expected keysAndValuesDo: [:key :sels | | parts cls beh |
+  parts := key subStrings: ' '.
+  cls := mcp at: (parts at: 1) asSymbol ifAbsent: [nil].
+  (cls notNil and: [cls isBehavior]) ifTrue: [
+    beh := parts size = 2 ifTrue: [cls class] ifFalse: [cls].
+    beh selectors do: [:s | (sels includes: s) ifFalse: [emit value: 'extra-method ' , key , '>>' , s]]]].
+emit value: 'verified ' , classes printString , ' classes ' , methods printString , ' methods ' , missing printString , ' missing'.
+emit value: 'done verify'.
+%
+ST
+}
+
+st_image_info() {
+  cat <<ST
+run
+"mcp-install:image-info v1"
+| emit up mcp |
+$GS_ENV_EMIT_DECL
+up := System myUserProfile.
+emit value: 'version ' , ([(System gemVersionAt: 'gsVersion') asString] on: Error do: [:e | '?']).
+emit value: 'user ' , up userId.
+mcp := up objectNamed: #Mcp.
+emit value: 'mcp ' , (mcp isNil ifTrue: ['absent'] ifFalse: [(mcp select: [:v | v isBehavior]) size printString]).
+emit value: 'done image-info'.
+%
+ST
+}
+
+# Runs a session; fails unless the image answered "done <tag>" and no "fail ..." line.
+session() {
+  local name="$1" tag="$2" log="$LOGDIR/$1.log" rc=0
+  gs_env_topaz "$log" || rc=$?
+  if ! gs_env_marked "$log" | grep -qx "done $tag"; then
+    echo "error: step '$name' did not complete (topaz exited $rc); the end of $log:" >&2
+    grep -v '^MCPI ' "$log" | tail -n 15 | sed 's/^/    /' >&2
+    return 1
+  fi
+  if gs_env_marked "$log" | grep -q '^fail '; then
+    gs_env_marked "$log" | sed -n 's/^fail /error: /p' >&2
+    return 1
+  fi
+  [ "$rc" -eq 0 ] || echo "warning: topaz exited $rc in step '$name' although the image reported success; see $log" >&2
+}
+
+# ---- --check ----------------------------------------------------------------------------------
+
+if [ "$CHECK" = 1 ]; then
+  rc=0
+  gs_env_load || exit 1
+  gs_env_report
+  echo
+  if gs_env_require_password && gs_env_require_topaz; then
+    mkdir -p "$LOGDIR"
+    st_image_info | session check image-info || rc=1
+    if [ "$rc" = 0 ]; then
+      info="$(gs_env_marked "$LOGDIR/check.log")"
+      echo "image        GemStone $(sed -n 's/^version //p' <<<"$info"), logged in as $(sed -n 's/^user //p' <<<"$info")"
+      mcp="$(sed -n 's/^mcp //p' <<<"$info")"
+      if [ "$mcp" = absent ]; then echo "Mcp          absent: install.sh would create it"
+      else echo "Mcp          present, $mcp classes"; fi
+    fi
+  else
+    rc=1
+  fi
+  echo
+  echo "would install:"
+  for g in $GROUPS_SELECTED; do
+    mapfile -t files < <(class_files "$g")
+    gm="$( ( [ ${#files[@]} -eq 0 ] || manifest_of "${files[@]}" ) | awk 'NF == 1 {c++} NF > 1 {m++} END {printf "%d classes, %d methods", c, m}')"
+    echo "  smalltalk/$g  $gm"
+  done
+  echo "  total        $N_CLASSES classes, $N_METHODS methods, into symbol dictionary Mcp"
+  echo "  binary       bin/mcp-gemstone is $(binary_state)$([ "$BUILD" = 0 ] && echo ' (--no-build: left alone)')"
+  [ "$manifest_ok" = 1 ] || rc=1
+  echo
+  if [ "$rc" = 0 ]; then echo "OK: ready to install into $GS_STONE. Nothing was changed."
+  else echo "NOT READY: fix the errors above. Nothing was changed."; fi
+  exit "$rc"
+fi
+
+# ---- install ----------------------------------------------------------------------------------
+
+[ "$manifest_ok" = 1 ] || { echo "error: the smalltalk/ sources are inconsistent (above); nothing was installed" >&2; exit 1; }
+gs_env_load || exit 1
+gs_env_require_password || exit 1
+gs_env_require_topaz || exit 1
+
+if [ "$BUILD" = 1 ]; then
+  state="$(binary_state)"
+  if [ "$state" != up-to-date ]; then
+    echo "building bin/mcp-gemstone ($state) ..."
+    if ! command -v go >/dev/null; then
+      echo "error: bin/mcp-gemstone is $state and go is not on PATH; install Go 1.26+ or run with --no-build" >&2
+      exit 1
+    fi
+    mkdir -p "$ROOT/bin"
+    CGO_ENABLED=1 go build -o "$BIN" ./cmd/mcp-gemstone || { echo "error: go build ./cmd/mcp-gemstone failed" >&2; exit 1; }
+  fi
+fi
+
+mkdir -p "$LOGDIR"
+echo "installing into stone $GS_STONE as $GS_USER: $(echo "$GROUPS_SELECTED" | tr '\n' ' ')($N_CLASSES classes, $N_METHODS methods); logs in build/install/"
+
+st_prepare | session prepare prepare || { echo "install FAILED at prepare; nothing was filed in" >&2; exit 1; }
+gs_env_marked "$LOGDIR/prepare.log" | sed -n -e 's/^created Mcp$/  created the Mcp dictionary/p' \
+  -e 's/^unbound \(.*\) \(.*\)$/  removed the stale binding \1.\2/p' \
+  -e 's/^foreign \(.*\) \(.*\)$/  note: \1.\2 is not defined here; left alone/p'
+
+for g in $GROUPS_SELECTED; do
+  { echo "set sourcestringclass String"; echo "input smalltalk/$g/load.gs"; echo "errorcount"; st_commit_group; } |
+    session "group-$g" commit-group || { echo "install FAILED filing in smalltalk/$g; see build/install/group-$g.log" >&2; exit 1; }
+  echo "  smalltalk/$g filed in and committed (compiler output: build/install/group-$g.log)"
+done
+
+{ st_users; st_verify; } | session verify verify || { echo "install FAILED: verification did not run; see build/install/verify.log" >&2; exit 1; }
+marks="$(gs_env_marked "$LOGDIR/verify.log")"
+added="$(sed -n 's/^user-added //p' <<<"$marks" | tr '\n' ' ')"
+failed="$(sed -n 's/^user-failed //p' <<<"$marks")"
+echo "  Mcp added to the symbol list of: ${added:-nobody new (all had it)}"
+[ -z "$failed" ] || { echo "  could not add Mcp to (best effort; these users cannot run workers until it is added):"; sed 's/^/    /' <<<"$failed"; }
+extras="$(sed -n 's/^extra-method //p' <<<"$marks")"
+[ -z "$extras" ] || { echo "  note: methods in the image that the files do not define (left alone):"; sed 's/^/    /' <<<"$extras"; }
+
+summary="$(sed -n 's/^verified //p' <<<"$marks")"
+missing="$(sed -n -e 's/^missing-class /class  /p' -e 's/^missing-method /method /p' <<<"$marks")"
+if [ -z "$summary" ] || [ -n "$missing" ] || grep -q '^no-dictionary' <<<"$marks"; then
+  echo "install FAILED: the image does not hold everything the files define ($summary)." >&2
+  echo "topaz reported success; the file-in dropped these (compiler errors are in build/install/group-*.log):" >&2
+  sed 's/^/  /' <<<"$missing" >&2
+  exit 1
+fi
+echo "OK: installed and verified $summary"
+echo "next: ./run-server.sh"
