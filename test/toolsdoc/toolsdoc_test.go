@@ -1,0 +1,247 @@
+// Package toolsdoc checks docs/tools.md against the Smalltalk worker's code: the tool tables must
+// name exactly the tools each toolset registers in registerOn:, and the default surface
+// (McpServer class >> defaultToolsetNames) must be exactly the 31 tools of the specification.
+//
+// The Smalltalk is read as text, the way topaz files it in: a method starts at a `method:` or
+// `classmethod:` line and ends at a line holding only `%`. Tool names are the string literals
+// passed as `McpTool name: '...'`.
+package toolsdoc
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const (
+	coreDir  = "../../smalltalk/core"
+	toolsDoc = "../../docs/tools.md"
+)
+
+// specDefaultSurface is the specification's default tool surface: the Execution, Session /
+// transaction, Listing, Browsing, Search, Mutation and Testing tables.
+var specDefaultSurface = []string{
+	"execute_code",
+	"abort", "commit", "refresh", "status",
+	"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
+	"describe_class", "export_class_source", "get_class_definition", "get_class_hierarchy",
+	"get_method_source", "list_methods",
+	"find_implementors", "find_references_to", "find_senders", "search_method_source",
+	"add_dictionary", "compile_class_definition", "compile_method", "delete_class",
+	"delete_method", "remove_dictionary", "set_class_comment",
+	"describe_test_failure", "list_failing_tests", "list_test_classes", "run_test_class",
+	"run_test_method",
+}
+
+// method is one topaz method block.
+type method struct {
+	class    string
+	meta     bool
+	selector string
+	body     string
+}
+
+var (
+	methodStart  = regexp.MustCompile(`^(method|classmethod):\s*(\S+)\s*$`)
+	toolName     = regexp.MustCompile(`McpTool\s+name:\s*'([^']*)'`)
+	stringLit    = regexp.MustCompile(`'([^']*)'`)
+	docHeading   = regexp.MustCompile("^##\\s.*\\(`(\\w+)`\\)\\s*$")
+	docToolRow   = regexp.MustCompile("^\\|\\s*`([a-z_]+)`\\s*\\|")
+	keywordParts = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*:`)
+)
+
+// selectorOf reads a method's selector from its pattern line (unary, binary or keyword).
+func selectorOf(pattern string) string {
+	pattern = strings.TrimSpace(pattern)
+	if kws := keywordParts.FindAllString(pattern, -1); len(kws) > 0 && strings.HasPrefix(pattern, kws[0]) {
+		return strings.Join(kws, "")
+	}
+	if f := strings.Fields(pattern); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+func parseMethods(t *testing.T, path string) []method {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	defer f.Close()
+	var out []method
+	var cur *method
+	var body []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case cur == nil:
+			if m := methodStart.FindStringSubmatch(line); m != nil {
+				cur = &method{class: m[2], meta: m[1] == "classmethod"}
+				body = nil
+			}
+		case line == "%":
+			if len(body) > 0 {
+				cur.selector = selectorOf(body[0])
+			}
+			cur.body = strings.Join(body, "\n")
+			out = append(out, *cur)
+			cur = nil
+		default:
+			body = append(body, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	if cur != nil {
+		t.Fatalf("%s: method %s of %s has no closing %%", path, cur.selector, cur.class)
+	}
+	return out
+}
+
+func coreMethods(t *testing.T) []method {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(coreDir, "*.gs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no .gs files in %s (err %v)", coreDir, err)
+	}
+	var all []method
+	for _, f := range files {
+		all = append(all, parseMethods(t, f)...)
+	}
+	return all
+}
+
+// registeredTools maps each toolset class to the tool names its registerOn: registers.
+func registeredTools(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, m := range coreMethods(t) {
+		if m.meta || m.selector != "registerOn:" {
+			continue
+		}
+		for _, n := range toolName.FindAllStringSubmatch(m.body, -1) {
+			out[m.class] = append(out[m.class], n[1])
+		}
+	}
+	return out
+}
+
+// documentedTools maps each toolset named in a docs/tools.md heading to the tools of its table.
+func documentedTools(t *testing.T) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(toolsDoc)
+	if err != nil {
+		t.Fatalf("reading %s: %v", toolsDoc, err)
+	}
+	out := map[string][]string{}
+	section := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		if m := docHeading.FindStringSubmatch(line); m != nil {
+			section = m[1]
+			continue
+		}
+		if strings.HasPrefix(line, "## ") {
+			section = ""
+			continue
+		}
+		if m := docToolRow.FindStringSubmatch(line); m != nil && section != "" {
+			out[section] = append(out[section], m[1])
+		}
+	}
+	return out
+}
+
+func sortedCopy(s []string) []string {
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	return c
+}
+
+func sameSet(a, b []string) bool {
+	return strings.Join(sortedCopy(a), ",") == strings.Join(sortedCopy(b), ",")
+}
+
+func TestToolsDocListsExactlyWhatEachToolsetRegisters(t *testing.T) {
+	registered := registeredTools(t)
+	documented := documentedTools(t)
+	if len(registered) == 0 {
+		t.Fatal("no registerOn: in smalltalk/core registers a tool")
+	}
+	for class, names := range registered {
+		doc, ok := documented[class]
+		if !ok {
+			t.Errorf("%s registers %v but docs/tools.md has no section for it", class, sortedCopy(names))
+			continue
+		}
+		if !sameSet(names, doc) {
+			t.Errorf("%s registers %v but docs/tools.md lists %v", class, sortedCopy(names), sortedCopy(doc))
+		}
+	}
+	for class, names := range documented {
+		if _, ok := registered[class]; !ok {
+			t.Errorf("docs/tools.md documents %s (%v), which registers nothing in smalltalk/core", class, names)
+		}
+	}
+}
+
+func TestNoToolNameIsRegisteredTwice(t *testing.T) {
+	seen := map[string]string{}
+	for class, names := range registeredTools(t) {
+		for _, n := range names {
+			if other, dup := seen[n]; dup {
+				t.Errorf("tool %q is registered by both %s and %s", n, other, class)
+			}
+			seen[n] = class
+		}
+	}
+}
+
+func TestDefaultSurfaceIsTheSpecificationsThirtyOneTools(t *testing.T) {
+	var toolsets []string
+	for _, m := range coreMethods(t) {
+		if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" {
+			for _, s := range stringLit.FindAllStringSubmatch(m.body, -1) {
+				toolsets = append(toolsets, s[1])
+			}
+		}
+	}
+	if len(toolsets) == 0 {
+		t.Fatal("McpServer class >> defaultToolsetNames not found in smalltalk/core, or it names no toolset")
+	}
+	registered := registeredTools(t)
+	var surface []string
+	for _, ts := range toolsets {
+		names, ok := registered[ts]
+		if !ok {
+			t.Errorf("default toolset %s registers no tools in smalltalk/core", ts)
+		}
+		surface = append(surface, names...)
+	}
+	if len(surface) != len(specDefaultSurface) || !sameSet(surface, specDefaultSurface) {
+		t.Errorf("default surface is %d tools %v, want the specification's %d %v",
+			len(surface), sortedCopy(surface), len(specDefaultSurface), sortedCopy(specDefaultSurface))
+	}
+}
+
+func TestSelectorOfReadsEveryPatternShape(t *testing.T) {
+	cases := map[string]string{
+		"registerOn: aRegistry":           "registerOn:",
+		"toolNames":                       "toolNames",
+		"+ aNumber":                       "+",
+		"at: key put: value":              "at:put:",
+		"page: c args: a defaultLimit: n": "page:args:defaultLimit:",
+	}
+	for pattern, want := range cases {
+		if got := selectorOf(pattern); got != want {
+			t.Errorf("selectorOf(%q) = %q, want %q", pattern, got, want)
+		}
+	}
+}
