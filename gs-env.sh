@@ -99,7 +99,7 @@ gs_env__servers_in() {
 gs_env__candidate_global_dirs() {
   local d root
   for d in ${GS_ENV_DEFAULT_GLOBAL_DIRS-/opt/gemstone /usr/gemstone}; do echo "$d"; done
-  echo "$(dirname "$GEMSTONE")"
+  dirname "$GEMSTONE"
   echo "$GEMSTONE"
   for root in "$(dirname "$GEMSTONE")" "${HOME:-/nonexistent}"; do
     [ -d "$root" ] || continue
@@ -117,7 +117,7 @@ gs_env_resolve_global_dir() {
     export GEMSTONE_GLOBAL_DIR="$given"; GS_GLOBAL_DIR_HOW="as set"; return 0
   fi
   while read -r cand; do
-    [ -n "$cand" ] && [ -d "$cand" ] && [ "$cand" != "$given" ] || continue
+    if [ -z "$cand" ] || [ ! -d "$cand" ] || [ "$cand" = "$given" ]; then continue; fi
     [ -n "$(gs_env__servers_in "$cand")" ] || continue
     if [ -n "$given" ]; then
       gs_env__note "GEMSTONE_GLOBAL_DIR=$given has no running server registered in it;" \
@@ -285,5 +285,49 @@ gs_env_explain_login_failure() {
 GS_ENV_MARK="MCPI"
 gs_env_marked() { sed -n "s/^$GS_ENV_MARK //p" "$1"; }
 
-# Smalltalk: a block that writes one marked line, for the scripts' run blocks.
-GS_ENV_EMIT_DECL="emit := [:line | GsFile stdout nextPutAll: '$GS_ENV_MARK' , ' ' , line , (String with: Character lf); flush]."
+# Smalltalk: the declaration of a block that writes one marked line, for the scripts' run blocks.
+gs_env_emit_decl() {
+  echo "emit := [:line | GsFile stdout nextPutAll: '$GS_ENV_MARK' , ' ' , line , (String with: Character lf); flush]."
+}
+
+# ---- the server process (run-server.sh, stop-server.sh) ----------------------------------------
+# A pid file per port, "<pid> <start time> <port> <binary>", under MCP_STATE_DIR. The start time
+# (field 22 of /proc/<pid>/stat) is what makes a recycled pid detectable: a pid alone is not proof.
+
+gs_env_state_dir() { echo "${MCP_STATE_DIR:-$GS_ENV_ROOT/build/run}"; }
+gs_env_pid_file() { echo "$(gs_env_state_dir)/mcp-gemstone-$1.pid"; }
+
+gs_env_proc_start() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null | head -n 1; }
+
+# The executable of a pid, without the " (deleted)" a rebuilt binary leaves behind.
+gs_env_proc_exe() { local e; e="$(readlink "/proc/$1/exe" 2>/dev/null)" || return 1; echo "${e% (deleted)}"; }
+
+# Succeeds when pid $1 is a live mcp-gemstone process started at time $2 (if given).
+gs_env_is_our_server() {
+  local pid="$1" start="${2:-}" exe
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
+  exe="$(gs_env_proc_exe "$pid")" || return 1
+  [ "$(basename "$exe")" = mcp-gemstone ] || return 1
+  [ -z "$start" ] || [ "$(gs_env_proc_start "$pid")" = "$start" ]
+}
+
+gs_env_valid_port() {
+  [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le 65535 ] && return 0
+  gs_env__err "'$1' is not a TCP port (1-65535)"; return 1
+}
+
+# Prints who listens on TCP port $1 ("name pid=N"), empty when nobody. Fails when it cannot tell,
+# because "cannot tell" must never read as "free".
+gs_env_port_holder() {
+  local out
+  if command -v ss >/dev/null 2>&1; then
+    out="$(ss -Htlnp "sport = :$1" 2>/dev/null)" || { gs_env__err "ss failed; cannot tell whether port $1 is in use"; return 1; }
+    [ -n "$out" ] || return 0
+    echo "$out" | sed -n 's/.*users:((\("[^"]*"\),pid=\([0-9]*\).*/\1 pid=\2/p' | head -n 1 | grep . || echo "a process this user cannot see"
+  elif (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
+    echo "an unknown process (install ss, from iproute2, to name it)"
+  fi
+}
+
+# The pid of the process listening on port $1, when ss can see it.
+gs_env_port_pid() { ss -Htlnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:(("[^"]*",pid=\([0-9]*\).*/\1/p' | head -n 1; }

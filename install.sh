@@ -88,7 +88,7 @@ manifest_of() {
     /^(method|classmethod):[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*$/ {
       cls = $2; side = ($1 == "classmethod:") ? " class" : ""; want = 1; next
     }
-    match($0, /[Ss]ubclass:[ \t]*[#'"'"']+[A-Za-z_][A-Za-z0-9_]*/) {
+    /^[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]+[A-Za-z]*[Ss]ubclass:[ \t]*[#'"'"']/ && match($0, /[Ss]ubclass:[ \t]*[#'"'"']+[A-Za-z_][A-Za-z0-9_]*/) {
       n = substr($0, RSTART, RLENGTH); sub(/^[A-Za-z]*:[ \t]*[#'"'"']+/, "", n); print n
     }
   ' "$@"
@@ -134,12 +134,15 @@ binary_state() {
 
 # ---- Smalltalk run blocks ---------------------------------------------------------------------
 
+# Prints each non-empty input line between prefix $1 and suffix $2.
+each_line() { local l; while IFS= read -r l; do [ -z "$l" ] || printf '%s%s%s\n' "$1" "$l" "${2:-}"; done; }
+
 st_prepare() {
   cat <<ST
 run
 "mcp-install:prepare v1"
 | emit up mcp names |
-$GS_ENV_EMIT_DECL
+$(gs_env_emit_decl)
 up := System myUserProfile.
 mcp := up objectNamed: #Mcp.
 mcp isNil ifTrue: [
@@ -151,7 +154,7 @@ mcp isNil ifTrue: [
     ifFalse: [emit value: 'found Mcp in another user''s symbol list'].
   up insertDictionary: mcp at: up symbolList size + 1].
 names := IdentitySet new.
-$(sed 's/.*/names add: #&./' <<<"$CLASSES")
+$(each_line 'names add: #' '.' <<<"$CLASSES")
 (mcp isKindOf: SymbolDictionary)
   ifFalse: [emit value: 'fail the name Mcp is bound to a ' , mcp class name , ', not a SymbolDictionary']
   ifTrue: [
@@ -174,7 +177,7 @@ st_commit_group() {
 run
 "mcp-install:commit-group v1"
 | emit |
-$GS_ENV_EMIT_DECL
+$(gs_env_emit_decl)
 System commitTransaction
   ifTrue: [emit value: 'committed']
   ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString].
@@ -188,7 +191,7 @@ st_users() {
 run
 "mcp-install:users v1"
 | emit mcp |
-$GS_ENV_EMIT_DECL
+$(gs_env_emit_decl)
 mcp := System myUserProfile objectNamed: #Mcp.
 AllUsers do: [:u |
   [(u symbolList includesIdentical: mcp)
@@ -208,12 +211,12 @@ st_verify() {
 run
 "mcp-install:verify v1"
 | emit up mcp exp expected classes methods missing |
-$GS_ENV_EMIT_DECL
+$(gs_env_emit_decl)
 up := System myUserProfile.
 mcp := up objectNamed: #Mcp.
 mcp isNil ifTrue: [emit value: 'no-dictionary Mcp'. mcp := SymbolDictionary new].
 exp := OrderedCollection new.
-$(sed "s/.*/exp add: '&'./" <<<"$MANIFEST")
+$(each_line "exp add: '" "'." <<<"$MANIFEST")
 expected := Dictionary new.
 classes := 0. methods := 0. missing := 0.
 exp do: [:line | | parts cls beh key sel |
@@ -252,7 +255,7 @@ st_image_info() {
 run
 "mcp-install:image-info v1"
 | emit up mcp |
-$GS_ENV_EMIT_DECL
+$(gs_env_emit_decl)
 up := System myUserProfile.
 emit value: 'version ' , ([(System gemVersionAt: 'gsVersion') asString] on: Error do: [:e | '?']).
 emit value: 'user ' , up userId.
@@ -354,16 +357,16 @@ marks="$(gs_env_marked "$LOGDIR/verify.log")"
 added="$(sed -n 's/^user-added //p' <<<"$marks" | tr '\n' ' ')"
 failed="$(sed -n 's/^user-failed //p' <<<"$marks")"
 echo "  Mcp added to the symbol list of: ${added:-nobody new (all had it)}"
-[ -z "$failed" ] || { echo "  could not add Mcp to (best effort; these users cannot run workers until it is added):"; sed 's/^/    /' <<<"$failed"; }
+[ -z "$failed" ] || { echo "  could not add Mcp to (best effort; these users cannot run workers until it is added):"; each_line '    ' <<<"$failed"; }
 extras="$(sed -n 's/^extra-method //p' <<<"$marks")"
-[ -z "$extras" ] || { echo "  note: methods in the image that the files do not define (left alone):"; sed 's/^/    /' <<<"$extras"; }
+[ -z "$extras" ] || { echo "  note: methods in the image that the files do not define (left alone):"; each_line '    ' <<<"$extras"; }
 
 summary="$(sed -n 's/^verified //p' <<<"$marks")"
 missing="$(sed -n -e 's/^missing-class /class  /p' -e 's/^missing-method /method /p' <<<"$marks")"
 if [ -z "$summary" ] || [ -n "$missing" ] || grep -q '^no-dictionary' <<<"$marks"; then
   echo "install FAILED: the image does not hold everything the files define ($summary)." >&2
   echo "topaz reported success; the file-in dropped these (compiler errors are in build/install/group-*.log):" >&2
-  sed 's/^/  /' <<<"$missing" >&2
+  each_line '  ' <<<"$missing" >&2
   exit 1
 fi
 echo "OK: installed and verified $summary"
