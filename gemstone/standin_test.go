@@ -1,0 +1,433 @@
+package gemstone
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestLoginAndLogoutAgainstTheStandIn(t *testing.T) {
+	lib := openStandin(t)
+	if got := lib.Version().String(); got != standinVersion {
+		t.Errorf("Version() = %s (from %q), want %s", got, lib.VersionText(), standinVersion)
+	}
+	ctx := callCtx(t)
+	s, err := lib.Login(ctx, standinLogin(t))
+	if err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	info, err := s.Perform(ctx, "System", "standinLoginInfo")
+	if err != nil {
+		t.Fatalf("standinLoginInfo: %v", err)
+	}
+	var login struct {
+		User      string            `json:"user"`
+		Flags     uint32            `json:"flags"`
+		GemConfig map[string]string `json:"gemConfig"`
+	}
+	if err := json.Unmarshal(info, &login); err != nil {
+		t.Fatalf("standinLoginInfo answered %s: %v", info, err)
+	}
+	if login.User != "DataCurator" || login.Flags&loginQuiet == 0 || login.GemConfig["GEM_TEMPOBJ_CACHE_SIZE"] != "50000" {
+		t.Errorf("the gem saw user %q flags %#x config %v; want DataCurator, GCI_LOGIN_QUIET, the -C body", login.User, login.Flags, login.GemConfig)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatalf("logout: %v", err)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	if _, err := s.Perform(ctx, "System", "session"); !errors.Is(err, ErrSessionClosed) || !IsFatal(err) {
+		t.Fatalf("a call after logout = %v, want ErrSessionClosed (fatal)", err)
+	}
+	if err := s.Break(false); !errors.Is(err, ErrSessionClosed) {
+		t.Fatalf("Break after logout = %v, want ErrSessionClosed", err)
+	}
+}
+
+func TestJWTAndOneTimePasswordsSetTheirLoginFlags(t *testing.T) {
+	lib := openStandin(t)
+	for _, c := range []struct {
+		kind PasswordKind
+		pw   string
+		flag uint32
+	}{
+		{PasswordOneTime, "one-time-secret", loginOneTimePassword},
+		{PasswordJWT, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.c2ln", loginJWTPassword},
+	} {
+		p := standinLogin(t)
+		p.Password, p.PasswordKind = c.pw, c.kind
+		s, err := lib.Login(callCtx(t), p)
+		if err != nil {
+			t.Fatalf("login with password kind %d: %v", c.kind, err)
+		}
+		info, err := s.Perform(callCtx(t), "System", "standinLoginInfo")
+		s.Close(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var login struct {
+			Flags uint32 `json:"flags"`
+		}
+		json.Unmarshal(info, &login)
+		if login.Flags&c.flag == 0 || login.Flags&loginQuiet == 0 {
+			t.Errorf("password kind %d: the gem saw flags %#x, want %#x|GCI_LOGIN_QUIET", c.kind, login.Flags, c.flag)
+		}
+	}
+}
+
+func TestWrongPasswordIsLoginDeniedAndClientSafe(t *testing.T) {
+	lib := openStandin(t)
+	p := standinLogin(t)
+	p.Password = "wrong"
+	s, err := lib.Login(callCtx(t), p)
+	if err == nil {
+		s.Close(context.Background())
+		t.Fatal("a wrong password logged in")
+	}
+	var e *Error
+	if !errors.As(err, &e) || !IsLoginDenied(err) || e.Number != ErrNumLoginDenied {
+		t.Fatalf("login error %v: want a 4051 *Error that IsLoginDenied", err)
+	}
+	if got := e.ClientSafe(); got != "GemStone error 4051 (login denied)" {
+		t.Errorf("ClientSafe = %q", got)
+	}
+}
+
+func TestGemConfigurationWithASpaceIsRefusedBeforeAnyGemStarts(t *testing.T) {
+	lib := openStandin(t)
+	p := standinLogin(t)
+	p.GemNRS = "!tcp@localhost#netldi:gs64ldi#task!gemnetobject -C GEM_A=1; GEM_B=2;"
+	s, err := lib.Login(callCtx(t), p)
+	if err == nil {
+		s.Close(context.Background())
+		t.Fatal("a gem configuration with a space was accepted")
+	}
+	if !strings.Contains(err.Error(), "space at position 9") {
+		t.Fatalf("error %q does not name the space at position 9", err)
+	}
+}
+
+func TestMissingSymbolIsNamed(t *testing.T) {
+	_, err := Open(LibraryConfig{Home: brokenStandinHome(t)})
+	var se *SymbolError
+	if !errors.As(err, &se) || se.Symbol != "GciTsNbPerform" || !strings.Contains(err.Error(), "GciTsNbPerform") {
+		t.Fatalf("opening the broken stand-in: %v; want a *SymbolError naming GciTsNbPerform", err)
+	}
+}
+
+func TestSymbolsNewerThanTheBaseVersionAreBoundOnFirstUseAndNamedWhenMissing(t *testing.T) {
+	lib := openStandin(t)
+	_, err := lib.api.lazySymbol("GciTsFetchGbjInfo", lib.Version())
+	var se *SymbolError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "GciTsFetchGbjInfo") || !strings.Contains(err.Error(), "needs GemStone 3.7.2") {
+		t.Fatalf("lazy bind of a symbol the stand-in lacks: %v; want it named with 'needs GemStone 3.7.2'", err)
+	}
+	if f, err := lib.api.lazySymbol("GciTsKeepAliveCount", lib.Version()); err == nil && f == nil {
+		t.Fatal("a lazily bound symbol answered nil without an error")
+	}
+}
+
+func TestEightSessionsSleepInParallel(t *testing.T) {
+	lib := openStandin(t)
+	const n, ms = 8, 500
+	sessions := make([]*Session, n)
+	for i := range sessions {
+		sessions[i] = loginPrepared(t, lib)
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = callTool(callCtx(t), s, "sleep", map[string]any{"ms": ms})
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+	}
+	t.Logf("%d sessions x sleep %d ms took %v (serial would be %v)", n, ms, elapsed, n*ms*time.Millisecond)
+	if elapsed < ms*time.Millisecond {
+		t.Fatalf("the sleeps ended after %v, before %d ms: they did not sleep", elapsed, ms)
+	}
+	if limit := n * ms * time.Millisecond / 3; elapsed > limit {
+		t.Fatalf("8 parallel sleeps took %v, more than %v: calls are serialised", elapsed, limit)
+	}
+}
+
+func TestSecondConcurrentCallFailsFastWithCallInProgress(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	done := make(chan error, 1)
+	go func() {
+		_, err := callTool(callCtx(t), s, "sleep", map[string]any{"ms": 700})
+		done <- err
+	}()
+	time.Sleep(150 * time.Millisecond)
+	start := time.Now()
+	_, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"})
+	if !errors.Is(err, ErrCallInProgress) {
+		t.Fatalf("second call = %v, want ErrCallInProgress", err)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Fatalf("the refusal took %v: it queued", d)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the first call: %v", err)
+	}
+}
+
+func TestSoftBreakEndsABreakableCallAndTheSessionServesTheNext(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := callTool(ctx, s, "sleep", map[string]any{"ms": 30000})
+	elapsed := time.Since(start)
+	if EndingOf(err) != EndedBySoftBreak || !IsBreak(err) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("cancelled sleep = %v (ending %v); want a soft break wrapping DeadlineExceeded", err, EndingOf(err))
+	}
+	var e *Error
+	if errors.As(err, &e); e.Number != ErrNumSoftBreak || IsFatal(err) {
+		t.Fatalf("error number %d fatal %v, want 6003 not fatal", e.Number, IsFatal(err))
+	}
+	if elapsed > 200*time.Millisecond+MinBreakGap {
+		t.Fatalf("the soft break took %v to end the call", elapsed)
+	}
+	got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "after the break"})
+	if err != nil || len(got) == 0 || got[0] != "after the break" {
+		t.Fatalf("the next call answered %q, %v", got, err)
+	}
+}
+
+func TestExplicitBreakFromAnotherGoroutineEndsTheCall(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		s.Break(false)
+	}()
+	_, err := callTool(callCtx(t), s, "sleep", map[string]any{"ms": 30000})
+	if !IsBreak(err) || EndingOf(err) != NotEnded {
+		t.Fatalf("broken call = %v (ending %v); want a break not counted as the escalation's", err, EndingOf(err))
+	}
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); err != nil {
+		t.Fatalf("the next call: %v", err)
+	}
+}
+
+func TestEscalationEndsSoftImmuneSleepWithTheHardBreak(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := callTool(ctx, s, "sleep_soft_immune", map[string]any{"ms": 30000})
+	elapsed := time.Since(start)
+	var e *Error
+	if EndingOf(err) != EndedByHardBreak || !errors.As(err, &e) || e.Number != ErrNumHardBreak || !errors.Is(err, context.Canceled) {
+		t.Fatalf("escalated call = %v (ending %v); want 6004 ended by the hard break, wrapping Canceled", err, EndingOf(err))
+	}
+	if elapsed < 100*time.Millisecond+MinBreakGap {
+		t.Fatalf("the hard break came %v after the start: less than the %v gap after the soft one", elapsed, MinBreakGap)
+	}
+	if got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "still here"}); err != nil || got[0] != "still here" {
+		t.Fatalf("after the hard break the session answered %q, %v", got, err)
+	}
+}
+
+func TestEscalationStopsASessionThatIgnoresBothBreaks(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := callTool(ctx, s, "sleep_immune", map[string]any{"ms": 30000})
+	elapsed := time.Since(start)
+	if EndingOf(err) != EndedByStop || !IsFatal(err) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("escalated call = %v (ending %v); want ended by stop, fatal, wrapping DeadlineExceeded", err, EndingOf(err))
+	}
+	if elapsed < 100*time.Millisecond+2*MinBreakGap || elapsed > 10*time.Second {
+		t.Fatalf("the stop came after %v; want two gaps after the deadline", elapsed)
+	}
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); !IsFatal(err) {
+		t.Fatalf("a call after the stop = %v, want a fatal error", err)
+	}
+	if err := s.Close(callCtx(t)); err != nil {
+		t.Fatalf("Close after the stop: %v", err)
+	}
+}
+
+func TestEscalationUsesTheStopHookWhenOneIsSet(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	control, err := lib.Login(callCtx(t), standinLogin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer control.Close(context.Background())
+	number, err := s.Perform(callCtx(t), "System", "session")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookRan := make(chan struct{}, 1)
+	s.SetStopHook(func(ctx context.Context) error {
+		hookRan <- struct{}{}
+		var n int64
+		json.Unmarshal(number, &n)
+		_, err := control.Perform(ctx, "System", "stopSession:", SmallInteger(n))
+		return err
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = callTool(ctx, s, "sleep_immune", map[string]any{"ms": 30000})
+	if EndingOf(err) != EndedByStop || !IsFatal(err) {
+		t.Fatalf("escalated call = %v (ending %v); want ended by stop, fatal", err, EndingOf(err))
+	}
+	select {
+	case <-hookRan:
+	default:
+		t.Fatal("the stop hook did not run")
+	}
+	var e *Error
+	if errors.As(err, &e); strings.Contains(e.Message, "stopped by the binding") {
+		t.Fatalf("the binding fell back to NbLogout although the hook stopped the gem: %v", err)
+	}
+}
+
+func TestKilledGemGivesAFatalError(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	pid := gemPid(t, s)
+	time.AfterFunc(200*time.Millisecond, func() { syscall.Kill(pid, syscall.SIGKILL) })
+	_, err := callTool(callCtx(t), s, "sleep", map[string]any{"ms": 30000})
+	var e *Error
+	if !IsFatal(err) || !errors.As(err, &e) || e.Number < 4001 || e.Number > 4999 {
+		t.Fatalf("call on a killed gem = %v; want a fatal error in 4001-4999", err)
+	}
+	safe := e.ClientSafe()
+	for _, leak := range []string{"localhost", "gs64", "DataCurator", "tcp", "/"} {
+		if strings.Contains(safe, leak) {
+			t.Errorf("ClientSafe %q carries %q", safe, leak)
+		}
+	}
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); !IsFatal(err) {
+		t.Fatalf("the next call = %v, want fatal at once", err)
+	}
+	if err := s.Close(callCtx(t)); err != nil {
+		t.Fatalf("Close of a dead session: %v", err)
+	}
+}
+
+func TestGemThatDiesMidCallGivesAFatalError(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	_, err := callTool(callCtx(t), s, "die", map[string]any{})
+	if !IsFatal(err) {
+		t.Fatalf("die = %v, want a fatal error", err)
+	}
+}
+
+// gemPid finds the gem process at the other end of the session's GCI socket.
+func gemPid(t *testing.T, s *Session) int {
+	t.Helper()
+	cred, err := syscall.GetsockoptUcred(s.fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err != nil || cred.Pid <= 0 {
+		t.Fatalf("finding the gem's pid on fd %d: %v", s.fd, err)
+	}
+	return int(cred.Pid)
+}
+
+func TestBigResultsAndArgumentsComeBackByteExact(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	const n = 10 << 20
+	got, err := callTool(callCtx(t), s, "big", map[string]any{"n": n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0]) != n {
+		t.Fatalf("big answered %d texts, the first %d bytes; want one of %d", len(got), len(got[0]), n)
+	}
+	const pattern = "abcdefghijklmnopqrstuvwxyz0123456789\n"
+	for i := 0; i < n; i += 4099 {
+		if got[0][i] != pattern[i%len(pattern)] {
+			t.Fatalf("byte %d is %q, want %q", i, got[0][i], pattern[i%len(pattern)])
+		}
+	}
+	text := make([]byte, n)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range text {
+		text[i] = byte(' ' + rng.IntN(94))
+	}
+	echoed, err := callTool(callCtx(t), s, "echo", map[string]any{"text": string(text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if echoed[0] != string(text) {
+		t.Fatalf("a %d-byte echo came back different (%d bytes)", n, len(echoed[0]))
+	}
+}
+
+func TestUnicodeWithAstralCharactersComesBackByteExact(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	in := "astral \U0001F600\U0001D11E\U00010348 mixed é ü 中文 \U0001F680 end"
+	got, err := callTool(callCtx(t), s, "unicode", map[string]any{"text": in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "stand-in astral: \U0001F600 \U0001D11E \U00010348 \U0001F680"
+	if len(got) != 2 || got[0] != in || got[1] != want {
+		t.Fatalf("unicode answered %q, want [%q %q]", got, in, want)
+	}
+}
+
+func TestExecuteAnswersTheStoneReadings(t *testing.T) {
+	lib := openStandin(t)
+	s, err := lib.Login(callCtx(t), standinLogin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if _, err := s.Execute(callCtx(t), "System transactionMode: #transactionless"); err != nil {
+		t.Fatalf("transactionless: %v", err)
+	}
+	got, err := s.Execute(callCtx(t), "\"mcp-control:stone-readings v1\"\n| s |\ns contents")
+	if err != nil || len(strings.Fields(string(got))) < 2 {
+		t.Fatalf("stone readings = %q, %v", got, err)
+	}
+	_, err = s.Execute(callCtx(t), "3 + 4")
+	var e *Error
+	if !errors.As(err, &e) || IsFatal(err) || e.Number < 1000 {
+		t.Fatalf("an unsupported source = %v; want a non-fatal GemStone error", err)
+	}
+	if _, err := s.Execute(callCtx(t), "System transactionMode: #transactionless"); err != nil {
+		t.Fatalf("the session after an error: %v", err)
+	}
+}
+
+func TestUnknownReceiverIsAnOrdinaryError(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	_, err := s.Perform(callCtx(t), "NoSuchClassAnywhere", "mcpViewStatus")
+	if err == nil || IsFatal(err) {
+		t.Fatalf("perform on an undefined name = %v; want a non-fatal error", err)
+	}
+	if _, err := s.Perform(callCtx(t), "McpServer", "mcpViewStatus"); err != nil {
+		t.Fatalf("the session after the error: %v", err)
+	}
+}

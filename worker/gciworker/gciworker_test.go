@@ -1,0 +1,207 @@
+package gciworker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+// These tests drive the GCI test stand-in (test/standin, built by `make standin`): a libgcits
+// with GemStone's C ABI whose gems are OS processes running the fixture worker. Not GemStone.
+
+const callTimeout = 60 * time.Second
+
+func standinLibrary(t *testing.T) *gemstone.Library {
+	t.Helper()
+	home := os.Getenv("GEMSTONE_STANDIN")
+	if home == "" {
+		dir, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				break
+			}
+			if filepath.Dir(dir) == dir {
+				t.Fatal("no go.mod above the test directory")
+			}
+			dir = filepath.Dir(dir)
+		}
+		home = filepath.Join(dir, "build", "standin")
+	}
+	if _, err := os.Stat(filepath.Join(home, "lib", "libgcits-3.7.5-64.so")); err != nil {
+		t.Fatalf("build the stand-in: make standin (%v)", err)
+	}
+	lib, err := gemstone.Open(gemstone.LibraryConfig{Home: home})
+	if err != nil {
+		t.Fatalf("opening the stand-in: %v", err)
+	}
+	return lib
+}
+
+func loginSpec() worker.LoginSpec {
+	return worker.LoginSpec{
+		StoneNRS: "!tcp@localhost#server!gs64stone",
+		GemNRS:   "!tcp@localhost#netldi:gs64ldi#task!gemnetobject",
+		User:     "DataCurator", Password: "swordfish",
+	}
+}
+
+func prepareConfig() worker.PrepareConfig {
+	return worker.PrepareConfig{
+		Contract: worker.ContractVersion, WorkerClass: "McpServer",
+		ProtocolVersions: []string{"2025-06-18", "2025-03-26"},
+		CacheName:        "McpServer:test:0badcafe",
+		FrontEnd:         worker.FrontEnd{Name: "gciworker-test", Version: "0", RouterID: "test"},
+	}
+}
+
+func ctxFor(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func launch(t *testing.T, l *Launcher) worker.Gem {
+	t.Helper()
+	g, err := l.Launch(ctxFor(t), loginSpec(), prepareConfig())
+	if err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	t.Cleanup(func() { g.Close(context.Background()) })
+	return g
+}
+
+func TestLaunchPreparesTheWorkerAndHandleRelaysItsBytes(t *testing.T) {
+	g := launch(t, NewLauncher(standinLibrary(t), Options{}))
+	p := g.Prepared()
+	if p.GemSession <= 0 || p.WorkerClass != "McpServer" || p.Tools == 0 {
+		t.Fatalf("Prepared() = %+v", p)
+	}
+	reply, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp struct {
+		ID     int `json:"id"`
+		Result struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(reply, &resp); err != nil || resp.ID != 7 || resp.Result.ProtocolVersion != "2025-03-26" {
+		t.Fatalf("initialize answered %s (%v)", reply, err)
+	}
+	none, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	if err != nil || none != nil {
+		t.Fatalf("a notification answered %q, %v; want nil, nil", none, err)
+	}
+	bad, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":8,"method":"no/such"}`))
+	if err != nil || !json.Valid(bad) {
+		t.Fatalf("an unknown method answered %q, %v", bad, err)
+	}
+}
+
+func TestViewStatusAndRefreshDecodeTheWorkerAnswers(t *testing.T) {
+	g := launch(t, NewLauncher(standinLibrary(t), Options{}))
+	if _, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_view_status","arguments":{"commitsBehind":4,"uncommitted":true,"movable":true}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	v, err := g.ViewStatus(ctxFor(t))
+	if err != nil || v != (worker.ViewStatus{CommitsBehind: 4, Uncommitted: true, Movable: true}) {
+		t.Fatalf("ViewStatus = %+v, %v", v, err)
+	}
+	r, err := g.RefreshView(ctxFor(t))
+	if err != nil || !r.Refreshed {
+		t.Fatalf("RefreshView = %+v, %v", r, err)
+	}
+}
+
+func TestPrepareRefusalIsAPrepareErrorAndTheGemIsLoggedOut(t *testing.T) {
+	l := NewLauncher(standinLibrary(t), Options{})
+	cfg := prepareConfig()
+	cfg.Toolsets = []string{"AcmeToolset"}
+	g, err := l.Launch(ctxFor(t), loginSpec(), cfg)
+	var pe *PrepareError
+	if !errors.As(err, &pe) || pe.Kind != "toolsetNotFound" || pe.ClientMessage() == "" {
+		if g != nil {
+			g.Close(context.Background())
+		}
+		t.Fatalf("Launch with an unknown toolset = %v; want a PrepareError of kind toolsetNotFound", err)
+	}
+}
+
+func TestLaunchWithAWrongPasswordIsLoginDenied(t *testing.T) {
+	l := NewLauncher(standinLibrary(t), Options{})
+	spec := loginSpec()
+	spec.Password = "wrong"
+	if _, err := l.Launch(ctxFor(t), spec, prepareConfig()); !gemstone.IsLoginDenied(err) {
+		t.Fatalf("Launch = %v, want login denied", err)
+	}
+}
+
+func TestEscalationStopsAnImmuneCallThroughTheControlSession(t *testing.T) {
+	lib := standinLibrary(t)
+	control, err := NewControl(ctxFor(t), lib, loginSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer control.Close(context.Background())
+	g := launch(t, NewLauncher(lib, Options{Control: control}))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = g.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep_immune","arguments":{"ms":30000}}}`))
+	if gemstone.EndingOf(err) != gemstone.EndedByStop || !gemstone.IsFatal(err) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Handle = %v (ending %v); want ended by stop, fatal, deadline", err, gemstone.EndingOf(err))
+	}
+	t.Logf("the stop ended the call %v after it started", time.Since(start))
+	if err := g.Close(ctxFor(t)); err != nil {
+		t.Fatalf("Close after the stop: %v", err)
+	}
+	if _, err := control.ReadStone(ctxFor(t)); err != nil {
+		t.Fatalf("the control session after the stop: %v", err)
+	}
+}
+
+func TestReadStoneAnswersTheStandInReadings(t *testing.T) {
+	t.Setenv("GCI_STANDIN_STONE_READINGS", "17 20000 3 8")
+	control, err := NewControl(ctxFor(t), standinLibrary(t), loginSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer control.Close(context.Background())
+	got, err := control.ReadStone(ctxFor(t))
+	if err != nil || got.CommitRecordBacklog != 17 || got.SignalAbortBacklog != 20000 || len(got.OldestCRSessions) != 2 || got.OldestCRSessions[1] != 8 {
+		t.Fatalf("ReadStone = %+v, %v", got, err)
+	}
+	if err := control.Close(ctxFor(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := control.Close(ctxFor(t)); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	if _, err := control.ReadStone(ctxFor(t)); !errors.Is(err, gemstone.ErrSessionClosed) {
+		t.Fatalf("ReadStone after Close = %v, want ErrSessionClosed", err)
+	}
+}
+
+func TestGemCloseIsIdempotent(t *testing.T) {
+	g := launch(t, NewLauncher(standinLibrary(t), Options{}))
+	if err := g.Close(ctxFor(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(ctxFor(t)); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	if _, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); !gemstone.IsFatal(err) {
+		t.Fatalf("Handle after Close = %v, want a fatal (closed) error", err)
+	}
+}
