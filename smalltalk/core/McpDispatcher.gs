@@ -1,0 +1,311 @@
+set compile_env: 0
+! ------------------- Class definition for McpDispatcher
+expectvalue /Class
+doit
+Object subclass: 'McpDispatcher'
+  instVarNames: #( server currentId)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpDispatcher comment: 
+'JSON-RPC 2.0 and MCP routing for one server: handle: takes the UTF-8 bytes of one message and
+answers the UTF-8 bytes of its response, or an empty String for a notification or a response.
+
+initialize negotiates from the protocol versions of the prepare config (the version of the
+client when listed, else the first), ping answers an empty object, tools/list answers the whole
+registry in one page (a cursor is refused -32602), tools/call validates the arguments against
+the closed schema of the tool (a violation is an isError result of kind invalidParams) and runs
+it. Anything a handler raises, inside the Error hierarchy or not, becomes an isError result with
+structuredContent.error.kind; only a break (ControlInterrupt) and a Notification pass through.
+A result whose session holds uncommitted changes, or whose view moved, carries a [session] note.
+
+It never refreshes, aborts or commits, and never runs a tool that the registry does not hold.'
+%
+expectvalue /Class
+doit
+McpDispatcher category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpDispatcher
+removeallmethods McpDispatcher
+removeallclassmethods McpDispatcher
+! ------------------- Class methods for McpDispatcher
+category: 'instance creation'
+classmethod: McpDispatcher
+on: anMcpServer
+  ^self new setServer: anMcpServer
+%
+category: 'exceptions'
+classmethod: McpDispatcher
+mustPass: anException
+  "A break must reach the router, and a Notification resumes by itself; everything else a tool
+   raises is answered as a tool error."
+  ^(anException isKindOf: ControlInterrupt) or: [anException isKindOf: Notification]
+%
+category: 'notes'
+classmethod: McpDispatcher
+uncommittedNote
+  ^'[session] This session holds uncommitted changes: call commit to keep them or abort to discard them. They are lost if the session ends first (the client disconnects or the session expires).'
+%
+! ------------------- Instance methods for McpDispatcher
+category: 'tools/call'
+method: McpDispatcher
+call: aTool with: args id: id
+  "Run aTool and wrap what it answered, or what it raised, as a tools/call result."
+  | outcome |
+  outcome := [self textOf: (aTool callWith: args)]
+    on: AbstractException
+    do: [:ex |
+      (self class mustPass: ex) ifTrue: [ex pass].
+      ex return: ex].
+  (outcome isKindOf: AbstractException) ifTrue: [
+    ^self result: (self annotated: (self errorContentFor: outcome)) id: id].
+  ^self result: (self annotated: (self textContent: outcome isError: false)) id: id
+%
+category: 'tools/call'
+method: McpDispatcher
+annotated: aResult
+  "aResult with the [session] notes appended to its text."
+  | notes item |
+  notes := server sessionNotes.
+  notes isEmpty ifTrue: [^aResult].
+  item := (aResult at: 'content') first.
+  notes do: [:each |
+    item at: 'text' put: (item at: 'text') , (String with: Character lf) , each].
+  ^aResult
+%
+category: 'accessing'
+method: McpDispatcher
+currentId
+  "The id of the request being handled, for an answer built outside the dispatcher."
+  ^currentId
+%
+category: 'envelope'
+method: McpDispatcher
+envelopeProblemIn: aMessage
+  "An error response when aMessage is not a JSON-RPC 2.0 object with a valid id, else nil."
+  (aMessage isKindOf: Dictionary) ifFalse: [
+    ^self errorId: nil code: -32600
+      message: 'a message must be one JSON-RPC object (the front end splits batches)'].
+  ((aMessage includesKey: 'id') and: [(self isValidId: (aMessage at: 'id')) not]) ifTrue: [
+    ^self errorId: nil code: -32600 message: 'id must be a string or a number'].
+  (aMessage at: 'jsonrpc' ifAbsent: [nil]) = '2.0' ifFalse: [
+    ^self errorId: currentId code: -32600 message: 'jsonrpc must be "2.0"'].
+  ^nil
+%
+category: 'responses'
+method: McpDispatcher
+errorContentFor: anException
+  "The isError result for anException: its text, and its kind in structuredContent."
+  | extra |
+  (anException isKindOf: McpError)
+    ifTrue: [extra := anException details]
+    ifFalse: [extra := Dictionary new at: 'exception' put: anException class name asString; yourself].
+  ^self errorContentKind: (self kindOf: anException) message: (self messageOf: anException) details: extra
+%
+category: 'responses'
+method: McpDispatcher
+errorContentKind: aKind message: aString details: aDictionaryOrNil
+  "An isError tools/call result: the message as text, and structuredContent.error holding the
+   kind, the message and any extra fields."
+  | error result |
+  error := Dictionary new.
+  aDictionaryOrNil isNil ifFalse: [
+    aDictionaryOrNil keysAndValuesDo: [:key :value | error at: key put: value]].
+  error at: 'kind' put: aKind.
+  error at: 'message' put: aString.
+  result := self textContent: aString isError: true.
+  result at: 'structuredContent' put: (Dictionary new at: 'error' put: error; yourself).
+  ^result
+%
+category: 'responses'
+method: McpDispatcher
+errorId: id code: aCode message: aString
+  ^self errorId: id code: aCode message: aString data: nil
+%
+category: 'responses'
+method: McpDispatcher
+errorId: id code: aCode message: aString data: aDictionaryOrNil
+  | error |
+  error := Dictionary new
+    at: 'code' put: aCode;
+    at: 'message' put: aString;
+    yourself.
+  aDictionaryOrNil isNil ifFalse: [error at: 'data' put: aDictionaryOrNil].
+  ^Dictionary new
+    at: 'jsonrpc' put: '2.0';
+    at: 'id' put: id;
+    at: 'error' put: error;
+    yourself
+%
+category: 'handling'
+method: McpDispatcher
+handle: aByteObject
+  "The UTF-8 bytes of the response to one message; empty when nothing is to be sent."
+  | response |
+  currentId := nil.
+  response := self responseTo: aByteObject.
+  response isNil ifTrue: [^String new].
+  ^McpJson write: response
+%
+category: 'initialize'
+method: McpDispatcher
+initialize: params id: id
+  | requested versions result |
+  requested := params at: 'protocolVersion' ifAbsent: [nil].
+  (requested isKindOf: CharacterCollection) ifFalse: [
+    ^self errorId: id code: -32602 message: 'initialize needs params.protocolVersion (a string)'].
+  versions := server protocolVersions.
+  result := Dictionary new
+    at: 'protocolVersion' put: ((versions includes: requested) ifTrue: [requested] ifFalse: [versions first]);
+    at: 'capabilities' put: (Dictionary new at: 'tools' put: Dictionary new; yourself);
+    at: 'serverInfo' put: self serverInfo;
+    yourself.
+  server serverInstructions isNil ifFalse: [
+    result at: 'instructions' put: server serverInstructions].
+  ^self result: result id: id
+%
+category: 'envelope'
+method: McpDispatcher
+isValidId: anId
+  ^(anId isKindOf: CharacterCollection) or: [anId isKindOf: Number]
+%
+category: 'responses'
+method: McpDispatcher
+kindOf: anException
+  (anException isKindOf: McpError) ifTrue: [^anException kind].
+  (anException isKindOf: CompileError) ifTrue: [^'compileError'].
+  ^'other'
+%
+category: 'responses'
+method: McpDispatcher
+messageOf: anException
+  (anException isKindOf: McpError) ifTrue: [^anException safeText].
+  ^McpServer describeException: anException
+%
+category: 'envelope'
+method: McpDispatcher
+parseErrorFor: anMcpError
+  "-32700 for a body that is not UTF-8 or not JSON, with the kind and, for UTF-8, the offset."
+  | data |
+  data := Dictionary new.
+  anMcpError details isNil ifFalse: [
+    anMcpError details keysAndValuesDo: [:key :value | data at: key put: value]].
+  data at: 'kind' put: anMcpError kind.
+  ^self errorId: nil code: -32700 message: anMcpError safeText data: data
+%
+category: 'handling'
+method: McpDispatcher
+responseTo: aByteObject
+  "The response Dictionary for one message, or nil when none is due."
+  | message problem params |
+  message := [McpJson parse: aByteObject] on: McpError do: [:ex | ex return: ex].
+  (message isKindOf: McpError) ifTrue: [^self parseErrorFor: message].
+  (message isKindOf: Dictionary) ifTrue: [currentId := message at: 'id' ifAbsent: [nil]].
+  problem := self envelopeProblemIn: message.
+  problem isNil ifFalse: [^problem].
+  problem := self methodProblemIn: message.
+  problem == #none ifTrue: [^nil].
+  problem isNil ifFalse: [^problem].
+  (message includesKey: 'id') ifFalse: [^nil].
+  params := message at: 'params' ifAbsent: [nil].
+  params isNil ifTrue: [params := Dictionary new].
+  (params isKindOf: Dictionary) ifFalse: [
+    ^self errorId: currentId code: -32602 message: 'params must be an object'].
+  ^self route: (message at: 'method') params: params id: currentId
+%
+category: 'envelope'
+method: McpDispatcher
+methodProblemIn: aMessage
+  "nil when aMessage names a method; otherwise #none for a response (an id and a result or an
+   error: nothing to answer), or the -32600 error response."
+  (aMessage includesKey: 'method') ifFalse: [
+    ((aMessage includesKey: 'id')
+      and: [(aMessage includesKey: 'result') or: [aMessage includesKey: 'error']])
+        ifTrue: [^#none].
+    ^self errorId: currentId code: -32600 message: 'the message has no method'].
+  ((aMessage at: 'method') isKindOf: CharacterCollection) ifFalse: [
+    ^self errorId: currentId code: -32600 message: 'method must be a string'].
+  ^nil
+%
+category: 'responses'
+method: McpDispatcher
+result: aResult id: id
+  ^Dictionary new
+    at: 'jsonrpc' put: '2.0';
+    at: 'id' put: id;
+    at: 'result' put: aResult;
+    yourself
+%
+category: 'handling'
+method: McpDispatcher
+route: aMethod params: params id: id
+  aMethod = 'initialize' ifTrue: [^self initialize: params id: id].
+  aMethod = 'ping' ifTrue: [^self result: Dictionary new id: id].
+  aMethod = 'tools/list' ifTrue: [^self toolsList: params id: id].
+  aMethod = 'tools/call' ifTrue: [^self toolsCall: params id: id].
+  ^self errorId: id code: -32601 message: 'method not found: ' , aMethod
+%
+category: 'initialize'
+method: McpDispatcher
+serverInfo
+  "name and version always; title only when one is set."
+  | info |
+  info := Dictionary new
+    at: 'name' put: server serverName;
+    at: 'version' put: server serverVersion;
+    yourself.
+  server serverTitle isNil ifFalse: [info at: 'title' put: server serverTitle].
+  ^info
+%
+category: 'initialization'
+method: McpDispatcher
+setServer: anMcpServer
+  server := anMcpServer
+%
+category: 'responses'
+method: McpDispatcher
+textContent: aString isError: aBoolean
+  ^Dictionary new
+    at: 'content' put: (Array with: (Dictionary new
+      at: 'type' put: 'text';
+      at: 'text' put: aString;
+      yourself));
+    at: 'isError' put: aBoolean;
+    yourself
+%
+category: 'tools/call'
+method: McpDispatcher
+textOf: aHandlerAnswer
+  aHandlerAnswer isNil ifTrue: [^String new].
+  (aHandlerAnswer isKindOf: CharacterCollection) ifTrue: [^aHandlerAnswer].
+  ^aHandlerAnswer printString
+%
+category: 'tools/call'
+method: McpDispatcher
+toolsCall: params id: id
+  | name tool args problem |
+  name := params at: 'name' ifAbsent: [nil].
+  (name isKindOf: CharacterCollection) ifFalse: [
+    ^self errorId: id code: -32602 message: 'tools/call needs params.name (a string)'].
+  tool := server registry toolNamed: name ifAbsent: [nil].
+  tool isNil ifTrue: [^self errorId: id code: -32602 message: 'unknown tool: ' , name].
+  args := params at: 'arguments' ifAbsent: [nil].
+  args isNil ifTrue: [args := Dictionary new].
+  problem := tool validationErrorFor: args.
+  problem isNil ifFalse: [
+    ^self result: (self annotated: (self errorContentKind: 'invalidParams' message: problem details: nil)) id: id].
+  ^self call: tool with: args id: id
+%
+category: 'tools/list'
+method: McpDispatcher
+toolsList: params id: id
+  (params at: 'cursor' ifAbsent: [nil]) isNil ifFalse: [
+    ^self errorId: id code: -32602 message: 'tools/list has one page; no cursor is valid'].
+  ^self result: (Dictionary new at: 'tools' put: server registry descriptors; yourself) id: id
+%

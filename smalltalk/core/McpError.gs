@@ -1,0 +1,74 @@
+set compile_env: 0
+! ------------------- Class definition for McpError
+expectvalue /Class
+doit
+Error subclass: 'McpError'
+  instVarNames: #( kind details)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpError comment: 
+'An error a tool handler signals on purpose. It carries a kind, a short machine-readable
+classifier (compileError, refused, notFound, invalidParams, other; a toolset may add its own),
+and optional details, a Dictionary of extra JSON-safe fields. McpDispatcher turns it into an
+isError tool result whose structuredContent.error carries the kind, the message and the details.
+McpServer also uses it for the failure kinds of mcpPrepare and McpJson for a body it refuses.
+It must never carry text that is unsafe to show a client: no host, no user, no path.'
+%
+expectvalue /Class
+doit
+McpError category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpError
+removeallmethods McpError
+removeallclassmethods McpError
+! ------------------- Class methods for McpError
+category: 'kinds'
+classmethod: McpError
+standardKinds
+  "The kinds every client may branch on; a toolset may signal others."
+  ^#('compileError' 'refused' 'notFound' 'invalidParams' 'other')
+%
+category: 'signalling'
+classmethod: McpError
+signalKind: aKind message: aString
+  ^self signalKind: aKind message: aString details: nil
+%
+category: 'signalling'
+classmethod: McpError
+signalKind: aKind message: aString details: aDictionaryOrNil
+  ^(self new setKind: aKind details: aDictionaryOrNil) signal: aString
+%
+! ------------------- Instance methods for McpError
+category: 'accessing'
+method: McpError
+details
+  "A Dictionary of extra JSON-safe fields, or nil."
+  ^details
+%
+category: 'accessing'
+method: McpError
+kind
+  ^kind
+%
+category: 'accessing'
+method: McpError
+safeText
+  "The message as a String, never nil, even when the exception machinery answers nothing."
+  | text |
+  text := [self messageText] on: Error do: [:ex | ex return: nil].
+  text isNil ifTrue: [^kind].
+  ^text asString
+%
+category: 'initialization'
+method: McpError
+setKind: aKind details: aDictionaryOrNil
+  kind := aKind.
+  details := aDictionaryOrNil
+%

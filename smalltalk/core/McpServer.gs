@@ -1,0 +1,825 @@
+set compile_env: 0
+! ------------------- Class definition for McpServer
+expectvalue /Class
+doit
+Object subclass: 'McpServer'
+  instVarNames: #( registry dispatcher protocolVersions resultCap
+                    configuredName configuredVersion configuredTitle configuredInstructions
+                    toolsetNames toolsetOptions frontEnd
+                    readLedger writeLedger staleReads lastReadCount viewNote failedCommit)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpServer comment: 
+'The worker: the single-client MCP server that runs inside one worker gem. The Go front end
+drives it through four class-side entries (docs/worker-contract.md): mcpPrepare: once after
+login, mcpHandle: once per client message, and between calls mcpViewStatus and mcpRefreshView.
+A subclass inherits all four, so a deployment can name its own worker class and override the
+class-side identity defaults (defaultServerName, defaultServerVersion, defaultServerTitle,
+defaultServerInstructions) or defaultToolsetNames.
+
+An instance holds the state of one session: the tool registry its toolsets filled, the
+dispatcher, the identity and limits of the prepare config, the options of each toolset, and the
+blind-write ledgers (what the client read and wrote in the current view) that the guardrail of
+McpToolset forwards to. The prepared instance lives in SessionTemps.
+
+It never opens a socket and never commits. It moves the view only in mcpRefreshView (System
+continueTransaction, which keeps uncommitted work, and the client is told once) and when the
+commit, abort or refresh tool tells it the view moved. No entry ever raises to the caller:
+every failure is an answer.'
+%
+expectvalue /Class
+doit
+McpServer category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpServer
+removeallmethods McpServer
+removeallclassmethods McpServer
+! ------------------- Class methods for McpServer
+category: 'identity'
+classmethod: McpServer
+defaultServerInstructions
+  "The stock instructions: the transaction model and the [session] note."
+  ^'This server is a GemStone/S session. Every tool call runs in one long-lived transaction with one consistent view of the repository, so what one call changes is there for the next: compile, run the tests against what you compiled, then commit.
+
+Nothing is committed for you. Only the commit tool commits; abort discards every uncommitted change; refresh moves the view to the latest commit and keeps your changes. No other tool moves the view. While the session holds uncommitted changes, each result ends with a [session] line saying so; they are lost if the session ends before a commit. A [session] line also tells you when the view moved and which of your earlier reads went stale: re-read those before changing them. A change to something you have not read in the current view is refused.
+
+A commit that conflicts with another session is reported as an error and writes nothing; call abort, then redo the work on the new view.
+
+In a production repository, do not look for objects by enumerating every instance of a class (allInstances and similar scans read the whole repository and can run for hours): navigate from a known root object or use an index.'
+%
+category: 'identity'
+classmethod: McpServer
+defaultServerName
+  ^'gemstone-mcp'
+%
+category: 'identity'
+classmethod: McpServer
+defaultServerTitle
+  "No title by default: a title means a human labelled this instance."
+  ^nil
+%
+category: 'identity'
+classmethod: McpServer
+defaultServerVersion
+  ^'0.1.0'
+%
+category: 'defaults'
+classmethod: McpServer
+defaultProtocolVersions
+  "Used only by a server built without a prepare config, as in the unit tests."
+  ^#('2025-11-25' '2025-06-18')
+%
+category: 'defaults'
+classmethod: McpServer
+defaultResultCap
+  ^50000
+%
+category: 'defaults'
+classmethod: McpServer
+defaultToolsetNames
+  ^#('McpBrowsingToolset' 'McpExecutionToolset' 'McpListingToolset' 'McpMutationToolset'
+     'McpSearchToolset' 'McpSessionToolset' 'McpTestingToolset')
+%
+category: 'defaults'
+classmethod: McpServer
+contractVersion
+  ^1
+%
+category: 'defaults'
+classmethod: McpServer
+maxCacheNameSize
+  ^31
+%
+category: 'defaults'
+classmethod: McpServer
+maxInstructionsSize
+  ^32768
+%
+category: 'defaults'
+classmethod: McpServer
+prepareFailureKinds
+  ^#('contractVersion' 'workerClassNotFound' 'toolsetNotFound' 'badOption' 'badConfig')
+%
+category: 'contract'
+classmethod: McpServer
+mcpHandle: requestJson
+  "Entry 2: the UTF-8 bytes of the response to one message, empty for a notification."
+  | server |
+  server := self current.
+  server isNil ifTrue: [^McpJson write: self notPreparedError].
+  ^server handle: requestJson
+%
+category: 'contract'
+classmethod: McpServer
+mcpPrepare: configJson
+  "Entry 1: configure this session from the prepare config and answer the JSON verdict."
+  ^McpJson write: (self prepareAnswerFor: configJson)
+%
+category: 'contract'
+classmethod: McpServer
+mcpRefreshView
+  "Entry 4: move the view keeping uncommitted work, and tell the client on its next result."
+  | server |
+  server := self current.
+  server isNil ifTrue: [
+    ^McpJson write: (Dictionary new
+      at: 'refreshed' put: false; at: 'reason' put: 'the worker is not prepared'; yourself)].
+  ^McpJson write: server refreshViewForHygiene
+%
+category: 'contract'
+classmethod: McpServer
+mcpViewStatus
+  "Entry 3: how far behind the view is, whether it holds changes, whether it can move."
+  | server |
+  server := self current.
+  ^McpJson write: (Dictionary new
+    at: 'commitsBehind' put: self commitsBehind;
+    at: 'uncommitted' put: self sessionNeedsCommit;
+    at: 'movable' put: (server isNil or: [server isViewMovable]);
+    yourself)
+%
+category: 'contract'
+classmethod: McpServer
+notPreparedError
+  ^Dictionary new
+    at: 'jsonrpc' put: '2.0';
+    at: 'id' put: nil;
+    at: 'error' put: (Dictionary new
+      at: 'code' put: -32603;
+      at: 'message' put: 'the worker was not prepared (mcpPrepare: has not succeeded in this session)';
+      at: 'data' put: (Dictionary new at: 'kind' put: 'workerError'; yourself);
+      yourself);
+    yourself
+%
+category: 'contract'
+classmethod: McpServer
+prepareAnswerFor: configJson
+  "The success or failure Dictionary of mcpPrepare:."
+  ^[| config server |
+    config := McpJson parse: configJson.
+    server := self fromConfig: config.
+    server nameGem: (config at: 'cacheName' ifAbsent: [nil]).
+    self install: server.
+    server prepareAnswer]
+      on: AbstractException
+      do: [:ex |
+        (McpDispatcher mustPass: ex) ifTrue: [ex pass].
+        ex return: (self prepareFailureFor: ex)]
+%
+category: 'contract'
+classmethod: McpServer
+prepareFailureFor: anException
+  | kind message |
+  kind := 'badConfig'.
+  message := 'the worker could not be prepared: ' , (self describeException: anException).
+  (anException isKindOf: McpError) ifTrue: [
+    message := anException safeText.
+    (self prepareFailureKinds includes: anException kind) ifTrue: [kind := anException kind]].
+  ^Dictionary new
+    at: 'ok' put: false;
+    at: 'error' put: (Dictionary new at: 'kind' put: kind; at: 'message' put: message; yourself);
+    yourself
+%
+category: 'session state'
+classmethod: McpServer
+current
+  "The server mcpPrepare: installed in this session, or nil."
+  ^SessionTemps current at: self sessionKey otherwise: nil
+%
+category: 'session state'
+classmethod: McpServer
+install: anMcpServer
+  SessionTemps current at: self sessionKey put: anMcpServer
+%
+category: 'session state'
+classmethod: McpServer
+sessionKey
+  "One worker per gem: every worker class shares the key."
+  ^#McpWorkerServer
+%
+category: 'instance creation'
+classmethod: McpServer
+fromConfig: aConfig
+  "A server configured from a parsed prepare config; signals McpError with a prepare kind."
+  ^self new configureFrom: aConfig; yourself
+%
+category: 'instance creation'
+classmethod: McpServer
+new
+  ^self basicNew initialize
+%
+category: 'instance creation'
+classmethod: McpServer
+withToolsetNames: anArrayOfNames
+  "A server with these toolsets and the default identity, as the unit tests build one."
+  ^self new installToolsets: anArrayOfNames options: Dictionary new; yourself
+%
+category: 'gem name'
+classmethod: McpServer
+cacheNameFrom: aString
+  "aString cut to the 31 characters the shared cache accepts, keeping the last two colon
+   fields (the router id and the session head) whole and cutting the class name; nil when
+   there is nothing to apply."
+  | max tail |
+  (aString isNil or: [aString isEmpty]) ifTrue: [^nil].
+  max := self maxCacheNameSize.
+  aString size <= max ifTrue: [^aString].
+  tail := self lastTwoFieldsOf: aString.
+  tail size >= max ifTrue: [^aString copyFrom: aString size - max + 1 to: aString size].
+  ^(aString copyFrom: 1 to: max - tail size) , tail
+%
+category: 'gem name'
+classmethod: McpServer
+lastTwoFieldsOf: aString
+  "The text from the second-last colon to the end, or empty when there are fewer than two."
+  | colons |
+  colons := 0.
+  aString size to: 1 by: -1 do: [:index |
+    (aString at: index) = $: ifTrue: [
+      colons := colons + 1.
+      colons = 2 ifTrue: [^aString copyFrom: index to: aString size]]].
+  ^String new
+%
+category: 'blind-write keys'
+classmethod: McpServer
+classKeyFor: aClass
+  "The ledger key of a class definition and comment: its name."
+  ^aClass theNonMetaClass name asString
+%
+category: 'blind-write keys'
+classmethod: McpServer
+dictionaryKeyFor: aName
+  ^'#' , aName asString
+%
+category: 'blind-write keys'
+classmethod: McpServer
+methodKeyFor: aClass selector: aSelector
+  "Foo>>bar: or Foo class>>bar:"
+  | className |
+  className := aClass theNonMetaClass name asString.
+  aClass isMeta ifTrue: [className := className , ' class'].
+  ^className , '>>' , aSelector asString
+%
+category: 'output'
+classmethod: McpServer
+truncationMarkerShowing: aShown of: aTotal
+  ^'...[truncated: showing ' , aShown printString , ' of ' , aTotal printString , ' characters]'
+%
+category: 'exceptions'
+classmethod: McpServer
+describeException: anException
+  "The text of anException, never nil and never raising: description first, because
+   messageText is nil for some kernel errors."
+  | text |
+  text := [anException description] on: Error do: [:ex | ex return: nil].
+  text isNil ifTrue: [text := [anException messageText] on: Error do: [:ex | ex return: nil]].
+  text isNil ifTrue: [^anException class name asString].
+  ^text asString
+%
+category: 'view'
+classmethod: McpServer
+commitsBehind
+  "How many commits the view of this session is behind, or -1 when it cannot tell."
+  | behind |
+  behind := [(System descriptionOfSession: System session) at: 16]
+    on: Error do: [:ex | ex return: -1].
+  (behind isKindOf: Integer) ifFalse: [^-1].
+  ^behind
+%
+category: 'view'
+classmethod: McpServer
+kernelReportsFailedCommit
+  "Whether a failed commit still holds this session; only meaningful while changes are pending."
+  ^[self sessionNeedsCommit
+      and: [(System transactionConflicts at: #commitResult ifAbsent: [nil]) == #retryFailure]]
+    on: Error do: [:ex | ex return: false]
+%
+category: 'view'
+classmethod: McpServer
+sessionNeedsCommit
+  ^[System needsCommit == true] on: Error do: [:ex | ex return: false]
+%
+! ------------------- Instance methods for McpServer
+category: 'configuring'
+method: McpServer
+configureFrom: aConfig
+  "Validate and apply a parsed prepare config; signals McpError with a prepare kind."
+  (aConfig isKindOf: Dictionary) ifFalse: [^self refuse: 'badConfig' because: 'the prepare config is not a JSON object'].
+  self checkContractIn: aConfig.
+  self checkWorkerClassIn: aConfig.
+  protocolVersions := self protocolVersionsIn: aConfig.
+  self applyIdentityIn: aConfig.
+  resultCap := self resultCapIn: aConfig.
+  frontEnd := aConfig at: 'frontEnd' ifAbsent: [nil].
+  self installToolsets: (self toolsetNamesIn: aConfig) options: (self toolsetOptionsIn: aConfig)
+%
+category: 'configuring'
+method: McpServer
+applyIdentityIn: aConfig
+  configuredName := self optionalString: 'serverName' in: aConfig.
+  configuredVersion := self optionalString: 'serverVersion' in: aConfig.
+  configuredTitle := self optionalString: 'serverTitle' in: aConfig.
+  configuredInstructions := self optionalString: 'instructions' in: aConfig.
+  (configuredName notNil and: [configuredName isEmpty]) ifTrue: [
+    ^self refuse: 'badConfig' because: 'serverName must not be empty'].
+  (configuredInstructions notNil and: [configuredInstructions size > self class maxInstructionsSize])
+    ifTrue: [^self refuse: 'badConfig' because: 'instructions exceed '
+      , self class maxInstructionsSize printString , ' characters']
+%
+category: 'configuring'
+method: McpServer
+checkContractIn: aConfig
+  | version |
+  version := aConfig at: 'contract' ifAbsent: [nil].
+  version isNil ifTrue: [^self refuse: 'contractVersion' because: 'the prepare config has no contract version'].
+  version = self class contractVersion ifFalse: [
+    ^self refuse: 'contractVersion' because: 'this worker speaks contract version '
+      , self class contractVersion printString , ', not ' , version printString]
+%
+category: 'configuring'
+method: McpServer
+checkWorkerClassIn: aConfig
+  | named |
+  named := aConfig at: 'workerClass' ifAbsent: [nil].
+  ((named isKindOf: CharacterCollection) and: [named isEmpty not]) ifFalse: [
+    ^self refuse: 'badConfig' because: 'workerClass is missing'].
+  named asString = self class name asString ifFalse: [
+    ^self refuse: 'workerClassNotFound'
+      because: 'workerClass ' , named , ' is not the class being prepared (' , self class name , ')']
+%
+category: 'configuring'
+method: McpServer
+checkOptions: anOptionsOrNil for: aToolsetClass named: aName
+  "Each option must be one aToolsetClass declares."
+  | declared |
+  anOptionsOrNil isNil ifTrue: [^self].
+  (anOptionsOrNil isKindOf: Dictionary) ifFalse: [
+    ^self refuse: 'badOption' because: 'the options of ' , aName , ' must be a JSON object'].
+  declared := aToolsetClass declaredOptionNames.
+  anOptionsOrNil keysAndValuesDo: [:key :value |
+    (declared includes: key) ifFalse: [
+      ^self refuse: 'badOption' because: aName , ' has no option ' , key , ' ('
+        , (self declaredPhrase: declared) , ')']]
+%
+category: 'configuring'
+method: McpServer
+declaredPhrase: aCollectionOfNames
+  | out first |
+  aCollectionOfNames isEmpty ifTrue: [^'it declares none'].
+  out := WriteStream on: String new.
+  out nextPutAll: 'it declares: '.
+  first := true.
+  aCollectionOfNames do: [:each |
+    first ifFalse: [out nextPutAll: ', '].
+    first := false.
+    out nextPutAll: each].
+  ^out contents
+%
+category: 'configuring'
+method: McpServer
+installToolsets: anArrayOfNames options: anOptionsDictionary
+  "Resolve each toolset by name, check its options, and let it register its tools."
+  | classes |
+  anOptionsDictionary keysAndValuesDo: [:name :value |
+    (anArrayOfNames includes: name) ifFalse: [
+      ^self refuse: 'toolsetNotFound' because: 'options given for ' , name , ', which is not in the tool surface']].
+  classes := anArrayOfNames collect: [:each | self toolsetClassNamed: each].
+  toolsetNames := anArrayOfNames.
+  toolsetOptions := anOptionsDictionary.
+  1 to: classes size do: [:index | | name |
+    name := anArrayOfNames at: index.
+    self checkOptions: (anOptionsDictionary at: name ifAbsent: [nil]) for: (classes at: index) named: name.
+    ((classes at: index) server: self options: (anOptionsDictionary at: name ifAbsent: [nil]))
+      registerOn: registry]
+%
+category: 'configuring'
+method: McpServer
+optionalString: aKey in: aConfig
+  "The string at aKey, or nil when absent; anything but a string is refused."
+  | value |
+  value := aConfig at: aKey ifAbsent: [^nil].
+  value isNil ifTrue: [^nil].
+  (value isKindOf: CharacterCollection) ifFalse: [
+    ^self refuse: 'badConfig' because: aKey , ' must be a string'].
+  ^value
+%
+category: 'configuring'
+method: McpServer
+protocolVersionsIn: aConfig
+  | versions |
+  versions := aConfig at: 'protocolVersions' ifAbsent: [nil].
+  ((versions isKindOf: Array) and: [versions isEmpty not]) ifFalse: [
+    ^self refuse: 'badConfig' because: 'protocolVersions is missing or empty'].
+  versions do: [:each |
+    ((each isKindOf: CharacterCollection) and: [each isEmpty not]) ifFalse: [
+      ^self refuse: 'badConfig' because: 'protocolVersions holds an empty or non-string version']].
+  ^versions
+%
+category: 'configuring'
+method: McpServer
+refuse: aKind because: aMessage
+  ^McpError signalKind: aKind message: aMessage
+%
+category: 'configuring'
+method: McpServer
+resultCapIn: aConfig
+  "0 means no cap, as in the stand-in worker; absent means the default."
+  | cap |
+  cap := aConfig at: 'resultCap' ifAbsent: [nil].
+  cap isNil ifTrue: [^self class defaultResultCap].
+  ((cap isKindOf: Integer) and: [cap >= 0]) ifFalse: [
+    ^self refuse: 'badConfig' because: 'resultCap must be a non-negative integer'].
+  ^cap
+%
+category: 'configuring'
+method: McpServer
+toolsetClassNamed: aName
+  "The McpToolset subclass called aName in the symbol list of this user, or toolsetNotFound."
+  | found |
+  found := ((aName isKindOf: CharacterCollection) and: [aName isEmpty not])
+    ifTrue: [System myUserProfile symbolList objectNamed: aName asSymbol]
+    ifFalse: [nil].
+  (found notNil and: [found isBehavior and: [found inheritsFrom: McpToolset]]) ifTrue: [^found].
+  ^self refuse: 'toolsetNotFound'
+    because: 'no toolset named ' , aName printString , ' in the symbol list of user '
+      , System myUserProfile userId asString
+%
+category: 'configuring'
+method: McpServer
+toolsetNamesIn: aConfig
+  | names |
+  names := aConfig at: 'toolsets' ifAbsent: [nil].
+  names isNil ifTrue: [^self class defaultToolsetNames].
+  (names isKindOf: Array) ifFalse: [^self refuse: 'badConfig' because: 'toolsets must be an array of class names'].
+  ^names
+%
+category: 'configuring'
+method: McpServer
+toolsetOptionsIn: aConfig
+  | options |
+  options := aConfig at: 'toolsetOptions' ifAbsent: [nil].
+  options isNil ifTrue: [^Dictionary new].
+  (options isKindOf: Dictionary) ifFalse: [
+    ^self refuse: 'badConfig' because: 'toolsetOptions must be an object keyed by toolset name'].
+  ^options
+%
+category: 'contract'
+method: McpServer
+handle: aByteObject
+  "The response bytes to one message. Never raises: a failure of the worker itself is a
+   -32603 answer of kind workerError."
+  ^[dispatcher handle: aByteObject]
+    on: AbstractException
+    do: [:ex |
+      (McpDispatcher mustPass: ex) ifTrue: [ex pass].
+      ex return: (McpJson write: (self workerErrorFor: ex))]
+%
+category: 'contract'
+method: McpServer
+nameGem: aCacheNameOrNil
+  "Name this gem in the shared cache; a name the cache refuses never fails the prepare."
+  | name |
+  name := self class cacheNameFrom: aCacheNameOrNil.
+  name isNil ifTrue: [^nil].
+  ^[System cacheName: name asString] on: Error do: [:ex | ex return: nil]
+%
+category: 'contract'
+method: McpServer
+prepareAnswer
+  ^Dictionary new
+    at: 'ok' put: true;
+    at: 'gemSession' put: System session;
+    at: 'workerClass' put: self class name asString;
+    at: 'serverName' put: self serverName;
+    at: 'tools' put: self toolCount;
+    yourself
+%
+category: 'contract'
+method: McpServer
+workerErrorFor: anException
+  ^dispatcher
+    errorId: dispatcher currentId
+    code: -32603
+    message: 'internal error in the worker: ' , (self class describeException: anException)
+    data: (Dictionary new at: 'kind' put: 'workerError'; yourself)
+%
+category: 'accessing'
+method: McpServer
+dispatcher
+  ^dispatcher
+%
+category: 'accessing'
+method: McpServer
+frontEnd
+  "The name, version and routerId of the router, as the prepare config gave them, or nil."
+  ^frontEnd
+%
+category: 'accessing'
+method: McpServer
+optionsFor: aToolsetName
+  "The options configured for one toolset, or nil."
+  ^toolsetOptions at: aToolsetName ifAbsent: [nil]
+%
+category: 'accessing'
+method: McpServer
+protocolVersions
+  ^protocolVersions
+%
+category: 'accessing'
+method: McpServer
+registry
+  ^registry
+%
+category: 'accessing'
+method: McpServer
+resultCap
+  "The most characters a single-value result may carry; 0 means no cap."
+  ^resultCap
+%
+category: 'accessing'
+method: McpServer
+toolCount
+  ^registry size
+%
+category: 'accessing'
+method: McpServer
+toolsetNames
+  ^toolsetNames
+%
+category: 'identity'
+method: McpServer
+serverInstructions
+  "The instructions text, or nil to send none: the config wins over the class default, and an
+   empty configured text means none."
+  configuredInstructions isNil ifTrue: [^self class defaultServerInstructions].
+  configuredInstructions isEmpty ifTrue: [^nil].
+  ^configuredInstructions
+%
+category: 'identity'
+method: McpServer
+serverName
+  configuredName isNil ifTrue: [^self class defaultServerName].
+  ^configuredName
+%
+category: 'identity'
+method: McpServer
+serverTitle
+  "nil when there is no title, so that serverInfo leaves the key out."
+  configuredTitle isNil ifTrue: [^self class defaultServerTitle].
+  configuredTitle isEmpty ifTrue: [^nil].
+  ^configuredTitle
+%
+category: 'identity'
+method: McpServer
+serverVersion
+  configuredVersion isNil ifTrue: [^self class defaultServerVersion].
+  ^configuredVersion
+%
+category: 'initialization'
+method: McpServer
+initialize
+  registry := McpToolRegistry new.
+  dispatcher := McpDispatcher on: self.
+  protocolVersions := self class defaultProtocolVersions.
+  resultCap := self class defaultResultCap.
+  toolsetNames := #().
+  toolsetOptions := Dictionary new.
+  readLedger := Dictionary new.
+  writeLedger := Set new.
+  staleReads := OrderedCollection new.
+  lastReadCount := 0.
+  failedCommit := false
+%
+category: 'blind-write guardrail'
+method: McpServer
+isReadLicensed: aKey
+  ^readLedger includesKey: aKey
+%
+category: 'blind-write guardrail'
+method: McpServer
+noteRead: aKey
+  "The client has just been shown the current content of aKey."
+  readLedger at: aKey put: (self stampFor: aKey)
+%
+category: 'blind-write guardrail'
+method: McpServer
+noteWrite: aKey
+  "The client has just changed aKey; having written it licenses the next change without a read."
+  writeLedger add: aKey.
+  readLedger at: aKey put: (self stampFor: aKey)
+%
+category: 'blind-write guardrail'
+method: McpServer
+requireRead: aKey
+  (self isReadLicensed: aKey) ifTrue: [^self].
+  ^McpError
+    signalKind: 'refused'
+    message: 'refused: ' , aKey , ' has not been read in the current view of this session, or it changed since. Read it, then retry.'
+    details: (Dictionary new at: 'key' put: aKey; yourself)
+%
+category: 'blind-write guardrail'
+method: McpServer
+writtenKeys
+  ^writeLedger
+%
+category: 'stamps'
+method: McpServer
+absentStamp
+  ^'<absent>'
+%
+category: 'stamps'
+method: McpServer
+classNamed: aName
+  "The class called aName in the symbol list of this user, or nil."
+  | found |
+  aName isEmpty ifTrue: [^nil].
+  found := System myUserProfile symbolList objectNamed: aName asSymbol.
+  (found notNil and: [found isBehavior]) ifFalse: [^nil].
+  ^found
+%
+category: 'stamps'
+method: McpServer
+stampFor: aKey
+  "The content aKey names, as the current view has it: what a read or write is checked against
+   when the view moves."
+  | split |
+  (aKey size > 1 and: [aKey first = $#]) ifTrue: [^self stampForDictionary: (aKey copyFrom: 2 to: aKey size)].
+  split := aKey findString: '>>' startingAt: 1.
+  split > 0 ifTrue: [
+    ^self stampForMethodOf: (aKey copyFrom: 1 to: split - 1) selector: (aKey copyFrom: split + 2 to: aKey size)].
+  ^self stampForClass: aKey
+%
+category: 'stamps'
+method: McpServer
+stampForClass: aName
+  | class comment |
+  class := self classNamed: aName.
+  class isNil ifTrue: [^self absentStamp].
+  comment := [class comment] on: Error do: [:ex | ex return: nil].
+  ^class definition asString , (String with: Character lf) , (comment isNil ifTrue: [''] ifFalse: [comment asString])
+%
+category: 'stamps'
+method: McpServer
+stampForDictionary: aName
+  "Each key and whether it binds a class, sorted; the values themselves are not compared."
+  | dictionary entries out |
+  dictionary := System myUserProfile symbolList detect: [:each | each name notNil and: [each name asString = aName]] ifNone: [nil].
+  dictionary isNil ifTrue: [^self absentStamp].
+  entries := OrderedCollection new.
+  dictionary keysAndValuesDo: [:key :value |
+    entries add: key asString , ((value isKindOf: Behavior) ifTrue: [' (class)'] ifFalse: [' (global)'])].
+  out := WriteStream on: String new.
+  (entries asSortedCollection: [:a :b | a <= b]) do: [:each | out nextPutAll: each; nextPut: Character lf].
+  ^out contents
+%
+category: 'stamps'
+method: McpServer
+stampForMethodOf: aClassPart selector: aSelector
+  | meta baseName class source |
+  meta := aClassPart size > 6 and: [(aClassPart copyFrom: aClassPart size - 5 to: aClassPart size) = ' class'].
+  baseName := meta ifTrue: [aClassPart copyFrom: 1 to: aClassPart size - 6] ifFalse: [aClassPart].
+  class := self classNamed: baseName.
+  class isNil ifTrue: [^self absentStamp].
+  meta ifTrue: [class := class class].
+  (class includesSelector: aSelector asSymbol) ifFalse: [^self absentStamp].
+  source := [class sourceCodeAt: aSelector asSymbol] on: Error do: [:ex | ex return: nil].
+  source isNil ifTrue: [^self absentStamp].
+  ^source asString
+%
+category: 'view'
+method: McpServer
+commitsBehind
+  ^self class commitsBehind
+%
+category: 'view'
+method: McpServer
+hasUncommittedChanges
+  ^self class sessionNeedsCommit
+%
+category: 'view'
+method: McpServer
+isViewMovable
+  "false after a failed commit, until an abort: GemStone will not move that view."
+  failedCommit ifTrue: [^false].
+  ^self class kernelReportsFailedCommit not
+%
+category: 'view'
+method: McpServer
+noteCommitFailed
+  "A commit conflicted: the view did not move and nothing in the ledgers changes."
+  failedCommit := true
+%
+category: 'view'
+method: McpServer
+refreshViewForHygiene
+  "The view-hygiene refresh of the contract: continueTransaction keeps uncommitted work; the
+   client is told on its next result."
+  | outcome problem |
+  problem := nil.
+  outcome := [System continueTransaction] on: Error do: [:ex | problem := ex. ex return: nil].
+  problem isNil ifFalse: [
+    ^Dictionary new
+      at: 'refreshed' put: false;
+      at: 'reason' put: (self class describeException: problem);
+      yourself].
+  self viewMovedByRefresh: outcome == true.
+  viewNote := self hygieneNoteConflicting: outcome ~~ true.
+  ^Dictionary new at: 'refreshed' put: true; at: 'conflicts' put: outcome ~~ true; yourself
+%
+category: 'view'
+method: McpServer
+hygieneNoteConflicting: aBoolean
+  aBoolean ifTrue: [
+    ^'[session] Between calls the server moved this view to the latest commit, keeping your uncommitted changes, but they now conflict with commits of other sessions and cannot be committed: call abort.'].
+  ^'[session] Between calls the server moved this view to the latest commit to release old commit records; your uncommitted changes were kept.'
+%
+category: 'view'
+method: McpServer
+revalidateReads
+  "After a view move: keep each read whose content is unchanged, drop and remember the rest."
+  | keys |
+  keys := OrderedCollection new.
+  readLedger keysAndValuesDo: [:key :stamp | keys add: key].
+  lastReadCount := keys size.
+  keys do: [:key |
+    (self stampFor: key) = (readLedger at: key) ifFalse: [
+      readLedger removeKey: key.
+      writeLedger remove: key ifAbsent: [nil].
+      (staleReads includes: key) ifFalse: [staleReads add: key]]]
+%
+category: 'view'
+method: McpServer
+viewMovedByAbort
+  failedCommit := false.
+  writeLedger := Set new.
+  self revalidateReads
+%
+category: 'view'
+method: McpServer
+viewMovedByCommit
+  failedCommit := false.
+  writeLedger := Set new.
+  self revalidateReads
+%
+category: 'view'
+method: McpServer
+viewMovedByRefresh: keptChanges
+  "A refresh that answered false moved the view too, and nothing pending can commit now."
+  keptChanges ifFalse: [writeLedger := Set new].
+  self revalidateReads
+%
+category: 'notes'
+method: McpServer
+sessionNotes
+  "The [session] lines for the result being built: the one-shot notes, then the standing one."
+  | notes note |
+  notes := OrderedCollection new.
+  note := self viewMoved.
+  note isNil ifFalse: [notes add: note].
+  note := self staleReadNote.
+  note isNil ifFalse: [notes add: note].
+  self hasUncommittedChanges ifTrue: [notes add: McpDispatcher uncommittedNote].
+  ^notes
+%
+category: 'notes'
+method: McpServer
+staleReadNote
+  "One line naming the reads the last view moves made stale, once; nil when there are none."
+  | note |
+  staleReads isEmpty ifTrue: [^nil].
+  note := '[session] The view moved: ' , staleReads size printString , ' of '
+    , (lastReadCount max: staleReads size) printString
+    , ' earlier reads are stale and must be re-read before writing to them: '
+    , (self summaryOf: staleReads) , '.'.
+  staleReads := OrderedCollection new.
+  ^note
+%
+category: 'notes'
+method: McpServer
+summaryOf: aCollectionOfKeys
+  | out shown |
+  shown := aCollectionOfKeys size min: 6.
+  out := WriteStream on: String new.
+  1 to: shown do: [:index |
+    index > 1 ifTrue: [out nextPutAll: ', '].
+    out nextPutAll: (aCollectionOfKeys at: index)].
+  aCollectionOfKeys size > shown ifTrue: [
+    out nextPutAll: ' and ' , (aCollectionOfKeys size - shown) printString , ' more'].
+  ^out contents
+%
+category: 'notes'
+method: McpServer
+viewMoved
+  "The one-shot note of a view-hygiene refresh, consumed by asking; nil when there is none."
+  | note |
+  note := viewNote.
+  viewNote := nil.
+  ^note
+%

@@ -1,0 +1,171 @@
+set compile_env: 0
+! ------------------- Class definition for McpTool
+expectvalue /Class
+doit
+Object subclass: 'McpTool'
+  instVarNames: #( name description schema handler)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpTool comment: 
+'One tool: its name, its description, its closed JSON Schema (a Dictionary as McpToolset
+schemaProperties:required: builds it) and its handler, a one-argument block that takes the
+validated argument Dictionary and answers a String or signals an McpError.
+
+It checks arguments against the schema before the handler runs, so an unknown argument, a
+missing required one or a value of the wrong type never reaches a tool. It never runs the
+handler itself outside callWith:, and it never catches what the handler raises: that is the
+job of McpDispatcher.'
+%
+expectvalue /Class
+doit
+McpTool category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpTool
+removeallmethods McpTool
+removeallclassmethods McpTool
+! ------------------- Class methods for McpTool
+category: 'instance creation'
+classmethod: McpTool
+name: aName description: aDescription schema: aSchema handler: aBlock
+  ^self new setName: aName description: aDescription schema: aSchema handler: aBlock
+%
+! ------------------- Instance methods for McpTool
+category: 'calling'
+method: McpTool
+callWith: anArgumentDictionary
+  "Run the handler. The caller has validated the arguments and catches what this raises."
+  ^handler value: anArgumentDictionary
+%
+category: 'accessing'
+method: McpTool
+description
+  ^description
+%
+category: 'listing'
+method: McpTool
+descriptor
+  "The tools/list entry for this tool."
+  ^Dictionary new
+    at: 'name' put: name;
+    at: 'description' put: description;
+    at: 'inputSchema' put: schema;
+    yourself
+%
+category: 'accessing'
+method: McpTool
+name
+  ^name
+%
+category: 'validating'
+method: McpTool
+propertyNames
+  "The argument names the schema declares, sorted."
+  | names |
+  names := OrderedCollection new.
+  self properties keysAndValuesDo: [:key :value | names add: key].
+  ^names asSortedCollection: [:a :b | a <= b]
+%
+category: 'validating'
+method: McpTool
+properties
+  ^schema at: 'properties' ifAbsent: [Dictionary new]
+%
+category: 'validating'
+method: McpTool
+requiredNames
+  ^schema at: 'required' ifAbsent: [#()]
+%
+category: 'accessing'
+method: McpTool
+schema
+  ^schema
+%
+category: 'initialization'
+method: McpTool
+setName: aName description: aDescription schema: aSchema handler: aBlock
+  name := aName.
+  description := aDescription.
+  schema := aSchema.
+  handler := aBlock
+%
+category: 'validating'
+method: McpTool
+typeProblemFor: aValue property: aPropertySchema
+  "nil when aValue has the type aPropertySchema declares, else what is wrong with it."
+  | type |
+  type := aPropertySchema at: 'type' ifAbsent: [nil].
+  type isNil ifTrue: [^nil].
+  (self value: aValue hasType: type) ifFalse: [^'must be ' , (self typeNoun: type)].
+  type = 'array' ifFalse: [^nil].
+  ^self typeProblemForElementsOf: aValue items: (aPropertySchema at: 'items' ifAbsent: [nil])
+%
+category: 'validating'
+method: McpTool
+typeProblemForElementsOf: anArray items: anItemSchema
+  | type |
+  anItemSchema isNil ifTrue: [^nil].
+  type := anItemSchema at: 'type' ifAbsent: [nil].
+  type isNil ifTrue: [^nil].
+  anArray do: [:each |
+    (self value: each hasType: type)
+      ifFalse: [^'must be an array whose every element is ' , (self typeNoun: type)]].
+  ^nil
+%
+category: 'validating'
+method: McpTool
+typeNoun: aType
+  aType = 'string' ifTrue: [^'a string'].
+  aType = 'integer' ifTrue: [^'an integer'].
+  aType = 'boolean' ifTrue: [^'true or false'].
+  aType = 'number' ifTrue: [^'a number'].
+  aType = 'array' ifTrue: [^'an array'].
+  aType = 'object' ifTrue: [^'an object'].
+  ^'of type ' , aType
+%
+category: 'validating'
+method: McpTool
+validationErrorFor: anArgumentDictionary
+  "nil when the arguments satisfy the closed schema, else a message a model can act on."
+  | properties |
+  (anArgumentDictionary isKindOf: Dictionary) ifFalse: [^'arguments must be an object'].
+  properties := self properties.
+  anArgumentDictionary keysAndValuesDo: [:key :value |
+    (properties includesKey: key) ifFalse: [^self unknownArgumentMessage: key]].
+  self requiredNames do: [:required |
+    (anArgumentDictionary includesKey: required)
+      ifFalse: [^'missing required argument ' , required printString]].
+  anArgumentDictionary keysAndValuesDo: [:key :value | | problem |
+    problem := self typeProblemFor: value property: (properties at: key).
+    problem isNil ifFalse: [^'argument ' , key printString , ' ' , problem]].
+  ^nil
+%
+category: 'validating'
+method: McpTool
+unknownArgumentMessage: aKey
+  | accepted |
+  accepted := WriteStream on: String new.
+  self propertyNames do: [:each |
+    accepted position > 0 ifTrue: [accepted nextPutAll: ', '].
+    accepted nextPutAll: each].
+  accepted contents isEmpty ifTrue: [
+    ^'unknown argument ' , aKey printString , '; ' , name , ' takes no arguments'].
+  ^'unknown argument ' , aKey printString , '; ' , name , ' takes: ' , accepted contents
+%
+category: 'validating'
+method: McpTool
+value: aValue hasType: aType
+  aType = 'string' ifTrue: [^aValue isKindOf: CharacterCollection].
+  aType = 'integer' ifTrue: [^aValue isKindOf: Integer].
+  aType = 'boolean' ifTrue: [^aValue == true or: [aValue == false]].
+  aType = 'number' ifTrue: [^aValue isKindOf: Number].
+  aType = 'array' ifTrue: [^aValue isKindOf: Array].
+  aType = 'object' ifTrue: [^aValue isKindOf: Dictionary].
+  ^true
+%

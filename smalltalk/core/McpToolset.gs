@@ -1,0 +1,282 @@
+set compile_env: 0
+! ------------------- Class definition for McpToolset
+expectvalue /Class
+doit
+Object subclass: 'McpToolset'
+  instVarNames: #( server options)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpToolset comment: 
+'Abstract tool pack. A subclass registers its tools in registerOn:, names them in the class-side
+toolNames (the static checker compares the two), declares the options it accepts in the
+class-side declaredOptionNames, and writes each handler as an instance method that takes the
+validated argument Dictionary and answers a String or signals an McpError.
+
+Inherited here: the schema builders (every schema is closed: additionalProperties false, and a
+required list), the lookups (resolveClass:, dictionaryNamed:, argument:in:ifAbsent:), output
+helpers (linesFrom:, capResult:, the limit and offset paging of page:args:defaultLimit:noun:),
+the options of this toolset only (optionNamed:ifAbsent:), and the blind-write guardrail, which
+forwards to the ledgers of the server (noteRead:, requireRead:, noteWrite:).
+
+A toolset never commits, aborts or refreshes the view; only McpSessionToolset does, through its
+commit, abort and refresh tools. It never decides who may change what: that is the business of
+the GemStone user the worker runs as.'
+%
+expectvalue /Class
+doit
+McpToolset category: 'Mcp-Core'
+%
+! ------------------- Remove existing behavior from McpToolset
+removeallmethods McpToolset
+removeallclassmethods McpToolset
+! ------------------- Class methods for McpToolset
+category: 'options'
+classmethod: McpToolset
+declaredOptionNames
+  "The allow-list of option names this toolset accepts; none by default."
+  ^#()
+%
+category: 'instance creation'
+classmethod: McpToolset
+server: anMcpServer options: aDictionaryOrNil
+  ^self new setServer: anMcpServer options: aDictionaryOrNil
+%
+category: 'tools'
+classmethod: McpToolset
+toolNames
+  "The names registerOn: registers, as a literal Array of Strings."
+  ^#()
+%
+! ------------------- Instance methods for McpToolset
+category: 'arguments'
+method: McpToolset
+argument: aName in: args ifAbsent: aBlock
+  ^args at: aName ifAbsent: aBlock
+%
+category: 'schema'
+method: McpToolset
+booleanProperty: aName description: aDescription
+  ^self property: aName type: 'boolean' description: aDescription
+%
+category: 'arguments'
+method: McpToolset
+booleanArgument: aName in: args default: aBoolean
+  ^args at: aName ifAbsent: [aBoolean]
+%
+category: 'output'
+method: McpToolset
+capResult: aString
+  "aString, or its first resultCap characters followed by a marker naming what was dropped."
+  | cap |
+  cap := self resultCap.
+  (cap isNil or: [cap <= 0 or: [aString size <= cap]]) ifTrue: [^aString].
+  ^(aString copyFrom: 1 to: cap) , (self truncationMarkerShowing: cap of: aString size)
+%
+category: 'blind-write guardrail'
+method: McpToolset
+classKey: aClass
+  "The ledger key of a class definition and comment."
+  ^McpServer classKeyFor: aClass
+%
+category: 'lookups'
+method: McpToolset
+dictionaryNamed: aName
+  "The SymbolDictionary called aName in the symbol list of this user, or notFound."
+  System myUserProfile symbolList do: [:each | | dictName |
+    dictName := each name.
+    (dictName notNil and: [dictName asString = aName asString]) ifTrue: [^each]].
+  ^McpError signalKind: 'notFound' message: 'dictionary ' , aName , ' not found in the symbol list'
+%
+category: 'blind-write guardrail'
+method: McpToolset
+dictionaryKey: aName
+  "The ledger key of a symbol dictionary, by name."
+  ^McpServer dictionaryKeyFor: aName
+%
+category: 'schema'
+method: McpToolset
+integerProperty: aName description: aDescription
+  ^self property: aName type: 'integer' description: aDescription
+%
+category: 'output'
+method: McpToolset
+linesFrom: aCollectionOfStrings
+  "The strings joined with line feeds."
+  | out |
+  out := WriteStream on: String new.
+  aCollectionOfStrings do: [:each |
+    out position > 0 ifTrue: [out nextPut: Character lf].
+    out nextPutAll: each].
+  ^out contents
+%
+category: 'blind-write guardrail'
+method: McpToolset
+methodKey: aClass selector: aSelector
+  "The ledger key of one method; aClass may be a metaclass."
+  ^McpServer methodKeyFor: aClass selector: aSelector
+%
+category: 'blind-write guardrail'
+method: McpToolset
+noteRead: aKey
+  ^self server noteRead: aKey
+%
+category: 'blind-write guardrail'
+method: McpToolset
+noteWrite: aKey
+  ^self server noteWrite: aKey
+%
+category: 'options'
+method: McpToolset
+optionNamed: aName ifAbsent: aBlock
+  "One option of this toolset. Every option is optional, so the caller says what it does without."
+  options isNil ifTrue: [^aBlock value].
+  ^options at: aName ifAbsent: aBlock
+%
+category: 'paging'
+method: McpToolset
+page: aCollection args: args defaultLimit: anIntegerOrNil noun: aNoun
+  "The window of aCollection that the limit and offset arguments select, headed by a line that
+   names the window, the total and the offset of the next page. limit 0 answers the count alone."
+  | limit offset total stop |
+  limit := self pagingArgument: 'limit' in: args default: anIntegerOrNil.
+  offset := self pagingArgument: 'offset' in: args default: 0.
+  total := aCollection size.
+  limit = 0 ifTrue: [^'(' , total printString , ' ' , aNoun , ')'].
+  stop := limit isNil ifTrue: [total] ifFalse: [(offset + limit) min: total].
+  ^self linesFrom: (OrderedCollection new
+    add: (self pageHeaderFrom: offset + 1 to: stop of: total noun: aNoun);
+    addAll: (self window: aCollection from: offset + 1 to: stop);
+    yourself)
+%
+category: 'paging'
+method: McpToolset
+pageHeaderFrom: start to: stop of: total noun: aNoun
+  total = 0 ifTrue: [^'(0 ' , aNoun , ')'].
+  start > total ifTrue: [
+    ^'(showing none of ' , total printString , '; offset ' , (start - 1) printString
+      , ' is past the end)'].
+  (start = 1 and: [stop = total]) ifTrue: [^'(showing all ' , total printString , ')'].
+  stop < total ifTrue: [
+    ^'(showing ' , start printString , '-' , stop printString , ' of ' , total printString
+      , '; pass offset: ' , stop printString , ' for the next page)'].
+  ^'(showing ' , start printString , '-' , stop printString , ' of ' , total printString , ')'
+%
+category: 'paging'
+method: McpToolset
+pagingArgument: aName in: args default: aDefault
+  "A limit or offset argument: absent means aDefault; anything but a non-negative integer is
+   refused with kind invalidParams."
+  | value |
+  value := args at: aName ifAbsent: [^aDefault].
+  ((value isKindOf: Integer) and: [value >= 0]) ifTrue: [^value].
+  ^McpError
+    signalKind: 'invalidParams'
+    message: aName , ' must be a non-negative integer, not ' , value printString
+%
+category: 'schema'
+method: McpToolset
+property: aName type: aType description: aDescription
+  ^aName -> (Dictionary new
+    at: 'type' put: aType;
+    at: 'description' put: aDescription;
+    yourself)
+%
+category: 'tools'
+method: McpToolset
+registerOn: aRegistry
+  "Add this toolset's tools to aRegistry with aRegistry add: (McpTool name:description:schema:handler:)."
+  ^McpError
+    signalKind: 'other'
+    message: self class name , ' does not implement registerOn:'
+%
+category: 'blind-write guardrail'
+method: McpToolset
+requireRead: aKey
+  "Signals kind refused unless aKey was read (or written) in this view and is still current."
+  ^self server requireRead: aKey
+%
+category: 'lookups'
+method: McpToolset
+resolveClass: aName
+  ^self resolveClass: aName meta: false
+%
+category: 'lookups'
+method: McpToolset
+resolveClass: aName meta: aBoolean
+  "The class called aName in the symbol list of this user (its metaclass when aBoolean), or
+   notFound."
+  | found |
+  found := (aName isNil or: [aName isEmpty])
+    ifTrue: [nil]
+    ifFalse: [System myUserProfile symbolList objectNamed: aName asSymbol].
+  (found notNil and: [found isBehavior]) ifFalse: [
+    ^McpError signalKind: 'notFound' message: 'class ' , aName printString , ' not found'].
+  aBoolean == true ifTrue: [^found class].
+  ^found
+%
+category: 'output'
+method: McpToolset
+resultCap
+  server isNil ifTrue: [^McpServer defaultResultCap].
+  ^server resultCap
+%
+category: 'schema'
+method: McpToolset
+schemaProperties: anArrayOfAssociations required: anArrayOfNames
+  "A closed object schema: additionalProperties false and a required list, possibly empty."
+  | properties |
+  properties := Dictionary new.
+  anArrayOfAssociations do: [:each | properties at: each key put: each value].
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: properties;
+    at: 'required' put: anArrayOfNames asArray;
+    at: 'additionalProperties' put: false;
+    yourself
+%
+category: 'accessing'
+method: McpToolset
+server
+  "The McpServer this toolset serves."
+  ^server
+%
+category: 'initialization'
+method: McpToolset
+setServer: anMcpServer options: aDictionaryOrNil
+  server := anMcpServer.
+  options := aDictionaryOrNil
+%
+category: 'schema'
+method: McpToolset
+stringArrayProperty: aName description: aDescription
+  | association |
+  association := self property: aName type: 'array' description: aDescription.
+  association value at: 'items' put: (Dictionary new at: 'type' put: 'string'; yourself).
+  ^association
+%
+category: 'schema'
+method: McpToolset
+stringProperty: aName description: aDescription
+  ^self property: aName type: 'string' description: aDescription
+%
+category: 'output'
+method: McpToolset
+truncationMarkerShowing: aShown of: aTotal
+  ^McpServer truncationMarkerShowing: aShown of: aTotal
+%
+category: 'paging'
+method: McpToolset
+window: aCollection from: start to: stop
+  "The elements start..stop as Strings; empty when the window is empty."
+  | lines |
+  lines := OrderedCollection new.
+  start to: stop do: [:index | lines add: (aCollection at: index) asString].
+  ^lines
+%

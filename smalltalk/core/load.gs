@@ -1,0 +1,41 @@
+! Files in the worker core (smalltalk/core) into the symbol dictionary Mcp.
+! Run from the repository root: every input path below is relative to it.
+! The tool-surface toolsets add their own input lines in the marked block; nothing else here
+! needs to change for them, because their class names are pre-declared already.
+set compile_env: 0
+!
+! ------------------- Create Mcp if absent (install.sh normally has)
+run
+| up |
+up := System myUserProfile.
+(up objectNamed: #Mcp) isNil ifTrue: [
+  up insertDictionary: (SymbolDictionary new name: #Mcp; yourself) at: up symbolList size + 1].
+true
+%
+!
+! ------------------- Pre-declare the class names of this group (bound to nil only where absent)
+run
+| mcp |
+mcp := System myUserProfile objectNamed: #Mcp.
+#( #McpError #McpJson #McpTool #McpToolRegistry #McpToolset
+   #McpExecutionToolset #McpSessionToolset
+   #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
+   #McpDispatcher #McpServer )
+  do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
+true
+%
+!
+! ------------------- The worker core, in dependency order
+input smalltalk/core/McpError.gs
+input smalltalk/core/McpJson.gs
+input smalltalk/core/McpTool.gs
+input smalltalk/core/McpToolRegistry.gs
+input smalltalk/core/McpToolset.gs
+input smalltalk/core/McpExecutionToolset.gs
+input smalltalk/core/McpSessionToolset.gs
+!
+! ------------------- The tool-surface toolsets (input lines added by their owner)
+!
+! ------------------- Dispatch and the worker entry
+input smalltalk/core/McpDispatcher.gs
+input smalltalk/core/McpServer.gs
