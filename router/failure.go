@@ -1,0 +1,40 @@
+package router
+
+// Failure is what the router needs to know about an error a worker call or a launch
+// returned. The binding's classifier (gemstone.IsFatal, gemstone.EndingOf, ClientSafe)
+// fills it in for real gems; tests may supply their own.
+type Failure struct {
+	// Fatal: the gem is gone (GCI fatal band, an invalid session, or stopped by the escalation).
+	Fatal bool
+	// Number is the GemStone error number, 0 when the error did not come from GemStone.
+	Number int
+	// Kind is a short machine-readable name for data.kind (e.g. loginDenied, toolsetNotFound).
+	Kind string
+	// Safe is a description a client may see: never an NRS, host, user or path.
+	Safe string
+	// Ending names the escalation step that ended the call ("" when none did).
+	Ending string
+}
+
+// Classifier reads an error into a Failure.
+type Classifier func(error) Failure
+
+// launchHint says what to fix after a failed login or prepare, by GemStone error number or
+// prepare kind. It names configuration variables, never their values.
+func launchHint(f Failure) string {
+	switch {
+	case f.Kind == "loginDenied" || f.Number == 4051 || f.Number == 4136:
+		return "check MCP_WORKER_USER and its password (GS_PASS or MCP_PASSWORD_FILE)"
+	case f.Number == 4065 || f.Number == 4062 || f.Number == 4066 || f.Number == 4137:
+		return "the stone or its netldi could not be reached: check MCP_STONE, MCP_NETLDI and GEMSTONE_GLOBAL_DIR"
+	case f.Kind == "workerClassNotFound":
+		return "check MCP_WORKER_CLASS and that the worker code is installed for MCP_WORKER_USER"
+	case f.Kind == "toolsetNotFound" || f.Kind == "badOption":
+		return "check MCP_TOOLSETS and MCP_TOOLSET_OPTIONS"
+	case f.Kind == "contractVersion":
+		return "the worker code in the image is older or newer than this front end; reinstall it"
+	case f.Kind == "libraryNotFound":
+		return "set GCI_LIBRARY or GEMSTONE to a GemStone client library"
+	}
+	return "see the server log for the full error"
+}

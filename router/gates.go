@@ -1,0 +1,206 @@
+package router
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+)
+
+// readTimeout drops a client that sends its headers and then never finishes its body: a
+// timer cuts the connection's read side if the body is not in within ReadTimeout of the
+// request's arrival (the headers are bounded by the http.Server's ReadHeaderTimeout). It
+// uses a timer rather than a read deadline left on the connection, because a deadline left
+// behind would fire in net/http's background read during a long call and cancel it.
+func (s *Server) readTimeout(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var finished atomic.Bool
+		rc := http.NewResponseController(w)
+		timer := time.AfterFunc(s.o.ReadTimeout, func() {
+			if !finished.Load() {
+				_ = rc.SetReadDeadline(time.Now())
+			}
+		})
+		stop := func() {
+			if finished.CompareAndSwap(false, true) {
+				timer.Stop()
+			}
+		}
+		defer stop()
+		r.Body = &watchedBody{ReadCloser: r.Body, done: stop}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// watchedBody reports the end of the body (or its failure) as soon as it is seen.
+type watchedBody struct {
+	io.ReadCloser
+	done func()
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.done()
+	}
+	return n, err
+}
+
+// hostGate refuses a Host header that is not loopback or allowed (DNS rebinding: a page on
+// evil.example resolving its name to 127.0.0.1 reaches us with Host: evil.example).
+func (s *Server) hostGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := hostOnly(r.Host)
+		if !isLoopbackName(host) && !containsFold(s.o.AllowedHosts, host) {
+			s.refuse(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
+				"Forbidden: Host "+quote(host)+" is not this server's (DNS rebinding protection); add it to MCP_ALLOWED_HOSTS if it is", "hostRefused")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// originGate refuses a browser request from a page whose origin is not loopback or
+// allowed. An absent Origin is allowed: it is what non-browser clients send.
+func (s *Server) originGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin != "" && !s.originAllowed(origin) {
+			s.refuse(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
+				"Forbidden: Origin "+quote(origin)+" is not allowed; add its host to MCP_ALLOWED_ORIGINS", "originRefused")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) originAllowed(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false // "null" and other opaque origins
+	}
+	host := hostOnly(u.Host)
+	if isLoopbackName(host) {
+		return true
+	}
+	for _, a := range s.o.AllowedOrigins {
+		if strings.Contains(a, "://") {
+			if strings.EqualFold(strings.TrimRight(a, "/"), strings.TrimRight(origin, "/")) {
+				return true
+			}
+		} else if strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyLimit answers 413 when a body is longer than MaxBody (enforced while reading, so a
+// client cannot make us buffer more than that).
+func (s *Server) bodyLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.o.MaxBody {
+			s.refuse(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
+				"Request Entity Too Large: the body exceeds MCP_MAX_BODY", "bodyTooLarge")
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// versionGate refuses a present MCP-Protocol-Version this server does not speak. An absent
+// header is allowed (initialize carries none, and the transport spec says to assume
+// 2025-03-26 for a client that never sends one).
+func (s *Server) versionGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get(VersionHeader); v != "" && !slices.Contains(s.versions, v) {
+			s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+				"Bad Request: unsupported MCP-Protocol-Version "+quote(v)+"; this server supports "+strings.Join(s.versions, ", "),
+				"unsupportedProtocolVersion")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type sessionKey struct{}
+
+// sessionLookup resolves MCP-Session-Id: unknown or ended → 404 on every verb. A request
+// without the header goes on with no session; each verb decides (initialize needs none,
+// everything else answers 400).
+func (s *Server) sessionLookup(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(SessionHeader)
+		if id == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		sess, ok := s.table.Get(id)
+		if !ok {
+			s.refuse(w, r, http.StatusNotFound, jsonrpc.CodeServer,
+				"Not Found: unknown or ended session; send initialize without MCP-Session-Id to start a new one", "sessionNotFound")
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+	})
+}
+
+func sessionOf(r *http.Request) *session.Session {
+	sess, _ := r.Context().Value(sessionKey{}).(*session.Session)
+	return sess
+}
+
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Allow", "GET, POST, DELETE")
+	s.refuse(w, r, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest,
+		"Method Not Allowed: /mcp takes POST, GET and DELETE", "methodNotAllowed")
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return strings.ToLower(h)
+	}
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]"))
+}
+
+// isLoopbackName accepts localhost, *.localhost (RFC 6761 reserves it for loopback) and
+// loopback addresses; it never resolves a name, since resolving is what rebinding attacks.
+func isLoopbackName(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// quote shows a client-supplied value in a message without letting it run on forever.
+func quote(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return `"` + strings.ToValidUTF8(s, "?") + `"`
+}

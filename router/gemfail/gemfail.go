@@ -1,0 +1,58 @@
+// Package gemfail reads the errors of the worker seam for the router: the binding's
+// *gemstone.Error (fatal band, breaks, the escalation's ending, a client-safe summary) and a
+// worker's refused prepare. It is the only place the router's side learns GemStone's error
+// numbers, so the router package itself depends on the worker interfaces alone.
+package gemfail
+
+import (
+	"errors"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
+)
+
+// Classify reads err for the router.
+func Classify(err error) router.Failure {
+	if err == nil {
+		return router.Failure{}
+	}
+	// A refused prepare ({"ok":false,"error":{kind,message}}): the worker contract makes its
+	// kind and message safe to show a client.
+	var pe *gciworker.PrepareError
+	if errors.As(err, &pe) {
+		return router.Failure{Kind: pe.Kind, Safe: "the worker refused its configuration: " + pe.ClientMessage()}
+	}
+	f := router.Failure{Fatal: gemstone.IsFatal(err), Safe: gemstone.ClientSafe(err)}
+	if e := gemstone.EndingOf(err); e != gemstone.NotEnded {
+		f.Ending = e.String()
+		if e == gemstone.EndedByStop {
+			f.Fatal = true
+		}
+	}
+	var ge *gemstone.Error
+	if errors.As(err, &ge) {
+		f.Number = ge.Number
+	}
+	switch {
+	case gemstone.IsLoginDenied(err):
+		f.Kind = "loginDenied"
+	case f.Fatal:
+		f.Kind = "sessionGone"
+	case gemstone.IsBreak(err):
+		f.Kind = "break"
+	case errors.Is(err, gemstone.ErrCallInProgress):
+		f.Kind = "busy"
+	case isLibraryFailure(err):
+		// Its text names paths: the client learns only that the library is missing.
+		f.Kind = "libraryNotFound"
+		f.Safe = "the GemStone client library could not be loaded"
+	}
+	return f
+}
+
+func isLibraryFailure(err error) bool {
+	var le *gemstone.LoadError
+	var se *gemstone.SymbolError
+	return errors.As(err, &le) || errors.As(err, &se)
+}

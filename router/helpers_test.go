@@ -1,0 +1,207 @@
+package router_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// fixture is a router on an httptest server with fake gems behind it.
+type fixture struct {
+	t   *testing.T
+	srv *router.Server
+	ts  *httptest.Server
+	l   *fakeworker.Launcher
+	log *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newFixture(t *testing.T, tune ...func(*router.Options, *fakeworker.Launcher)) *fixture {
+	t.Helper()
+	l := fakeworker.New()
+	logs := &syncBuffer{}
+	o := router.Options{
+		Launcher:    l,
+		Login:       worker.LoginSpec{StoneNRS: "!tcp@secret-host#server!gs64stone", User: "SecretUser", Password: "hunter2"},
+		Prepare:     worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		RouterID:    "r1",
+		MaxSessions: 3,
+		Classify:    gemfail.Classify,
+		Log:         zerolog.New(logs),
+	}
+	for _, f := range tune {
+		f(&o, l)
+	}
+	srv := router.New(o)
+	ts := httptest.NewServer(srv.Handler())
+	f := &fixture{t: t, srv: srv, ts: ts, l: l, log: logs}
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		done := make(chan struct{})
+		go func() {
+			srv.Close(t.Context())
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("router Close did not return within 10 s")
+		}
+	})
+	return f
+}
+
+// reply is a decoded HTTP answer.
+type reply struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	RPC    struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int            `json:"code"`
+			Message string         `json:"message"`
+			Data    map[string]any `json:"data"`
+		} `json:"error"`
+	}
+}
+
+func (r reply) kind() string {
+	if r.RPC.Error == nil || r.RPC.Error.Data == nil {
+		return ""
+	}
+	k, _ := r.RPC.Error.Data["kind"].(string)
+	return k
+}
+
+// do sends one request; headers are name, value pairs.
+func (f *fixture) do(method, sid, body string, headers ...string) reply {
+	f.t.Helper()
+	var rdr io.Reader
+	if body != "" {
+		rdr = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, f.ts.URL+"/mcp", rdr)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if strings.EqualFold(headers[i], "Host") {
+			req.Host = headers[i+1]
+			continue
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatalf("%s /mcp: %v", method, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	r := reply{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	if len(b) > 0 && b[0] == '{' {
+		if err := json.Unmarshal(b, &r.RPC); err != nil {
+			f.t.Fatalf("answer is not JSON-RPC: %v: %s", err, b)
+		}
+	}
+	return r
+}
+
+func (f *fixture) post(sid, body string, headers ...string) reply {
+	f.t.Helper()
+	return f.do(http.MethodPost, sid, body, headers...)
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+func initWith(version string) string {
+	return strings.Replace(initBody, "2025-11-25", version, 1)
+}
+
+// open initializes a session and answers its id.
+func (f *fixture) open() string {
+	f.t.Helper()
+	r := f.post("", initBody)
+	if r.Status != http.StatusOK || r.RPC.Error != nil {
+		f.t.Fatalf("initialize: status %d body %s", r.Status, r.Body)
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		f.t.Fatalf("initialize answered no Mcp-Session-Id")
+	}
+	return sid
+}
+
+func call(id int, tool, args string) string {
+	b, _ := json.Marshal(id)
+	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
+}
+
+func wantStatus(t *testing.T, r reply, status int) {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d; body %s", r.Status, status, r.Body)
+	}
+}
+
+func wantError(t *testing.T, r reply, status, code int, kind string) {
+	t.Helper()
+	wantStatus(t, r, status)
+	if r.RPC.Error == nil {
+		t.Fatalf("want a JSON-RPC error %d, got %s", code, r.Body)
+	}
+	if r.RPC.Error.Code != code {
+		t.Fatalf("error code %d, want %d; body %s", r.RPC.Error.Code, code, r.Body)
+	}
+	if kind != "" && r.kind() != kind {
+		t.Fatalf("data.kind %q, want %q; body %s", r.kind(), kind, r.Body)
+	}
+}
+
+// eventually polls cond for up to d.
+func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

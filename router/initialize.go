@@ -1,0 +1,135 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+// initialize opens a session: a slot under the cap first (so no login is attempted past
+// it), then the gem's login and prepare, then the client's initialize forwarded to it. Any
+// failure gives the slot back.
+func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Message) {
+	if s.closing.Err() != nil {
+		writeJSON(w, http.StatusServiceUnavailable, errorBody(m.ID, jsonrpc.CodeServer,
+			session.ErrShuttingDown.Reason, session.ErrShuttingDown.Kind))
+		return
+	}
+	slot, err := s.table.Reserve()
+	if err != nil {
+		var lim *session.LimitError
+		errors.As(err, &lim)
+		s.o.Log.Warn().Int("limit", lim.Limit).Msg("initialize refused: session limit reached")
+		writeJSON(w, http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, err.Error(), "sessionLimit", "limit", lim.Limit))
+		return
+	}
+	sess, status, body := s.open(r.Context(), slot)
+	if sess == nil {
+		writeJSON(w, status, errorBody(m.ID, jsonrpc.CodeServer, body.message, body.kind, "number", body.number))
+		return
+	}
+	ans := s.o.Responses.Begin(w, r)
+	out := sess.Do(r.Context(), m)
+	if out.Err != nil || out.Stopped != nil || len(out.Reply) == 0 || jsonrpc.IsErrorResponse(out.Reply) {
+		status, reply := s.outcome(sess, m, out)
+		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept initialize"})
+		ans.Final(status, nil, reply)
+		return
+	}
+	sess.SetProtocolVersion(s.negotiated(m, out.Reply))
+	s.o.Log.Info().Str("session", sess.ID()).Str("protocolVersion", sess.ProtocolVersion()).
+		Int("sessions", s.table.Len()).Msg("session opened")
+	ans.Final(http.StatusOK, http.Header{SessionHeader: {sess.ID()}}, out.Reply)
+}
+
+type launchFailure struct {
+	message string
+	kind    string
+	number  int
+}
+
+// open logs a gem in and prepares it, and maps the session. The login is bounded by
+// LoginTimeout and by shutdown, not by the client's connection: a login abandoned halfway
+// would be undone anyway, and finishing it is what makes the logout clean.
+func (s *Server) open(reqCtx context.Context, slot *session.Slot) (*session.Session, int, launchFailure) {
+	id, err := session.NewID(s.idPrefix())
+	if err != nil {
+		slot.Release()
+		s.o.Log.Error().Err(err).Msg("cannot make a session id")
+		return nil, http.StatusInternalServerError, launchFailure{message: "Internal error: cannot make a session id", kind: "internalError"}
+	}
+	cfg := s.o.Prepare
+	cfg.Contract = worker.ContractVersion
+	cfg.ProtocolVersions = s.ProtocolVersions()
+	cfg.CacheName = CacheName(cfg.WorkerClass, s.o.RouterID, strings.TrimPrefix(id, s.idPrefix()))
+	cfg.FrontEnd.RouterID = s.o.RouterID
+	ctx, cancel := context.WithTimeout(s.base, s.o.LoginTimeout)
+	defer cancel()
+	gem, err := s.o.Launcher.Launch(ctx, s.o.Login, cfg)
+	if err != nil {
+		slot.Release()
+		f := s.o.Classify(err)
+		s.o.Log.Error().Err(err).Int("number", f.Number).Str("kind", f.Kind).Msg("worker login or prepare failed; slot released")
+		kind := f.Kind
+		if kind == "" {
+			kind = "loginFailed"
+		}
+		what := f.Safe
+		if what == "" {
+			what = "the worker could not be started"
+		}
+		return nil, http.StatusOK, launchFailure{
+			message: "cannot open a session: " + what + "; " + launchHint(f),
+			kind:    kind, number: f.Number,
+		}
+	}
+	sess := session.New(s.base, id, gem, session.Options{
+		RequestTimeout: s.o.RequestTimeout,
+		PendingTimeout: s.o.PendingTimeout,
+		CloseTimeout:   s.o.CloseTimeout,
+		Log:            s.o.Log,
+	})
+	s.table.Add(sess, slot)
+	if reqCtx.Err() != nil {
+		s.o.Log.Info().Str("session", id).Msg("client left during login; session kept until it is reaped or ended")
+	}
+	return sess, http.StatusOK, launchFailure{}
+}
+
+func (s *Server) idPrefix() string {
+	if s.o.IDPrefixed && s.o.RouterID != "" {
+		return s.o.RouterID + "-"
+	}
+	return ""
+}
+
+// negotiated is the revision the worker's initialize answer chose; should it not say, the
+// worker's own rule is applied (the client's version when listed, else the newest).
+func (s *Server) negotiated(m jsonrpc.Message, reply []byte) string {
+	if v := jsonrpc.ProtocolVersionOf("result", reply); v != "" {
+		return v
+	}
+	if v := jsonrpc.ProtocolVersionOf("params", m.Raw); v != "" {
+		for _, have := range s.versions {
+			if have == v {
+				return v
+			}
+		}
+	}
+	return s.versions[0]
+}
+
+// CacheName is the name a worker gem takes in the shared cache (worker contract):
+// <workerClass>:<routerId>:<first 8 of the MCP session id>.
+func CacheName(workerClass, routerID, sessionID string) string {
+	head := sessionID
+	if len(head) > 8 {
+		head = head[:8]
+	}
+	return workerClass + ":" + routerID + ":" + head
+}

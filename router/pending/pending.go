@@ -1,0 +1,146 @@
+// Package pending is the table of requests the server has sent a client and not yet had
+// answered: a liveness ping on the stream today, elicitation and sampling later. Each gets
+// an id in the server's own namespace ("srv-1", "srv-2", ...), so it can never collide with
+// an id the client chose, and each is given up after a timeout (30 s by default) so an
+// unanswered request decides something instead of hanging a session.
+//
+// The router resolves entries when a client POSTs a JSON-RPC response; whoever sent the
+// request waits on the Call.
+package pending
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultTimeout is how long a server-sent request waits for its answer.
+const DefaultTimeout = 30 * time.Second
+
+// IDPrefix starts every id this table hands out.
+const IDPrefix = "srv-"
+
+var (
+	// ErrTimeout: the client did not answer within the timeout.
+	ErrTimeout = errors.New("pending: no answer within the timeout")
+	// ErrAbandoned: the table was closed (the session ended) before an answer came.
+	ErrAbandoned = errors.New("pending: the session ended before an answer came")
+)
+
+// Call is one outstanding server-sent request.
+type Call struct {
+	// ID is the JSON-RPC id to put on the request (a JSON string).
+	ID     json.RawMessage
+	Method string
+	Sent   time.Time
+
+	done   chan struct{}
+	answer json.RawMessage
+	err    error
+}
+
+// Done is closed when the call is answered, timed out or abandoned.
+func (c *Call) Done() <-chan struct{} { return c.done }
+
+// Result is the client's complete response message, or ErrTimeout / ErrAbandoned. Valid
+// after Done is closed.
+func (c *Call) Result() (json.RawMessage, error) {
+	<-c.done
+	return c.answer, c.err
+}
+
+// Table holds one session's outstanding server-sent requests. The zero value is not usable;
+// use New.
+type Table struct {
+	timeout time.Duration
+
+	mu     sync.Mutex
+	next   int
+	calls  map[string]*entry
+	closed bool
+}
+
+type entry struct {
+	call  *Call
+	timer *time.Timer
+}
+
+// New makes a table whose calls time out after timeout (DefaultTimeout when zero).
+func New(timeout time.Duration) *Table {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Table{timeout: timeout, calls: make(map[string]*entry)}
+}
+
+// Start registers a new server-sent request and gives its id. The caller writes the
+// request with that id and waits on the Call. A closed table answers a call that is
+// already abandoned.
+func (t *Table) Start(method string) *Call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	id := IDPrefix + strconv.Itoa(t.next)
+	raw, _ := json.Marshal(id)
+	c := &Call{ID: raw, Method: method, Sent: time.Now(), done: make(chan struct{})}
+	if t.closed {
+		c.err = ErrAbandoned
+		close(c.done)
+		return c
+	}
+	e := &entry{call: c}
+	e.timer = time.AfterFunc(t.timeout, func() { t.finish(id, nil, ErrTimeout) })
+	t.calls[id] = e
+	return c
+}
+
+// Resolve delivers a client's response (the whole message) to the call with that id. It
+// reports false when no such call is outstanding: an id not ours, a late answer, or a
+// duplicate.
+func (t *Table) Resolve(id json.RawMessage, response json.RawMessage) bool {
+	var s string
+	if json.Unmarshal(id, &s) != nil || !strings.HasPrefix(s, IDPrefix) {
+		return false
+	}
+	return t.finish(s, response, nil)
+}
+
+func (t *Table) finish(id string, answer json.RawMessage, err error) bool {
+	t.mu.Lock()
+	e, ok := t.calls[id]
+	if ok {
+		delete(t.calls, id)
+	}
+	t.mu.Unlock()
+	if !ok {
+		return false
+	}
+	e.timer.Stop()
+	e.call.answer, e.call.err = answer, err
+	close(e.call.done)
+	return true
+}
+
+// Len is how many calls are outstanding.
+func (t *Table) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.calls)
+}
+
+// Close abandons every outstanding call; later Starts are abandoned at once.
+func (t *Table) Close() {
+	t.mu.Lock()
+	t.closed = true
+	ids := make([]string, 0, len(t.calls))
+	for id := range t.calls {
+		ids = append(ids, id)
+	}
+	t.mu.Unlock()
+	for _, id := range ids {
+		t.finish(id, nil, ErrAbandoned)
+	}
+}

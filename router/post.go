@@ -1,0 +1,227 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+)
+
+// post serves POST /mcp: one JSON-RPC message, or a batch on a 2025-03-26 session.
+func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+	body, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	msgs, batch, err := jsonrpc.Parse(body)
+	if err != nil {
+		var e *jsonrpc.Error
+		if !errors.As(err, &e) {
+			e = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"}
+		}
+		writeJSON(w, http.StatusBadRequest, jsonrpc.ErrorResponse(nil, e))
+		return
+	}
+	sess := sessionOf(r)
+	if batch {
+		s.postBatch(w, r, sess, msgs)
+		return
+	}
+	m := msgs[0]
+	if m.Kind == jsonrpc.Request && m.Method == "initialize" {
+		if sess != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
+				"Invalid Request: this session is already initialized; send initialize without MCP-Session-Id to start another", "alreadyInitialized"))
+			return
+		}
+		s.initialize(w, r, m)
+		return
+	}
+	if sess == nil {
+		s.noSession(w, m)
+		return
+	}
+	if m.Kind == jsonrpc.Request && !isFrontEndMethod(m.Method) {
+		// A request the worker answers: its answer goes through the response mode.
+		ans := s.o.Responses.Begin(w, r)
+		status, reply := s.forward(r.Context(), sess, m)
+		ans.Final(status, nil, reply)
+		return
+	}
+	status, reply := s.dispatch(r.Context(), sess, m)
+	writeJSON(w, status, reply)
+}
+
+// readBody reads the whole body within the size limit and the read timeout.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(r.Body)
+	if err == nil {
+		return body, true
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		s.refuse(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
+			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", "bodyTooLarge")
+		return nil, false
+	}
+	s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body unreadable (client closed or too slow); dropped")
+	s.refuse(w, r, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
+		"Request Timeout: the body did not arrive in time", "readTimeout")
+	return nil, false
+}
+
+// noSession answers a non-initialize message that carries no MCP-Session-Id.
+func (s *Server) noSession(w http.ResponseWriter, m jsonrpc.Message) {
+	if m.Method == "server/discover" {
+		// The 2026-07-28 draft's first probe. A prompt error makes such a client fall back to
+		// initialize, which is the era this server speaks.
+		writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeMethodNotFound,
+			"Method not found: server/discover is not supported; this server speaks MCP "+
+				"2025-11-25, 2025-06-18 and 2025-03-26: send initialize", "methodNotFound"))
+		return
+	}
+	writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
+		"Bad Request: MCP-Session-Id header is required; send initialize first", "sessionRequired"))
+}
+
+// isFrontEndMethod names the requests the front end answers itself, never queueing them.
+func isFrontEndMethod(method string) bool { return method == "ping" || method == "initialize" }
+
+// dispatch handles one message on a live session and gives the HTTP status and body (nil:
+// no body). It is shared by single POSTs and batch members.
+func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
+	switch m.Kind {
+	case jsonrpc.Response:
+		if !sess.Pending().Resolve(m.ID, m.Raw) {
+			s.o.Log.Debug().Str("session", sess.ID()).Str("id", string(m.ID)).Msg("response matches no outstanding server request; ignored")
+		}
+		return http.StatusAccepted, nil
+	case jsonrpc.Notification:
+		sess.Touch()
+		if m.Method == "notifications/cancelled" {
+			s.cancel(sess, m)
+			return http.StatusAccepted, nil
+		}
+		sess.Forward(m, func(out session.Outcome) { s.afterNotification(sess, m, out) })
+		return http.StatusAccepted, nil
+	}
+	switch m.Method {
+	case "ping":
+		return http.StatusOK, jsonrpc.ResultResponse(m.ID, jsonrpc.EmptyResult)
+	case "initialize":
+		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
+			"Invalid Request: initialize must be sent on its own, without MCP-Session-Id", "alreadyInitialized")
+	}
+	return s.forward(ctx, sess, m)
+}
+
+// cancel ends the call a notifications/cancelled names. It is handled here rather than
+// forwarded: forwarding would queue it behind the very call it asks to stop.
+func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
+	id, ok := jsonrpc.CancelledRequestID(m.Params)
+	if !ok {
+		s.o.Log.Debug().Str("session", sess.ID()).Msg("notifications/cancelled without a usable requestId; ignored")
+		return
+	}
+	found := sess.Cancel(jsonrpc.IDKey(id))
+	s.o.Log.Info().Str("session", sess.ID()).Str("requestId", string(id)).Bool("found", found).Msg("client cancelled a request")
+}
+
+// forward runs a request on the session's gem and turns the outcome into the answer.
+func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
+	sess.Touch()
+	out := sess.Do(ctx, m)
+	sess.Touch()
+	return s.outcome(sess, m, out)
+}
+
+// outcome maps what became of a call to its HTTP status and JSON-RPC answer.
+func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.Outcome) (int, []byte) {
+	log := s.o.Log.With().Str("session", sess.ID()).Str("method", m.Method).Str("id", string(m.ID)).Logger()
+	if out.Err != nil && errors.Is(out.Err, session.ErrDuplicateID) {
+		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
+			"Invalid Request: a request with id "+string(m.ID)+" is already in flight on this session", "duplicateId")
+	}
+	var f Failure
+	if out.Err != nil {
+		f = s.o.Classify(out.Err)
+	}
+	if f.Fatal {
+		// The gem is gone (it died, or the escalation had to stop it). Unmap the session in
+		// this same step, so its slot returns and the next request on its id is a 404.
+		reason := session.ReasonGemDied
+		if out.Stopped != nil {
+			reason = "stoppedByEscalation"
+		}
+		log.Warn().Err(out.Err).Str("ending", f.Ending).Msg("worker gem gone; session ended")
+		sess.End(context.Background(), session.Reason{Kind: reason, Detail: out.Err.Error()})
+	}
+	switch {
+	case out.Stopped == session.ErrCancelled:
+		// The client stopped waiting; MCP asks that the request get no response.
+		log.Info().Str("ending", f.Ending).Msg("cancelled call ended")
+		return http.StatusAccepted, nil
+	case out.Stopped == session.ErrClientGone:
+		return http.StatusAccepted, nil // nobody is listening
+	case out.Stopped != nil:
+		log.Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending).Msg("call ended before its answer")
+		msg := out.Stopped.Reason
+		if f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind {
+			msg += "; the worker did not stop for either break, so its session was ended"
+		}
+		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, msg, out.Stopped.Kind, "ending", f.Ending)
+	case f.Fatal:
+		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer,
+			"the session's worker is gone ("+f.Safe+"); initialize a new session", "sessionGone", "number", f.Number)
+	case out.Err != nil:
+		log.Warn().Err(out.Err).Msg("worker error; the session keeps serving")
+		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
+			"Internal error: the worker failed ("+f.Safe+"); the session keeps serving", "workerError", "number", f.Number)
+	case m.Kind != jsonrpc.Request:
+		return http.StatusAccepted, nil
+	case len(out.Reply) == 0:
+		log.Warn().Msg("the worker answered a request with nothing")
+		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
+			"Internal error: the worker sent no answer", "workerError")
+	}
+	return http.StatusOK, out.Reply
+}
+
+// afterNotification deals with a forwarded notification's outcome; nobody waits for it,
+// but a dead gem must still end its session.
+func (s *Server) afterNotification(sess *session.Session, m jsonrpc.Message, out session.Outcome) {
+	if out.Err == nil {
+		return
+	}
+	_, _ = s.outcome(sess, m, out)
+}
+
+// postBatch serves a JSON-RPC batch: split and forwarded member by member, in order, on a
+// session that negotiated 2025-03-26; refused on the later revisions, which removed batches.
+func (s *Server) postBatch(w http.ResponseWriter, r *http.Request, sess *session.Session, msgs []jsonrpc.Message) {
+	if sess == nil {
+		writeJSON(w, http.StatusBadRequest, errorBody(nil, jsonrpc.CodeInvalidRequest,
+			"Invalid Request: a batch cannot open a session; send initialize on its own", "batchRefused"))
+		return
+	}
+	if v := sess.ProtocolVersion(); v != batchVersion {
+		writeJSON(w, http.StatusBadRequest, errorBody(nil, jsonrpc.CodeInvalidRequest,
+			"Invalid Request: JSON-RPC batches are not part of MCP "+v+" (removed after "+batchVersion+"); send one message per POST",
+			"batchRefused"))
+		return
+	}
+	var replies [][]byte
+	for _, m := range msgs {
+		if _, reply := s.dispatch(r.Context(), sess, m); reply != nil {
+			replies = append(replies, reply)
+		}
+	}
+	if len(replies) == 0 {
+		writeJSON(w, http.StatusAccepted, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, jsonrpc.BatchOf(replies))
+}

@@ -1,0 +1,86 @@
+package router
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+)
+
+// ResponseMode decides how the answer to one POSTed request is written. Today every answer
+// is application/json, because nothing can reach a client while its call runs: the worker
+// speaks only when its call returns (contract version 1 has no worker-to-router channel). When
+// that channel exists, a mode that opens a text/event-stream response for a request whose
+// worker may speak first (progress, log, elicitation) replaces JSONResponses per request;
+// nothing else in the router changes.
+type ResponseMode interface {
+	// Begin starts the answer to one request on w.
+	Begin(w http.ResponseWriter, r *http.Request) Answer
+}
+
+// Answer is the answer to one POSTed request in the making.
+type Answer interface {
+	// Message writes a message produced while the request runs, before its final answer.
+	// A mode that cannot (JSON) answers ErrNoStream; the caller then uses the session's
+	// standalone stream.
+	Message(msg []byte) error
+	// Final writes the request's response and ends the answer. header holds extra headers
+	// (MCP-Session-Id on initialize).
+	Final(status int, header http.Header, body []byte)
+}
+
+// ErrNoStream: this answer cannot carry messages ahead of the response.
+var ErrNoStream = errors.New("router: the response mode cannot send messages before the answer")
+
+// JSONResponses answers every request with one application/json body.
+type JSONResponses struct{}
+
+// Begin implements ResponseMode.
+func (JSONResponses) Begin(w http.ResponseWriter, _ *http.Request) Answer { return jsonAnswer{w} }
+
+type jsonAnswer struct{ w http.ResponseWriter }
+
+func (jsonAnswer) Message([]byte) error { return ErrNoStream }
+
+func (a jsonAnswer) Final(status int, header http.Header, body []byte) {
+	for k, vs := range header {
+		for _, v := range vs {
+			a.w.Header().Add(k, v)
+		}
+	}
+	writeJSON(a.w, status, body)
+}
+
+// writeJSON writes a complete JSON answer; a nil body is an empty answer (202).
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	if body == nil {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// refuse answers a request the front end will not serve with an HTTP status and a JSON-RPC
+// error body (id null: a refused request was not read far enough to know its id), whose
+// data.kind says which gate refused it.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status, code int, message, kind string) {
+	s.o.Log.Debug().Str("verb", r.Method).Str("path", r.URL.Path).Int("status", status).Str("kind", kind).Msg("request refused")
+	writeJSON(w, status, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: code, Message: message, Data: kind2(kind)}))
+}
+
+// errorBody is a JSON-RPC error response carrying data.kind and any further data members.
+func errorBody(id json.RawMessage, code int, message, kind string, extra ...any) []byte {
+	data := map[string]any{"kind": kind}
+	for i := 0; i+1 < len(extra); i += 2 {
+		if k, ok := extra[i].(string); ok {
+			data[k] = extra[i+1]
+		}
+	}
+	return jsonrpc.ErrorResponse(id, &jsonrpc.Error{Code: code, Message: message, Data: data})
+}
+
+func kind2(kind string) map[string]any { return map[string]any{"kind": kind} }

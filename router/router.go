@@ -1,0 +1,206 @@
+// Package router is the MCP Streamable HTTP front end: it owns the /mcp endpoint, every
+// session id and every network policy, and forwards each client message to that client's
+// worker gem untouched (docs/transport.md has the verb × condition table).
+//
+//	request ─▶ readTimeout ─▶ trace ─▶ Host ─▶ Origin ─▶ [auth] ─▶ body limit ─▶ MCP-Protocol-Version ─▶ session lookup ─▶ POST / GET / DELETE
+//	                                                                                                      │
+//	             session.Table ──id──▶ session.Session ──FIFO, one call at a time──▶ worker.Gem ◀─────┘
+//
+// The gates are composed in one place, Server.Handler, so their order can be read there.
+// Which goroutine runs what: a POSTed request runs its worker call on its own HTTP
+// goroutine, queued behind earlier calls of the same session; ping, cancellation and
+// POSTed responses are answered by the front end without queueing; a GET stream runs on its
+// request's goroutine until the client leaves, the session ends or the server shuts down.
+//
+// Two seams are left for the stream and lifetime work: StreamOpener serves GET /mcp (the
+// default only holds the stream open with keepalive comments), and session.Hooks plus
+// Server.Sessions give the lifetime policy every session's activity clock, in-flight flag
+// and End. Answers to POSTed requests go through ResponseMode (application/json today).
+package router
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/trace"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+// SessionHeader and VersionHeader are the MCP transport's headers.
+const (
+	SessionHeader = "Mcp-Session-Id"
+	VersionHeader = "Mcp-Protocol-Version"
+)
+
+// SupportedProtocolVersions is the one list of MCP revisions this server speaks, newest
+// first. The worker negotiates initialize from the same list (it travels in the prepare
+// config), so the header check and the negotiation cannot drift apart.
+var SupportedProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+
+// batchVersion is the last revision with JSON-RPC batches.
+const batchVersion = "2025-03-26"
+
+// Options configure a Server. Zero values take the defaults named on each field.
+type Options struct {
+	Launcher worker.Launcher
+	Login    worker.LoginSpec
+	// Prepare is the prepare config sent to each new gem; CacheName, ProtocolVersions and
+	// FrontEnd.RouterID are filled in per session.
+	Prepare worker.PrepareConfig
+	// RouterID names this router in gem cache names and, when IDPrefix is set, in session ids.
+	RouterID string
+	// IDPrefixed puts RouterID and "-" in front of every session id, so a proxy can route on it.
+	IDPrefixed bool
+	// ProtocolVersions overrides SupportedProtocolVersions (tests).
+	ProtocolVersions []string
+
+	MaxSessions    int           // 0: no cap
+	MaxBody        int64         // default 4 MiB
+	ReadTimeout    time.Duration // the whole request must arrive within it; default 8 s
+	RequestTimeout time.Duration // 0: none
+	LoginTimeout   time.Duration // default 60 s
+	CloseTimeout   time.Duration // how long End waits for a running call; default 10 s
+	PendingTimeout time.Duration // server-sent requests; default 30 s
+
+	// AllowedOrigins are extra Origin hosts (or full origins) besides loopback.
+	AllowedOrigins []string
+	// AllowedHosts are extra Host header names besides loopback.
+	AllowedHosts []string
+
+	// Trace turns the message trace on; TraceLimit caps a traced body (0: no cap).
+	Trace      bool
+	TraceLimit int
+
+	// Classify reads worker errors; it must be set (cmd wires the binding's classifier).
+	Classify Classifier
+	// Streams serves GET /mcp; the default holds the stream open with keepalives.
+	Streams StreamOpener
+	// Responses writes answers to POSTed requests; the default is application/json.
+	Responses ResponseMode
+	// Auth, when set, runs after the Origin gate and before the body is read.
+	Auth func(http.Handler) http.Handler
+	// Hooks follow sessions opening and ending (lifetime policy, metrics).
+	Hooks session.Hooks
+
+	Log zerolog.Logger
+}
+
+// Server is the front end's state: the session table and the configuration of the gates.
+type Server struct {
+	o        Options
+	versions []string
+	table    *session.Table
+
+	base       context.Context
+	cancelBase context.CancelCauseFunc
+	closing    context.Context // done once shutdown begins: streams end, no new sessions
+	beginClose context.CancelFunc
+	closeOnce  sync.Once
+}
+
+// New builds a Server. Nothing listens until its Handler is served.
+func New(o Options) *Server {
+	if o.MaxBody <= 0 {
+		o.MaxBody = 4 << 20
+	}
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = 8 * time.Second
+	}
+	if o.LoginTimeout <= 0 {
+		o.LoginTimeout = 60 * time.Second
+	}
+	if o.Streams == nil {
+		o.Streams = KeepaliveStream{Interval: 15 * time.Second}
+	}
+	if o.Responses == nil {
+		o.Responses = JSONResponses{}
+	}
+	versions := o.ProtocolVersions
+	if len(versions) == 0 {
+		versions = SupportedProtocolVersions
+	}
+	base, cancel := context.WithCancelCause(context.Background())
+	closing, begin := context.WithCancel(context.Background())
+	return &Server{
+		o: o, versions: versions,
+		table:      session.NewTable(o.MaxSessions, o.Hooks),
+		base:       base,
+		cancelBase: cancel,
+		closing:    closing,
+		beginClose: begin,
+	}
+}
+
+// Sessions is the session table: what the lifetime policy walks and ends sessions through.
+func (s *Server) Sessions() *session.Table { return s.table }
+
+// ProtocolVersions is the list the header check and the worker's negotiation share.
+func (s *Server) ProtocolVersions() []string { return append([]string(nil), s.versions...) }
+
+// Handler is the whole HTTP surface, with the gates in the order they run.
+func (s *Server) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(s.readTimeout) // arms the body-read timer first, so the trace's read-ahead is bounded too
+	if s.o.Trace {
+		r.Use(trace.Middleware(trace.Options{
+			Limit: s.o.TraceLimit, MaxRead: s.o.MaxBody + 1, SessionHeader: SessionHeader,
+			Log: s.o.Log.With().Str("component", "trace").Logger(),
+		}))
+	}
+	r.Get("/healthz", s.healthz)
+	r.Route("/mcp", func(mcp chi.Router) {
+		mcp.Use(s.hostGate)
+		mcp.Use(s.originGate)
+		if s.o.Auth != nil {
+			mcp.Use(s.o.Auth)
+		}
+		mcp.Use(s.bodyLimit)
+		mcp.Use(s.versionGate)
+		mcp.Use(s.sessionLookup)
+		mcp.Post("/", s.post)
+		mcp.Get("/", s.get)
+		mcp.Delete("/", s.delete)
+		mcp.MethodNotAllowed(s.methodNotAllowed)
+	})
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "not found: the MCP endpoint is /mcp", http.StatusNotFound)
+	})
+	return r
+}
+
+// BeginShutdown refuses new sessions and ends every GET stream; running calls go on.
+func (s *Server) BeginShutdown() { s.beginClose() }
+
+// Close ends every running call (the binding's escalation) and every session, logging each
+// gem out, within ctx. It is the last step of a graceful stop, after the HTTP server's grace.
+func (s *Server) Close(ctx context.Context) {
+	s.closeOnce.Do(func() {
+		s.beginClose()
+		s.cancelBase(session.ErrShuttingDown)
+		var wg sync.WaitGroup
+		for _, sess := range s.table.All() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sess.End(ctx, session.Reason{Kind: session.ReasonShutdown, Detail: "server shutting down"})
+			}()
+		}
+		wg.Wait()
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if s.closing.Err() != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("shutting down\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ok\n"))
+}

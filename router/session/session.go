@@ -1,0 +1,442 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/pending"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+// Stop is why a call was ended before its worker answered. It is the cancellation cause of
+// the call's context, so whoever ends a call says why, and the router turns that into the
+// client's answer (-32001 with data.kind = Kind) without knowing who ended it.
+type Stop struct {
+	// Kind is the machine-readable reason, sent to the client as data.kind.
+	Kind string
+	// Reason is the sentence the client reads.
+	Reason string
+}
+
+func (s *Stop) Error() string { return s.Kind + ": " + s.Reason }
+
+// Causes the front end itself gives. The lifetime policy may end a call with a Stop of its own.
+var (
+	// ErrCancelled: the client sent notifications/cancelled; the call gets no response.
+	ErrCancelled = &Stop{Kind: "cancelled", Reason: "the client cancelled the request"}
+	// ErrSessionEnded: the session ended (DELETE, reaped, gem died) while the call waited or ran.
+	ErrSessionEnded = &Stop{Kind: "sessionGone", Reason: "the session ended; initialize a new one"}
+	// ErrShuttingDown: the server is stopping.
+	ErrShuttingDown = &Stop{Kind: "shuttingDown", Reason: "the server is shutting down; initialize a new session when it is back"}
+	// ErrClientGone: the HTTP request went away while the call was still queued; it never ran.
+	ErrClientGone = &Stop{Kind: "clientGone", Reason: "the client went away before the call started"}
+)
+
+// ErrDuplicateID refuses a request whose id is already outstanding on the session: a
+// cancellation naming it could not say which one it meant.
+var ErrDuplicateID = errors.New("a request with this id is already in flight on this session")
+
+// Reason says why a session ended. Kind is short and fixed (deleted, gemDied, shutdown,
+// idle, ...); Detail is for the log only and may hold what a client must not see.
+type Reason struct {
+	Kind   string
+	Detail string
+}
+
+// Reasons the front end gives; the lifetime policy adds its own kinds.
+const (
+	ReasonDeleted    = "deleted"
+	ReasonGemDied    = "gemDied"
+	ReasonShutdown   = "shutdown"
+	ReasonInitFailed = "initializeFailed"
+)
+
+// Options configure a Session.
+type Options struct {
+	// RequestTimeout ends a call that runs longer (0: no deadline).
+	RequestTimeout time.Duration
+	// PendingTimeout is how long a server-sent request waits for its answer (0: the default 30 s).
+	PendingTimeout time.Duration
+	// CloseTimeout bounds the wait for a running call to end before the gem is logged out anyway.
+	CloseTimeout time.Duration
+	// Now is the clock for the activity stamps (time.Now when nil).
+	Now func() time.Time
+	Log zerolog.Logger
+}
+
+// Session is one MCP session: its id, its gem, the queue of calls on it, and the facts the
+// lifetime policy decides on. All methods are safe for concurrent use.
+type Session struct {
+	id      string
+	gem     worker.Gem
+	created time.Time
+	opts    Options
+	log     zerolog.Logger
+	pending *pending.Table
+
+	base       context.Context
+	cancelBase context.CancelCauseFunc
+
+	queue        fifo
+	lastActivity atomic.Int64 // unix nanoseconds
+
+	mu              sync.Mutex
+	calls           map[string]*Call
+	inflight        *Call
+	protocolVersion string
+	ended           bool
+	reason          Reason
+	done            chan struct{}
+	closed          chan struct{} // closed when the gem is logged out and the slot is free
+
+	table *Table
+	slot  *Slot
+}
+
+// New makes a session for a gem that is logged in and prepared. parent bounds every call
+// (cancelling it with ErrShuttingDown as the cause ends them all).
+func New(parent context.Context, id string, gem worker.Gem, opts Options) *Session {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.CloseTimeout <= 0 {
+		opts.CloseTimeout = 10 * time.Second
+	}
+	base, cancel := context.WithCancelCause(parent)
+	s := &Session{
+		id: id, gem: gem, opts: opts,
+		created:    opts.Now(),
+		log:        opts.Log.With().Str("session", id).Logger(),
+		pending:    pending.New(opts.PendingTimeout),
+		base:       base,
+		cancelBase: cancel,
+		calls:      make(map[string]*Call),
+		done:       make(chan struct{}),
+		closed:     make(chan struct{}),
+	}
+	s.Touch()
+	return s
+}
+
+// ID is the MCP-Session-Id.
+func (s *Session) ID() string { return s.id }
+
+// Gem is the session's worker gem. Call it only inside IfIdle: the gem takes one call at a time.
+func (s *Session) Gem() worker.Gem { return s.gem }
+
+// Created is when the session was opened.
+func (s *Session) Created() time.Time { return s.created }
+
+// Touch records client activity now. The router touches on every message it forwards to
+// the worker and on every cancellation; pings and POSTed responses do not count, so a client
+// that only keeps a connection warm does not hold a gem.
+func (s *Session) Touch() { s.lastActivity.Store(s.opts.Now().UnixNano()) }
+
+// LastActivity is when the client last did something that counts (see Touch).
+func (s *Session) LastActivity() time.Time { return time.Unix(0, s.lastActivity.Load()) }
+
+// Busy says a call is running or waiting on the session. A busy session must not be reaped.
+func (s *Session) Busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inflight != nil || len(s.calls) > 0 || s.queue.waiting() > 0
+}
+
+// InFlight describes the running call, if any.
+func (s *Session) InFlight() (method string, started time.Time, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inflight == nil {
+		return "", time.Time{}, false
+	}
+	return s.inflight.Method, s.inflight.started, true
+}
+
+// EndInFlight ends the running call with stop as its cause (the binding's escalation runs),
+// and answers whether there was one. The session keeps serving unless the escalation had
+// to stop the gem.
+func (s *Session) EndInFlight(stop *Stop) bool {
+	s.mu.Lock()
+	c := s.inflight
+	s.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.cancel(stop)
+	return true
+}
+
+// Pending is the table of the server's own outstanding requests on this session.
+func (s *Session) Pending() *pending.Table { return s.pending }
+
+// ProtocolVersion is the revision initialize negotiated ("" before it did).
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.protocolVersion
+}
+
+// SetProtocolVersion records the revision the worker's initialize answer negotiated.
+func (s *Session) SetProtocolVersion(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.protocolVersion = v
+}
+
+// Done is closed when the session has ended (its gem may still be logging out).
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Closed is closed when the gem is logged out and the slot is free again.
+func (s *Session) Closed() <-chan struct{} { return s.closed }
+
+// Ended reports whether the session ended and why.
+func (s *Session) Ended() (Reason, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reason, s.ended
+}
+
+// Call is one request on its way through the session.
+type Call struct {
+	Method  string
+	key     string
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	started time.Time
+	raw     []byte
+}
+
+// Outcome is what became of a call.
+type Outcome struct {
+	// Reply is the worker's answer (nil for a notification, or when the call did not finish).
+	Reply []byte
+	// Err is the worker's failure (a *gemstone.Error where it came from GemStone).
+	Err error
+	// Stopped is set when the call was ended before its worker answered, and says why.
+	Stopped *Stop
+}
+
+// Do runs a request or notification on the session's gem after every call queued before it,
+// and waits for the outcome. waitCtx is the HTTP request's context: if it ends while the call
+// is still queued, the call is dropped (ErrClientGone); once the call runs it is not stopped
+// by the client hanging up, since MCP says a disconnect is not a cancellation.
+func (s *Session) Do(waitCtx context.Context, msg jsonrpc.Message) Outcome {
+	c, t, err := s.enqueue(msg)
+	if err != nil {
+		return failedEnqueue(err)
+	}
+	return s.run(waitCtx, c, t)
+}
+
+// Forward queues a notification and returns at once; the outcome goes to done (may be nil).
+// Its place in the queue is taken before Forward returns, so the client's next request
+// runs after it.
+func (s *Session) Forward(msg jsonrpc.Message, done func(Outcome)) {
+	c, t, err := s.enqueue(msg)
+	if err != nil {
+		if done != nil {
+			done(failedEnqueue(err))
+		}
+		return
+	}
+	go func() {
+		out := s.run(context.Background(), c, t)
+		if done != nil {
+			done(out)
+		}
+	}()
+}
+
+func failedEnqueue(err error) Outcome {
+	var st *Stop
+	if errors.As(err, &st) {
+		return Outcome{Stopped: st}
+	}
+	return Outcome{Err: err}
+}
+
+func (s *Session) enqueue(msg jsonrpc.Message) (*Call, *turn, error) {
+	ctx, cancel := context.WithCancelCause(s.base)
+	c := &Call{Method: msg.Method, ctx: ctx, cancel: cancel}
+	if msg.Kind == jsonrpc.Request {
+		c.key = msg.IDKey()
+	}
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		cancel(ErrSessionEnded)
+		return nil, nil, ErrSessionEnded
+	}
+	if c.key != "" {
+		if _, dup := s.calls[c.key]; dup {
+			s.mu.Unlock()
+			cancel(nil)
+			return nil, nil, ErrDuplicateID
+		}
+		s.calls[c.key] = c
+	}
+	c.raw = msg.Raw
+	t := s.queue.join()
+	s.mu.Unlock()
+	return c, t, nil
+}
+
+func (s *Session) run(waitCtx context.Context, c *Call, t *turn) Outcome {
+	defer s.forget(c)
+	select {
+	case <-t.ready:
+	case <-c.ctx.Done():
+		s.queue.leave(t)
+		return Outcome{Stopped: stopOf(c.ctx)}
+	case <-waitCtx.Done():
+		s.queue.leave(t)
+		c.cancel(ErrClientGone)
+		return Outcome{Stopped: ErrClientGone}
+	}
+	defer s.queue.leave(t)
+	if c.ctx.Err() != nil { // cancelled in the instant the turn came
+		return Outcome{Stopped: stopOf(c.ctx)}
+	}
+	callCtx := c.ctx
+	if s.opts.RequestTimeout > 0 {
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeoutCause(c.ctx, s.opts.RequestTimeout, requestTimeout(s.opts.RequestTimeout))
+		defer cancel()
+	}
+	s.mu.Lock()
+	c.started = s.opts.Now()
+	s.inflight = c
+	s.mu.Unlock()
+	reply, err := s.gem.Handle(callCtx, c.raw)
+	s.mu.Lock()
+	s.inflight = nil
+	s.mu.Unlock()
+	out := Outcome{Reply: reply, Err: err}
+	if callCtx.Err() != nil {
+		out.Stopped = stopOf(callCtx)
+	}
+	return out
+}
+
+func (s *Session) forget(c *Call) {
+	c.cancel(nil)
+	if c.key == "" {
+		return
+	}
+	s.mu.Lock()
+	if s.calls[c.key] == c {
+		delete(s.calls, c.key)
+	}
+	s.mu.Unlock()
+}
+
+// stopOf is the Stop a cancelled context carries; any other cause (a bare deadline from a
+// parent) reads as the session ending.
+func stopOf(ctx context.Context) *Stop {
+	var st *Stop
+	if errors.As(context.Cause(ctx), &st) {
+		return st
+	}
+	return ErrSessionEnded
+}
+
+func requestTimeout(d time.Duration) *Stop {
+	return &Stop{Kind: "requestTimeout",
+		Reason: "the request ran longer than MCP_REQUEST_TIMEOUT (" + d.String() + ") and was ended; the session keeps serving"}
+}
+
+// Cancel ends the outstanding request whose id has that key (jsonrpc.IDKey), queued or
+// running, and answers whether there was one. A running call is ended through the
+// binding's escalation; a queued one never starts.
+func (s *Session) Cancel(idKey string) bool {
+	s.mu.Lock()
+	c := s.calls[idKey]
+	s.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.cancel(ErrCancelled)
+	return true
+}
+
+// IfIdle runs fn with the gem only if no call is running or waiting, holding the session's
+// turn while it runs so that a request arriving meanwhile waits behind it. It is how the
+// lifetime policy's view-hygiene calls happen between calls and never during one.
+func (s *Session) IfIdle(ctx context.Context, fn func(ctx context.Context, gem worker.Gem) error) (ran bool, err error) {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return false, nil
+	}
+	t, ok := s.queue.tryJoin()
+	s.mu.Unlock()
+	if !ok {
+		return false, nil
+	}
+	defer s.queue.leave(t)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.base, cancel)
+	defer stop()
+	return true, fn(ctx, s.gem)
+}
+
+// End ends the session once: it is unmapped from its table at once (the next request on
+// its id is a 404), every queued or running call is ended with ErrSessionEnded as the
+// cause, the gem is logged out, and then the slot comes free. ctx bounds the logout. Later
+// calls do nothing and return false.
+func (s *Session) End(ctx context.Context, reason Reason) bool {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return false
+	}
+	s.ended = true
+	s.reason = reason
+	close(s.done)
+	s.mu.Unlock()
+
+	if s.table != nil {
+		s.table.unmap(s)
+	}
+	cause := ErrSessionEnded
+	if reason.Kind == ReasonShutdown {
+		cause = ErrShuttingDown
+	}
+	s.cancelBase(cause)
+	s.pending.Close()
+
+	// Wait for a running call's escalation to finish before logging out: the gem takes one
+	// call at a time. Past the bound, log out anyway; Close is safe on a busy or dead gem.
+	t := s.queue.join()
+	wait, cancel := context.WithTimeout(ctx, s.opts.CloseTimeout)
+	select {
+	case <-t.ready:
+	case <-wait.Done():
+		s.log.Warn().Msg("session end: a call is still running past the close timeout; logging the gem out anyway")
+	}
+	cancel()
+	err := s.gem.Close(ctx)
+	s.queue.leave(t)
+
+	ev := s.log.Info()
+	if err != nil {
+		ev = s.log.Warn().Err(err)
+	}
+	ev.Str("reason", reason.Kind).Str("detail", reason.Detail).
+		Dur("age", s.opts.Now().Sub(s.created)).Msg("session ended; worker gem logged out")
+	if s.slot != nil {
+		s.slot.Release()
+	}
+	close(s.closed)
+	if s.table != nil {
+		s.table.ended(s, reason)
+	}
+	return true
+}

@@ -1,0 +1,340 @@
+// Package fakeworker is an in-process worker.Launcher, worker.Gem and worker.Control for the
+// router's unit tests. Each "gem" is a test/fixtureworker Worker (the same fixture MCP
+// worker the stand-in's gem processes run), driven the way the binding drives a real gem:
+//
+//   - one call at a time (a second concurrent call fails with gemstone.ErrCallInProgress);
+//   - cancelling a call's context escalates soft break → hard break → stop, BreakGap apart,
+//     and the error says which step ended it (gemstone.EndingOf);
+//   - the `die` tool, Kill (a SIGKILL from outside) and the escalation's stop leave the gem
+//     dead: the call gets a fatal *gemstone.Error and so does every later one;
+//   - a refused prepare is a *gciworker.PrepareError, as from a real worker.
+//
+// It counts launches and live gems so a test can prove that no login was attempted past the
+// cap and that every gem was logged out.
+package fakeworker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
+)
+
+// Launcher starts fake gems. Set its fields before the first Launch.
+type Launcher struct {
+	// BreakGap is the time between escalation steps (default 20 ms: tests need not wait the
+	// real binding's 300 ms).
+	BreakGap time.Duration
+	// LoginDelay makes each Launch take this long (bounded by its context).
+	LoginDelay time.Duration
+	// LoginError, when set, fails every Launch with it (as a refused login would).
+	LoginError error
+
+	launches atomic.Int64
+	mu       sync.Mutex
+	next     int
+	gems     map[int]*Gem
+	configs  []worker.PrepareConfig
+}
+
+var _ worker.Launcher = (*Launcher)(nil)
+
+// New makes a Launcher with the default break gap.
+func New() *Launcher { return &Launcher{} }
+
+// Launch implements worker.Launcher.
+func (l *Launcher) Launch(ctx context.Context, _ worker.LoginSpec, cfg worker.PrepareConfig) (worker.Gem, error) {
+	l.launches.Add(1)
+	if l.LoginDelay > 0 {
+		select {
+		case <-time.After(l.LoginDelay):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("fakeworker: login abandoned: %w", ctx.Err())
+		}
+	}
+	if l.LoginError != nil {
+		return nil, l.LoginError
+	}
+	body, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("fakeworker: encoding the prepare config: %w", err)
+	}
+	w, err := fixtureworker.New(body)
+	if err != nil {
+		var pe *fixtureworker.PrepareError
+		if errors.As(err, &pe) {
+			return nil, &gciworker.PrepareError{Kind: pe.Kind, Message: pe.Message}
+		}
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.gems == nil {
+		l.gems = make(map[int]*Gem)
+	}
+	l.next++
+	g := &Gem{l: l, w: w, number: l.next, kill: make(chan struct{})}
+	g.prepared = worker.PrepareResult{GemSession: g.number, WorkerClass: w.WorkerClass(), ServerName: w.ServerName()}
+	l.gems[g.number] = g
+	l.configs = append(l.configs, cfg)
+	return g, nil
+}
+
+// Launches is how many logins were attempted.
+func (l *Launcher) Launches() int { return int(l.launches.Load()) }
+
+// Live is how many gems are logged in and not logged out (dead ones count until Close:
+// a real dead gem's session is still the router's to log out).
+func (l *Launcher) Live() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, g := range l.gems {
+		if !g.isClosed() {
+			n++
+		}
+	}
+	return n
+}
+
+// Configs are the prepare configs of every successful launch, in order.
+func (l *Launcher) Configs() []worker.PrepareConfig {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]worker.PrepareConfig(nil), l.configs...)
+}
+
+// Gem finds a gem by its GemStone session number.
+func (l *Launcher) Gem(number int) (*Gem, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, ok := l.gems[number]
+	return g, ok
+}
+
+// Kill makes a gem vanish as a SIGKILL would: a running call fails fatally, and so does
+// every later one.
+func (l *Launcher) Kill(number int) bool {
+	g, ok := l.Gem(number)
+	if ok {
+		g.die()
+	}
+	return ok
+}
+
+func (l *Launcher) gap() time.Duration {
+	if l.BreakGap > 0 {
+		return l.BreakGap
+	}
+	return 20 * time.Millisecond
+}
+
+// Gem is one fake worker gem.
+type Gem struct {
+	l        *Launcher
+	w        *fixtureworker.Worker
+	number   int
+	prepared worker.PrepareResult
+
+	call     sync.Mutex // held for one call
+	mu       sync.Mutex
+	dead     bool
+	closed   bool
+	kill     chan struct{}
+	killOnce sync.Once
+	calls    int
+}
+
+var _ worker.Gem = (*Gem)(nil)
+
+// Number is the gem's GemStone session number.
+func (g *Gem) Number() int { return g.number }
+
+// Calls is how many Handle calls reached the worker.
+func (g *Gem) Calls() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.calls
+}
+
+func (g *Gem) die() {
+	g.mu.Lock()
+	g.dead = true
+	g.mu.Unlock()
+	g.killOnce.Do(func() { close(g.kill) })
+}
+
+func (g *Gem) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
+}
+
+// Dead says the gem died or was stopped.
+func (g *Gem) Dead() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.dead
+}
+
+func (g *Gem) usable() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.closed:
+		return gemstone.ErrSessionClosed
+	case g.dead:
+		return gone("the fake gem is dead", gemstone.NotEnded)
+	}
+	g.calls++
+	return nil
+}
+
+func gone(why string, ending gemstone.Ending) *gemstone.Error {
+	return &gemstone.Error{Number: gemstone.ErrNumNetError, Category: gemstone.KernelErrorCategory, Fatal: true,
+		Message: "fake gem: " + why, Ending: ending, Op: "fakeworker.Handle"}
+}
+
+// Handle implements worker.Gem.
+func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
+	if !g.call.TryLock() {
+		return nil, gemstone.ErrCallInProgress
+	}
+	defer g.call.Unlock()
+	if err := g.usable(); err != nil {
+		return nil, err
+	}
+	var ending atomic.Int32
+	breaks := make(chan fixtureworker.Break, 2)
+	run, stop := context.WithCancel(context.Background())
+	defer stop()
+	finished := make(chan struct{})
+	go g.escalate(ctx, breaks, stop, finished, &ending)
+	reply, err := g.w.HandleWithBreaks(run, message, breaks)
+	close(finished)
+	if err == nil {
+		return reply, nil
+	}
+	var be *fixtureworker.BreakError
+	switch {
+	case errors.Is(err, fixtureworker.ErrDied):
+		g.die()
+		return nil, gone("the die tool ended the gem", gemstone.NotEnded)
+	case errors.As(err, &be):
+		return nil, &gemstone.Error{Number: be.Break.ErrorNumber(), Category: gemstone.KernelErrorCategory,
+			Message: be.Error(), Ending: gemstone.Ending(ending.Load()), Op: "fakeworker.Handle"}
+	case errors.Is(err, fixtureworker.ErrStopped):
+		return nil, gone("the gem was stopped", gemstone.Ending(ending.Load()))
+	case errors.Is(err, fixtureworker.ErrCallInProgress):
+		return nil, gemstone.ErrCallInProgress
+	}
+	return nil, err
+}
+
+// escalate ends a call whose context is cancelled the way the binding does: soft break,
+// then hard break, then stop, each BreakGap after the last unless the call has finished.
+func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, stop func(), finished <-chan struct{}, ending *atomic.Int32) {
+	select {
+	case <-finished:
+		return
+	case <-g.kill:
+		stop()
+		return
+	case <-ctx.Done():
+	}
+	steps := []gemstone.Ending{gemstone.EndedBySoftBreak, gemstone.EndedByHardBreak, gemstone.EndedByStop}
+	for i, step := range steps {
+		if i > 0 {
+			select {
+			case <-finished:
+				return
+			case <-g.kill:
+				stop()
+				return
+			case <-time.After(g.l.gap()):
+			}
+		}
+		ending.Store(int32(step))
+		switch step {
+		case gemstone.EndedBySoftBreak:
+			breaks <- fixtureworker.SoftBreak
+		case gemstone.EndedByHardBreak:
+			breaks <- fixtureworker.HardBreak
+		case gemstone.EndedByStop:
+			g.die()
+			stop()
+		}
+	}
+}
+
+// ViewStatus implements worker.Gem.
+func (g *Gem) ViewStatus(ctx context.Context) (worker.ViewStatus, error) {
+	var v worker.ViewStatus
+	if err := g.usable(); err != nil {
+		return v, err
+	}
+	err := json.Unmarshal(g.w.ViewStatus(), &v)
+	return v, err
+}
+
+// RefreshView implements worker.Gem.
+func (g *Gem) RefreshView(ctx context.Context) (worker.RefreshResult, error) {
+	var r worker.RefreshResult
+	if err := g.usable(); err != nil {
+		return r, err
+	}
+	err := json.Unmarshal(g.w.RefreshView(), &r)
+	return r, err
+}
+
+// Prepared implements worker.Gem.
+func (g *Gem) Prepared() worker.PrepareResult { return g.prepared }
+
+// Close implements worker.Gem: it ends a running call and logs the gem out; idempotent.
+func (g *Gem) Close(ctx context.Context) error {
+	g.killOnce.Do(func() { close(g.kill) })
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	return nil
+}
+
+// Control is a fake control session: StopSession kills the named gem.
+type Control struct {
+	L *Launcher
+	// Stone is what ReadStone answers.
+	Stone  worker.StoneStatus
+	stops  atomic.Int64
+	closed atomic.Bool
+}
+
+var _ worker.Control = (*Control)(nil)
+
+// StopSession implements worker.Control.
+func (c *Control) StopSession(_ context.Context, gemSession int) error {
+	c.stops.Add(1)
+	if !c.L.Kill(gemSession) {
+		return fmt.Errorf("fakeworker: no gem session %d", gemSession)
+	}
+	return nil
+}
+
+// Stops is how many StopSession calls were made.
+func (c *Control) Stops() int { return int(c.stops.Load()) }
+
+// ReadStone implements worker.Control.
+func (c *Control) ReadStone(context.Context) (worker.StoneStatus, error) { return c.Stone, nil }
+
+// Close implements worker.Control.
+func (c *Control) Close(context.Context) error {
+	c.closed.Store(true)
+	return nil
+}
