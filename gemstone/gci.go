@@ -172,6 +172,9 @@ static void mcp_drain(int fd) {
 	while (read(fd, buf, sizeof buf) > 0) {}
 }
 
+typedef int64 (*fnExportCount)(GciSession);
+static int64 mcp_exportCount(void *f, GciSession s) { return ((fnExportCount)f)(s); }
+
 static void mcp_close(int fd) { close(fd); }
 
 static void mcp_wipe(char *p) { if (p) { volatile char *v = p; while (*v) *v++ = 0; } }
@@ -580,6 +583,20 @@ func (a *gciAPI) clearStack(h handle, process oop) *Error {
 		return failed("GciTsClearStack", &e)
 	}
 	return nil
+}
+
+// standinExportCount answers the size of a session's export set as the GCI test stand-in
+// counts it (GciStandinExportCount, a stand-in-only function), or -1 when the library has no
+// such function (GemStone has none). Tests use it to prove that results, arguments and error
+// objects are released.
+func (a *gciAPI) standinExportCount(h handle) int64 {
+	cname := C.CString("GciStandinExportCount")
+	f := C.mcp_dlsym(a.handle, cname)
+	C.free(unsafe.Pointer(cname))
+	if f == nil {
+		return -1
+	}
+	return int64(C.mcp_exportCount(f, h))
 }
 
 // waitReadable blocks in poll(2) on fd and wakeFd for up to timeoutMs (-1: no limit).

@@ -107,11 +107,8 @@ type Session struct {
 	h        handle
 	freed    bool
 
-	fd int // GciTsSocket: polled, never read, written or closed here
-
-	wakeMu     sync.Mutex
-	wake       wakePipe
-	wakeClosed bool
+	fd   int // GciTsSocket: polled, never read, written or closed here
+	wake *waker
 
 	closing   atomic.Bool
 	closeOnce sync.Once
@@ -145,7 +142,7 @@ func login(ctx context.Context, lib *Library, p LoginParams) (*Session, error) {
 	default:
 		return nil, fmt.Errorf("gemstone: login: unknown password kind %d", p.PasswordKind)
 	}
-	wake, err := newWakePipe()
+	wake, err := newWaker()
 	if err != nil {
 		return nil, err
 	}
@@ -159,10 +156,7 @@ func login(ctx context.Context, lib *Library, p LoginParams) (*Session, error) {
 	}
 	stop := context.AfterFunc(ctx, wake.poke)
 	warning, lerr := awaitLogin(ctx, api, h, pollFd, wake)
-	if !stop() && lerr == nil && ctx.Err() != nil {
-		// Cancelled just as the login finished: keep the session, the caller will see it.
-		wake.drain()
-	}
+	stop()
 	if errors.Is(lerr, errLoginAbandoned) {
 		go finishAbandonedLogin(api, h, pollFd, strs)
 		wake.close()
@@ -194,8 +188,9 @@ var errLoginAbandoned = errors.New("login abandoned")
 
 // awaitLogin waits for GciTsNbLogin to finish without blocking in the library: poll(2) on the
 // login socket and the wake-up pipe, then GciTsNbLoginFinished.
-func awaitLogin(ctx context.Context, api *gciAPI, h handle, pollFd int, wake wakePipe) (*Error, error) {
-	for spins := 0; ; spins++ {
+func awaitLogin(ctx context.Context, api *gciAPI, h handle, pollFd int, wake *waker) (*Error, error) {
+	readyButPending := false
+	for {
 		r, e := api.nbLoginFinished(h)
 		switch {
 		case r > 0:
@@ -207,19 +202,22 @@ func awaitLogin(ctx context.Context, api *gciAPI, h handle, pollFd int, wake wak
 			return nil, errLoginAbandoned
 		}
 		timeout := -1
-		if pollFd < 0 || spins > 0 {
-			// No socket to watch, or it stayed readable without the login finishing.
+		if pollFd < 0 || readyButPending {
+			// No socket to watch, or it turned readable before the login finished.
 			timeout = 10
 		}
 		fd := pollFd
 		if fd < 0 {
-			fd = wake.r
+			fd = wake.readFd()
 		}
-		if _, woken, err := waitReadable(fd, wake.r, timeout); err != nil {
+		ready, woken, err := waitReadable(fd, wake.readFd(), timeout)
+		if err != nil {
 			return nil, err
-		} else if woken {
+		}
+		if woken {
 			wake.drain()
 		}
+		readyButPending = ready && pollFd >= 0
 	}
 }
 
@@ -357,7 +355,7 @@ func (s *Session) Break(hard bool) error {
 // when the call ends. Close is idempotent and safe after the gem died.
 func (s *Session) Close(ctx context.Context) error {
 	s.closing.Store(true)
-	s.pokeWake()
+	s.wake.poke()
 	select {
 	case s.slot <- struct{}{}:
 	case <-ctx.Done():
@@ -382,19 +380,45 @@ func (s *Session) finish() error {
 				s.closeErr = e
 			}
 		}
-		s.wakeMu.Lock()
-		s.wakeClosed = true
 		s.wake.close()
-		s.wakeMu.Unlock()
 	})
 	return s.closeErr
 }
 
-func (s *Session) pokeWake() {
-	s.wakeMu.Lock()
-	defer s.wakeMu.Unlock()
-	if !s.wakeClosed {
-		s.wake.poke()
+// waker interrupts a wait in poll(2) from another goroutine. Its pipe is closed under the
+// same lock that guards a poke, so a late poke never writes to a reused descriptor.
+type waker struct {
+	mu     sync.Mutex
+	pipe   wakePipe
+	closed bool
+}
+
+func newWaker() (*waker, error) {
+	p, err := newWakePipe()
+	if err != nil {
+		return nil, err
+	}
+	return &waker{pipe: p}, nil
+}
+
+func (w *waker) poke() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.pipe.poke()
+	}
+}
+
+// readFd and drain are used only by the goroutine that waits, before close.
+func (w *waker) readFd() int { return w.pipe.r }
+func (w *waker) drain()      { w.pipe.drain() }
+
+func (w *waker) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.closed = true
+		w.pipe.close()
 	}
 }
 
@@ -453,7 +477,7 @@ func (s *Session) run(ctx context.Context, start func(h handle) ([]oop, *Error))
 	defer release()
 
 	s.wake.drain()
-	stopWatch := context.AfterFunc(ctx, s.pokeWake)
+	stopWatch := context.AfterFunc(ctx, s.wake.poke)
 	defer stopWatch()
 
 	created, e := start(h)
@@ -463,7 +487,7 @@ func (s *Session) run(ctx context.Context, start func(h handle) ([]oop, *Error))
 	}
 	result, e := s.await(ctx, h)
 	if e != nil {
-		if !s.freedNow() {
+		if !e.isFatal() {
 			s.release(h, created)
 		}
 		return nil, s.noteFailure(e)
@@ -493,7 +517,7 @@ func (s *Session) await(ctx context.Context, h handle) (oop, *Error) {
 		case cancelled:
 			timeout = 0
 		}
-		ready, woken, err := waitReadable(s.fd, s.wake.r, timeout)
+		ready, woken, err := waitReadable(s.fd, s.wake.readFd(), timeout)
 		if err != nil {
 			return oopIllegal, s.ended(ctx, sessionGoneError("poll", err.Error()), step)
 		}

@@ -431,3 +431,36 @@ func TestUnknownReceiverIsAnOrdinaryError(t *testing.T) {
 		t.Fatalf("the session after the error: %v", err)
 	}
 }
+
+func TestResultsArgumentsAndErrorObjectsAreReleased(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	exports := func() int64 {
+		n := lib.api.standinExportCount(s.h)
+		if n < 0 {
+			t.Fatal("the stand-in has no GciStandinExportCount")
+		}
+		return n
+	}
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "warm"}); err != nil {
+		t.Fatal(err)
+	}
+	before := exports()
+	for i := range 20 {
+		if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Perform(callCtx(t), "McpServer", "mcpPerformNothing:", ByteArray([]byte{1, 2}), SmallInteger(int64(i))); err == nil {
+			t.Fatal("an unknown selector succeeded")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		_, err := callTool(ctx, s, "sleep", map[string]any{"ms": 10000})
+		cancel()
+		if !IsBreak(err) {
+			t.Fatalf("cancelled sleep = %v", err)
+		}
+	}
+	if after := exports(); after != before {
+		t.Fatalf("the export set grew from %d to %d objects over 60 calls", before, after)
+	}
+}
