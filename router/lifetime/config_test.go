@@ -1,0 +1,137 @@
+package lifetime
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestFromEnvUnsetGivesTheDocumentedDefaults(t *testing.T) {
+	c, err := FromEnv(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Defaults()
+	if c != want {
+		t.Fatalf("got %+v\nwant %+v", c, want)
+	}
+	if c.IdleTimeout.D() != 30*time.Minute || c.StreamlessIdleTimeout.D() != time.Minute ||
+		c.StreamLossGrace.D() != 10*time.Second || c.MaxLifetime.On() || c.MaxCommitsBehind != 20 {
+		t.Fatalf("defaults drifted from the docs: %s", c.Describe())
+	}
+}
+
+func TestFromEnvReadsSecondsDurationsAndNone(t *testing.T) {
+	c, err := FromEnv(env(map[string]string{
+		EnvIdleTimeout:           "3600",
+		EnvStreamlessIdleTimeout: "2m",
+		EnvStreamLossGrace:       "0",
+		EnvMaxLifetime:           "8h",
+		EnvProbeInterval:         "5m",
+		EnvReaperInterval:        "10s",
+		EnvMaxCommitsBehind:      "none",
+		EnvStuckViewGrace:        "none",
+		EnvPinnedViewGrace:       "NONE",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IdleTimeout != After(time.Hour) || c.StreamlessIdleTimeout != After(2*time.Minute) ||
+		c.StreamLossGrace != After(0) || c.MaxLifetime != After(8*time.Hour) || c.ProbeInterval != After(5*time.Minute) ||
+		c.PassInterval != 10*time.Second || c.MaxCommitsBehind != 0 || c.StuckViewGrace.On() || c.PinnedViewGrace.On() {
+		t.Fatalf("parsed %s", c.Describe())
+	}
+}
+
+func TestFromEnvRefusesAProbeIntervalNotShorterThanTheIdleTimeoutNamingBoth(t *testing.T) {
+	_, err := FromEnv(env(map[string]string{EnvIdleTimeout: "5m", EnvProbeInterval: "10m"}))
+	if err == nil {
+		t.Fatal("accepted a probe interval longer than the idle timeout")
+	}
+	for _, want := range []string{"MCP_PROBE_INTERVAL=10m0s", "MCP_IDLE_TIMEOUT=5m0s"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %q does not name %s", err, want)
+		}
+	}
+}
+
+func TestFromEnvRefusesUnworkableCombinations(t *testing.T) {
+	cases := []struct {
+		name  string
+		env   map[string]string
+		names []string
+	}{
+		{"no deadline and no probes", map[string]string{EnvIdleTimeout: "none", EnvProbeInterval: "none"},
+			[]string{EnvIdleTimeout, EnvProbeInterval}},
+		{"streamless longer than idle", map[string]string{EnvIdleTimeout: "5m", EnvStreamlessIdleTimeout: "10m", EnvProbeInterval: "1m"},
+			[]string{EnvStreamlessIdleTimeout, EnvIdleTimeout}},
+		{"probe faster than the pass", map[string]string{EnvProbeInterval: "5s", EnvReaperInterval: "15s"},
+			[]string{EnvProbeInterval, EnvReaperInterval}},
+		{"stuck grace shorter than a pass", map[string]string{EnvStuckViewGrace: "5s"},
+			[]string{EnvStuckViewGrace, EnvReaperInterval}},
+		{"pinned grace zero", map[string]string{EnvPinnedViewGrace: "0"}, []string{EnvPinnedViewGrace}},
+		{"idle zero", map[string]string{EnvIdleTimeout: "0"}, []string{EnvIdleTimeout}},
+		{"pass off", map[string]string{EnvReaperInterval: "none"}, []string{EnvReaperInterval}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FromEnv(env(tc.env))
+			if err == nil {
+				t.Fatalf("accepted %v", tc.env)
+			}
+			for _, n := range tc.names {
+				if !strings.Contains(err.Error(), n) {
+					t.Fatalf("error %q does not name %s", err, n)
+				}
+			}
+		})
+	}
+}
+
+func TestFromEnvRefusesMalformedValuesNamingTheVariable(t *testing.T) {
+	for name, raw := range map[string]string{
+		EnvIdleTimeout:      "thirty minutes",
+		EnvStreamLossGrace:  "-5",
+		EnvMaxLifetime:      "-1h",
+		EnvMaxCommitsBehind: "0",
+	} {
+		_, err := FromEnv(env(map[string]string{name: raw}))
+		if err == nil {
+			t.Errorf("%s=%q accepted", name, raw)
+			continue
+		}
+		if !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), raw) {
+			t.Errorf("error %q does not name %s and %q", err, name, raw)
+		}
+	}
+}
+
+func TestStuckViewGraceZeroIsAValidSetting(t *testing.T) {
+	c, err := FromEnv(env(map[string]string{EnvStuckViewGrace: "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.StuckViewGrace.On() || c.StuckViewGrace.D() != 0 {
+		t.Fatalf("stuck grace %v, want on at 0", c.StuckViewGrace)
+	}
+}
+
+func TestShortIdleTimeoutWithoutAProbeIntervalGetsProbesThatFit(t *testing.T) {
+	c, err := FromEnv(env(map[string]string{EnvIdleTimeout: "90", EnvStreamlessIdleTimeout: "60"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.ProbeInterval.On() || c.ProbeInterval.D() >= c.IdleTimeout.D() {
+		t.Fatalf("probe interval %v with idle timeout %v", c.ProbeInterval, c.IdleTimeout)
+	}
+}
+
+func TestNewRefusesAnInvalidConfig(t *testing.T) {
+	c := Defaults()
+	c.ProbeInterval = After(time.Hour)
+	if _, err := New(c, nil, nil); err == nil {
+		t.Fatal("New accepted a probe interval longer than the idle timeout")
+	}
+}
