@@ -153,7 +153,11 @@ func (c *checker) parseBody(path string, b *body) *parsedBody {
 	} else {
 		pb.Doit, comments, err = parseDoit(b.Src)
 	}
-	c.checkCommentQuotes(pb, comments)
+	if c.checkCommentQuotes(pb, comments) {
+		// The trap explains whatever the parse made of the swallowed words; report it alone.
+		pb.Method, pb.Doit = nil, nil
+		return pb
+	}
 	if err != nil {
 		var trap *trapError
 		var syn *syntaxError

@@ -83,7 +83,7 @@ func lex(src string) ([]token, []comment, error) {
 	for {
 		t, err := l.next()
 		if err != nil {
-			return nil, nil, err
+			return nil, l.comments, err
 		}
 		l.toks = append(l.toks, t)
 		if t.Kind == tokEOF {

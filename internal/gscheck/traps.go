@@ -51,7 +51,9 @@ func (c *checker) classCommentTrap(b *parsedBody) bool {
 // checkCommentQuotes reports a comment whose closing " is glued to what follows: the mark of a "
 // written inside a comment, which ends the comment early and compiles the next words as code
 // (`"the "name" of it"`). An unclosed comment is reported by the lexer.
-func (c *checker) checkCommentQuotes(b *parsedBody, comments []comment) {
+// It answers whether it reported.
+func (c *checker) checkCommentQuotes(b *parsedBody, comments []comment) bool {
+	found := false
 	for _, cm := range comments {
 		if cm.End >= len(b.Src) {
 			continue
@@ -59,6 +61,8 @@ func (c *checker) checkCommentQuotes(b *parsedBody, comments []comment) {
 		next := b.Src[cm.End]
 		if isIdentChar(next) || isBinaryChar(next) || next == '#' || next == '$' || next == ':' {
 			c.report(b.File, b.lineOf(cm.End-1), `a " inside a comment ends it early; the text after it is compiled as code (silent file-in trap)`)
+			found = true
 		}
 	}
+	return found
 }

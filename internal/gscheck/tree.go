@@ -65,13 +65,20 @@ func buildTree(bodies []*parsedBody) *treeModel {
 		if b.Doit == nil {
 			continue
 		}
+		binds := false
 		walkSequence(b.Doit, func(e expr) {
 			s, ok := e.(*sendNode)
 			if !ok {
 				return
 			}
+			if s.Selector == "at:put:" {
+				binds = true
+			}
 			t.noteDoitSend(b, s)
 		})
+		if binds {
+			t.notePredeclaredNames(b.Doit)
+		}
 	}
 	return t
 }
@@ -116,6 +123,26 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *sendNode) {
 			t.globals[lit.Value] = true
 		}
 	}
+}
+
+// notePredeclaredNames records the capitalised Symbol literals of a doit that binds names with
+// at:put:, the loader idiom that pre-declares a group's classes before filing them in
+// (gemstone-smalltalk.md s1): #( #McpError #McpTool ) do: [:each | mcp at: each put: nil].
+func (t *treeModel) notePredeclaredNames(seq *sequence) {
+	var note func(l *literalNode)
+	note = func(l *literalNode) {
+		if l.Kind == litSymbol && l.Value != "" && l.Value[0] >= 'A' && l.Value[0] <= 'Z' {
+			t.globals[l.Value] = true
+		}
+		for _, el := range l.Elems {
+			note(el)
+		}
+	}
+	walkSequence(seq, func(e expr) {
+		if l, ok := e.(*literalNode); ok {
+			note(l)
+		}
+	})
 }
 
 // literalText answers the text of a string or symbol literal.

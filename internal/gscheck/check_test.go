@@ -1,0 +1,172 @@
+package gscheck
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCheck checks the given fixture paths with the embedded inventory plus extra inventory dirs.
+func runCheck(t *testing.T, paths []string, extraInventory ...string) *Result {
+	t.Helper()
+	files, err := CollectFiles(paths)
+	if err != nil {
+		t.Fatalf("collect %v: %v", paths, err)
+	}
+	inv, err := LoadInventory(extraInventory...)
+	if err != nil {
+		t.Fatalf("load inventory: %v", err)
+	}
+	res, err := Check(files, inv)
+	if err != nil {
+		t.Fatalf("check %v: %v", paths, err)
+	}
+	return res
+}
+
+func findingLines(res *Result) []string {
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+func assertFindings(t *testing.T, res *Result, want ...string) {
+	t.Helper()
+	got := findingLines(res)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func TestRealisticFileOutTreeIsClean(t *testing.T) {
+	res := runCheck(t, []string{"testdata/clean"})
+	assertFindings(t, res)
+	if res.Files != 3 || res.Methods != 10 {
+		t.Errorf("counted %d files, %d methods; want 3 files, 10 methods", res.Files, res.Methods)
+	}
+}
+
+func TestSyntaxErrorIsReportedAtItsFileLine(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/syntax.gs"})
+	assertFindings(t, res,
+		"testdata/broken/syntax.gs:35: syntax error in FxSyntax>>missingPeriod: expected '.' or the end of the statements, found ':=' :=",
+		"testdata/broken/syntax.gs:42: syntax error in FxSyntax>>unclosedParen: expected ')', found the end of the source")
+}
+
+func TestDoubleQuoteInsideMethodCommentIsReportedAsTheTrap(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/comment-quote.gs"})
+	assertFindings(t, res,
+		`testdata/broken/comment-quote.gs:28: a " inside a comment ends it early; the text after it is compiled as code (silent file-in trap)`,
+		`testdata/broken/comment-quote.gs:34: a " opens a comment that is never closed before %: it swallows the rest of the source (silent file-in trap)`)
+}
+
+func TestLoneQuoteInsideClassCommentIsReportedAtTheQuote(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/class-comment-quote.gs"})
+	assertFindings(t, res,
+		"testdata/broken/class-comment-quote.gs:17: a ' inside the class comment of FxClassComment ends the string here; double it ('') (silent file-in trap)")
+}
+
+func TestTopazCommandInsideMethodBodyIsReportedAsLostPercent(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/lost-percent.gs"})
+	assertFindings(t, res,
+		"testdata/broken/lost-percent.gs:30: topaz command `category: 'accessing'` inside the body opened by `method: FxLostPercent` at line 26 (a lost %?)")
+	// The method after the lost % is still read: all three methods are counted.
+	if res.Methods != 3 {
+		t.Errorf("counted %d methods, want 3 (the one after the lost %% must survive)", res.Methods)
+	}
+}
+
+func TestBodyNeverClosedIsReported(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/unclosed-body.gs"})
+	assertFindings(t, res,
+		"testdata/broken/unclosed-body.gs:26: `method: FxMissing` opens a body that no % line closes")
+}
+
+func TestUnknownTopazCommandAndStraySmalltalkAreReported(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/unknown-command.gs"})
+	assertFindings(t, res,
+		"testdata/broken/unknown-command.gs:25: unknown topaz command `frobnicate now`",
+		"testdata/broken/unknown-command.gs:26: Smalltalk outside a body: `FxTopaz new a` is no topaz command (a lost doit or method: line?)")
+}
+
+func TestUndefinedGlobalAndUndeclaredVariableAreReported(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/unknown-global.gs"})
+	assertFindings(t, res,
+		"testdata/broken/unknown-global.gs:28: undefined global NoSuchClass in FxGlobals>>undefinedGlobal: not defined in the scanned tree nor in the kernel inventory",
+		"testdata/broken/unknown-global.gs:33: undeclared variable b in FxGlobals>>undeclaredVariable")
+}
+
+func TestTypoInASendIsReportedAsUnimplementedSelector(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/unknown-selector.gs"})
+	assertFindings(t, res,
+		"testdata/broken/unknown-selector.gs:30: #nextPutAl: in FxSelectors>>typo is implemented nowhere in the scanned tree and is not in the kernel inventory")
+}
+
+func TestNonASCIISourceIsReportedWithItsColumn(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/non-ascii.gs"})
+	assertFindings(t, res,
+		"testdata/broken/non-ascii.gs:28: non-ASCII byte 0xC3 at column 8 (sources must be ASCII)")
+}
+
+func TestToolNamesMustMatchRegisterOnBothWays(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/toolnames"})
+	assertFindings(t, res,
+		"testdata/broken/toolnames/FxDriftToolset.gs:29: tool 'gamma' is listed in FxDriftToolset class>>toolNames but not registered in FxDriftToolset>>registerOn:",
+		"testdata/broken/toolnames/FxDriftToolset.gs:35: tool 'beta' is registered in FxDriftToolset>>registerOn: but missing from FxDriftToolset class>>toolNames",
+		"testdata/broken/toolnames/FxUnlistedToolset.gs:26: FxUnlistedToolset>>registerOn: registers tools but FxUnlistedToolset has no class-side toolNames")
+}
+
+func TestInventoryEntryWithoutCitationIsAFinding(t *testing.T) {
+	res := runCheck(t, []string{"testdata/clean"}, "testdata/inventory-uncited")
+	assertFindings(t, res,
+		"testdata/inventory-uncited/extra.txt:3: inventory entry without citation",
+		"testdata/inventory-uncited/extra.txt:4: malformed inventory entry `global Frob Nicate` (want `global NAME`, `selector SEL` or `ivar CLASS NAME`, then `-- citation`)")
+}
+
+func TestEmbeddedInventoryIsFullyCited(t *testing.T) {
+	inv, err := LoadInventory()
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	for _, p := range inv.Problems {
+		t.Errorf("embedded inventory: %s", p)
+	}
+	for _, name := range []string{"Object", "TestCase", "System", "JsonParser"} {
+		if inv.Globals[name] == "" {
+			t.Errorf("global %s missing from the embedded inventory", name)
+		}
+	}
+	if inv.Selectors["commitTransaction"] != "gemstone-smalltalk.md s4 (answers a Boolean)" {
+		t.Errorf("selector commitTransaction cites %q", inv.Selectors["commitTransaction"])
+	}
+}
+
+func TestPathsWithNoGsFilesAreRefusedNotPassed(t *testing.T) {
+	dir := t.TempDir()
+	files, err := CollectFiles([]string{dir})
+	if err != nil {
+		t.Fatalf("collect: %v", err)
+	}
+	inv, err := LoadInventory()
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if _, err := Check(files, inv); !errors.Is(err, ErrNoFiles) {
+		t.Errorf("Check over an empty directory answered %v, want ErrNoFiles", err)
+	}
+}
+
+func TestEveryBrokenFixtureFailsAlone(t *testing.T) {
+	files, err := filepath.Glob("testdata/broken/*.gs")
+	if err != nil || len(files) < 9 {
+		t.Fatalf("glob: %v, %d files", err, len(files))
+	}
+	for _, f := range files {
+		if res := runCheck(t, []string{f}); len(res.Findings) == 0 {
+			t.Errorf("%s passed clean; every broken fixture must fail", f)
+		}
+	}
+}
