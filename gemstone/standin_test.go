@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -310,8 +312,7 @@ func TestEscalationUsesTheStopHookWhenOneIsSet(t *testing.T) {
 
 func TestKilledGemGivesAFatalError(t *testing.T) {
 	lib := openStandin(t)
-	s := loginPrepared(t, lib)
-	pid := gemPid(t, s)
+	s, pid := loginPreparedWithPid(t, lib)
 	time.AfterFunc(200*time.Millisecond, func() { syscall.Kill(pid, syscall.SIGKILL) })
 	_, err := callTool(callCtx(t), s, "sleep", map[string]any{"ms": 30000})
 	var e *Error
@@ -341,14 +342,57 @@ func TestGemThatDiesMidCallGivesAFatalError(t *testing.T) {
 	}
 }
 
-// gemPid finds the gem process at the other end of the session's GCI socket.
-func gemPid(t *testing.T, s *Session) int {
+// gemChildren lists this process's child processes running the stand-in gem.
+func gemChildren(t *testing.T) map[int]bool {
 	t.Helper()
-	cred, err := syscall.GetsockoptUcred(s.fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	if err != nil || cred.Pid <= 0 {
-		t.Fatalf("finding the gem's pid on fd %d: %v", s.fd, err)
+	out := map[int]bool{}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return int(cred.Pid)
+	me := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		rest := string(stat)
+		rp := strings.LastIndexByte(rest, ')')
+		lp := strings.IndexByte(rest, '(')
+		if lp < 0 || rp < 0 {
+			continue
+		}
+		fields := strings.Fields(rest[rp+1:])
+		if len(fields) < 2 || fields[0] == "Z" {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && strings.Contains(rest[lp+1:rp], "standin") {
+			out[pid] = true
+		}
+	}
+	return out
+}
+
+// loginPreparedWithPid logs in and answers the pid of the gem the login started.
+func loginPreparedWithPid(t *testing.T, lib *Library) (*Session, int) {
+	t.Helper()
+	before := gemChildren(t)
+	s := loginPrepared(t, lib)
+	var started []int
+	for pid := range gemChildren(t) {
+		if !before[pid] {
+			started = append(started, pid)
+		}
+	}
+	if len(started) != 1 {
+		t.Fatalf("the login started %d stand-in gem processes (%v), want 1", len(started), started)
+	}
+	return s, started[0]
 }
 
 func TestBigResultsAndArgumentsComeBackByteExact(t *testing.T) {
