@@ -1,0 +1,200 @@
+// Command standin-gem is one "gem" of the GCI test stand-in: the OS process the stand-in
+// libgcits starts for each login. It is NOT GemStone; it exists so that the Go binding can
+// be tested against real processes, sockets, breaks and deaths.
+//
+// The library starts it with its end of a socketpair as fd 3 and speaks the frame protocol
+// of test/standin/README.md over it. One goroutine reads frames; a call runs on its own
+// goroutine so that a break frame reaches it while it runs. The worker-class receiver is
+// served by test/fixtureworker; System answers the control calls (stopSession:, session);
+// execute answers only the control session's tagged sources of docs/worker-contract.md.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+// gciFd is the descriptor the library hands the gem its socket on.
+const gciFd = 3
+
+func main() {
+	conn := os.NewFile(gciFd, "gci-socket")
+	if conn == nil {
+		fmt.Fprintln(os.Stderr, "standin-gem: no GCI socket on fd 3; this program is started by the stand-in libgcits")
+		os.Exit(2)
+	}
+	g := newGem(conn, os.Getpid())
+	os.Exit(g.serve(bufio.NewReaderSize(conn, 1<<16)))
+}
+
+// gem is one logged-in stand-in gem.
+type gem struct {
+	out io.Writer
+	pid int
+
+	writeMu sync.Mutex // one frame at a time on the socket
+
+	mu      sync.Mutex
+	running bool
+	breaks  chan fixtureBreak
+
+	session  int
+	sessions sessionDir
+	login    loginInfo
+	state    *workerState
+}
+
+func newGem(out io.Writer, pid int) *gem {
+	return &gem{out: out, pid: pid, state: &workerState{}}
+}
+
+func (g *gem) send(kind byte, payload []byte) error {
+	g.writeMu.Lock()
+	defer g.writeMu.Unlock()
+	return writeFrame(g.out, kind, payload)
+}
+
+// serve logs in and then answers frames until the library says quit or goes away. It
+// answers the process exit code.
+func (g *gem) serve(in io.Reader) int {
+	if !g.acceptLogin(in) {
+		return 0
+	}
+	defer g.sessions.unregister(g.session, g.pid)
+	g.unregisterOnTerm()
+	for {
+		f, err := readFrame(in)
+		if err != nil {
+			return 0 // the library closed the socket: the session is over
+		}
+		switch f.kind {
+		case frameQuit:
+			return 0
+		case frameBreak:
+			g.deliverBreak(len(f.payload) > 0 && f.payload[0] == 1)
+		case framePerform, frameExecute:
+			g.start(f)
+		default:
+			fmt.Fprintf(os.Stderr, "standin-gem: ignoring a frame of unknown type %q\n", f.kind)
+		}
+	}
+}
+
+func (g *gem) acceptLogin(in io.Reader) bool {
+	f, err := readFrame(in)
+	if err != nil || f.kind != frameLogin {
+		return false
+	}
+	p, err := parseLogin(f.payload)
+	if err != nil {
+		_ = g.send(frameError, encodeError(&gemError{number: 4147, fatal: true, message: "malformed stand-in login frame: " + err.Error()}))
+		return false
+	}
+	info, denied := checkLogin(p)
+	if denied != nil {
+		_ = g.send(frameError, encodeError(denied))
+		return false
+	}
+	g.login = info
+	g.sessions = sessionDir{dir: p.sessionDir}
+	n, err := g.sessions.register(g.pid)
+	if err != nil {
+		_ = g.send(frameError, encodeError(&gemError{number: 4042, fatal: true, message: "the stand-in gem could not register: " + err.Error()}))
+		return false
+	}
+	g.session = n
+	hello := make([]byte, 0, 8)
+	hello = appendInt32(hello, int32(n))
+	hello = appendInt32(hello, int32(g.pid))
+	if err := g.send(frameHello, hello); err != nil {
+		g.sessions.unregister(n, g.pid)
+		return false
+	}
+	return true
+}
+
+func appendInt32(b []byte, v int32) []byte {
+	u := uint32(v)
+	return append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
+}
+
+// unregisterOnTerm keeps the session directory clean when the gem is terminated, then dies
+// of the signal so the library sees a gem killed by it.
+func (g *gem) unregisterOnTerm() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		s := <-sig
+		g.sessions.unregister(g.session, g.pid)
+		signal.Reset(s)
+		_ = syscall.Kill(g.pid, s.(syscall.Signal))
+	}()
+}
+
+func (g *gem) deliverBreak(hard bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.breaks == nil {
+		return // nothing running: a break is a no-op
+	}
+	b := softBreak
+	if hard {
+		b = hardBreak
+	}
+	select {
+	case g.breaks <- b:
+	default: // breaks pile up only if the call ignores them; dropping more is harmless
+	}
+}
+
+// start runs a call on its own goroutine; its result frame is written when it ends.
+func (g *gem) start(f frame) {
+	g.mu.Lock()
+	if g.running {
+		g.mu.Unlock()
+		// The library refuses a second call itself; this guards the protocol.
+		_ = g.send(errorResult(2203, "a call is already in progress on this gem").frame())
+		return
+	}
+	g.running = true
+	breaks := make(chan fixtureBreak, 4)
+	g.breaks = breaks
+	g.mu.Unlock()
+
+	go func() {
+		r := g.run(f, breaks)
+		g.mu.Lock()
+		g.running = false
+		g.breaks = nil
+		g.mu.Unlock()
+		if err := g.send(r.frame()); err != nil && !errors.Is(err, syscall.EPIPE) {
+			fmt.Fprintf(os.Stderr, "standin-gem: writing a result: %v\n", err)
+		}
+	}()
+}
+
+func (g *gem) run(f frame, breaks chan fixtureBreak) result {
+	if f.kind == frameExecute {
+		return g.execute(string(f.payload))
+	}
+	p, err := decodePerform(f.payload)
+	if err != nil {
+		return errorResult(2094, err.Error())
+	}
+	if p.receiver == "System" {
+		return g.system(p)
+	}
+	return g.workerCall(p, breaks)
+}
+
+// die ends the process the way a crashing gem would: no goodbye on the socket.
+func (g *gem) die() {
+	g.sessions.unregister(g.session, g.pid)
+	os.Exit(3)
+}
