@@ -36,6 +36,11 @@ var pseudoVariables = map[string]bool{"self": true, "super": true, "thisContext"
 
 func (c *checker) checkNames(b *parsedBody) {
 	n := &nameChecker{c: c, b: b}
+	if b.Kind == bodyMethod && b.Class != "" && !c.tree.globals[b.Class] {
+		if _, kernel := c.inv.Globals[b.Class]; !kernel {
+			c.report(b.File, b.CmdLine, quoteLine(b.Command)+" names a class defined neither in the scanned tree nor in the kernel inventory")
+		}
+	}
 	switch {
 	case b.Method != nil:
 		n.ctx = c.contextFor(b.Class, b.Meta)

@@ -1,0 +1,108 @@
+package gscheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkSources writes each named source into a temporary tree and checks it; findings name
+// files by their base name.
+func checkSources(t *testing.T, sources map[string]string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range sources {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := runCheck(t, []string{dir})
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, strings.ReplaceAll(f.String(), dir+string(filepath.Separator), ""))
+	}
+	return out
+}
+
+func definitionDoit(super, name, ivars, classVars, classInstVars string) string {
+	return "doit\n" + super + " subclass: '" + name + "'\n  instVarNames: #(" + ivars + ")\n  classVars: #(" +
+		classVars + ")\n  classInstVars: #(" + classInstVars + ")\n  poolDictionaries: #()\n  inDictionary: UserGlobals\n  options: #()\n%\n"
+}
+
+func assertSame(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("findings:\n  %v\nwant:\n  %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("finding %d:\n  %s\nwant:\n  %s", i, got[i], want[i])
+		}
+	}
+}
+
+func TestInheritedVariablesResolveAlongTreeAndKernelAncestors(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Base.gs": definitionDoit("Object", "Base", "a", "Shared", "made") +
+			"method: Base\na\n  ^a\n%\n",
+		"Sub.gs": definitionDoit("Base", "Sub", "b", "", "") +
+			// instance side: own ivar, inherited ivar, inherited class variable
+			"method: Sub\nsum\n  ^a + b + Shared size\n%\n" +
+			// class side: inherited class-instance variable and the class variable
+			"classmethod: Sub\nmade\n  ^made ifNil: [Shared]\n%\n",
+		"SubTest.gs": definitionDoit("TestCase", "SubTest", "", "", "") +
+			// a kernel ancestor's ivar, from the inventory (ivar TestCase testSelector)
+			"method: SubTest\nwhich\n  ^testSelector\n%\n",
+	})
+	assertSame(t, got)
+}
+
+func TestClassInstanceVariableIsNotVisibleOnTheInstanceSide(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": definitionDoit("Object", "Foo", "", "", "count") + "method: Foo\ncount\n  ^count\n%\n",
+	})
+	assertSame(t, got, "Foo.gs:12: undeclared variable count in Foo>>count")
+}
+
+func TestBlockParameterIsScopedToItsBlock(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": definitionDoit("Object", "Foo", "", "", "") +
+			"method: Foo\nleak\n  #(1 2) do: [:each | | t | t := each].\n  ^each\n%\n",
+	})
+	assertSame(t, got, "Foo.gs:13: undeclared variable each in Foo>>leak")
+}
+
+func TestGemStoneRefusalsAreReported(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": definitionDoit("Object", "Foo", "a", "", "") +
+			"method: Foo\nshadow: a\n  ^a\n%\n" + // line 10-12: argument named like an ivar
+			"classmethod: Foo\nmake\n  | name |\n  name := 'x'.\n  ^name\n%\n" + // 14: class-side temp `name`
+			"method: Foo\nassign: x\n  x := 3.\n  ^[:y | y := 4] value: x\n%\n" + // 21, 22
+			"method: Foo\ntwice\n  | t t |\n  ^self\n%\n" + // 26
+			"method: Foo\nshadow: b\n  ^b\n%\n", // 30: same selector again
+	})
+	assertSame(t, got,
+		"Foo.gs:11: argument a in Foo>>shadow: has the name of an instance variable of Foo (GemStone refuses it: [1030] variable has already been declared)",
+		"Foo.gs:16: temporary name in Foo class>>make has the name of an instance variable of Foo class (GemStone refuses it: [1030] variable has already been declared)",
+		"Foo.gs:22: cannot assign to argument x in Foo>>assign:",
+		"Foo.gs:23: cannot assign to block parameter y in Foo>>assign:",
+		"Foo.gs:27: temporary t is already declared as temporary in Foo>>twice",
+		"Foo.gs:30: Foo>>shadow: is defined twice (first at Foo.gs:10); the later one wins")
+}
+
+func TestMethodOnAnUndefinedClassAndUndefinedSuperclassAreReported(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": definitionDoit("NoSuchSuper", "Foo", "", "", "") + "method: Nowhere\nx\n  ^1\n%\n",
+	})
+	assertSame(t, got,
+		"Foo.gs:2: undefined global NoSuchSuper in `doit` at line 1: not defined in the scanned tree nor in the kernel inventory",
+		"Foo.gs:10: `method: Nowhere` names a class defined neither in the scanned tree nor in the kernel inventory")
+}
+
+func TestExtensionMethodOnAKernelClassIsAccepted(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Ext.gs": "category: 'mcp extensions'\nmethod: Object\nmcpDescribe\n  ^self printString\n%\n",
+	})
+	assertSame(t, got)
+}
