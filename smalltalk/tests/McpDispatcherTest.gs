@@ -1,0 +1,309 @@
+set compile_env: 0
+! ------------------- Class definition for McpDispatcherTest
+expectvalue /Class
+doit
+TestCase subclass: 'McpDispatcherTest'
+  instVarNames: #( server)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpDispatcherTest comment: 
+'JSON-RPC and MCP routing through the real byte entry, McpServer handle:, as the Go front end
+calls it: initialize negotiation and identity, ping, tools/list in one page, tools/call with its
+two kinds of failure (-32602 for the request, an isError result for the arguments or the tool),
+the error kinds, exceptions outside the Error hierarchy, notifications and responses answered
+with nothing, the -32600 and -32700 envelope errors, UTF-8 both ways, and the [session] notes.
+Uses McpCoreTestToolset on an McpTestServer; touches nothing in the repository.'
+%
+expectvalue /Class
+doit
+McpDispatcherTest category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpDispatcherTest
+removeallmethods McpDispatcherTest
+removeallclassmethods McpDispatcherTest
+! ------------------- Instance methods for McpDispatcherTest
+category: 'helpers'
+method: McpDispatcherTest
+bytes: anArrayOfIntegers
+  | out |
+  out := WriteStream on: String new.
+  anArrayOfIntegers do: [:each | out nextPut: (Character codePoint: each)].
+  ^out contents
+%
+category: 'helpers'
+method: McpDispatcherTest
+call: aToolName arguments: anArgumentsJson
+  "The result of a tools/call, parsed."
+  ^(self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"' , aToolName
+    , '","arguments":' , anArgumentsJson , '}}') at: 'result'
+%
+category: 'helpers'
+method: McpDispatcherTest
+errorCodeFor: aRequest
+  ^((self responseTo: aRequest) at: 'error') at: 'code'
+%
+category: 'helpers'
+method: McpDispatcherTest
+errorKindOf: aResult
+  ^((aResult at: 'structuredContent') at: 'error') at: 'kind'
+%
+category: 'helpers'
+method: McpDispatcherTest
+responseTo: aRequest
+  ^McpJson parse: (server handle: aRequest)
+%
+category: 'running'
+method: McpDispatcherTest
+setUp
+  server := McpTestServer withToolsetNames: #('McpCoreTestToolset')
+%
+category: 'helpers'
+method: McpDispatcherTest
+textOf: aResult
+  ^((aResult at: 'content') at: 1) at: 'text'
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testABatchIsAnInvalidRequest
+  | response |
+  response := self responseTo: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'.
+  self assert: ((response at: 'error') at: 'code') = -32600.
+  self assert: (response at: 'id') isNil
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testABooleanIdIsAnInvalidRequest
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":true,"method":"ping"}') = -32600
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testAMissingJsonrpcVersionIsAnInvalidRequest
+  self assert: (self errorCodeFor: '{"id":1,"method":"ping"}') = -32600.
+  self assert: (self errorCodeFor: '{"jsonrpc":"1.0","id":1,"method":"ping"}') = -32600
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testANotificationIsAnsweredWithNothing
+  self assert: (server handle: '{"jsonrpc":"2.0","method":"notifications/initialized"}') isEmpty.
+  self assert: (server handle: '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}') isEmpty
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testAResponseIsAnsweredWithNothing
+  self assert: (server handle: '{"jsonrpc":"2.0","id":9,"result":{}}') isEmpty
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testBadUtf8IsAParseErrorNamingTheOffset
+  | response error |
+  response := self responseTo: '{"a":"' , (self bytes: #(255)) , '"}'.
+  error := response at: 'error'.
+  self assert: (error at: 'code') = -32700.
+  self assert: ((error at: 'data') at: 'kind') = 'invalidUtf8'.
+  self assert: ((error at: 'data') at: 'offset') = 6.
+  self assert: (response at: 'id') isNil
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testIdsAreEchoedAsSent
+  self assert: ((self responseTo: '{"jsonrpc":"2.0","id":"abc","method":"ping"}') at: 'id') = 'abc'.
+  self assert: ((self responseTo: '{"jsonrpc":"2.0","id":7,"method":"ping"}') at: 'id') = 7
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testMalformedJsonIsAParseError
+  | error |
+  error := (self responseTo: '{"jsonrpc":"2.0",') at: 'error'.
+  self assert: (error at: 'code') = -32700.
+  self assert: ((error at: 'data') at: 'kind') = 'parseError'
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
+testParamsMustBeAnObject
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}') = -32602
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testInitializeAnswersTheFirstVersionWhenTheClientsIsNotListed
+  | result |
+  result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}') at: 'result'.
+  self assert: (result at: 'protocolVersion') = server protocolVersions first
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testInitializeDeclaresOnlyTheToolsCapability
+  | result |
+  result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}') at: 'result'.
+  self assert: (result at: 'capabilities') keys size = 1.
+  self assert: ((result at: 'capabilities') includesKey: 'tools')
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testInitializeEchoesAListedVersion
+  | result |
+  result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}') at: 'result'.
+  self assert: (result at: 'protocolVersion') = '2025-06-18'
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testInitializeNeedsAProtocolVersion
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}') = -32602
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testInitializeSendsStockInstructionsAndNoTitleByDefault
+  | result |
+  result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}') at: 'result'.
+  self assert: ((result at: 'serverInfo') at: 'name') = McpServer defaultServerName.
+  self assert: ((result at: 'serverInfo') at: 'version') = McpServer defaultServerVersion.
+  self deny: ((result at: 'serverInfo') includesKey: 'title').
+  self assert: (result at: 'instructions') = McpServer defaultServerInstructions
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testPingAnswersAnEmptyObject
+  self assert: (server handle: '{"jsonrpc":"2.0","id":1,"method":"ping"}') = '{"id":1,"jsonrpc":"2.0","result":{}}'
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testToolsListIsTheWholeRegistryInOnePage
+  | result names |
+  result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}') at: 'result'.
+  names := (result at: 'tools') collect: [:each | each at: 'name'].
+  self assert: names asArray = server registry toolNames.
+  self deny: (result includesKey: 'nextCursor')
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testToolsListRefusesACursor
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"2"}}') = -32602
+%
+category: 'tests - methods'
+method: McpDispatcherTest
+testUndeclaredMethodsAreMethodNotFound
+  #('resources/list' 'prompts/list' 'logging/setLevel' 'completion/complete' 'no/such') do: [:each |
+    self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"' , each , '"}') = -32601]
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testACompileErrorHasKindCompileError
+  | result |
+  result := self call: 'compile_error' arguments: '{}'.
+  self assert: (result at: 'isError') == true.
+  self assert: (self errorKindOf: result) = 'compileError'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAKernelErrorHasKindOtherAndNamesItsClass
+  | result |
+  result := self call: 'raise_error' arguments: '{}'.
+  self assert: (result at: 'isError') == true.
+  self assert: (self errorKindOf: result) = 'other'.
+  self assert: (((result at: 'structuredContent') at: 'error') at: 'exception') = 'ZeroDivide'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAnExceptionOutsideTheErrorHierarchyIsAToolError
+  | result |
+  result := self call: 'raise_exception' arguments: '{}'.
+  self assert: (result at: 'isError') == true.
+  self assert: (self errorKindOf: result) = 'other'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAnMcpErrorKeepsItsKindAndDetails
+  | result error |
+  result := self call: 'fail' arguments: '{"kind":"notFound","message":"class Foo not found"}'.
+  error := (result at: 'structuredContent') at: 'error'.
+  self assert: (result at: 'isError') == true.
+  self assert: (error at: 'kind') = 'notFound'.
+  self assert: (error at: 'message') = 'class Foo not found'.
+  self assert: (error at: 'extra') = 1.
+  self assert: (self textOf: result) = 'class Foo not found'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAnUnknownArgumentIsAnInvalidParamsToolError
+  | result |
+  result := self call: 'echo' arguments: '{"text":"a","colour":"red"}'.
+  self assert: (result at: 'isError') == true.
+  self assert: (self errorKindOf: result) = 'invalidParams'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAnUnknownToolIsInvalidParams
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"no_such_tool"}}') = -32602
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAMissingRequiredArgumentIsAnInvalidParamsToolError
+  self assert: (self errorKindOf: (self call: 'echo' arguments: '{}')) = 'invalidParams'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAMissingToolNameIsInvalidParams
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}') = -32602
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAToolAnswerIsTextContent
+  | result |
+  result := self call: 'echo' arguments: '{"text":"hello"}'.
+  self assert: (result at: 'isError') == false.
+  self assert: (result at: 'content') size = 1.
+  self assert: (((result at: 'content') at: 1) at: 'type') = 'text'.
+  self assert: (self textOf: result) = 'hello'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testAWrongTypeIsAnInvalidParamsToolError
+  self assert: (self errorKindOf: (self call: 'typed' arguments: '{"count":"three"}')) = 'invalidParams'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testLongResultsAreCappedWithAMarker
+  | text |
+  server resultCap: 100.
+  text := self textOf: (self call: 'long_text' arguments: '{"n":150}').
+  self assert: text = ((String new: 100 withAll: $x) , '...[truncated: showing 100 of 150 characters]')
+%
+category: 'tests - session notes'
+method: McpDispatcherTest
+testAResultOfASessionWithUncommittedChangesCarriesTheNote
+  | result |
+  server uncommitted: true.
+  result := self call: 'echo' arguments: '{"text":"hello"}'.
+  self assert: (self textOf: result) = ('hello' , (String with: Character lf) , McpDispatcher uncommittedNote).
+  result := self call: 'fail' arguments: '{"kind":"refused"}'.
+  self assert: ((self textOf: result) findString: '[session]' startingAt: 1) > 0
+%
+category: 'tests - session notes'
+method: McpDispatcherTest
+testAResultOfACleanSessionCarriesNoNote
+  server uncommitted: false.
+  self assert: (self textOf: (self call: 'echo' arguments: '{"text":"hello"}')) = 'hello'
+%
+category: 'tests - utf-8'
+method: McpDispatcherTest
+testAnEscapedSurrogatePairArrivesAsOneCharacterAndLeavesAsFourBytes
+  | answer |
+  answer := server handle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\uD83D\uDE00"}}}'.
+  self assert: (answer findString: (self bytes: #(240 159 152 128)) startingAt: 1) > 0.
+  self assert: (answer findString: '\u' startingAt: 1) = 0
+%
+category: 'tests - utf-8'
+method: McpDispatcherTest
+testRawAstralTextIsEchoedByteForByte
+  | emoji answer |
+  emoji := self bytes: #(240 159 152 128).
+  answer := server handle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"' , emoji , '"}}}'.
+  self assert: (answer findString: '"text":"' , emoji , '"' startingAt: 1) > 0.
+  self assert: answer class == String
+%

@@ -1,0 +1,56 @@
+set compile_env: 0
+! ------------------- Class definition for McpTestServer
+expectvalue /Class
+doit
+McpServer subclass: 'McpTestServer'
+  instVarNames: #( stamps uncommitted)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpTestServer comment: 
+'A worker for the worker-core suites: the stamps of its blind-write ledger come from a Dictionary
+the test sets instead of from the image, it reports uncommitted changes only when told to, and
+its result cap can be set. That lets a suite move the view of the ledger without moving the
+view of the session. It is never a served worker.'
+%
+expectvalue /Class
+doit
+McpTestServer category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpTestServer
+removeallmethods McpTestServer
+removeallclassmethods McpTestServer
+! ------------------- Instance methods for McpTestServer
+category: 'testing'
+method: McpTestServer
+hasUncommittedChanges
+  ^uncommitted == true
+%
+category: 'testing'
+method: McpTestServer
+resultCap: anInteger
+  resultCap := anInteger
+%
+category: 'testing'
+method: McpTestServer
+stampFor: aKey
+  stamps isNil ifTrue: [^'<absent>'].
+  ^stamps at: aKey ifAbsent: ['<absent>']
+%
+category: 'testing'
+method: McpTestServer
+stampOf: aKey is: aString
+  stamps isNil ifTrue: [stamps := Dictionary new].
+  stamps at: aKey put: aString
+%
+category: 'testing'
+method: McpTestServer
+uncommitted: aBoolean
+  uncommitted := aBoolean
+%

@@ -1,0 +1,149 @@
+set compile_env: 0
+! ------------------- Class definition for McpTestingToolsetTest
+expectvalue /Class
+doit
+McpToolsetTestCase subclass: 'McpTestingToolsetTest'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpTestingToolsetTest comment: 
+'The SUnit tools against McpFixtureSampleTest, a TestCase subclass made in setUp with one test that
+passes, one that fails an assertion and one that raises ZeroDivide: summaries from the counts, the
+FAIL and ERROR lines, the failure detail naming the exception class, and notFound -- never zero
+tests -- for a class or selector that does not resolve.
+
+list_failing_tests is only called here with classNames: run without them it runs every test class
+in the image, this one included.'
+%
+expectvalue /Class
+doit
+McpTestingToolsetTest category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpTestingToolsetTest
+removeallmethods McpTestingToolsetTest
+removeallclassmethods McpTestingToolsetTest
+! ------------------- Class methods for McpTestingToolsetTest
+! ------------------- Instance methods for McpTestingToolsetTest
+category: 'fixtures'
+method: McpTestingToolsetTest
+installFixtures
+  | sample |
+  super installFixtures.
+  sample := self defineFixtureClass: 'McpFixtureSampleTest' superclass: TestCase instVarNames: #().
+  self compileFixtureMethod: 'testPasses
+  self assert: 3 + 4 = 7' in: sample.
+  self compileFixtureMethod: 'testFails
+  self assert: 3 + 4 = 8' in: sample.
+  self compileFixtureMethod: 'testErrors
+  ^1 / 0' in: sample
+%
+category: 'running'
+method: McpTestingToolsetTest
+toolsetClasses
+  ^{McpTestingToolset}
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestClassSummarisesTheCountsAndNamesEachProblem
+  | answer |
+  answer := self lines: (self callTool: 'run_test_class' with: {'className'. 'McpFixtureSampleTest'}).
+  self assert: answer first = 'McpFixtureSampleTest: 3 run, 1 passed, 1 failed, 1 errors'.
+  self assert: (answer includes: 'FAIL   McpFixtureSampleTest>>testFails').
+  self assert: (answer includes: 'ERROR  McpFixtureSampleTest>>testErrors').
+  self assert: answer size = 3
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestClassOfAnUnknownClassIsNotFoundNotZeroTests
+  self
+    assert: (self failureKindOf: 'run_test_class' with: {'className'. 'McpNoSuchTest'})
+    = 'notFound'
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestClassOfAClassThatIsNotATestCaseIsNotFound
+  self
+    assert: (self failureKindOf: 'run_test_class' with: {'className'. 'McpFixtureAlpha'})
+    = 'notFound'
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestMethodRunsExactlyOneTest
+  self
+    assert: (self callTool: 'run_test_method'
+      with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testPasses'})
+    = 'McpFixtureSampleTest>>testPasses: 1 run, 1 passed, 0 failed, 0 errors'
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestMethodOfAFailingTestSaysFail
+  self
+    assert: (self lines: (self callTool: 'run_test_method'
+      with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testFails'}))
+    = #('McpFixtureSampleTest>>testFails: 1 run, 0 passed, 1 failed, 0 errors' 'FAIL   McpFixtureSampleTest>>testFails')
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestMethodWithAnUnknownSelectorIsNotFound
+  self
+    assert: (self failureKindOf: 'run_test_method'
+      with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testNoSuchThing'})
+    = 'notFound'
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testListFailingTestsNamesOnlyTheTestsThatDidNotPass
+  | answer |
+  answer := self lines: (self callTool: 'list_failing_tests' with: {'classNames'. #('McpFixtureSampleTest')}).
+  self assert: answer first = '1 classes: 3 run, 1 passed, 1 failed, 1 errors'.
+  self assert: (answer includes: 'FAIL   McpFixtureSampleTest>>testFails').
+  self assert: (answer includes: 'ERROR  McpFixtureSampleTest>>testErrors').
+  self assert: answer size = 3
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testListFailingTestsWithAnUnknownNameRunsNothing
+  | failure |
+  failure := self failureOf: 'list_failing_tests'
+    with: {'classNames'. #('McpFixtureSampleTest' 'McpNoSuchTest')}.
+  self assert: failure kind = 'notFound'.
+  self assert: (self text: failure messageText includes: 'McpNoSuchTest')
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testDescribeTestFailureNamesTheAssertionFailure
+  | answer |
+  answer := self callTool: 'describe_test_failure'
+    with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testFails'}.
+  self assert: (answer beginsWith: 'McpFixtureSampleTest>>testFails failed: ')
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testDescribeTestFailureNamesTheErrorClass
+  | answer |
+  answer := self callTool: 'describe_test_failure'
+    with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testErrors'}.
+  self assert: (answer beginsWith: 'McpFixtureSampleTest>>testErrors raised an error: ZeroDivide: ')
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testDescribeTestFailureOfAPassingTestSaysItPassed
+  self assert: (self text: (self callTool: 'describe_test_failure'
+      with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testPasses'})
+    includes: 'passed when run alone')
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testListTestClassesMarksAbstractClasses
+  | answer |
+  answer := self lines: (self callTool: 'list_test_classes' with: #()).
+  self assert: (answer includes: 'McpFixtureSampleTest').
+  self assert: (answer includes: 'McpToolsetTestCase  (abstract)')
+%
