@@ -35,6 +35,11 @@ input smalltalk/core/McpExecutionToolset.gs
 input smalltalk/core/McpSessionToolset.gs
 !
 ! ------------------- The tool-surface toolsets (input lines added by their owner)
+input smalltalk/core/McpListingToolset.gs
+input smalltalk/core/McpBrowsingToolset.gs
+input smalltalk/core/McpSearchToolset.gs
+input smalltalk/core/McpMutationToolset.gs
+input smalltalk/core/McpTestingToolset.gs
 !
 ! ------------------- Dispatch and the worker entry
 input smalltalk/core/McpDispatcher.gs
