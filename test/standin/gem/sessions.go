@@ -19,10 +19,19 @@ type sessionDir struct {
 
 const maxSessions = 10000
 
-// register takes the lowest free session number, reclaiming entries whose gem is gone.
+// register takes the lowest free session number, reclaiming entries whose gem is gone. A
+// lock file serialises gems registering at once, so two never reclaim the same entry.
 func (d sessionDir) register(pid int) (int, error) {
 	if err := os.MkdirAll(d.dir, 0o700); err != nil {
 		return 0, fmt.Errorf("creating the session directory: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(d.dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("opening the session directory lock: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return 0, fmt.Errorf("locking the session directory: %w", err)
 	}
 	for n := 1; n < maxSessions; n++ {
 		f, err := os.OpenFile(d.path(n), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

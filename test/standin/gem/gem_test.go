@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// harness drives a gem's serve loop over pipes, as the library would over the socketpair.
+type harness struct {
+	t    *testing.T
+	toG  *io.PipeWriter
+	from *io.PipeReader
+	done chan int
+	dir  string
+}
+
+func startGem(t *testing.T, user, password string, flags uint32) *harness {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	h := &harness{t: t, toG: inW, from: outR, done: make(chan int, 1), dir: t.TempDir()}
+	g := newGem(outW, os.Getpid())
+	go func() { h.done <- g.serve(inR); outW.Close() }()
+	t.Cleanup(func() { inW.Close() })
+	h.send(frameLogin, encodeStrings("!tcp@h#server!gs64stone", "!tcp@h#netldi:1#task!gemnetobject -C A=1;B=two",
+		user, password, "", strconv.Itoa(int(flags)), h.dir))
+	return h
+}
+
+func (h *harness) send(kind byte, payload []byte) {
+	h.t.Helper()
+	if err := writeFrame(h.toG, kind, payload); err != nil {
+		h.t.Fatalf("sending %q: %v", kind, err)
+	}
+}
+
+func (h *harness) read() frame {
+	h.t.Helper()
+	type got struct {
+		f   frame
+		err error
+	}
+	ch := make(chan got, 1)
+	go func() { f, err := readFrame(h.from); ch <- got{f, err} }()
+	select {
+	case g := <-ch:
+		if g.err != nil {
+			h.t.Fatalf("reading a frame: %v", g.err)
+		}
+		return g.f
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("no frame from the gem within 10 s")
+		return frame{}
+	}
+}
+
+func (h *harness) perform(receiver, selector string, args ...arg) frame {
+	h.t.Helper()
+	h.send(framePerform, encodePerform(performCall{receiver: receiver, selector: selector, args: args}))
+	return h.read()
+}
+
+func str(s string) arg { return arg{class: oopClassString, bytes: []byte(s)} }
+
+func resultText(t *testing.T, f frame) string {
+	t.Helper()
+	if f.kind != frameResult || len(f.payload) < 9 || f.payload[0] != kindBytes {
+		t.Fatalf("want a byte result, got %q %q", f.kind, f.payload)
+	}
+	return string(f.payload[9:])
+}
+
+func errorNumber(t *testing.T, f frame) (uint32, byte) {
+	t.Helper()
+	if f.kind != frameError {
+		t.Fatalf("want an error frame, got %q %q", f.kind, f.payload)
+	}
+	return binary.LittleEndian.Uint32(f.payload), f.payload[4]
+}
+
+const prepareConfig = `{"contract":1,"workerClass":"McpServer","protocolVersions":["2025-11-25"],"cacheName":"c","resultCap":0,"frontEnd":{"name":"t","version":"0","routerId":"r"}}`
+
+func TestLoginAnswersHelloWithASessionNumberAndRegistersIt(t *testing.T) {
+	h := startGem(t, "DataCurator", "swordfish", 0)
+	f := h.read()
+	if f.kind != frameHello || len(f.payload) != 8 {
+		t.Fatalf("hello: %q %v", f.kind, f.payload)
+	}
+	n := int(int32(binary.LittleEndian.Uint32(f.payload)))
+	pid := int(int32(binary.LittleEndian.Uint32(f.payload[4:])))
+	data, err := os.ReadFile(filepath.Join(h.dir, strconv.Itoa(n)))
+	if n != 1 || pid != os.Getpid() || err != nil || strings.TrimSpace(string(data)) != strconv.Itoa(pid) {
+		t.Fatalf("session %d pid %d entry %q %v", n, pid, data, err)
+	}
+	h.send(frameQuit, nil)
+	if code := <-h.done; code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "1")); !os.IsNotExist(err) {
+		t.Fatalf("entry left after quit: %v", err)
+	}
+}
+
+func TestLoginRefusalsCarryGemStoneNumbers(t *testing.T) {
+	for _, c := range []struct {
+		user, password string
+		flags          uint32
+		want           uint32
+	}{
+		{"baduser", "x", 0, 4051},
+		{"DataCurator", "wrong", 0, 4051},
+		{"DataCurator", "plain", loginPwEncrypted, 4051},
+		{"DataCurator", "only.two", loginJWT, 4051},
+	} {
+		h := startGem(t, c.user, c.password, c.flags)
+		n, flags := errorNumber(t, h.read())
+		if n != c.want || flags&errFatal == 0 {
+			t.Errorf("%s/%s/%#x: error %d flags %d", c.user, c.password, c.flags, n, flags)
+		}
+		<-h.done
+	}
+}
+
+func TestCheckLoginParsesStoneGemConfigAndJWT(t *testing.T) {
+	if stoneName("!tcp@h#server!nostone") != "nostone" || stoneName("gs64stone") != "gs64stone" {
+		t.Fatal("stoneName")
+	}
+	cfg := gemConfig("!tcp@h#netldi:1#task!gemnetobject -C A=1;B=two;C=3 D=4")
+	if len(cfg) != 3 || cfg["A"] != "1" || cfg["B"] != "two" || cfg["C"] != "3" {
+		t.Fatalf("gemConfig (a space ends the body): %v", cfg)
+	}
+	if _, err := checkLogin(loginParams{stoneNRS: "nostone", user: "u", password: "p"}); err == nil || err.number != 4065 {
+		t.Fatalf("nostone: %v", err)
+	}
+	token := "eyJhbGciOiJub25lIn0.eyJzdWIiOiJib2IifQ.sig"
+	info, err := checkLogin(loginParams{stoneNRS: "s", user: "u", password: token, flags: loginJWT})
+	if err != nil || info.User != "bob" || info.JWTSub != "bob" {
+		t.Fatalf("jwt: %+v %v", info, err)
+	}
+	info, err = checkLogin(loginParams{stoneNRS: "s", user: "u", password: encryptedPrefix + "pw", flags: loginPwEncrypted})
+	if err != nil || info.User != "u" {
+		t.Fatalf("encrypted: %v", err)
+	}
+}
+
+func TestPrepareHandleAndViewCallsAnswerTheContract(t *testing.T) {
+	h := startGem(t, "DataCurator", "swordfish", 0)
+	h.read()
+	if n, _ := errorNumber(t, h.perform("McpServer", "mcpHandle:", str(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))); n != errWorkerSignal {
+		t.Fatalf("mcpHandle: before prepare: %d", n)
+	}
+	var prepared map[string]any
+	_ = json.Unmarshal([]byte(resultText(t, h.perform("McpServer", "mcpPrepare:", str(prepareConfig)))), &prepared)
+	if prepared["ok"] != true || prepared["gemSession"] != 1.0 {
+		t.Fatalf("prepare: %v", prepared)
+	}
+	if got := resultText(t, h.perform("McpServer", "mcpHandle:", str(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+		t.Fatalf("ping: %s", got)
+	}
+	if got := resultText(t, h.perform("McpServer", "mcpHandle:", str(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))); got != "" {
+		t.Fatalf("a notification must answer the empty string: %q", got)
+	}
+	if got := resultText(t, h.perform("McpServer", "mcpViewStatus")); !strings.Contains(got, `"commitsBehind":0`) {
+		t.Fatalf("view status: %s", got)
+	}
+	if got := resultText(t, h.perform("McpServer", "mcpRefreshView")); got != `{"refreshed":true,"conflicts":false}` {
+		t.Fatalf("refresh: %s", got)
+	}
+	if n, _ := errorNumber(t, h.perform("McpServer", "frobnicate")); n != errDoesNotUnderstand {
+		t.Fatalf("unknown selector: %d", n)
+	}
+	if n, _ := errorNumber(t, h.perform("McpServer", "mcpHandle:", arg{special: true, oop: 0xA})); n != errBadArgKind {
+		t.Fatalf("SmallInteger argument: %d", n)
+	}
+	if got := resultText(t, h.perform("Other", "mcpPrepare:", str(prepareConfig))); !strings.Contains(got, `"badConfig"`) {
+		t.Fatalf("workerClass must be the receiver: %s", got)
+	}
+}
+
+func TestABreakFrameReachesTheRunningCall(t *testing.T) {
+	h := startGem(t, "DataCurator", "swordfish", 0)
+	h.read()
+	h.perform("McpServer", "mcpPrepare:", str(prepareConfig))
+	for _, c := range []struct {
+		tool string
+		hard byte
+		want uint32
+	}{{"sleep", 0, 6003}, {"sleep_soft_immune", 1, 6004}} {
+		start := time.Now()
+		h.send(framePerform, encodePerform(performCall{receiver: "McpServer", selector: "mcpHandle:",
+			args: []arg{str(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":{"ms":5000}}}`)}}))
+		time.Sleep(50 * time.Millisecond)
+		h.send(frameBreak, []byte{c.hard})
+		n, flags := errorNumber(t, h.read())
+		if n != c.want || flags&errHasContext == 0 || time.Since(start) > 3*time.Second {
+			t.Fatalf("%s: error %d flags %d after %v", c.tool, n, flags, time.Since(start))
+		}
+	}
+}
+
+func TestSystemCallsAndControlSources(t *testing.T) {
+	h := startGem(t, "DataCurator", "swordfish", 0)
+	h.read()
+	f := h.perform("System", "session")
+	if f.kind != frameResult || f.payload[0] != kindSpecial || binary.LittleEndian.Uint64(f.payload[1:]) != 1<<3|2 {
+		t.Fatalf("System session: %v", f.payload)
+	}
+	// Session 7 names this test process, which is not a stand-in gem: it must not be killed.
+	_ = os.WriteFile(filepath.Join(h.dir, "7"), []byte(strconv.Itoa(os.Getpid())), 0o600)
+	f = h.perform("System", "stopSession:", arg{special: true, oop: 7<<3 | 2})
+	if binary.LittleEndian.Uint64(f.payload[1:]) != oopFalse {
+		t.Fatalf("stopSession: of a non-gem pid must answer false: %v", f.payload)
+	}
+	if got := resultText(t, h.perform("System", "gemConfigurationAt:", str("B"))); got != "two" {
+		t.Fatalf("gemConfigurationAt: %q", got)
+	}
+	if got := resultText(t, h.perform("System", "standinLoginInfo")); strings.Contains(got, "swordfish") || !strings.Contains(got, `"user":"DataCurator"`) {
+		t.Fatalf("login info must name the user and never the password: %s", got)
+	}
+	t.Setenv("GCI_STANDIN_STONE_READINGS", "5 100 3 4")
+	h.send(frameExecute, []byte("\"mcp-control:stone-readings v1\"\n| s |\nSystem abortTransaction."))
+	if got := resultText(t, h.read()); got != "5 100 3 4" {
+		t.Fatalf("readings from env: %q", got)
+	}
+	file := filepath.Join(t.TempDir(), "readings")
+	_ = os.WriteFile(file, []byte("7 8\n"), 0o600)
+	t.Setenv("GCI_STANDIN_STONE_READINGS_FILE", file)
+	h.send(frameExecute, []byte(`"mcp-control:stone-readings v1"`))
+	if got := resultText(t, h.read()); got != "7 8" {
+		t.Fatalf("readings from file: %q", got)
+	}
+	h.send(frameExecute, []byte("System transactionMode: #transactionless"))
+	if f := h.read(); f.kind != frameResult || binary.LittleEndian.Uint64(f.payload[1:]) != oopNil {
+		t.Fatalf("transactionless: %q %v", f.kind, f.payload)
+	}
+	h.send(frameExecute, []byte("3 + 4"))
+	if n, _ := errorNumber(t, h.read()); n != errCompile {
+		t.Fatalf("other source: %d", n)
+	}
+}
+
+func TestSessionDirectoryReclaimsStaleEntries(t *testing.T) {
+	d := sessionDir{dir: t.TempDir()}
+	// An entry whose pid is not a stand-in gem is stale and is taken over.
+	_ = os.WriteFile(d.path(1), []byte("999999999\n"), 0o600)
+	n, err := d.register(os.Getpid())
+	if err != nil || n != 1 {
+		t.Fatalf("register: %d %v", n, err)
+	}
+	m, _ := d.register(os.Getpid())
+	if m != 1 { // the test process is no stand-in gem, so its own entry counts as stale too
+		t.Fatalf("second register: %d", m)
+	}
+	d.unregister(1, os.Getpid()+1)
+	if _, err := os.Stat(d.path(1)); err != nil {
+		t.Fatal("unregister removed an entry naming another pid")
+	}
+	d.unregister(1, os.Getpid())
+	if _, err := os.Stat(d.path(1)); !os.IsNotExist(err) {
+		t.Fatal("unregister left the entry")
+	}
+}
+
+func TestFramesRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	p := performCall{receiver: "McpServer", selector: "mcpHandle:", args: []arg{str("héllo"), {special: true, oop: 0x14}}}
+	if err := writeFrame(&buf, framePerform, encodePerform(p)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := readFrame(&buf)
+	if err != nil || f.kind != framePerform {
+		t.Fatalf("%v %q", err, f.kind)
+	}
+	got, err := decodePerform(f.payload)
+	if err != nil || got.receiver != p.receiver || got.selector != p.selector || len(got.args) != 2 ||
+		string(got.args[0].bytes) != "héllo" || got.args[0].class != oopClassString || !got.args[1].special {
+		t.Fatalf("decoded %+v %v", got, err)
+	}
+	if _, err := decodePerform(f.payload[:len(f.payload)-3]); err == nil {
+		t.Fatal("a truncated payload must not decode")
+	}
+	buf.Write([]byte{'P', 0, 0, 0, 0xff, 0xff, 0xff, 0x7f})
+	if _, err := readFrame(&buf); err == nil {
+		t.Fatal("an oversized frame must be refused")
+	}
+}
