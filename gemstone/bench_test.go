@@ -8,24 +8,35 @@ import (
 	"time"
 )
 
-// BenchmarkSmallPerformRoundTrip measures one mcpHandle: of a tiny echo through the binding
+// BenchmarkSmallPerformRoundTrip measures one small perform round trip through the binding
 // and the stand-in gem, next to a raw socketpair echo of the same request bytes between two
-// goroutines in the same run. ns/op is the binding; socketpair-ns/op the baseline;
-// x-socketpair their ratio.
+// goroutines in the same run: ns/op is the binding, socketpair-ns/op the baseline and
+// x-socketpair their ratio. "mcpHandle-echo" is the contract's entry with a tiny echo (the
+// stand-in gem parses and answers JSON-RPC); "System-session" a trivial selector, the floor of
+// binding plus stand-in transport.
 func BenchmarkSmallPerformRoundTrip(b *testing.B) {
 	lib := openStandin(b)
 	s := loginPrepared(b, lib)
-	msg := toolCall(1, "echo", map[string]any{"text": "hi"})
-	if _, err := s.Perform(callCtx(b), "McpServer", "mcpHandle:", String(msg)); err != nil {
+	echo := toolCall(1, "echo", map[string]any{"text": "hi"})
+	b.Run("mcpHandle-echo", func(b *testing.B) {
+		benchPerform(b, s, echo, "McpServer", "mcpHandle:", String(echo))
+	})
+	b.Run("System-session", func(b *testing.B) {
+		benchPerform(b, s, []byte("System session"), "System", "session")
+	})
+}
+
+func benchPerform(b *testing.B, s *Session, request []byte, receiver, selector string, args ...Arg) {
+	ctx := callCtx(b)
+	if _, err := s.Perform(ctx, receiver, selector, args...); err != nil {
 		b.Fatal(err)
 	}
-	baseline := socketpairEcho(b, msg, b.N)
-	ctx := callCtx(b)
+	baseline := socketpairEcho(b, request, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
-		if _, err := s.Perform(ctx, "McpServer", "mcpHandle:", String(msg)); err != nil {
+		if _, err := s.Perform(ctx, receiver, selector, args...); err != nil {
 			b.Fatal(err)
 		}
 	}

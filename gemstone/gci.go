@@ -278,6 +278,19 @@ type gciAPI struct {
 
 	lazyMu sync.Mutex
 	lazy   map[string]unsafe.Pointer
+
+	// errs recycles the 2168-byte error structs every call passes to the library.
+	errs sync.Pool
+}
+
+// errBuf answers a cleared GciErrSType; give it back with errs.Put when the call is over
+// (after its contents were copied into an *Error).
+func (a *gciAPI) errBuf() *C.GciErrSType {
+	if e, ok := a.errs.Get().(*C.GciErrSType); ok {
+		*e = C.GciErrSType{}
+		return e
+	}
+	return new(C.GciErrSType)
 }
 
 func loadAPI(path, netldi string, tried []string) (*gciAPI, error) {
@@ -423,21 +436,23 @@ func (a *gciAPI) nbLogin(l *loginStrings, flags uint) (handle, int) {
 
 // nbLoginFinished answers 0 pending, 1 done (a warning may come with it), -1 failed.
 func (a *gciAPI) nbLoginFinished(h handle) (int, *Error) {
-	var e C.GciErrSType
-	r := int(C.mcp_nbLoginFinished(a.fns[symNbLoginFinished], h, &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	r := int(C.mcp_nbLoginFinished(a.fns[symNbLoginFinished], h, e))
 	if r < 0 {
-		return r, failed("GciTsNbLoginFinished", &e)
+		return r, failed("GciTsNbLoginFinished", e)
 	}
 	if e.number != 0 {
-		return r, gciError("GciTsNbLoginFinished", &e) // a warning on a successful login
+		return r, gciError("GciTsNbLoginFinished", e) // a warning on a successful login
 	}
 	return r, nil
 }
 
 func (a *gciAPI) sessErr(sym symbol, h handle) *Error {
-	var e C.GciErrSType
-	if C.mcp_sessErr(a.fns[sym], h, &e) == 0 {
-		return failed(symbolNames[sym], &e)
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	if C.mcp_sessErr(a.fns[sym], h, e) == 0 {
+		return failed(symbolNames[sym], e)
 	}
 	return nil
 }
@@ -447,10 +462,11 @@ func (a *gciAPI) nbLogout(h handle) *Error { return a.sessErr(symNbLogout, h) }
 func (a *gciAPI) abort(h handle) *Error    { return a.sessErr(symAbort, h) }
 
 func (a *gciAPI) socket(h handle) (int, *Error) {
-	var e C.GciErrSType
-	fd := int(C.mcp_socket(a.fns[symSocket], h, &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	fd := int(C.mcp_socket(a.fns[symSocket], h, e))
 	if fd < 0 {
-		return -1, failed("GciTsSocket", &e)
+		return -1, failed("GciTsSocket", e)
 	}
 	return fd, nil
 }
@@ -458,9 +474,10 @@ func (a *gciAPI) socket(h handle) (int, *Error) {
 func (a *gciAPI) nbExecute(h handle, source string) *Error {
 	csrc := C.CString(source)
 	defer C.free(unsafe.Pointer(csrc))
-	var e C.GciErrSType
-	if C.mcp_nbExecute(a.fns[symNbExecute], h, csrc, C.OopType(oopClassString), C.OopType(oopNil), &e) == 0 {
-		return failed("GciTsNbExecute", &e)
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	if C.mcp_nbExecute(a.fns[symNbExecute], h, csrc, C.OopType(oopClassString), C.OopType(oopNil), e) == 0 {
+		return failed("GciTsNbExecute", e)
 	}
 	return nil
 }
@@ -472,40 +489,44 @@ func (a *gciAPI) nbPerform(h handle, receiver oop, selector string, args []oop) 
 	if len(args) > 0 {
 		argp = (*C.OopType)(unsafe.Pointer(&args[0]))
 	}
-	var e C.GciErrSType
-	if C.mcp_nbPerform(a.fns[symNbPerform], h, C.OopType(receiver), csel, argp, C.int(len(args)), &e) == 0 {
-		return failed("GciTsNbPerform", &e)
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	if C.mcp_nbPerform(a.fns[symNbPerform], h, C.OopType(receiver), csel, argp, C.int(len(args)), e) == 0 {
+		return failed("GciTsNbPerform", e)
 	}
 	return nil
 }
 
 // nbPoll answers 1 ready, 0 not yet, -1 failed; it waits up to ms (0: not at all).
 func (a *gciAPI) nbPoll(h handle, ms int) (int, *Error) {
-	var e C.GciErrSType
-	r := int(C.mcp_nbPoll(a.fns[symNbPoll], h, C.int(ms), &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	r := int(C.mcp_nbPoll(a.fns[symNbPoll], h, C.int(ms), e))
 	if r < 0 {
-		return r, failed("GciTsNbPoll", &e)
+		return r, failed("GciTsNbPoll", e)
 	}
 	return r, nil
 }
 
 func (a *gciAPI) nbResult(h handle) (oop, *Error) {
-	var e C.GciErrSType
-	r := oop(C.mcp_nbResult(a.fns[symNbResult], h, &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	r := oop(C.mcp_nbResult(a.fns[symNbResult], h, e))
 	if r == oopIllegal || e.number != 0 {
-		return oopIllegal, failed("GciTsNbResult", &e)
+		return oopIllegal, failed("GciTsNbResult", e)
 	}
 	return r, nil
 }
 
 func (a *gciAPI) breakCall(h handle, hard bool) *Error {
-	var e C.GciErrSType
+	e := a.errBuf()
+	defer a.errs.Put(e)
 	hv := C.int(0)
 	if hard {
 		hv = 1
 	}
-	if C.mcp_break(a.fns[symBreak], h, hv, &e) == 0 {
-		return failed("GciTsBreak", &e)
+	if C.mcp_break(a.fns[symBreak], h, hv, e) == 0 {
+		return failed("GciTsBreak", e)
 	}
 	return nil
 }
@@ -515,10 +536,11 @@ func (a *gciAPI) newString(h handle, b []byte) (oop, *Error) {
 	if len(b) > 0 {
 		p = (*C.char)(unsafe.Pointer(&b[0]))
 	}
-	var e C.GciErrSType
-	r := oop(C.mcp_newString(a.fns[symNewString], h, p, C.size_t(len(b)), &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	r := oop(C.mcp_newString(a.fns[symNewString], h, p, C.size_t(len(b)), e))
 	if r == oopIllegal {
-		return r, failed("GciTsNewString_", &e)
+		return r, failed("GciTsNewString_", e)
 	}
 	return r, nil
 }
@@ -528,40 +550,44 @@ func (a *gciAPI) newByteArray(h handle, b []byte) (oop, *Error) {
 	if len(b) > 0 {
 		p = (*C.uchar)(unsafe.Pointer(&b[0]))
 	}
-	var e C.GciErrSType
-	r := oop(C.mcp_newByteArray(a.fns[symNewByteArray], h, p, C.size_t(len(b)), &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	r := oop(C.mcp_newByteArray(a.fns[symNewByteArray], h, p, C.size_t(len(b)), e))
 	if r == oopIllegal {
-		return r, failed("GciTsNewByteArray", &e)
+		return r, failed("GciTsNewByteArray", e)
 	}
 	return r, nil
 }
 
 func (a *gciAPI) resolveSymbolObj(h handle, name oop) (oop, *Error) {
-	var e C.GciErrSType
-	r := oop(C.mcp_resolve(a.fns[symResolveSymbolObj], h, C.OopType(name), &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	r := oop(C.mcp_resolve(a.fns[symResolveSymbolObj], h, C.OopType(name), e))
 	if r == oopIllegal && e.number != 0 {
-		return r, gciError("GciTsResolveSymbolObj", &e)
+		return r, gciError("GciTsResolveSymbolObj", e)
 	}
 	// OOP_ILLEGAL without an error: the name is not defined.
 	return r, nil
 }
 
 func (a *gciAPI) fetchSize(h handle, o oop) (int64, *Error) {
-	var e C.GciErrSType
-	n := int64(C.mcp_fetchSize(a.fns[symFetchSize], h, C.OopType(o), &e))
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	n := int64(C.mcp_fetchSize(a.fns[symFetchSize], h, C.OopType(o), e))
 	if n < 0 {
-		return n, failed("GciTsFetchSize", &e)
+		return n, failed("GciTsFetchSize", e)
 	}
 	return n, nil
 }
 
 // fetchBytes copies bytes of o from the 1-based start into dst.
 func (a *gciAPI) fetchBytes(h handle, o oop, start int64, dst []byte) (int64, *Error) {
-	var e C.GciErrSType
+	e := a.errBuf()
+	defer a.errs.Put(e)
 	n := int64(C.mcp_fetchBytes(a.fns[symFetchBytes], h, C.OopType(o), C.int64(start),
-		(*C.uchar)(unsafe.Pointer(&dst[0])), C.int64(len(dst)), &e))
+		(*C.uchar)(unsafe.Pointer(&dst[0])), C.int64(len(dst)), e))
 	if n < 0 {
-		return n, failed("GciTsFetchBytes", &e)
+		return n, failed("GciTsFetchBytes", e)
 	}
 	return n, nil
 }
@@ -570,17 +596,19 @@ func (a *gciAPI) releaseObjs(h handle, oops []oop) *Error {
 	if len(oops) == 0 {
 		return nil
 	}
-	var e C.GciErrSType
-	if C.mcp_oops(a.fns[symReleaseObjs], h, (*C.OopType)(unsafe.Pointer(&oops[0])), C.int(len(oops)), &e) == 0 {
-		return failed("GciTsReleaseObjs", &e)
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	if C.mcp_oops(a.fns[symReleaseObjs], h, (*C.OopType)(unsafe.Pointer(&oops[0])), C.int(len(oops)), e) == 0 {
+		return failed("GciTsReleaseObjs", e)
 	}
 	return nil
 }
 
 func (a *gciAPI) clearStack(h handle, process oop) *Error {
-	var e C.GciErrSType
-	if C.mcp_clearStack(a.fns[symClearStack], h, C.OopType(process), &e) == 0 {
-		return failed("GciTsClearStack", &e)
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	if C.mcp_clearStack(a.fns[symClearStack], h, C.OopType(process), e) == 0 {
+		return failed("GciTsClearStack", e)
 	}
 	return nil
 }
