@@ -22,7 +22,7 @@ func TestCleanTreeExitsZeroWithOneSummaryLine(t *testing.T) {
 }
 
 func TestFindingsExitOneWithOneFileLinePerFinding(t *testing.T) {
-	code, out, errOut := runCmd(fixtures+"broken/syntax.gs", fixtures+"broken/non-ascii.gs")
+	code, out, errOut := runCmd(fixtures+"broken/FxSyntax.gs", fixtures+"broken/FxAscii.gs")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}

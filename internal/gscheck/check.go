@@ -84,6 +84,7 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 		return nil, ErrNoFiles
 	}
 	c := &checker{inv: inv}
+	var parsed []*gsFile
 	c.findings = append(c.findings, inv.Problems...)
 	res := &Result{Files: len(files)}
 	for _, path := range files {
@@ -93,6 +94,8 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 		}
 		c.checkASCII(path, data)
 		f := parseTopaz(path, string(data), func(line int, msg string) { c.report(path, line, msg) })
+		c.checkInputs(f)
+		parsed = append(parsed, f)
 		for _, b := range f.Bodies {
 			if b.Kind == bodyMethod {
 				res.Methods++
@@ -108,6 +111,7 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 		c.checkNames(b)
 	}
 	c.checkToolNames()
+	c.checkLayout(parsed)
 	res.Findings = sortFindings(c.findings)
 	return res, nil
 }
@@ -187,4 +191,39 @@ func (b *parsedBody) where() string {
 		sel = "?"
 	}
 	return cls + ">>" + sel
+}
+
+// checkInputs reports an `input` line naming a file that does not exist. Loaders name paths
+// relative to where topaz runs (the repository root, by this project's convention), which the
+// checker cannot know, so a path counts as present if it exists relative to the working
+// directory or to any directory enclosing the loader.
+func (c *checker) checkInputs(f *gsFile) {
+	for _, in := range f.Inputs {
+		if !inputExists(f.Path, in.Path) {
+			c.report(f.Path, in.Line, "input names a file that does not exist: "+in.Path)
+		}
+	}
+}
+
+func inputExists(loader, path string) bool {
+	if _, err := os.Stat(path); err == nil {
+		return true
+	}
+	if filepath.IsAbs(path) {
+		return false
+	}
+	dir, err := filepath.Abs(filepath.Dir(loader))
+	if err != nil {
+		return false
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, path)); err == nil {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }

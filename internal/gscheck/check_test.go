@@ -50,29 +50,29 @@ func TestRealisticFileOutTreeIsClean(t *testing.T) {
 }
 
 func TestSyntaxErrorIsReportedAtItsFileLine(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/syntax.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxSyntax.gs"})
 	assertFindings(t, res,
-		"testdata/broken/syntax.gs:35: syntax error in FxSyntax>>missingPeriod: expected '.' or the end of the statements, found ':=' :=",
-		"testdata/broken/syntax.gs:42: syntax error in FxSyntax>>unclosedParen: expected ')', found the end of the source")
+		"testdata/broken/FxSyntax.gs:35: syntax error in FxSyntax>>missingPeriod: expected '.' or the end of the statements, found ':=' :=",
+		"testdata/broken/FxSyntax.gs:42: syntax error in FxSyntax>>unclosedParen: expected ')', found the end of the source")
 }
 
 func TestDoubleQuoteInsideMethodCommentIsReportedAsTheTrap(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/comment-quote.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxCommentQuote.gs"})
 	assertFindings(t, res,
-		`testdata/broken/comment-quote.gs:28: a " inside a comment ends it early; the text after it is compiled as code (silent file-in trap)`,
-		`testdata/broken/comment-quote.gs:34: a " opens a comment that is never closed before %: it swallows the rest of the source (silent file-in trap)`)
+		`testdata/broken/FxCommentQuote.gs:28: a " inside a comment ends it early; the text after it is compiled as code (silent file-in trap)`,
+		`testdata/broken/FxCommentQuote.gs:34: a " opens a comment that is never closed before %: it swallows the rest of the source (silent file-in trap)`)
 }
 
 func TestLoneQuoteInsideClassCommentIsReportedAtTheQuote(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/class-comment-quote.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxClassComment.gs"})
 	assertFindings(t, res,
-		"testdata/broken/class-comment-quote.gs:17: a ' inside the class comment of FxClassComment ends the string here; double it ('') (silent file-in trap)")
+		"testdata/broken/FxClassComment.gs:17: a ' inside the class comment of FxClassComment ends the string here; double it ('') (silent file-in trap)")
 }
 
 func TestTopazCommandInsideMethodBodyIsReportedAsLostPercent(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/lost-percent.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxLostPercent.gs"})
 	assertFindings(t, res,
-		"testdata/broken/lost-percent.gs:30: topaz command `category: 'accessing'` inside the body opened by `method: FxLostPercent` at line 26 (a lost %?)")
+		"testdata/broken/FxLostPercent.gs:30: topaz command `category: 'accessing'` inside the body opened by `method: FxLostPercent` at line 26 (a lost %?)")
 	// The method after the lost % is still read: all three methods are counted.
 	if res.Methods != 3 {
 		t.Errorf("counted %d methods, want 3 (the one after the lost %% must survive)", res.Methods)
@@ -80,35 +80,35 @@ func TestTopazCommandInsideMethodBodyIsReportedAsLostPercent(t *testing.T) {
 }
 
 func TestBodyNeverClosedIsReported(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/unclosed-body.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxMissing.gs"})
 	assertFindings(t, res,
-		"testdata/broken/unclosed-body.gs:26: `method: FxMissing` opens a body that no % line closes")
+		"testdata/broken/FxMissing.gs:26: `method: FxMissing` opens a body that no % line closes")
 }
 
 func TestUnknownTopazCommandAndStraySmalltalkAreReported(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/unknown-command.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxTopaz.gs"})
 	assertFindings(t, res,
-		"testdata/broken/unknown-command.gs:25: unknown topaz command `frobnicate now`",
-		"testdata/broken/unknown-command.gs:26: Smalltalk outside a body: `FxTopaz new a` is no topaz command (a lost doit or method: line?)")
+		"testdata/broken/FxTopaz.gs:25: unknown topaz command `frobnicate now`",
+		"testdata/broken/FxTopaz.gs:26: Smalltalk outside a body: `FxTopaz new a` is no topaz command (a lost doit or method: line?)")
 }
 
 func TestUndefinedGlobalAndUndeclaredVariableAreReported(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/unknown-global.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxGlobals.gs"})
 	assertFindings(t, res,
-		"testdata/broken/unknown-global.gs:28: undefined global NoSuchClass in FxGlobals>>undefinedGlobal: not defined in the scanned tree nor in the kernel inventory",
-		"testdata/broken/unknown-global.gs:33: undeclared variable b in FxGlobals>>undeclaredVariable")
+		"testdata/broken/FxGlobals.gs:28: undefined global NoSuchClass in FxGlobals>>undefinedGlobal: not defined in the scanned tree nor in the kernel inventory",
+		"testdata/broken/FxGlobals.gs:33: undeclared variable b in FxGlobals>>undeclaredVariable")
 }
 
 func TestTypoInASendIsReportedAsUnimplementedSelector(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/unknown-selector.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxSelectors.gs"})
 	assertFindings(t, res,
-		"testdata/broken/unknown-selector.gs:30: #nextPutAl: in FxSelectors>>typo is implemented nowhere in the scanned tree and is not in the kernel inventory")
+		"testdata/broken/FxSelectors.gs:30: #nextPutAl: in FxSelectors>>typo is implemented nowhere in the scanned tree and is not in the kernel inventory")
 }
 
 func TestNonASCIISourceIsReportedWithItsColumn(t *testing.T) {
-	res := runCheck(t, []string{"testdata/broken/non-ascii.gs"})
+	res := runCheck(t, []string{"testdata/broken/FxAscii.gs"})
 	assertFindings(t, res,
-		"testdata/broken/non-ascii.gs:28: non-ASCII byte 0xC3 at column 8 (sources must be ASCII)")
+		"testdata/broken/FxAscii.gs:28: non-ASCII byte 0xC3 at column 8 (sources must be ASCII)")
 }
 
 func TestToolNamesMustMatchRegisterOnBothWays(t *testing.T) {
@@ -169,4 +169,13 @@ func TestEveryBrokenFixtureFailsAlone(t *testing.T) {
 			t.Errorf("%s passed clean; every broken fixture must fail", f)
 		}
 	}
+}
+
+func TestLayoutOneClassPerNamedFileAndLoaderCoversItsDirectory(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/layout"})
+	assertFindings(t, res,
+		"testdata/broken/layout/FxWrongName.gs:2: the file defining class FxB must be named FxB.gs",
+		"testdata/broken/layout/FxWrongName.gs:11: a second class (FxC) in a file that defines FxB: one class per .gs file",
+		"testdata/broken/layout/load.gs:1: FxOrphan.gs is in testdata/broken/layout but this loader never inputs it",
+		"testdata/broken/layout/load.gs:4: input names a file that does not exist: internal/gscheck/testdata/broken/layout/FxNoSuchFile.gs")
 }

@@ -30,7 +30,7 @@ func parseDoit(src string) (*sequence, []comment, error) {
 		return nil, comments, err
 	}
 	p := &parser{toks: toks}
-	seq, err := p.sequence(tokEOF, false)
+	seq, err := p.sequence(tokEOF)
 	if err != nil {
 		return nil, comments, err
 	}
@@ -127,7 +127,7 @@ func (p *parser) method() (*methodNode, error) {
 		}
 		break
 	}
-	seq, err := p.sequence(tokEOF, false)
+	seq, err := p.sequence(tokEOF)
 	if err != nil {
 		return m, err
 	}
@@ -187,8 +187,8 @@ func (p *parser) temporaries() ([]ident, error) {
 }
 
 // sequence parses `[| temps |] statement (. statement)* [.]` up to (not including) the closing
-// token. Temporaries are read only when allowTemps (blocks and doits read their own here).
-func (p *parser) sequence(closer tokenKind, _ bool) (*sequence, error) {
+// token.
+func (p *parser) sequence(closer tokenKind) (*sequence, error) {
 	seq := &sequence{}
 	if p.peek().Kind == tokBar {
 		ts, err := p.temporaries()
@@ -268,36 +268,21 @@ func (p *parser) expression() (expr, error) {
 	return c, nil
 }
 
-// cascadePart parses the messages after a ';': the first goes to the cascade receiver (nil here),
-// any further ones to the result of the previous.
+// cascadePart parses the messages after a ';': the first goes to the cascade receiver (a nil
+// Receiver here), any further ones to the result of the previous.
 func (p *parser) cascadePart() (*sendNode, error) {
-	var recv expr // nil stands for the cascade receiver
 	t := p.peek()
-	switch {
-	case t.Kind == tokIdent, isBinaryOp(t), t.Kind == tokKeyword:
-	default:
+	if t.Kind != tokIdent && t.Kind != tokKeyword && !isBinaryOp(t) {
 		return nil, p.errorf(t, "expected a message after ';', found %s", describe(t))
 	}
-	chained := func(r expr) (expr, error) {
-		r, err := p.unaryTail(r, recv == nil)
-		if err != nil {
-			return nil, err
-		}
-		r, err = p.binaryTail(r)
-		if err != nil {
-			return nil, err
-		}
-		return p.keywordTail(r)
-	}
-	e, err := chained(recv)
+	e, err := p.binaryTail(p.unaryTail(nil))
 	if err != nil {
 		return nil, err
 	}
-	s, ok := e.(*sendNode)
-	if !ok {
-		return nil, p.errorf(t, "expected a message after ';'")
+	if e, err = p.keywordTail(e); err != nil {
+		return nil, err
 	}
-	return s, nil
+	return e.(*sendNode), nil
 }
 
 func (p *parser) keywordExpr() (expr, error) {
@@ -352,16 +337,16 @@ func (p *parser) unaryExpr() (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.unaryTail(r, false)
+	return p.unaryTail(r), nil
 }
 
-// unaryTail appends unary sends. allowNilReceiver lets a cascade part start with a unary message.
-func (p *parser) unaryTail(recv expr, _ bool) (expr, error) {
+// unaryTail appends unary sends to recv (nil for the first message of a cascade part).
+func (p *parser) unaryTail(recv expr) expr {
 	for p.peek().Kind == tokIdent {
 		t := p.advance()
 		recv = &sendNode{Receiver: recv, Selector: t.Text, At: t.Start}
 	}
-	return recv, nil
+	return recv
 }
 
 func (p *parser) primary() (expr, error) {
@@ -420,7 +405,7 @@ func (p *parser) block() (expr, error) {
 			return nil, p.errorf(t, "expected '|' after the block parameters, found %s", describe(t))
 		}
 	}
-	seq, err := p.sequence(tokRBracket, true)
+	seq, err := p.sequence(tokRBracket)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,13 @@ type body struct {
 type gsFile struct {
 	Path   string
 	Bodies []*body
+	Inputs []inputLine
+}
+
+// inputLine is a topaz `input path` command, checked against the file system later.
+type inputLine struct {
+	Line int
+	Path string
 }
 
 // topazCommands are the commands a file-in may contain outside a body (Topaz 3.7 command list,
@@ -160,6 +167,10 @@ func parseTopaz(path string, src string, report func(line int, msg string)) *gsF
 				currentClass = sr
 			case "category:", "category":
 				category = strings.Trim(sr, "'")
+			}
+		case word == "input":
+			if rest != "" && rest != "pop" {
+				f.Inputs = append(f.Inputs, inputLine{n, rest})
 			}
 		case word == "removeallmethods" || word == "removeallclassmethods":
 			if rest != "" {

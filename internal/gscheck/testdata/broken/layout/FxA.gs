@@ -1,0 +1,9 @@
+doit
+Object subclass: 'FxA'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: UserGlobals
+  options: #()
+%

@@ -1,0 +1,9 @@
+doit
+Object subclass: 'FxOrphan'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: UserGlobals
+  options: #()
+%
