@@ -186,3 +186,16 @@ testAddingADictionaryNeedsNoReadAndLicensesRemovingIt
   self assert: (self failureKindOf: 'remove_dictionary' with: {'dictionaryName'. self extraDictionaryName}) isNil.
   self assert: self extraDictionary isNil
 %
+category: 'tests'
+method: McpBlindWriteTest
+testACutExportLicensesTheClassButNotItsMethods
+  | capped |
+  capped := McpTestServer new.
+  capped resultCap: 20.
+  self useServer: capped.
+  self assert: (self text: (self callTool: 'export_class_source' with: {'className'. 'McpFixtureAlpha'})
+    includes: '...[truncated: showing 20 of ').
+  self assert: (self failureKindOf: 'compile_method' with: self replaceAlphaSource) = 'refused'.
+  self assert: (self failureKindOf: 'set_class_comment'
+    with: {'className'. 'McpFixtureAlpha'. 'comment'. 'Overwritten.'}) isNil
+%

@@ -151,11 +151,17 @@ category: 'running'
 method: McpToolsetTestCase
 setUp
   super setUp.
-  server := self newServer.
+  self useServer: self newServer.
+  self installFixtures
+%
+category: 'calling tools'
+method: McpToolsetTestCase
+useServer: anMcpServer
+  "Serve the toolsets under test from anMcpServer, with a registry of their own."
+  server := anMcpServer.
   registry := McpToolRegistry new.
   self toolsetClasses do: [:each |
-    (each server: server options: nil) registerOn: registry].
-  self installFixtures
+    (each server: server options: nil) registerOn: registry]
 %
 category: 'running'
 method: McpToolsetTestCase

@@ -1,0 +1,275 @@
+set compile_env: 0
+! ------------------- Class definition for McpServerTest
+expectvalue /Class
+doit
+TestCase subclass: 'McpServerTest'
+  instVarNames: #( savedServer)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpServerTest comment: 
+'The worker entries of the contract and the identity of the server: mcpPrepare: with every
+failure kind and its success answer, the toolset options allow-list, identity overrides and
+defaults (no title, stock instructions, an empty text meaning none), mcpHandle: before and after
+a prepare, the shape of mcpViewStatus, a subclass prepared as itself, and the truncation of the
+gem name. A prepare here never names the gem (no cacheName), and every test restores the server
+this session held in SessionTemps. Touches nothing in the repository.'
+%
+expectvalue /Class
+doit
+McpServerTest category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpServerTest
+removeallmethods McpServerTest
+removeallclassmethods McpServerTest
+! ------------------- Instance methods for McpServerTest
+category: 'helpers'
+method: McpServerTest
+config
+  "A valid prepare config without a cacheName, as a Dictionary to vary."
+  ^Dictionary new
+    at: 'contract' put: 1;
+    at: 'workerClass' put: 'McpServer';
+    at: 'toolsets' put: #('McpCoreTestToolset');
+    at: 'protocolVersions' put: #('2025-11-25' '2025-06-18');
+    at: 'resultCap' put: 50000;
+    yourself
+%
+category: 'helpers'
+method: McpServerTest
+includes: aPart in: aString
+  ^(aString findString: aPart startingAt: 1) > 0
+%
+category: 'helpers'
+method: McpServerTest
+prepare: aConfigDictionary
+  "The answer of mcpPrepare:, parsed."
+  ^McpJson parse: (McpServer mcpPrepare: (McpJson write: aConfigDictionary))
+%
+category: 'helpers'
+method: McpServerTest
+prepareFailureOf: aConfigDictionary
+  | answer |
+  answer := self prepare: aConfigDictionary.
+  self assert: (answer at: 'ok') == false.
+  ^answer at: 'error'
+%
+category: 'running'
+method: McpServerTest
+setUp
+  savedServer := McpServer current
+%
+category: 'running'
+method: McpServerTest
+tearDown
+  McpServer install: savedServer
+%
+category: 'tests - gem name'
+method: McpServerTest
+testACacheNameWithinTheLimitIsKept
+  self assert: (McpServer cacheNameFrom: 'McpServer:5:978EC559') = 'McpServer:5:978EC559'.
+  self assert: (McpServer cacheNameFrom: (String new: 31 withAll: $a)) size = 31
+%
+category: 'tests - gem name'
+method: McpServerTest
+testALongCacheNameLosesClassCharactersNotTheIdentifyingFields
+  | name |
+  name := McpServer cacheNameFrom: 'AcmeVeryLongDeploymentWorkerServer:12:978EC559'.
+  self assert: name size = 31.
+  self assert: (name copyFrom: 20 to: 31) = ':12:978EC559'.
+  self assert: (name copyFrom: 1 to: 19) = 'AcmeVeryLongDeploym'
+%
+category: 'tests - gem name'
+method: McpServerTest
+testAnEmptyCacheNameIsNotApplied
+  self assert: (McpServer cacheNameFrom: '') isNil.
+  self assert: (McpServer cacheNameFrom: nil) isNil
+%
+category: 'tests - gem name'
+method: McpServerTest
+testACacheNameWithoutFieldsIsCut
+  self assert: (McpServer cacheNameFrom: (String new: 40 withAll: $b)) = (String new: 31 withAll: $b)
+%
+category: 'tests - identity'
+method: McpServerTest
+testAnEmptyConfiguredTitleOrInstructionsMeansNone
+  | server |
+  server := McpServer fromConfig: (self config at: 'serverTitle' put: ''; at: 'instructions' put: ''; yourself).
+  self assert: server serverTitle isNil.
+  self assert: server serverInstructions isNil
+%
+category: 'tests - identity'
+method: McpServerTest
+testConfigOverridesTheIdentity
+  | server |
+  server := McpServer fromConfig: (self config
+    at: 'serverName' put: 'acme-db-mcp'; at: 'serverVersion' put: '2.5.0';
+    at: 'serverTitle' put: 'Acme Labels - sandbox'; at: 'instructions' put: 'Read-only.'; yourself).
+  self assert: server serverName = 'acme-db-mcp'.
+  self assert: server serverVersion = '2.5.0'.
+  self assert: server serverTitle = 'Acme Labels - sandbox'.
+  self assert: server serverInstructions = 'Read-only.'
+%
+category: 'tests - identity'
+method: McpServerTest
+testDefaultIdentityHasNoTitleAndStockInstructions
+  | server |
+  server := McpServer fromConfig: self config.
+  self assert: server serverName = McpServer defaultServerName.
+  self assert: server serverVersion = McpServer defaultServerVersion.
+  self assert: server serverTitle isNil.
+  self assert: server serverInstructions = McpServer defaultServerInstructions.
+  self assert: (self includes: 'commit' in: McpServer defaultServerInstructions).
+  self assert: (self includes: '[session]' in: McpServer defaultServerInstructions)
+%
+category: 'tests - identity'
+method: McpServerTest
+testInstructionsOverTheLimitAreRefused
+  | error |
+  error := self prepareFailureOf: (self config
+    at: 'instructions' put: (String new: McpServer maxInstructionsSize + 1 withAll: $i); yourself).
+  self assert: (error at: 'kind') = 'badConfig'.
+  self assert: (McpServer fromConfig: (self config
+    at: 'instructions' put: (String new: McpServer maxInstructionsSize withAll: $i); yourself))
+      serverInstructions size = McpServer maxInstructionsSize
+%
+category: 'tests - prepare'
+method: McpServerTest
+testADeclaredOptionReachesItsToolset
+  | answer |
+  answer := self prepare: (self config
+    at: 'toolsetOptions' put: (Dictionary new at: 'McpCoreTestToolset' put: (Dictionary new at: 'greeting' put: 'bonjour'; yourself); yourself);
+    yourself).
+  self assert: (answer at: 'ok') == true.
+  self assert: (self includes: '"text":"bonjour"' in: (McpServer mcpHandle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet"}}'))
+%
+category: 'tests - prepare'
+method: McpServerTest
+testASubclassIsPreparedAsItself
+  | answer |
+  answer := self prepare: (self config at: 'workerClass' put: 'McpTestServer'; yourself).
+  self assert: (answer at: 'ok') ~~ true.
+  answer := McpJson parse: (McpTestServer mcpPrepare: (McpJson write: (self config at: 'workerClass' put: 'McpTestServer'; yourself))).
+  self assert: (answer at: 'ok') == true.
+  self assert: (answer at: 'workerClass') = 'McpTestServer'.
+  self assert: McpServer current class == McpTestServer
+%
+category: 'tests - prepare'
+method: McpServerTest
+testHandleBeforeAPrepareIsAWorkerError
+  | response |
+  McpServer install: nil.
+  response := McpJson parse: (McpServer mcpHandle: '{"jsonrpc":"2.0","id":1,"method":"ping"}').
+  self assert: ((response at: 'error') at: 'code') = -32603.
+  self assert: (((response at: 'error') at: 'data') at: 'kind') = 'workerError'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testInitializeNegotiatesFromTheConfiguredVersionsOnly
+  | result |
+  self assert: ((self prepare: (self config at: 'protocolVersions' put: #('2025-06-18'); yourself)) at: 'ok') == true.
+  result := (McpJson parse: (McpServer mcpHandle:
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}')) at: 'result'.
+  self assert: (result at: 'protocolVersion') = '2025-06-18'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareAnswersTheContractSuccessShape
+  | answer |
+  answer := self prepare: (self config at: 'serverName' put: 'acme'; yourself).
+  self assert: (answer at: 'ok') == true.
+  self assert: (answer at: 'gemSession') = System session.
+  self assert: (answer at: 'workerClass') = 'McpServer'.
+  self assert: (answer at: 'serverName') = 'acme'.
+  self assert: (answer at: 'tools') = McpCoreTestToolset toolNames size.
+  self assert: (McpServer mcpPrepare: (McpJson write: self config)) class == String
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesAConfigThatIsNotJson
+  | answer |
+  answer := McpJson parse: (McpServer mcpPrepare: '{"contract":').
+  self assert: (answer at: 'ok') == false.
+  self assert: ((answer at: 'error') at: 'kind') = 'badConfig'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesAnotherWorkerClass
+  self assert: ((self prepareFailureOf: (self config at: 'workerClass' put: 'AcmeServer'; yourself)) at: 'kind')
+    = 'workerClassNotFound'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesAnUndeclaredOption
+  | error |
+  error := self prepareFailureOf: (self config
+    at: 'toolsetOptions' put: (Dictionary new at: 'McpCoreTestToolset' put: (Dictionary new at: 'colour' put: 'red'; yourself); yourself);
+    yourself).
+  self assert: (error at: 'kind') = 'badOption'.
+  self assert: (self includes: 'colour' in: (error at: 'message')).
+  self assert: (self includes: 'greeting' in: (error at: 'message'))
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesAnUnknownContractVersion
+  self assert: ((self prepareFailureOf: (self config at: 'contract' put: 2; yourself)) at: 'kind') = 'contractVersion'.
+  self assert: ((self prepareFailureOf: (self config removeKey: 'contract'; yourself)) at: 'kind') = 'contractVersion'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesAnUnknownToolset
+  | error |
+  error := self prepareFailureOf: (self config at: 'toolsets' put: #('AcmeNoSuchToolset'); yourself).
+  self assert: (error at: 'kind') = 'toolsetNotFound'.
+  self assert: (self includes: 'AcmeNoSuchToolset' in: (error at: 'message')).
+  self assert: ((self prepareFailureOf: (self config at: 'toolsets' put: #('McpServer'); yourself)) at: 'kind')
+    = 'toolsetNotFound'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesBadLimitsAndVersions
+  self assert: ((self prepareFailureOf: (self config at: 'protocolVersions' put: #(); yourself)) at: 'kind') = 'badConfig'.
+  self assert: ((self prepareFailureOf: (self config removeKey: 'protocolVersions'; yourself)) at: 'kind') = 'badConfig'.
+  self assert: ((self prepareFailureOf: (self config at: 'resultCap' put: -1; yourself)) at: 'kind') = 'badConfig'.
+  self assert: ((self prepareFailureOf: (self config at: 'serverName' put: 3; yourself)) at: 'kind') = 'badConfig'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPrepareRefusesOptionsForAToolsetOutsideTheSurface
+  | error |
+  error := self prepareFailureOf: (self config
+    at: 'toolsetOptions' put: (Dictionary new at: 'McpExecutionToolset' put: Dictionary new; yourself);
+    yourself).
+  self assert: (error at: 'kind') = 'toolsetNotFound'
+%
+category: 'tests - prepare'
+method: McpServerTest
+testPreparedServerServesOnlyItsSurface
+  | tools |
+  self assert: ((self prepare: self config) at: 'ok') == true.
+  tools := ((McpJson parse: (McpServer mcpHandle: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')) at: 'result') at: 'tools'.
+  self assert: (tools collect: [:each | each at: 'name']) asArray
+    = (McpCoreTestToolset toolNames asSortedCollection: [:a :b | a <= b]) asArray
+%
+category: 'tests - view'
+method: McpServerTest
+testTruncationMarkerNamesShownAndTotal
+  self assert: (McpServer truncationMarkerShowing: 50000 of: 60002)
+    = '...[truncated: showing 50000 of 60002 characters]'
+%
+category: 'tests - view'
+method: McpServerTest
+testViewStatusHasTheContractShape
+  | status |
+  status := McpJson parse: McpServer mcpViewStatus.
+  self assert: ((status at: 'commitsBehind') isKindOf: Integer).
+  self assert: ((status at: 'uncommitted') == true or: [(status at: 'uncommitted') == false]).
+  self assert: ((status at: 'movable') == true or: [(status at: 'movable') == false]).
+  self assert: status size = 3
+%

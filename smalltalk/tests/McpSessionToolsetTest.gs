@@ -1,0 +1,194 @@
+set compile_env: 0
+! ------------------- Class definition for McpSessionToolsetTest
+expectvalue /Class
+doit
+TestCase subclass: 'McpSessionToolsetTest'
+  instVarNames: #( server)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpSessionToolsetTest comment: 
+'The transaction tools, execute_code and the blind-write ledgers of the server. The ledger tests
+move the view of the ledger through McpTestServer (stamps set by the test) and never the view of
+this session. status and execute_code run for real. commit and abort are not called here: they
+would commit or discard the state of the session running the suite, so the real-stone
+integration test covers them (a compile and commit round trip, and a conflicting commit from a
+second session). The one test that moves the view, the view-hygiene refresh, uses System
+continueTransaction, which keeps uncommitted work.'
+%
+expectvalue /Class
+doit
+McpSessionToolsetTest category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpSessionToolsetTest
+removeallmethods McpSessionToolsetTest
+removeallclassmethods McpSessionToolsetTest
+! ------------------- Instance methods for McpSessionToolsetTest
+category: 'helpers'
+method: McpSessionToolsetTest
+includes: aPart in: aString
+  ^(aString findString: aPart startingAt: 1) > 0
+%
+category: 'helpers'
+method: McpSessionToolsetTest
+kindRaisedBy: aBlock
+  ^[aBlock value. nil] on: McpError do: [:ex | ex return: ex kind]
+%
+category: 'running'
+method: McpSessionToolsetTest
+setUp
+  server := McpTestServer withToolsetNames: #('McpSessionToolset' 'McpExecutionToolset')
+%
+category: 'helpers'
+method: McpSessionToolsetTest
+toolset: aClass
+  ^aClass server: server options: nil
+%
+category: 'tests - execution'
+method: McpSessionToolsetTest
+testExecuteCodeAnswersThePrintStringOfTheValue
+  self assert: ((self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '3 + 4'; yourself)) = '7'.
+  self assert: ((self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '''abc'' size'; yourself)) = '3'
+%
+category: 'tests - execution'
+method: McpSessionToolsetTest
+testExecuteCodeIsCapped
+  | answer |
+  server resultCap: 20.
+  answer := (self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '(1 to: 100) asArray'; yourself).
+  self assert: (answer copyFrom: 1 to: 20) = ((1 to: 100) asArray printString copyFrom: 1 to: 20).
+  self assert: (self includes: '...[truncated: showing 20 of ' in: answer)
+%
+category: 'tests - execution'
+method: McpSessionToolsetTest
+testExecuteCodeSyntaxErrorIsACompileError
+  | caught |
+  caught := [(self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '1 +'; yourself). nil]
+    on: Error do: [:ex | ex return: ex].
+  self assert: (caught isKindOf: CompileError)
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testAbortClearsWritesAndKeepsUnchangedReads
+  server stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo>>baz' is: 'v1'.
+  server noteRead: 'Foo>>bar'.
+  server noteWrite: 'Foo>>baz'.
+  server viewMovedByAbort.
+  self assert: server writtenKeys isEmpty.
+  self assert: (server isReadLicensed: 'Foo>>bar').
+  self assert: server staleReadNote isNil
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testAConflictingRefreshClearsWrites
+  server stampOf: 'Foo>>bar' is: 'v1'.
+  server noteWrite: 'Foo>>bar'.
+  server viewMovedByRefresh: false.
+  self assert: server writtenKeys isEmpty
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testAFailedCommitLeavesTheViewUnmovable
+  self assert: server isViewMovable | server class kernelReportsFailedCommit.
+  server noteCommitFailed.
+  self deny: server isViewMovable.
+  server viewMovedByAbort.
+  self assert: server isViewMovable | server class kernelReportsFailedCommit
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testAReadThatChangedUnderAViewMoveIsDroppedAndReportedOnce
+  | note |
+  server stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo' is: 'shape1'; stampOf: '#UserGlobals' is: 'k1'.
+  server noteRead: 'Foo>>bar'; noteRead: 'Foo'; noteRead: '#UserGlobals'.
+  server stampOf: 'Foo>>bar' is: 'v2'.
+  server viewMovedByCommit.
+  self deny: (server isReadLicensed: 'Foo>>bar').
+  self assert: (server isReadLicensed: 'Foo').
+  note := server staleReadNote.
+  self assert: (self includes: '1 of 3 earlier reads are stale' in: note).
+  self assert: (self includes: 'Foo>>bar' in: note).
+  self assert: server staleReadNote isNil.
+  self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) = 'refused'
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testARefreshThatKeptChangesKeepsWrites
+  server stampOf: 'Foo>>bar' is: 'v1'.
+  server noteWrite: 'Foo>>bar'.
+  server viewMovedByRefresh: true.
+  self assert: (server writtenKeys includes: 'Foo>>bar').
+  self assert: (server isReadLicensed: 'Foo>>bar')
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testAWriteLicensesTheNextWriteWithoutARead
+  server noteWrite: 'Foo>>bar'.
+  self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) isNil
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testAnUnreadKeyIsRefused
+  | caught |
+  caught := [server requireRead: 'Foo>>bar'. nil] on: McpError do: [:ex | ex return: ex].
+  self assert: caught kind = 'refused'.
+  self assert: (caught details at: 'key') = 'Foo>>bar'.
+  server noteRead: 'Foo>>bar'.
+  self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) isNil
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testTheStaleNoteReachesTheNextResultOnce
+  | first second |
+  server stampOf: 'Foo>>bar' is: 'v1'.
+  server noteRead: 'Foo>>bar'.
+  server stampOf: 'Foo>>bar' is: 'v2'.
+  server viewMovedByAbort.
+  first := server handle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"1"}}}'.
+  second := server handle: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"1"}}}'.
+  self assert: (self includes: 'Foo>>bar' in: first).
+  self deny: (self includes: 'Foo>>bar' in: second)
+%
+category: 'tests - ledgers'
+method: McpSessionToolsetTest
+testTheRealStampOfAMethodIsItsSource
+  | real |
+  real := McpServer new.
+  self assert: (real stampFor: 'McpServer class>>defaultServerName') = (McpServer class sourceCodeAt: #defaultServerName) asString.
+  self assert: (real stampFor: 'McpServer>>noSuchSelectorHere') = real absentStamp.
+  self assert: (real stampFor: 'NoSuchClassAnywhere>>foo') = real absentStamp
+%
+category: 'tests - session tools'
+method: McpSessionToolsetTest
+testOnlyTheFourTransactionToolsAreRegistered
+  self assert: McpSessionToolset toolNames asArray = #('abort' 'commit' 'refresh' 'status').
+  self assert: (server registry toolNames includes: 'commit').
+  self assert: (server registry toolNames includes: 'execute_code').
+  self assert: server registry size = 5
+%
+category: 'tests - session tools'
+method: McpSessionToolsetTest
+testStatusNamesTheSessionAndItsChanges
+  | answer |
+  answer := (self toolset: McpSessionToolset) status: Dictionary new.
+  self assert: (self includes: 'session: ' , System session printString in: answer).
+  self assert: (self includes: 'uncommitted changes: ' , System needsCommit printString in: answer).
+  self assert: (self includes: 'user: ' , System myUserProfile userId asString in: answer).
+  self assert: (self includes: 'tools: 5' in: answer)
+%
+category: 'tests - view hygiene'
+method: McpSessionToolsetTest
+testTheViewHygieneRefreshIsToldOnce
+  | answer |
+  answer := server refreshViewForHygiene.
+  (answer at: 'refreshed') ifFalse: [^self assert: ((answer at: 'reason') isKindOf: CharacterCollection)].
+  self assert: ((answer at: 'conflicts') == true or: [(answer at: 'conflicts') == false]).
+  self assert: (self includes: '[session] Between calls' in: server viewMoved).
+  self assert: server viewMoved isNil
+%
