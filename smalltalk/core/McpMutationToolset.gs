@@ -94,7 +94,8 @@ category: 'compiling'
 method: McpMutationToolset
 compileErrorReportFrom: aCompileError source: aString
   "A Dictionary: the line of the first error, the compiler's description, and one entry per error
-   (number, line, text). Reading the descriptors never raises: a part that cannot be read is left out."
+   (number, offset, line, text). Reading the descriptors never raises: a part that cannot be read
+   is left out."
   | report errors |
   errors := OrderedCollection new.
   ([aCompileError errorDetails] on: Error do: [:e | e return: #()]) do: [:each |
@@ -103,8 +104,6 @@ compileErrorReportFrom: aCompileError source: aString
   report at: 'errors' put: errors asArray.
   report at: 'line' put: (errors isEmpty ifTrue: [nil] ifFalse: [errors first at: 'line' ifAbsent: [nil]]).
   report at: 'compiler' put: (self describe: aCompileError).
-  report at: 'annotated' put: ([(GsNMethod _sourceWithErrors: aCompileError errorDetails fromString: aString) asString]
-    on: Error do: [:e | e return: nil]).
   ^report
 %
 category: 'tools'
@@ -206,15 +205,24 @@ describeCompileErrorDescriptor: aDescriptor source: aString
   "One kernel error descriptor (error number first, source offset second) as JSON-safe fields."
   | entry number offset text |
   entry := Dictionary new.
-  number := [aDescriptor atOrNil: 1] on: Error do: [:e | e return: nil].
-  offset := [aDescriptor atOrNil: 2] on: Error do: [:e | e return: nil].
-  text := [aDescriptor atOrNil: 3] on: Error do: [:e | e return: nil].
+  number := self element: 1 of: aDescriptor.
+  offset := self element: 2 of: aDescriptor.
+  text := self element: 3 of: aDescriptor.
   (number isKindOf: Integer) ifTrue: [entry at: 'number' put: number].
   (offset isKindOf: Integer) ifTrue: [
     entry at: 'offset' put: offset.
     entry at: 'line' put: (self lineOf: offset in: aString)].
   (text isKindOf: CharacterCollection) ifTrue: [entry at: 'text' put: text asString].
   ^entry
+%
+category: 'compiling'
+method: McpMutationToolset
+element: anIndex of: aDescriptor
+  "The element at anIndex of an error descriptor, or nil when it has none there."
+  ^[((aDescriptor isKindOf: SequenceableCollection) and: [aDescriptor size >= anIndex])
+      ifTrue: [aDescriptor at: anIndex]
+      ifFalse: [nil]]
+    on: Error do: [:e | e return: nil]
 %
 category: 'lookup'
 method: McpMutationToolset
@@ -401,14 +409,12 @@ setClassComment: args
 category: 'compiling'
 method: McpMutationToolset
 signalCompileError: aReport
-  | line annotated |
+  | line |
   line := aReport at: 'line' ifAbsent: [nil].
-  annotated := aReport at: 'annotated' ifAbsent: [nil].
   ^McpError
     signalKind: 'compileError'
     message: 'compile error' , (line isNil ifTrue: [''] ifFalse: [' at line ' , line printString])
       , ': ' , (aReport at: 'compiler')
-      , (annotated isNil ifTrue: [''] ifFalse: [(String with: Character lf) , annotated])
     details: aReport
 %
 category: 'class definition'
