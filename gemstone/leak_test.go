@@ -55,6 +55,9 @@ func TestThousandLoginLogoutCyclesLeakNoGoroutineThreadOrDescriptor(t *testing.T
 	if g1 > g0+2 {
 		t.Errorf("goroutines grew from %d to %d", g0, g1)
 	}
+	if gems := gemChildren(t); len(gems) != 0 {
+		t.Errorf("%d stand-in gem processes outlived their logout: %v", len(gems), gems)
+	}
 }
 
 // resourceCounts counts this process's open descriptors and OS threads (from /proc) and its

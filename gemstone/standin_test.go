@@ -508,3 +508,51 @@ func TestResultsArgumentsAndErrorObjectsAreReleased(t *testing.T) {
 		t.Fatalf("the export set grew from %d to %d objects over 60 calls", before, after)
 	}
 }
+
+func TestCloseDuringACallEndsTheCallAndLogsOut(t *testing.T) {
+	lib := openStandin(t)
+	s, pid := loginPreparedWithPid(t, lib)
+	done := make(chan error, 1)
+	go func() {
+		_, err := callTool(context.Background(), s, "sleep", map[string]any{"ms": 30000})
+		done <- err
+	}()
+	time.Sleep(150 * time.Millisecond)
+	if err := s.Close(callCtx(t)); err != nil {
+		t.Fatalf("Close during a call: %v", err)
+	}
+	err := <-done
+	if EndingOf(err) != EndedBySoftBreak || !errors.Is(err, ErrSessionClosed) {
+		t.Fatalf("the call ended with %v (ending %v); want a soft break caused by Close", err, EndingOf(err))
+	}
+	for deadline := time.Now().Add(5 * time.Second); gemChildren(t)[pid]; {
+		if time.Now().After(deadline) {
+			t.Fatalf("gem %d still runs after Close", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestCancelledContextStartsNoLoginAndNoCall(t *testing.T) {
+	lib := openStandin(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	before := gemChildren(t)
+	if s, err := lib.Login(ctx, standinLogin(t)); err == nil || !errors.Is(err, context.Canceled) {
+		if s != nil {
+			s.Close(context.Background())
+		}
+		t.Fatalf("login with a cancelled context = %v, want context.Canceled", err)
+	}
+	if after := gemChildren(t); len(after) != len(before) {
+		t.Fatalf("a cancelled login started a gem: %v -> %v", before, after)
+	}
+	s := loginPrepared(t, lib)
+	_, err := callTool(ctx, s, "echo", map[string]any{"text": "x"})
+	if !errors.Is(err, context.Canceled) || EndingOf(err) != NotEnded {
+		t.Fatalf("a call with a cancelled context = %v, want context.Canceled without an ending", err)
+	}
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); err != nil {
+		t.Fatalf("the session after a call that never started: %v", err)
+	}
+}

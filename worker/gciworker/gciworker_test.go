@@ -126,6 +126,7 @@ func TestViewStatusAndRefreshDecodeTheWorkerAnswers(t *testing.T) {
 
 func TestPrepareRefusalIsAPrepareErrorAndTheGemIsLoggedOut(t *testing.T) {
 	l := NewLauncher(standinLibrary(t), Options{})
+	before := liveGems(t)
 	cfg := prepareConfig()
 	cfg.Toolsets = []string{"AcmeToolset"}
 	g, err := l.Launch(ctxFor(t), loginSpec(), cfg)
@@ -136,6 +137,22 @@ func TestPrepareRefusalIsAPrepareErrorAndTheGemIsLoggedOut(t *testing.T) {
 		}
 		t.Fatalf("Launch with an unknown toolset = %v; want a PrepareError of kind toolsetNotFound", err)
 	}
+	for deadline := time.Now().Add(5 * time.Second); liveGems(t) != before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d stand-in gems registered after the failed launch, %d before", liveGems(t), before)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// liveGems counts the stand-in gems registered in this run's session directory.
+func liveGems(t *testing.T) int {
+	t.Helper()
+	entries, err := os.ReadDir(os.Getenv("GCI_STANDIN_DIR"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return len(entries)
 }
 
 func TestLaunchWithAWrongPasswordIsLoginDenied(t *testing.T) {
