@@ -76,7 +76,8 @@ func (inv *Inventory) parse(file, text string) {
 			continue
 		}
 		bad := func(msg string) { inv.Problems = append(inv.Problems, Finding{file, line, msg}) }
-		entry, citation, found := strings.Cut(raw, "--")
+		// The citation follows the first " --" (spaced, so that a selector such as -> is no cut).
+		entry, citation, found := strings.Cut(raw, " --")
 		citation = strings.TrimSpace(citation)
 		if !found || citation == "" {
 			bad("inventory entry without citation")
