@@ -166,6 +166,11 @@ func sessionOf(r *http.Request) *session.Session {
 }
 
 func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/healthz" {
+		w.Header().Set("Allow", "GET")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	w.Header().Set("Allow", "GET, POST, DELETE")
 	s.refuse(w, r, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest,
 		"Method Not Allowed: /mcp takes POST, GET and DELETE", "methodNotAllowed")

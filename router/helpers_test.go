@@ -168,7 +168,7 @@ func (f *fixture) open() string {
 	return sid
 }
 
-func call(id int, tool, args string) string {
+func call(id any, tool, args string) string {
 	b, _ := json.Marshal(id)
 	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
 }

@@ -20,6 +20,8 @@ package router
 
 import (
 	"context"
+	"log"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -168,6 +170,8 @@ func (s *Server) Handler() http.Handler {
 		mcp.Delete("/", s.delete)
 		mcp.MethodNotAllowed(s.methodNotAllowed)
 	})
+	// chi answers a method it has never heard of (PROPFIND) at the top level, before routing.
+	r.MethodNotAllowed(s.methodNotAllowed)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found: the MCP endpoint is /mcp", http.StatusNotFound)
 	})
@@ -203,4 +207,27 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte("ok\n"))
+}
+
+// MaxHeaderBytes bounds a request's header block; past it net/http answers 431.
+const MaxHeaderBytes = 64 << 10
+
+// HTTPServer is the http.Server the front end listens with: the header block must arrive
+// within ReadTimeout and fit in MaxHeaderBytes; there is no write timeout, because a GET
+// stream lives as long as its session (each stream write carries its own deadline).
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: s.o.ReadTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          stdLogger(s.o.Log),
+		BaseContext:       func(net.Listener) context.Context { return context.Background() },
+	}
+}
+
+// stdLogger routes net/http's own complaints (TLS handshakes, panics it recovered) to zerolog.
+func stdLogger(l zerolog.Logger) *log.Logger {
+	return log.New(l.With().Str("component", "http").Logger(), "", 0)
 }

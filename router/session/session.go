@@ -148,6 +148,9 @@ func (s *Session) Busy() bool {
 	return s.inflight != nil || len(s.calls) > 0 || s.queue.waiting() > 0
 }
 
+// Queued is how many calls wait behind the running one.
+func (s *Session) Queued() int { return s.queue.waiting() }
+
 // InFlight describes the running call, if any.
 func (s *Session) InFlight() (method string, started time.Time, ok bool) {
 	s.mu.Lock()

@@ -1,0 +1,165 @@
+package router_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+func TestASecondRequestQueuesBehindTheFirst(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	first := make(chan time.Time, 1)
+	go func() {
+		r := f.post(sid, call(1, "sleep", `{"ms":500}`))
+		if r.Status != http.StatusOK || r.RPC.Error != nil {
+			t.Errorf("sleep: %d %s", r.Status, r.Body)
+		}
+		first <- time.Now()
+	}()
+	eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
+	sent := time.Now()
+	r := f.post(sid, call(2, "echo", `{"text":"after"}`))
+	waited := time.Since(sent)
+	wantStatus(t, r, http.StatusOK)
+	// The echo itself takes microseconds: it can only have taken this long by queueing.
+	if waited < 300*time.Millisecond {
+		t.Fatalf("the echo took %v: it did not wait behind the running sleep", waited)
+	}
+	<-first
+}
+
+func TestSessionsRunInParallel(t *testing.T) {
+	f := newFixture(t)
+	sids := []string{f.open(), f.open(), f.open()}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i, sid := range sids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := f.post(sid, call(i, "sleep", `{"ms":1000}`))
+			if r.Status != http.StatusOK || r.RPC.Error != nil {
+				t.Errorf("sleep on %s: %d %s", sid, r.Status, r.Body)
+			}
+		}()
+	}
+	wg.Wait()
+	// Serial would be 3 s; generous bound, the point is overlap.
+	if d := time.Since(start); d > 2500*time.Millisecond {
+		t.Fatalf("three 1 s sleeps on three sessions took %v", d)
+	}
+}
+
+func TestALongCallDelaysNeitherAnotherSessionNorNewConnections(t *testing.T) {
+	f := newFixture(t)
+	slow, other := f.open(), f.open()
+	done := make(chan reply, 1)
+	go func() { done <- f.post(slow, call(1, "sleep", `{"ms":3000}`)) }()
+	eventually(t, 2*time.Second, "the sleep is running", busy(f, slow))
+	start := time.Now()
+	wantStatus(t, f.post(other, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
+	resp, err := http.Get(f.ts.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	third := f.open()
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("another session, /healthz and a new initialize took %v behind a long call", d)
+	}
+	_ = third
+	f.post(slow, cancelOf("1"))
+	<-done
+}
+
+func TestGetOpensAKeepaliveStreamThatEndsWithTheSession(t *testing.T) {
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+		o.Streams = router.KeepaliveStream{Interval: 50 * time.Millisecond}
+	})
+	sid := f.open()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET /mcp: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	rd := bufio.NewReader(resp.Body)
+	keepalives := 0
+	for keepalives < 2 {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended early: %v", err)
+		}
+		if strings.HasPrefix(line, ": keepalive") {
+			keepalives++
+		}
+	}
+	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
+	ended := make(chan struct{})
+	go func() {
+		for {
+			if _, err := rd.ReadString('\n'); err != nil {
+				close(ended)
+				return
+			}
+		}
+	}()
+	select {
+	case <-ended:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the stream outlived its session")
+	}
+}
+
+func TestGetThatDoesNotAcceptEventStreamIs406(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	wantError(t, f.do(http.MethodGet, sid, "", "Accept", "application/json"), http.StatusNotAcceptable, -32600, "notAcceptable")
+}
+
+func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	f.open()
+	done := make(chan reply, 1)
+	go func() { done <- f.post(sid, call(1, "sleep_soft_immune", `{"ms":20000}`)) }()
+	eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
+	f.srv.BeginShutdown()
+	r := f.post("", initBody)
+	wantError(t, r, http.StatusServiceUnavailable, -32001, "shuttingDown")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	f.srv.Close(ctx)
+	r = <-done
+	wantError(t, r, http.StatusOK, -32001, "shuttingDown")
+	if n := f.l.Live(); n != 0 {
+		t.Fatalf("%d gems still logged in after Close", n)
+	}
+	var health *http.Response
+	health, err := http.Get(f.ts.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	health.Body.Close()
+	if health.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("/healthz during shutdown: %d", health.StatusCode)
+	}
+}
+
+var _ = json.Valid

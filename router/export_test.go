@@ -1,0 +1,5 @@
+package router_test
+
+import "github.com/gemstone-mcp/mcp-gemstone/router/session"
+
+func sessionReason(kind string) session.Reason { return session.Reason{Kind: kind} }

@@ -1,0 +1,51 @@
+package router_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+func traced(o *router.Options, _ *fakeworker.Launcher) { o.Trace, o.TraceLimit = true, 4096 }
+
+func TestTraceLogsRefusedRequestsBodyAndTheRefusal(t *testing.T) {
+	f := newFixture(t, traced)
+	f.post("", "{\"jsonrpc\":\"2.0\",\n\"id\":1,\t\"method\":\"initialize\"}", "Origin", "https://evil.example", "Authorization", "Bearer sekrit-token")
+	log := f.log.String()
+	if !strings.Contains(log, `"dir":"in"`) || !strings.Contains(log, `{\"jsonrpc\":\"2.0\",\\n\"id\":1,\\t\"method\":\"initialize\"}`) {
+		t.Fatalf("the refused request's body is not traced one-line with escaped newline and tab:\n%s", log)
+	}
+	if !strings.Contains(log, `"dir":"out"`) || !strings.Contains(log, `"status":403`) || !strings.Contains(log, "originRefused") {
+		t.Fatalf("the 403 answer is not traced:\n%s", log)
+	}
+	if strings.Contains(log, "sekrit-token") || strings.Contains(log, "Authorization") {
+		t.Fatalf("a header reached the trace:\n%s", log)
+	}
+}
+
+func TestTraceCapsBodiesAndCountsTheRest(t *testing.T) {
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Trace, o.TraceLimit = true, 40 })
+	sid := f.open()
+	body := call(2, "echo", `{"text":"`+strings.Repeat("z", 200)+`"}`)
+	f.post(sid, body)
+	log := f.log.String()
+	want := "...(+" + strconv.Itoa(len(body)-40) + " more)"
+	if !strings.Contains(log, want) {
+		t.Fatalf("no %q marker for the capped inbound body:\n%s", want, log)
+	}
+	if !strings.Contains(log, `"session":"`+sid+`"`) {
+		t.Fatalf("the session id is not traced")
+	}
+}
+
+func TestTraceOffLogsNoBodies(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	f.post(sid, call(2, "echo", `{"text":"private-argument"}`))
+	if strings.Contains(f.log.String(), "private-argument") {
+		t.Fatalf("a body was logged with the trace off")
+	}
+}
