@@ -262,7 +262,8 @@ gs_env_topaz() {
     printf 'set gemstone %s\nset username %s\nset password %s\nlogin\n' "$GS_STONE" "$GS_USER" "$GS_ENV_PASSWORD"
     cat
     printf 'logout\nexit\n'
-  ) 2>&1 | sed -E 's/^([^!]*set[[:space:]]+pass[a-z]*[[:space:]]+).*/\1<redacted>/I' >>"$log"
+  ) 2>&1 | sed -E -e 's/^([^!]*set[[:space:]]+pass[a-z]*[[:space:]]+).*/\1<redacted>/I' \
+                  -e "s/(password:[[:space:]]*')[^']*'/\1<redacted>'/g" >>"$log"
   rc=${PIPESTATUS[0]}
   gs_env_explain_login_failure "$log"
   return "$rc"
@@ -297,7 +298,7 @@ gs_env_emit_decl() {
 gs_env_state_dir() { echo "${MCP_STATE_DIR:-$GS_ENV_ROOT/build/run}"; }
 gs_env_pid_file() { echo "$(gs_env_state_dir)/mcp-gemstone-$1.pid"; }
 
-gs_env_proc_start() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null | head -n 1; }
+gs_env_proc_start() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null || true; }
 
 # The executable of a pid, without the " (deleted)" a rebuilt binary leaves behind.
 gs_env_proc_exe() { local e; e="$(readlink "/proc/$1/exe" 2>/dev/null)" || return 1; echo "${e% (deleted)}"; }

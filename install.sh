@@ -25,7 +25,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
 cd "$ROOT"
-# shellcheck source=gs-env.sh
+# shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
 
 CHECK=0 BUILD=1 ONLY_GROUPS=""

@@ -20,7 +20,7 @@
 #   MCP_BIN         the server binary (default bin/mcp-gemstone)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck source=gs-env.sh
+# shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
 [ $# -eq 0 ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 

@@ -10,7 +10,7 @@
 # 1 refused or failed (the process is left alone).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck source=gs-env.sh
+# shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
 gs_env_load_setenv || exit 1
 

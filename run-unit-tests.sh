@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# run-unit-tests.sh -- run the SUnit suites of smalltalk/tests in the image, through linked topaz.
+#
+#   ./run-unit-tests.sh                 every TestCase subclass smalltalk/tests defines
+#   ./run-unit-tests.sh McpJsonTest     only the named suites
+#
+# Prints one line per suite and a final "N passed, N failed" line. Exit status is 0 only when every
+# test ran and passed: a failure, an error, a suite that is not installed, or a suite that could not
+# run is non-zero. A suite that spawns gems says so with a class-side `needsNetldi` answering true;
+# with no netldi running those suites are not run, and are named, with how to start one. The
+# session logs out without committing, so what the tests leave behind is discarded.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")" && pwd)"
+cd "$ROOT"
+# shellcheck source=SCRIPTDIR/gs-env.sh
+. "$ROOT/gs-env.sh"
+
+gs_env_load || exit 1
+gs_env_require_password || exit 1
+gs_env_require_topaz || exit 1
+
+if [ $# -gt 0 ]; then
+  SUITES="$(printf '%s\n' "$@")"
+else
+  SUITES="$(cat smalltalk/tests/*.gs 2>/dev/null | sed -n "s/^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]\{1,\}[A-Za-z]*[Ss]ubclass:[[:space:]]*[#']\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p" | sort -u)"
+  [ -n "$SUITES" ] || { echo "error: smalltalk/tests defines no classes; nothing to run" >&2; exit 1; }
+fi
+NETLDI=false
+if gs_env_require_netldi "some suites" 2>/dev/null; then NETLDI=true; fi
+
+LOGDIR="$ROOT/build/unit-tests"
+mkdir -p "$LOGDIR"
+LOG="$LOGDIR/run.log"
+{
+  cat <<ST
+run
+"mcp-tests:run v1"
+| emit mcp suites netldi label |
+$(gs_env_emit_decl)
+netldi := $NETLDI.
+suites := OrderedCollection new.
+$(while read -r s; do echo "suites add: #$s."; done <<<"$SUITES")
+mcp := System myUserProfile objectNamed: #Mcp.
+label := [:t | [t class name , '>>' , t selector] on: Error do: [:e | t asString]].
+suites do: [:name | | cls r |
+  cls := mcp isNil ifTrue: [nil] ifFalse: [mcp at: name ifAbsent: [nil]].
+  cls isNil
+    ifTrue: [emit value: 'absent ' , name]
+    ifFalse: [
+      ((cls isBehavior and: [cls inheritsFrom: TestCase])
+          and: [([cls isAbstract] on: Error do: [:e | false]) not])
+        ifTrue: [
+          (netldi not and: [(cls respondsTo: #needsNetldi) and: [cls needsNetldi == true]])
+            ifTrue: [emit value: 'needs-netldi ' , name]
+            ifFalse: [
+              r := cls suite run.
+              emit value: 'suite ' , name , ' ' , r runCount printString , ' ' , r passedCount printString ,
+                ' ' , r failureCount printString , ' ' , r errorCount printString.
+              r failures do: [:t | emit value: 'failed ' , (label value: t)].
+              r errors do: [:t | emit value: 'errored ' , (label value: t)]]]]].
+emit value: 'done tests'.
+%
+ST
+} | { gs_env_topaz "$LOG" || true; }
+
+marks="$(gs_env_marked "$LOG")"
+passed=0 failed=0 bad=0
+while read -r name run p f e; do
+  printf '%-32s %4d run %4d passed %4d failed %4d errors\n' "$name" "$run" "$p" "$f" "$e"
+  passed=$((passed + p)); failed=$((failed + f + e))
+done < <(sed -n 's/^suite //p' <<<"$marks")
+sed -n -e 's/^failed /FAILED  /p' -e 's/^errored /ERROR   /p' <<<"$marks"
+absent="$(sed -n 's/^absent //p' <<<"$marks" | tr '\n' ' ')"
+if [ -n "$absent" ]; then echo "not installed in the image (run ./install.sh): $absent"; bad=1; fi
+needs="$(sed -n 's/^needs-netldi //p' <<<"$marks" | tr '\n' ' ')"
+if [ -n "$needs" ]; then
+  echo "NOT RUN, they spawn gems and no netldi is running: $needs"
+  echo "  start one (startnetldi -g -a \$USER gs64ldi) and run again"
+  bad=1
+fi
+if ! grep -qx 'done tests' <<<"$marks"; then
+  echo "the run did not finish; the end of $LOG:"
+  grep -v '^MCPI ' "$LOG" | tail -n 15 | sed 's/^/    /'
+  bad=1
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$bad" -eq 0 ]

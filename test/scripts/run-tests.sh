@@ -1,0 +1,407 @@
+#!/usr/bin/env bash
+# Tests of the operations scripts (gs-env.sh, install.sh, run-server.sh, stop-server.sh,
+# run-unit-tests.sh, setup-read-only-user.sh, test/realstone) against the fakes in test/fakes:
+# gslist and topaz reproducing the measured behaviours (lock files in another global dir, no
+# netldi, a file-in that exits 0 over a partial load), and a stand-in server binary.
+#
+# Each test gets a sandbox: a copy of the scripts as a repository root, the fixture Smalltalk of
+# test/scripts/testdata, a product dir, a global dir with lock files, a HOME and a pretend image.
+#   test/scripts/run-tests.sh [test_name ...]
+# Prints PASS/FAIL per test and exits non-zero if any failed. Every wait is bounded.
+# Assertions chain as `a && b || fail ...`: fail is meant to run when any link fails.
+# shellcheck disable=SC2015
+set -uo pipefail
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/scripts-test.XXXXXX")"
+cleanup() {
+  local p
+  while read -r p; do kill -KILL "$p" 2>/dev/null; done < <(cat "$WORK/pids" 2>/dev/null)
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# A port no test shares with another run on this machine, probably free.
+base_port=$((20000 + ($$ % 20000)))
+free_port() {
+  local p
+  for p in $(seq "$base_port" $((base_port + 200))); do
+    if ! ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then base_port=$((p + 1)); echo "$p"; return; fi
+  done
+  echo "no free port" >&2; return 1
+}
+
+echo "building the stand-in server binary ..."
+mkdir -p "$WORK/fakebin"
+(cd "$REPO" && go build -o "$WORK/fakebin/mcp-gemstone" ./test/fakes/mcp-gemstone) || { echo "FAIL: cannot build test/fakes/mcp-gemstone"; exit 1; }
+
+# ---- sandbox and assertions ---------------------------------------------------------------------
+
+sandbox() {
+  S="$WORK/$1"
+  mkdir -p "$S/repo" "$S/product/lib" "$S/srv/locks" "$S/home" "$S/image" "$S/none"
+  cp -p "$REPO"/{gs-env.sh,install.sh,run-server.sh,stop-server.sh,run-unit-tests.sh,setup-read-only-user.sh} "$S/repo/"
+  cp -r "$REPO/test/scripts/testdata/smalltalk" "$S/repo/"
+  : >"$S/product/lib/libgcits-3.7.5-64.so"
+  echo "Stone 3.7.5 56820" >"$S/srv/locks/gs64stone..LCK"
+  echo "Netldi 3.7.5 65166" >"$S/srv/locks/gs64ldi..LCK"
+  export PATH="$REPO/test/fakes:$ORIG_PATH" HOME="$S/home" GEMSTONE="$S/product"
+  export GS_ENV_DEFAULT_GLOBAL_DIRS="$S/none" FAKE_TOPAZ_STATE="$S/image"
+  export GEMSTONE_GLOBAL_DIR="$S/srv" GS_STONE=gs64stone GS_USER=DataCurator GS_PASS=swordfish
+  export MCP_BIN="$WORK/fakebin/mcp-gemstone" MCP_START_TIMEOUT=15 MCP_STOP_GRACE=10
+  unset GS_PASS_FILE MCP_NETLDI MCP_PORT MCP_STATE_DIR FAKE_TOPAZ_DROP FAKE_TOPAZ_SUITES MCP_SETENV
+}
+ORIG_PATH="$PATH"
+
+# run CMD...: runs in the sandbox repo, output in $OUT, status in $RC.
+run() { OUT="$(cd "$S/repo" && timeout 120 "$@" 2>&1)"; RC=$?; }
+fail() { echo "    $*"; echo "    --- output:"; printf '%s\n' "$OUT" | sed 's/^/    | /'; return 1; }
+expect_rc() { [ "$RC" = "$1" ] || fail "exit status $RC, want $1"; }
+expect_out() { grep -qF -- "$1" <<<"$OUT" || fail "output lacks: $1"; }
+expect_no_out() { ! grep -qF -- "$1" <<<"$OUT" || fail "output has: $1"; }
+journal() { cat "$S/image/journal" 2>/dev/null; }
+image_has() { grep -qxF "$1" "$S/image/image" || fail "image lacks: $1"; }
+started() { echo "$1" >>"$WORK/pids"; }  # killed at exit whatever the test did
+# A process that exited is gone even while it waits, as a zombie, for its new parent to reap it.
+gone() { [ ! -e "/proc/$1" ] || [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+alive() { ! gone "$1"; }
+pid_of_port() { cut -d' ' -f1 "$S/repo/build/run/mcp-gemstone-$1.pid"; }
+
+# ---- environment discovery -----------------------------------------------------------------------
+
+test_wrong_global_dir_is_corrected_by_asking_gslist() {
+  sandbox wrong-global; export GEMSTONE_GLOBAL_DIR="$S/none"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "GEMSTONE_GLOBAL_DIR=$S/none has no running server registered in it" &&
+    expect_out "global dir   $S/srv (corrected from $S/none)" && expect_out "OK: ready to install"
+}
+
+test_unset_global_dir_is_discovered_from_lock_files_under_home() {
+  sandbox unset-global; unset GEMSTONE_GLOBAL_DIR
+  mkdir -p "$S/home/gs/locks"; mv "$S/srv/locks/"* "$S/home/gs/locks/"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "GEMSTONE_GLOBAL_DIR was unset; found the running servers under $S/home/gs" &&
+    expect_out "global dir   $S/home/gs (discovered)"
+}
+
+test_no_running_server_anywhere_is_refused_as_not_dns_before_any_login() {
+  sandbox no-server; rm "$S/srv/locks/"*
+  run ./install.sh --check
+  expect_rc 1 && expect_out "gslist finds no running GemStone server" && expect_out "not DNS" &&
+    [ -z "$(journal)" ] || fail "topaz was run: $(journal)"
+}
+
+test_login_through_a_global_dir_without_the_stone_explains_4065() {
+  sandbox login-4065
+  # gslist sees the stone, but the lock file vanishes before topaz logs in (a stone restarted
+  # elsewhere): the fake topaz then fails as the real one does, and the message must not say DNS.
+  mkdir -p "$S/bin"; printf '#!/bin/sh\nrm -f %s\nexec %s "$@"\n' "$S/srv/locks/gs64stone..LCK" "$REPO/test/fakes/topaz" >"$S/bin/topaz"
+  chmod +x "$S/bin/topaz"; export PATH="$S/bin:$PATH"
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "error 4065, 'getaddrinfo failed'" && expect_out "This is not DNS"
+}
+
+test_unset_gemstone_is_refused_with_the_fix() {
+  sandbox no-gemstone; unset GEMSTONE
+  run ./install.sh --check
+  expect_rc 1 && expect_out "GEMSTONE is not set" && expect_out "export GEMSTONE="
+}
+
+test_stone_of_another_version_is_refused() {
+  sandbox version; echo "Stone 3.7.4 56820" >"$S/srv/locks/gs64stone..LCK"
+  run ./install.sh --check
+  expect_rc 1 && expect_out "stone 'gs64stone' is version 3.7.4 but GEMSTONE" && expect_out "(4044)"
+}
+
+test_missing_password_is_refused_and_topaz_never_runs() {
+  sandbox no-pass; unset GS_PASS
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "no password for GemStone user DataCurator" && [ -z "$(journal)" ] || fail "topaz ran"
+}
+
+test_password_never_reaches_output_logs_or_command_lines() {
+  sandbox secret; export GS_PASS='s3cret-Pw-77' FAKE_TOPAZ_PASSWORD='s3cret-Pw-77'
+  run ./install.sh --no-build
+  expect_rc 0 || return 1
+  local all="$OUT"
+  run ./setup-read-only-user.sh; all="$all$OUT"
+  expect_rc 0 || return 1
+  if grep -qF 's3cret-Pw-77' <<<"$all" || grep -rqF 's3cret-Pw-77' "$S/repo/build"; then fail "the password was printed or logged"; return 1; fi
+  grep -rq "password: '<redacted>'" "$S/repo/build/setup" || fail "the provisioned user's password was not redacted from the log"
+}
+
+test_password_file_is_read_and_its_content_not_printed() {
+  sandbox pass-file; unset GS_PASS
+  printf 'filepw-99\n' >"$S/pw"; chmod 600 "$S/pw"
+  export GS_PASS_FILE="$S/pw" FAKE_TOPAZ_PASSWORD=filepw-99
+  run ./install.sh --check
+  expect_rc 0 && expect_out "from GS_PASS_FILE=$S/pw" && expect_no_out "filepw-99"
+}
+
+test_setenv_supplies_defaults_and_the_environment_wins() {
+  sandbox setenv; unset GS_STONE
+  printf 'GS_STONE=fromsetenv\nGS_USER=SetenvUser\n' >"$S/repo/.setenv"
+  echo "Stone 3.7.5 1234" >"$S/srv/locks/fromsetenv..LCK"
+  export GS_USER=EnvUser
+  run ./install.sh --check
+  expect_rc 0 && expect_out "stone        fromsetenv" && expect_out "user         EnvUser" && expect_out "settings     $S/repo/.setenv"
+}
+
+test_several_stones_and_no_gs_stone_is_refused_with_the_list() {
+  sandbox two-stones; unset GS_STONE
+  echo "Stone 3.7.5 1234" >"$S/srv/locks/other..LCK"
+  run ./install.sh --check
+  expect_rc 1 && expect_out "more than one stone is running" && expect_out "other"
+}
+
+# ---- install.sh ----------------------------------------------------------------------------------
+
+test_check_reports_and_changes_nothing() {
+  sandbox check
+  printf 'binding UserGlobals McpAlpha\n' >"$S/image/image"
+  cp "$S/image/image" "$S/before"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "Mcp          absent: install.sh would create it" &&
+    expect_out "smalltalk/core  2 classes, 6 methods" && expect_out "total        3 classes, 7 methods" &&
+    expect_out "binary       bin/mcp-gemstone is missing" && expect_out "Nothing was changed." || return 1
+  cmp -s "$S/before" "$S/image/image" || fail "the image changed"
+  ! journal | grep -qE '^(commit|input)' || fail "--check committed or filed in: $(journal)"
+  [ ! -e "$S/repo/bin/mcp-gemstone" ] || fail "--check built the binary"
+}
+
+test_install_creates_mcp_unbinds_stale_names_and_verifies() {
+  sandbox install
+  printf 'binding UserGlobals McpAlpha\nbinding Published McpThirdParty\n' >"$S/image/image"
+  export FAKE_TOPAZ_USERS="DataCurator SystemUser Locked" FAKE_TOPAZ_LOCKED_USERS=Locked
+  run ./install.sh --no-build
+  expect_rc 0 && expect_out "created the Mcp dictionary" && expect_out "removed the stale binding UserGlobals.McpAlpha" &&
+    expect_out "note: Published.McpThirdParty is not defined here; left alone" &&
+    expect_out "Mcp added to the symbol list of: DataCurator SystemUser" &&
+    expect_out "Locked no authorization" &&
+    expect_out "OK: installed and verified 3 classes 7 methods 0 missing" || return 1
+  image_has "dict Mcp" && image_has "method McpAlpha inst at:put:" && image_has "method McpAlpha inst =" &&
+    image_has "method McpAlpha class withCount:" && image_has "binding Published McpThirdParty" || return 1
+  ! grep -q "binding UserGlobals McpAlpha" "$S/image/image" || fail "stale binding still there"
+  ! grep -q "class McpNotDefinedHere" "$S/image/image" || fail "a subclass: inside a method was taken for a class definition"
+  [ "$(journal | grep -c '^input smalltalk/[a-z]*/load.gs')" = 2 ] || fail "want one load.gs input per group: $(journal)"
+}
+
+test_partial_load_that_topaz_reports_as_success_fails_loudly_with_the_missing_names() {
+  sandbox partial
+  export FAKE_TOPAZ_DROP="McpAlpha>>at:put:,McpAlpha class>>withCount:"
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "install FAILED" && expect_out "method McpAlpha>>at:put:" &&
+    expect_out "method McpAlpha class>>withCount:" && expect_out "2 missing" && expect_no_out "OK: installed"
+}
+
+test_a_class_whose_definition_failed_is_named_with_its_methods() {
+  sandbox missing-class; export FAKE_TOPAZ_DROP=McpBeta
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "class  McpBeta" && expect_out "method McpBeta>>handle:"
+}
+
+test_reinstall_over_an_installed_image_is_safe() {
+  sandbox reinstall
+  run ./install.sh --no-build; expect_rc 0 || return 1
+  sort "$S/image/image" >"$S/first"
+  run ./install.sh --no-build
+  expect_rc 0 && expect_out "OK: installed and verified 3 classes 7 methods 0 missing" &&
+    expect_out "nobody new (all had it)" && expect_no_out "created the Mcp dictionary" || return 1
+  sort "$S/image/image" | cmp -s - "$S/first" || fail "re-install changed the image: $(sort "$S/image/image" | diff "$S/first" -)"
+}
+
+test_loader_that_omits_a_class_file_is_refused_before_login() {
+  sandbox loader
+  sed -i '/McpBeta.gs/d' "$S/repo/smalltalk/core/load.gs"
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "smalltalk/core/load.gs does not input smalltalk/core/McpBeta.gs" &&
+    [ -z "$(journal)" ] || fail "topaz ran: $(journal)"
+}
+
+test_wrong_password_is_reported_as_a_refused_login() {
+  sandbox bad-pass; export GS_PASS=nope
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "the stone refused the login of DataCurator"
+}
+
+test_the_real_smalltalk_tree_is_consistent_with_its_loaders() {
+  sandbox real-tree
+  compgen -G "$REPO/smalltalk/*/load.gs" >/dev/null || { fail "no smalltalk/<group>/load.gs in the repository yet"; return 1; }
+  rm -rf "$S/repo/smalltalk"; cp -r "$REPO/smalltalk" "$S/repo/"
+  local files; files="$(for l in "$S"/repo/smalltalk/*/load.gs; do find "$(dirname "$l")" -maxdepth 1 -name '*.gs' ! -name load.gs; done | wc -l)"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "total        $files classes"
+}
+
+# ---- run-server.sh / stop-server.sh ---------------------------------------------------------------
+
+test_run_server_starts_detached_passes_mcp_variables_and_stop_is_graceful() {
+  sandbox run-stop; local port; port="$(free_port)"
+  export MCP_PORT="$port" MCP_TOOLSETS="McpBrowsingToolset McpSearchToolset" MCP_WORKER_USER=McpReadOnly FAKE_STOP_DELAY=1s
+  run ./run-server.sh
+  expect_rc 0 && expect_out "serving http://127.0.0.1:$port/mcp" && expect_out "stop  ./stop-server.sh $port" || return 1
+  local pid; pid="$(pid_of_port "$port")"; started "$pid"
+  alive "$pid" || { fail "server not running after run-server.sh returned"; return 1; }
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { fail "/healthz does not answer"; return 1; }
+  local log="$S/repo/build/run/mcp-gemstone-$port.log"
+  grep -qF "MCP_TOOLSETS=McpBrowsingToolset McpSearchToolset" "$log" && grep -qF "MCP_WORKER_USER=McpReadOnly" "$log" &&
+    grep -qF "GEMSTONE_GLOBAL_DIR=$S/srv" "$log" && grep -qF "MCP_NETLDI=gs64ldi" "$log" && grep -qF "GS_PASS=<set>" "$log" ||
+    { fail "variables not passed through: $(cat "$log")"; return 1; }
+  [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ] || { fail "server is not in a session of its own"; return 1; }
+  run ./stop-server.sh "$port"
+  expect_rc 0 && expect_out "stopped" || return 1
+  gone "$pid" || fail "server still running"
+  [ ! -e "$S/repo/build/run/mcp-gemstone-$port.pid" ] || fail "pid file left behind"
+  grep -q "fake mcp-gemstone: stopped" "$log" || fail "server did not finish its SIGTERM shutdown"
+}
+
+test_port_in_use_is_refused_before_anything_starts() {
+  sandbox port-busy; local port; port="$(free_port)"
+  MCP_PORT="$port" "$MCP_BIN" >/dev/null 2>&1 & local squatter=$!; started "$squatter"
+  for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  export MCP_PORT="$port" FAKE_TOPAZ_STATE="$S/image"
+  run ./run-server.sh
+  expect_rc 1 && expect_out "port $port is already in use by \"mcp-gemstone\" pid=$squatter" && expect_out "nothing was started" || return 1
+  [ ! -e "$S/repo/build/run/mcp-gemstone-$port.pid" ] && [ ! -e "$S/repo/build/run/mcp-gemstone-$port.log" ] ||
+    fail "run-server.sh wrote a pid file or log for a port it refused"
+  alive "$squatter" || fail "the process holding the port was disturbed"
+}
+
+test_second_start_on_the_same_port_is_refused() {
+  sandbox twice; local port; port="$(free_port)"; export MCP_PORT="$port"
+  run ./run-server.sh; expect_rc 0 || return 1; started "$(pid_of_port "$port")"
+  run ./run-server.sh
+  expect_rc 1 && expect_out "already running on port $port" || return 1
+  run ./stop-server.sh "$port"; expect_rc 0
+}
+
+test_run_server_without_netldi_is_refused_naming_it() {
+  sandbox no-netldi; rm "$S/srv/locks/gs64ldi..LCK"; MCP_PORT="$(free_port)"; export MCP_PORT
+  run ./run-server.sh
+  expect_rc 1 && expect_out "no netldi is running" && expect_out "startnetldi"
+}
+
+test_install_needs_no_netldi() {
+  sandbox install-no-netldi; rm "$S/srv/locks/gs64ldi..LCK"
+  run ./install.sh --no-build
+  expect_rc 0 && expect_out "OK: installed"
+}
+
+test_server_dying_at_startup_is_reported_with_its_log() {
+  sandbox dies; MCP_PORT="$(free_port)"; export MCP_PORT FAKE_FAIL_START=1
+  run ./run-server.sh
+  expect_rc 1 && expect_out "the server exited during startup" && expect_out "login failed (FAKE_FAIL_START)" || return 1
+  [ ! -e "$S/repo/build/run/mcp-gemstone-$MCP_PORT.pid" ] || fail "pid file left for a dead server"
+}
+
+test_stop_refuses_a_pid_that_is_not_our_server() {
+  sandbox not-ours; local port; port="$(free_port)"
+  sleep 300 & local victim=$!; started "$victim"
+  mkdir -p "$S/repo/build/run"
+  echo "$victim $(awk '{print $22}' "/proc/$victim/stat") $port /bin/sleep" >"$S/repo/build/run/mcp-gemstone-$port.pid"
+  run ./stop-server.sh "$port"
+  expect_rc 1 && expect_out "pid $victim" && expect_out "is not our server" && expect_out "Not signalling it" || return 1
+  alive "$victim" || fail "stop-server.sh signalled a process that is not ours"
+}
+
+test_stop_refuses_our_binary_under_a_recycled_pid() {
+  sandbox recycled; local port; port="$(free_port)"; export MCP_PORT="$port"
+  run ./run-server.sh; expect_rc 0 || return 1
+  local pid; pid="$(pid_of_port "$port")"; started "$pid"
+  echo "$pid 1 $port $MCP_BIN" >"$S/repo/build/run/mcp-gemstone-$port.pid"
+  run ./stop-server.sh "$port"
+  expect_rc 1 && expect_out "started after the pid file was written" || return 1
+  alive "$pid" || fail "signalled a process whose start time does not match"
+}
+
+test_stop_without_pid_file_refuses_a_foreign_listener() {
+  sandbox foreign; local port; port="$(free_port)"
+  cp "$MCP_BIN" "$S/other-server"
+  MCP_PORT="$port" "$S/other-server" >/dev/null 2>&1 & local other=$!; started "$other"
+  for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  run ./stop-server.sh "$port"
+  expect_rc 1 && expect_out "not an mcp-gemstone server" || return 1
+  alive "$other" || fail "signalled a foreign listener"
+}
+
+test_stop_kills_after_the_grace_when_sigterm_is_ignored() {
+  sandbox kill; local port; port="$(free_port)"; export MCP_PORT="$port" FAKE_IGNORE_TERM=1 MCP_STOP_GRACE=1
+  run ./run-server.sh; expect_rc 0 || return 1
+  local pid; pid="$(pid_of_port "$port")"; started "$pid"
+  run ./stop-server.sh "$port"
+  expect_rc 2 && expect_out "still running after 1s; sending SIGKILL" || return 1
+  gone "$pid" || fail "still running after SIGKILL"
+}
+
+test_stop_with_nothing_running_says_so() {
+  sandbox nothing; run ./stop-server.sh "$(free_port)"
+  expect_rc 0 && expect_out "nothing to stop"
+}
+
+# ---- run-unit-tests.sh / setup-read-only-user.sh / realstone ----------------------------------
+
+test_unit_tests_print_counts_and_fail_on_a_failure() {
+  sandbox unit; run ./install.sh --no-build; expect_rc 0 || return 1
+  export FAKE_TOPAZ_SUITES="McpAlphaTest:5:1:1:"
+  run ./run-unit-tests.sh
+  expect_rc 1 && expect_out "McpAlphaTest" && expect_out "FAILED  McpAlphaTest>>testFails1" &&
+    expect_out "ERROR   McpAlphaTest>>testErrs1" && expect_out "3 passed, 2 failed"
+}
+
+test_unit_tests_pass_with_a_zero_exit() {
+  sandbox unit-ok; run ./install.sh --no-build; expect_rc 0 || return 1
+  export FAKE_TOPAZ_SUITES="McpAlphaTest:7:0:0:"
+  run ./run-unit-tests.sh
+  expect_rc 0 && expect_out "7 passed, 0 failed"
+}
+
+test_unit_tests_name_suites_that_need_a_netldi_when_none_runs() {
+  sandbox unit-netldi; run ./install.sh --no-build; expect_rc 0 || return 1
+  rm "$S/srv/locks/gs64ldi..LCK"
+  export FAKE_TOPAZ_SUITES="McpAlphaTest:4:0:0:netldi"
+  run ./run-unit-tests.sh
+  expect_rc 1 && expect_out "NOT RUN, they spawn gems and no netldi is running: McpAlphaTest" && expect_out "0 passed, 0 failed"
+}
+
+test_read_only_user_is_provisioned_with_the_grant_and_checked() {
+  sandbox readonly; run ./install.sh --no-build; expect_rc 0 || return 1
+  run ./setup-read-only-user.sh
+  expect_rc 0 && expect_out "created McpReadOnly readonly true" &&
+    expect_out "granted: DataCurator mints one-time passwords for McpReadOnly" &&
+    expect_out "checked: DataCurator minted a one-time password" &&
+    expect_out "MCP_WORKER_USER=McpReadOnly ./run-server.sh" || return 1
+  image_has "user McpReadOnly  #CodeModification #NoPerformOnServer #NoUserAction #NoGsFileOnServer #NoGsFileOnClient " &&
+    image_has "otp-grant DataCurator McpReadOnly"
+}
+
+test_read_only_user_before_install_is_refused() {
+  sandbox readonly-first
+  run ./setup-read-only-user.sh
+  expect_rc 1 && expect_out "run ./install.sh first"
+}
+
+test_realstone_without_gemstone_prints_why_it_skipped() {
+  sandbox realstone; unset GEMSTONE
+  OUT="$(timeout 30 "$REPO/test/realstone/run.sh" 2>&1)"; RC=$?
+  expect_rc 0 && expect_out "realstone: SKIPPED" && expect_out "GEMSTONE is not set"
+}
+
+test_realstone_with_a_product_without_topaz_prints_why_it_skipped() {
+  sandbox realstone-standin
+  OUT="$(PATH="$ORIG_PATH" timeout 30 "$REPO/test/realstone/run.sh" 2>&1)"; RC=$?
+  expect_rc 0 && expect_out "realstone: SKIPPED" && expect_out "has no bin/topaz"
+}
+
+# ---- runner ----------------------------------------------------------------------------------------
+
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(declare -F | awk '$3 ~ /^test_/ {print $3}')
+passed=0 failed=0 failures=()
+for t in "${tests[@]}"; do
+  if ( "$t" ) >"$WORK/$t.out" 2>&1; then
+    passed=$((passed + 1)); echo "PASS $t"
+  else
+    failed=$((failed + 1)); failures+=("$t"); echo "FAIL $t"; sed 's/^/  /' "$WORK/$t.out"
+  fi
+done
+echo "scripts-test: $passed passed, $failed failed${failures[*]:+ (${failures[*]})}"
+[ "$failed" -eq 0 ]
