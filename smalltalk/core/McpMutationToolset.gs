@@ -76,6 +76,18 @@ bindingsOf: aClass
 %
 category: 'class definition'
 method: McpMutationToolset
+checkHomeOf: aClass is: aDictionary
+  "A redefinition happens where the class lives; defining the name in another dictionary would
+   make a second class that shadows or is shadowed by the first."
+  ((self bindingsOf: aClass) detect: [:each | each == aDictionary] ifNone: [nil]) isNil ifTrue: [
+    ^McpError signalKind: 'refused'
+      message: aClass name asString , ' already lives in '
+        , (self joined: ((self bindingsOf: aClass) collect: [:d | d name asString]))
+        , '; redefine it there, or delete it before defining the name in ' , aDictionary name asString].
+  ^aClass
+%
+category: 'class definition'
+method: McpMutationToolset
 checkRedefinitionOf: aClass superclass: aSuperclass instVarNames: aNameArray recompile: aBoolean
   "Refuses, before anything is written, a redefinition the client has not licensed, and a shape
    change of a class with subclasses (they would keep the old version as their superclass)."
@@ -109,14 +121,16 @@ compileErrorReportFrom: aCompileError source: aString
 category: 'tools'
 method: McpMutationToolset
 compileClassDefinition: args
-  | name existing superclass dict instVars recompile before newClass failure |
+  | name existing superclass dict instVars pools recompile before newClass failure |
   name := self nonEmpty: 'className' in: args.
   existing := self existingClassNamed: name.
   recompile := self booleanArgument: 'recompileMethods' in: args default: true.
   superclass := self superclassFor: args existing: existing.
   dict := self targetDictionaryFor: args existing: existing.
   instVars := self symbolsArgument: 'instVarNames' in: args.
+  pools := self poolDictionariesFrom: args.
   existing isNil ifFalse: [
+    self checkHomeOf: existing is: dict.
     self checkRedefinitionOf: existing superclass: superclass instVarNames: instVars recompile: recompile].
   before := existing isNil ifTrue: [nil] ifFalse: [existing definition asString].
   newClass := [superclass
@@ -124,7 +138,7 @@ compileClassDefinition: args
       instVarNames: instVars
       classVars: (self symbolsArgument: 'classVars' in: args)
       classInstVars: (self symbolsArgument: 'classInstVars' in: args)
-      poolDictionaries: (self poolDictionariesFrom: args)
+      poolDictionaries: pools
       inDictionary: dict
       options: (self symbolsArgument: 'options' in: args)]
     on: Error do: [:ex | failure := self describe: ex. ex return: nil].
@@ -349,6 +363,7 @@ reportDefinitionOf: aClass replacing: anExistingOrNil before: aDefinitionOrNil r
   self noteWrite: (self classKey: aClass).
   aClass == anExistingOrNil ifTrue: [
     ^'Modified ' , aClass name asString , ' in place (same class, no new version). Not committed.'].
+  self carryCommentAndCategoryFrom: anExistingOrNil to: aClass.
   aBoolean ifFalse: [
     ^'Redefined ' , aClass name asString , ' as version ' , aClass classHistory size printString
       , ' of its class history, without its methods (recompileMethods: false). Not committed.'].
@@ -363,6 +378,15 @@ reportDefinitionOf: aClass replacing: anExistingOrNil before: aDefinitionOrNil r
   failures do: [:each | s lf; nextPutAll: '  '; nextPutAll: each key; nextPutAll: ': '; nextPutAll: each value].
   s lf; nextPutAll: 'Not committed: fix them with compile_method, or abort to get the previous version back.'.
   ^s contents
+%
+category: 'class definition'
+method: McpMutationToolset
+carryCommentAndCategoryFrom: anOldClass to: aNewClass
+  "A new version the kernel made without the comment or category of the previous one gets them."
+  ((aNewClass comment ifNil: ['']) isEmpty and: [(anOldClass comment ifNil: ['']) isEmpty not])
+    ifTrue: [aNewClass comment: anOldClass comment].
+  (aNewClass category isNil and: [anOldClass category notNil])
+    ifTrue: [aNewClass category: anOldClass category]
 %
 category: 'class definition'
 method: McpMutationToolset
