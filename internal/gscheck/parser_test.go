@@ -165,3 +165,36 @@ func TestParserRejectsMalformedSource(t *testing.T) {
 		}
 	}
 }
+
+func TestCommentSplitByAStrayQuoteIsCaughtWithSpacesAroundTheWords(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": definitionDoit("Object", "Foo", "", "", "") +
+			"method: Foo\nname\n  \"Answer the \" name \" of it.\"\n  ^'x'\n%\n" +
+			"method: Foo\nfine\n  \"One comment.\" \"Another.\"\n  ^self name \"trailing\"\n%\n",
+	})
+	assertSame(t, got, `Foo.gs:12: a " inside a comment ends it early; the text after it is compiled as code (silent file-in trap)`)
+}
+
+func TestParserReadsIdiomsOfRealGemStoneCode(t *testing.T) {
+	src := "handle: req\n" +
+		"  | id |\n" +
+		"  id := req at: 'id' ifAbsent: [nil].\n" +
+		"  id isNil ifTrue: [^self errorFor: nil code: -32700 message: 'Parse error'].\n" +
+		"  ^[ | parsed | parsed := self parse: req. parsed ifNotNil: [:p | p] ]\n" +
+		"    on: Error , ZeroDivide\n" +
+		"    do: [:ex | ex return: '''' , ex description , ''' failed']\n"
+	m, _, err := parseMethod(src)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	var sels []string
+	walkSequence(m.Body, func(e expr) {
+		if s, ok := e.(*sendNode); ok {
+			sels = append(sels, s.Selector)
+		}
+	})
+	want := "at:ifAbsent: ifTrue: isNil errorFor:code:message: on:do: parse: ifNotNil: , return: , , description"
+	if strings.Join(sels, " ") != want {
+		t.Errorf("selectors %q, want %q", strings.Join(sels, " "), want)
+	}
+}

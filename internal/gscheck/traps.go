@@ -50,19 +50,38 @@ func (c *checker) classCommentTrap(b *parsedBody) bool {
 
 // checkCommentQuotes reports a comment whose closing " is glued to what follows: the mark of a "
 // written inside a comment, which ends the comment early and compiles the next words as code
-// (`"the "name" of it"`). An unclosed comment is reported by the lexer.
+// (`"the "name" of it"`), or two comments on one line with only words between them
+// (`"the " name " of it"`). An unclosed comment is reported by the lexer.
 // It answers whether it reported.
 func (c *checker) checkCommentQuotes(b *parsedBody, comments []comment) bool {
 	found := false
-	for _, cm := range comments {
+	for i, cm := range comments {
 		if cm.End >= len(b.Src) {
 			continue
 		}
 		next := b.Src[cm.End]
-		if isIdentChar(next) || isBinaryChar(next) || next == '#' || next == '$' || next == ':' {
+		if isIdentChar(next) || isBinaryChar(next) || next == '#' || next == '$' || next == ':' ||
+			i+1 < len(comments) && onlyWordsBetween(b.Src[cm.End:comments[i+1].Start]) {
 			c.report(b.File, b.lineOf(cm.End-1), `a " inside a comment ends it early; the text after it is compiled as code (silent file-in trap)`)
 			found = true
 		}
 	}
 	return found
+}
+
+// onlyWordsBetween tells whether the text between two comments is words on one line: what is
+// left of a comment that a stray " split in two.
+func onlyWordsBetween(s string) bool {
+	words := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n':
+			return false
+		case isIdentChar(c) || c == ':':
+			words = true
+		case c != ' ' && c != '\t':
+			return false
+		}
+	}
+	return words
 }
