@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
+	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 )
 
 type fixtureBreak = fixtureworker.Break
@@ -30,14 +31,14 @@ type workerState struct {
 	worker *fixtureworker.Worker
 }
 
-func (g *gem) workerCall(p performCall, breaks chan fixtureBreak) result {
-	switch p.selector {
+func (g *gem) workerCall(p gemproto.PerformCall, breaks chan fixtureBreak) gemproto.Answer {
+	switch p.Selector {
 	case "mcpPrepare:":
 		text, bad := byteArg(p)
 		if bad != nil {
 			return *bad
 		}
-		return g.prepare(p.receiver, text)
+		return g.prepare(p.Receiver, text)
 	case "mcpHandle:":
 		text, bad := byteArg(p)
 		if bad != nil {
@@ -49,7 +50,7 @@ func (g *gem) workerCall(p performCall, breaks chan fixtureBreak) result {
 		if w == nil {
 			return notPrepared()
 		}
-		if p.selector == "mcpViewStatus" {
+		if p.Selector == "mcpViewStatus" {
 			return stringResult(w.ViewStatus())
 		}
 		return stringResult(w.RefreshView())
@@ -57,23 +58,23 @@ func (g *gem) workerCall(p performCall, breaks chan fixtureBreak) result {
 	return dnu(p)
 }
 
-func byteArg(p performCall) ([]byte, *result) {
-	if len(p.args) != 1 || p.args[0].special {
-		r := errorResult(errBadArgKind, p.selector+" expects one String argument")
+func byteArg(p gemproto.PerformCall) ([]byte, *gemproto.Answer) {
+	if len(p.Args) != 1 || p.Args[0].Special {
+		r := errorResult(errBadArgKind, p.Selector+" expects one String argument")
 		return nil, &r
 	}
-	return p.args[0].bytes, nil
+	return p.Args[0].Bytes, nil
 }
 
-func dnu(p performCall) result {
-	return errorResult(errDoesNotUnderstand, "a "+p.receiver+" class does not understand #"+p.selector)
+func dnu(p gemproto.PerformCall) gemproto.Answer {
+	return errorResult(errDoesNotUnderstand, "a "+p.Receiver+" class does not understand #"+p.Selector)
 }
 
-func notPrepared() result {
+func notPrepared() gemproto.Answer {
 	return errorResult(errWorkerSignal, "the worker was not prepared: send mcpPrepare: first")
 }
 
-func (g *gem) prepare(receiver string, config []byte) result {
+func (g *gem) prepare(receiver string, config []byte) gemproto.Answer {
 	w, err := fixtureworker.New(config)
 	if err != nil {
 		return stringResult(fixtureworker.PrepareFailure(err))
@@ -86,7 +87,7 @@ func (g *gem) prepare(receiver string, config []byte) result {
 	return stringResult(w.PrepareAnswer(g.session))
 }
 
-func (g *gem) handle(msg []byte, breaks chan fixtureBreak) result {
+func (g *gem) handle(msg []byte, breaks chan fixtureBreak) gemproto.Answer {
 	w := g.state.worker
 	if w == nil {
 		return notPrepared()
@@ -98,7 +99,7 @@ func (g *gem) handle(msg []byte, breaks chan fixtureBreak) result {
 		return stringResult(reply)
 	case errors.As(err, &be):
 		r := errorResult(uint32(be.Break.ErrorNumber()), "the call was ended by a "+be.Break.String())
-		r.err.hasContext = true
+		r.Err.HasContext = true
 		return r
 	case errors.Is(err, fixtureworker.ErrDied):
 		g.die()
@@ -108,28 +109,28 @@ func (g *gem) handle(msg []byte, breaks chan fixtureBreak) result {
 
 // system answers the kernel calls the router's control session makes, plus stand-in-only
 // introspection (standinLoginInfo).
-func (g *gem) system(p performCall) result {
-	switch p.selector {
+func (g *gem) system(p gemproto.PerformCall) gemproto.Answer {
+	switch p.Selector {
 	case "session":
-		if len(p.args) == 0 {
+		if len(p.Args) == 0 {
 			return smallIntegerResult(int64(g.session))
 		}
 	case "stopSession:":
-		if len(p.args) != 1 || !p.args[0].isSmallInteger() {
+		if len(p.Args) != 1 || !p.Args[0].IsSmallInteger() {
 			return errorResult(errBadArgKind, "stopSession: expects a SmallInteger")
 		}
-		return boolResult(g.sessions.stop(int(p.args[0].smallInteger())))
+		return boolResult(g.sessions.stop(int(p.Args[0].SmallInteger())))
 	case "gemConfigurationAt:":
-		if len(p.args) != 1 || p.args[0].special {
+		if len(p.Args) != 1 || p.Args[0].Special {
 			return errorResult(errBadArgKind, "gemConfigurationAt: expects a Symbol or String")
 		}
-		v, ok := g.login.GemConfig[string(p.args[0].bytes)]
+		v, ok := g.login.GemConfig[string(p.Args[0].Bytes)]
 		if !ok {
-			return specialResult(oopNil)
+			return specialResult(gemproto.OopNil)
 		}
 		return stringResult([]byte(v))
 	case "standinLoginInfo":
-		if len(p.args) == 0 {
+		if len(p.Args) == 0 {
 			b, _ := json.Marshal(g.login)
 			return stringResult(b)
 		}
@@ -147,13 +148,13 @@ const (
 // holding the oldest commit record.
 const defaultStoneReadings = "0 -1"
 
-func (g *gem) execute(source string) result {
+func (g *gem) execute(source string) gemproto.Answer {
 	src := strings.TrimSpace(source)
 	switch {
 	case strings.HasPrefix(src, stoneReadingsTag):
 		return stringResult([]byte(stoneReadings()))
 	case strings.TrimSuffix(src, ".") == transactionlessSrc:
-		return specialResult(oopNil)
+		return specialResult(gemproto.OopNil)
 	}
 	return errorResult(errCompile, "the stand-in evaluates only the control sources of docs/worker-contract.md")
 }

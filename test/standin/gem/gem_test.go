@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 )
 
 // harness drives a gem's serve loop over pipes, as the library would over the socketpair.
@@ -30,26 +31,26 @@ func startGem(t *testing.T, user, password string, flags uint32) *harness {
 	g := newGem(outW, os.Getpid())
 	go func() { h.done <- g.serve(inR); outW.Close() }()
 	t.Cleanup(func() { inW.Close() })
-	h.send(frameLogin, encodeStrings("!tcp@h#server!gs64stone", "!tcp@h#netldi:1#task!gemnetobject -C A=1;B=two",
+	h.send(gemproto.TypeLogin, gemproto.EncodeStrings("!tcp@h#server!gs64stone", "!tcp@h#netldi:1#task!gemnetobject -C A=1;B=two",
 		user, password, "", strconv.Itoa(int(flags)), h.dir))
 	return h
 }
 
 func (h *harness) send(kind byte, payload []byte) {
 	h.t.Helper()
-	if err := writeFrame(h.toG, kind, payload); err != nil {
+	if err := gemproto.WriteFrame(h.toG, kind, payload); err != nil {
 		h.t.Fatalf("sending %q: %v", kind, err)
 	}
 }
 
-func (h *harness) read() frame {
+func (h *harness) read() gemproto.Frame {
 	h.t.Helper()
 	type got struct {
-		f   frame
+		f   gemproto.Frame
 		err error
 	}
 	ch := make(chan got, 1)
-	go func() { f, err := readFrame(h.from); ch <- got{f, err} }()
+	go func() { f, err := gemproto.ReadFrame(h.from); ch <- got{f, err} }()
 	select {
 	case g := <-ch:
 		if g.err != nil {
@@ -58,32 +59,32 @@ func (h *harness) read() frame {
 		return g.f
 	case <-time.After(10 * time.Second):
 		h.t.Fatal("no frame from the gem within 10 s")
-		return frame{}
+		return gemproto.Frame{}
 	}
 }
 
-func (h *harness) perform(receiver, selector string, args ...arg) frame {
+func (h *harness) perform(receiver, selector string, args ...gemproto.Arg) gemproto.Frame {
 	h.t.Helper()
-	h.send(framePerform, encodePerform(performCall{receiver: receiver, selector: selector, args: args}))
+	h.send(gemproto.TypePerform, gemproto.PerformCall{Receiver: receiver, Selector: selector, Args: args}.Encode())
 	return h.read()
 }
 
-func str(s string) arg { return arg{class: oopClassString, bytes: []byte(s)} }
+func str(s string) gemproto.Arg { return gemproto.StringArg(s) }
 
-func resultText(t *testing.T, f frame) string {
+func resultText(t *testing.T, f gemproto.Frame) string {
 	t.Helper()
-	if f.kind != frameResult || len(f.payload) < 9 || f.payload[0] != kindBytes {
-		t.Fatalf("want a byte result, got %q %q", f.kind, f.payload)
+	if f.Type != gemproto.TypeResult || len(f.Payload) < 9 || f.Payload[0] != gemproto.KindBytes {
+		t.Fatalf("want a byte result, got %q %q", f.Type, f.Payload)
 	}
-	return string(f.payload[9:])
+	return string(f.Payload[9:])
 }
 
-func errorNumber(t *testing.T, f frame) (uint32, byte) {
+func errorNumber(t *testing.T, f gemproto.Frame) (uint32, byte) {
 	t.Helper()
-	if f.kind != frameError {
-		t.Fatalf("want an error frame, got %q %q", f.kind, f.payload)
+	if f.Type != gemproto.TypeError {
+		t.Fatalf("want an error frame, got %q %q", f.Type, f.Payload)
 	}
-	return binary.LittleEndian.Uint32(f.payload), f.payload[4]
+	return binary.LittleEndian.Uint32(f.Payload), f.Payload[4]
 }
 
 const prepareConfig = `{"contract":1,"workerClass":"McpServer","protocolVersions":["2025-11-25"],"cacheName":"c","resultCap":0,"frontEnd":{"name":"t","version":"0","routerId":"r"}}`
@@ -91,16 +92,16 @@ const prepareConfig = `{"contract":1,"workerClass":"McpServer","protocolVersions
 func TestLoginAnswersHelloWithASessionNumberAndRegistersIt(t *testing.T) {
 	h := startGem(t, "DataCurator", "swordfish", 0)
 	f := h.read()
-	if f.kind != frameHello || len(f.payload) != 8 {
-		t.Fatalf("hello: %q %v", f.kind, f.payload)
+	if f.Type != gemproto.TypeHello || len(f.Payload) != 8 {
+		t.Fatalf("hello: %q %v", f.Type, f.Payload)
 	}
-	n := int(int32(binary.LittleEndian.Uint32(f.payload)))
-	pid := int(int32(binary.LittleEndian.Uint32(f.payload[4:])))
+	n := int(int32(binary.LittleEndian.Uint32(f.Payload)))
+	pid := int(int32(binary.LittleEndian.Uint32(f.Payload[4:])))
 	data, err := os.ReadFile(filepath.Join(h.dir, strconv.Itoa(n)))
 	if n != 1 || pid != os.Getpid() || err != nil || strings.TrimSpace(string(data)) != strconv.Itoa(pid) {
 		t.Fatalf("session %d pid %d entry %q %v", n, pid, data, err)
 	}
-	h.send(frameQuit, nil)
+	h.send(gemproto.TypeQuit, nil)
 	if code := <-h.done; code != 0 {
 		t.Fatalf("exit code %d", code)
 	}
@@ -122,7 +123,7 @@ func TestLoginRefusalsCarryGemStoneNumbers(t *testing.T) {
 	} {
 		h := startGem(t, c.user, c.password, c.flags)
 		n, flags := errorNumber(t, h.read())
-		if n != c.want || flags&errFatal == 0 {
+		if n != c.want || flags&gemproto.ErrFatal == 0 {
 			t.Errorf("%s/%s/%#x: error %d flags %d", c.user, c.password, c.flags, n, flags)
 		}
 		<-h.done
@@ -137,15 +138,15 @@ func TestCheckLoginParsesStoneGemConfigAndJWT(t *testing.T) {
 	if len(cfg) != 3 || cfg["A"] != "1" || cfg["B"] != "two" || cfg["C"] != "3" {
 		t.Fatalf("gemConfig (a space ends the body): %v", cfg)
 	}
-	if _, err := checkLogin(loginParams{stoneNRS: "nostone", user: "u", password: "p"}); err == nil || err.number != 4065 {
+	if _, err := checkLogin(gemproto.LoginParams{StoneNRS: "nostone", User: "u", Password: "p"}); err == nil || err.Number != 4065 {
 		t.Fatalf("nostone: %v", err)
 	}
 	token := "eyJhbGciOiJub25lIn0.eyJzdWIiOiJib2IifQ.sig"
-	info, err := checkLogin(loginParams{stoneNRS: "s", user: "u", password: token, flags: loginJWT})
+	info, err := checkLogin(gemproto.LoginParams{StoneNRS: "s", User: "u", Password: token, Flags: loginJWT})
 	if err != nil || info.User != "bob" || info.JWTSub != "bob" {
 		t.Fatalf("jwt: %+v %v", info, err)
 	}
-	info, err = checkLogin(loginParams{stoneNRS: "s", user: "u", password: encryptedPrefix + "pw", flags: loginPwEncrypted})
+	info, err = checkLogin(gemproto.LoginParams{StoneNRS: "s", User: "u", Password: encryptedPrefix + "pw", Flags: loginPwEncrypted})
 	if err != nil || info.User != "u" {
 		t.Fatalf("encrypted: %v", err)
 	}
@@ -177,7 +178,7 @@ func TestPrepareHandleAndViewCallsAnswerTheContract(t *testing.T) {
 	if n, _ := errorNumber(t, h.perform("McpServer", "frobnicate")); n != errDoesNotUnderstand {
 		t.Fatalf("unknown selector: %d", n)
 	}
-	if n, _ := errorNumber(t, h.perform("McpServer", "mcpHandle:", arg{special: true, oop: 0xA})); n != errBadArgKind {
+	if n, _ := errorNumber(t, h.perform("McpServer", "mcpHandle:", gemproto.SmallIntegerArg(1))); n != errBadArgKind {
 		t.Fatalf("SmallInteger argument: %d", n)
 	}
 	if got := resultText(t, h.perform("Other", "mcpPrepare:", str(prepareConfig))); !strings.Contains(got, `"badConfig"`) {
@@ -195,12 +196,12 @@ func TestABreakFrameReachesTheRunningCall(t *testing.T) {
 		want uint32
 	}{{"sleep", 0, 6003}, {"sleep_soft_immune", 1, 6004}} {
 		start := time.Now()
-		h.send(framePerform, encodePerform(performCall{receiver: "McpServer", selector: "mcpHandle:",
-			args: []arg{str(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":{"ms":5000}}}`)}}))
+		h.send(gemproto.TypePerform, gemproto.PerformCall{Receiver: "McpServer", Selector: "mcpHandle:",
+			Args: []gemproto.Arg{str(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":{"ms":5000}}}`)}}.Encode())
 		time.Sleep(50 * time.Millisecond)
-		h.send(frameBreak, []byte{c.hard})
+		h.send(gemproto.TypeBreak, []byte{c.hard})
 		n, flags := errorNumber(t, h.read())
-		if n != c.want || flags&errHasContext == 0 || time.Since(start) > 3*time.Second {
+		if n != c.want || flags&gemproto.ErrHasContext == 0 || time.Since(start) > 3*time.Second {
 			t.Fatalf("%s: error %d flags %d after %v", c.tool, n, flags, time.Since(start))
 		}
 	}
@@ -210,14 +211,14 @@ func TestSystemCallsAndControlSources(t *testing.T) {
 	h := startGem(t, "DataCurator", "swordfish", 0)
 	h.read()
 	f := h.perform("System", "session")
-	if f.kind != frameResult || f.payload[0] != kindSpecial || binary.LittleEndian.Uint64(f.payload[1:]) != 1<<3|2 {
-		t.Fatalf("System session: %v", f.payload)
+	if f.Type != gemproto.TypeResult || f.Payload[0] != gemproto.KindSpecial || binary.LittleEndian.Uint64(f.Payload[1:]) != 1<<3|2 {
+		t.Fatalf("System session: %v", f.Payload)
 	}
 	// Session 7 names this test process, which is not a stand-in gem: it must not be killed.
 	_ = os.WriteFile(filepath.Join(h.dir, "7"), []byte(strconv.Itoa(os.Getpid())), 0o600)
-	f = h.perform("System", "stopSession:", arg{special: true, oop: 7<<3 | 2})
-	if binary.LittleEndian.Uint64(f.payload[1:]) != oopFalse {
-		t.Fatalf("stopSession: of a non-gem pid must answer false: %v", f.payload)
+	f = h.perform("System", "stopSession:", gemproto.SmallIntegerArg(7))
+	if binary.LittleEndian.Uint64(f.Payload[1:]) != gemproto.OopFalse {
+		t.Fatalf("stopSession: of a non-gem pid must answer false: %v", f.Payload)
 	}
 	if got := resultText(t, h.perform("System", "gemConfigurationAt:", str("B"))); got != "two" {
 		t.Fatalf("gemConfigurationAt: %q", got)
@@ -226,22 +227,22 @@ func TestSystemCallsAndControlSources(t *testing.T) {
 		t.Fatalf("login info must name the user and never the password: %s", got)
 	}
 	t.Setenv("GCI_STANDIN_STONE_READINGS", "5 100 3 4")
-	h.send(frameExecute, []byte("\"mcp-control:stone-readings v1\"\n| s |\nSystem abortTransaction."))
+	h.send(gemproto.TypeExecute, []byte("\"mcp-control:stone-readings v1\"\n| s |\nSystem abortTransaction."))
 	if got := resultText(t, h.read()); got != "5 100 3 4" {
 		t.Fatalf("readings from env: %q", got)
 	}
 	file := filepath.Join(t.TempDir(), "readings")
 	_ = os.WriteFile(file, []byte("7 8\n"), 0o600)
 	t.Setenv("GCI_STANDIN_STONE_READINGS_FILE", file)
-	h.send(frameExecute, []byte(`"mcp-control:stone-readings v1"`))
+	h.send(gemproto.TypeExecute, []byte(`"mcp-control:stone-readings v1"`))
 	if got := resultText(t, h.read()); got != "7 8" {
 		t.Fatalf("readings from file: %q", got)
 	}
-	h.send(frameExecute, []byte("System transactionMode: #transactionless"))
-	if f := h.read(); f.kind != frameResult || binary.LittleEndian.Uint64(f.payload[1:]) != oopNil {
-		t.Fatalf("transactionless: %q %v", f.kind, f.payload)
+	h.send(gemproto.TypeExecute, []byte("System transactionMode: #transactionless"))
+	if f := h.read(); f.Type != gemproto.TypeResult || binary.LittleEndian.Uint64(f.Payload[1:]) != gemproto.OopNil {
+		t.Fatalf("transactionless: %q %v", f.Type, f.Payload)
 	}
-	h.send(frameExecute, []byte("3 + 4"))
+	h.send(gemproto.TypeExecute, []byte("3 + 4"))
 	if n, _ := errorNumber(t, h.read()); n != errCompile {
 		t.Fatalf("other source: %d", n)
 	}
@@ -266,29 +267,5 @@ func TestSessionDirectoryReclaimsStaleEntries(t *testing.T) {
 	d.unregister(1, os.Getpid())
 	if _, err := os.Stat(d.path(1)); !os.IsNotExist(err) {
 		t.Fatal("unregister left the entry")
-	}
-}
-
-func TestFramesRoundTrip(t *testing.T) {
-	var buf bytes.Buffer
-	p := performCall{receiver: "McpServer", selector: "mcpHandle:", args: []arg{str("héllo"), {special: true, oop: 0x14}}}
-	if err := writeFrame(&buf, framePerform, encodePerform(p)); err != nil {
-		t.Fatal(err)
-	}
-	f, err := readFrame(&buf)
-	if err != nil || f.kind != framePerform {
-		t.Fatalf("%v %q", err, f.kind)
-	}
-	got, err := decodePerform(f.payload)
-	if err != nil || got.receiver != p.receiver || got.selector != p.selector || len(got.args) != 2 ||
-		string(got.args[0].bytes) != "héllo" || got.args[0].class != oopClassString || !got.args[1].special {
-		t.Fatalf("decoded %+v %v", got, err)
-	}
-	if _, err := decodePerform(f.payload[:len(f.payload)-3]); err == nil {
-		t.Fatal("a truncated payload must not decode")
-	}
-	buf.Write([]byte{'P', 0, 0, 0, 0xff, 0xff, 0xff, 0x7f})
-	if _, err := readFrame(&buf); err == nil {
-		t.Fatal("an oversized frame must be refused")
 	}
 }

@@ -3,8 +3,9 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
-	"strconv"
 	"strings"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 )
 
 // GCI login flags the stand-in acts on (gci-ts.md section 5).
@@ -18,17 +19,6 @@ const (
 // "encryption" is a marker, not a cipher.
 const encryptedPrefix = "standin-encrypted:"
 
-// loginParams is the login frame: the strings the library sends, in this order.
-type loginParams struct {
-	stoneNRS   string
-	gemNRS     string
-	user       string
-	password   string
-	hostUser   string
-	flags      uint32
-	sessionDir string
-}
-
 // loginInfo is what the gem records about its login; it never holds the password.
 type loginInfo struct {
 	Stone     string            `json:"stone"`
@@ -37,21 +27,6 @@ type loginInfo struct {
 	HostUser  string            `json:"hostUser"`
 	GemConfig map[string]string `json:"gemConfig"`
 	JWTSub    string            `json:"jwtSub,omitempty"`
-}
-
-func parseLogin(payload []byte) (loginParams, error) {
-	list, err := decodeStrings(payload)
-	if err != nil {
-		return loginParams{}, err
-	}
-	if len(list) != 7 {
-		return loginParams{}, errShortPayload
-	}
-	flags, err := strconv.ParseUint(list[5], 10, 32)
-	if err != nil {
-		return loginParams{}, err
-	}
-	return loginParams{list[0], list[1], list[2], list[3], list[4], uint32(flags), list[6]}, nil
 }
 
 // stoneName is the last field of a stone NRS ("!tcp@host#server!gs64stone" → "gs64stone").
@@ -85,26 +60,26 @@ func gemConfig(nrs string) map[string]string {
 
 // checkLogin is the stand-in stone's verdict on a login. The failures mirror GemStone's
 // numbers: 4065 no such stone, 4051 bad user or password.
-func checkLogin(p loginParams) (loginInfo, *gemError) {
-	info := loginInfo{Stone: stoneName(p.stoneNRS), User: p.user, Flags: p.flags, HostUser: p.hostUser, GemConfig: gemConfig(p.gemNRS)}
+func checkLogin(p gemproto.LoginParams) (loginInfo, *gemproto.GemError) {
+	info := loginInfo{Stone: stoneName(p.StoneNRS), User: p.User, Flags: p.Flags, HostUser: p.HostUser, GemConfig: gemConfig(p.GemNRS)}
 	if info.Stone == "" || info.Stone == "nostone" {
-		return info, &gemError{number: 4065, fatal: true,
-			message: "the stand-in has no stone named '" + info.Stone + "' (GCI TEST STAND-IN, not GemStone)"}
+		return info, &gemproto.GemError{Number: 4065, Fatal: true,
+			Message: "the stand-in has no stone named '" + info.Stone + "' (GCI TEST STAND-IN, not GemStone)"}
 	}
-	denied := &gemError{number: 4051, fatal: true,
-		message: "the userId/password combination is invalid or expired (GCI TEST STAND-IN, not GemStone)"}
-	password := p.password
-	if p.flags&loginPwEncrypted != 0 {
+	denied := &gemproto.GemError{Number: 4051, Fatal: true,
+		Message: "the userId/password combination is invalid or expired (GCI TEST STAND-IN, not GemStone)"}
+	password := p.Password
+	if p.Flags&loginPwEncrypted != 0 {
 		plain, ok := strings.CutPrefix(password, encryptedPrefix)
 		if !ok {
 			return info, denied
 		}
 		password = plain
 	}
-	if p.user == "" || p.user == "baduser" || password == "wrong" || password == "" {
+	if p.User == "" || p.User == "baduser" || password == "wrong" || password == "" {
 		return info, denied
 	}
-	if p.flags&loginJWT != 0 {
+	if p.Flags&loginJWT != 0 {
 		sub, ok := jwtSubject(password)
 		if !ok {
 			return info, denied

@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 	"syscall"
 )
 
@@ -57,7 +59,7 @@ func newGem(out io.Writer, pid int) *gem {
 func (g *gem) send(kind byte, payload []byte) error {
 	g.writeMu.Lock()
 	defer g.writeMu.Unlock()
-	return writeFrame(g.out, kind, payload)
+	return gemproto.WriteFrame(g.out, kind, payload)
 }
 
 // serve logs in and then answers frames until the library says quit or goes away. It
@@ -69,59 +71,51 @@ func (g *gem) serve(in io.Reader) int {
 	defer g.sessions.unregister(g.session, g.pid)
 	g.unregisterOnTerm()
 	for {
-		f, err := readFrame(in)
+		f, err := gemproto.ReadFrame(in)
 		if err != nil {
 			return 0 // the library closed the socket: the session is over
 		}
-		switch f.kind {
-		case frameQuit:
+		switch f.Type {
+		case gemproto.TypeQuit:
 			return 0
-		case frameBreak:
-			g.deliverBreak(len(f.payload) > 0 && f.payload[0] == 1)
-		case framePerform, frameExecute:
+		case gemproto.TypeBreak:
+			g.deliverBreak(len(f.Payload) > 0 && f.Payload[0] == 1)
+		case gemproto.TypePerform, gemproto.TypeExecute:
 			g.start(f)
 		default:
-			fmt.Fprintf(os.Stderr, "standin-gem: ignoring a frame of unknown type %q\n", f.kind)
+			fmt.Fprintf(os.Stderr, "standin-gem: ignoring a frame of unknown type %q\n", f.Type)
 		}
 	}
 }
 
 func (g *gem) acceptLogin(in io.Reader) bool {
-	f, err := readFrame(in)
-	if err != nil || f.kind != frameLogin {
+	f, err := gemproto.ReadFrame(in)
+	if err != nil || f.Type != gemproto.TypeLogin {
 		return false
 	}
-	p, err := parseLogin(f.payload)
+	p, err := gemproto.DecodeLogin(f.Payload)
 	if err != nil {
-		_ = g.send(frameError, encodeError(&gemError{number: 4147, fatal: true, message: "malformed stand-in login frame: " + err.Error()}))
+		_ = g.send(gemproto.TypeError, (&gemproto.GemError{Number: 4147, Fatal: true, Message: "malformed stand-in login frame: " + err.Error()}).Encode())
 		return false
 	}
 	info, denied := checkLogin(p)
 	if denied != nil {
-		_ = g.send(frameError, encodeError(denied))
+		_ = g.send(gemproto.TypeError, denied.Encode())
 		return false
 	}
 	g.login = info
-	g.sessions = sessionDir{dir: p.sessionDir}
+	g.sessions = sessionDir{dir: p.SessionDir}
 	n, err := g.sessions.register(g.pid)
 	if err != nil {
-		_ = g.send(frameError, encodeError(&gemError{number: 4042, fatal: true, message: "the stand-in gem could not register: " + err.Error()}))
+		_ = g.send(gemproto.TypeError, (&gemproto.GemError{Number: 4042, Fatal: true, Message: "the stand-in gem could not register: " + err.Error()}).Encode())
 		return false
 	}
 	g.session = n
-	hello := make([]byte, 0, 8)
-	hello = appendInt32(hello, int32(n))
-	hello = appendInt32(hello, int32(g.pid))
-	if err := g.send(frameHello, hello); err != nil {
+	if err := g.send(gemproto.TypeHello, gemproto.Hello{Session: int32(n), Pid: int32(g.pid)}.Encode()); err != nil {
 		g.sessions.unregister(n, g.pid)
 		return false
 	}
 	return true
-}
-
-func appendInt32(b []byte, v int32) []byte {
-	u := uint32(v)
-	return append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
 }
 
 // unregisterOnTerm keeps the session directory clean when the gem is terminated, then dies
@@ -154,12 +148,12 @@ func (g *gem) deliverBreak(hard bool) {
 }
 
 // start runs a call on its own goroutine; its result frame is written when it ends.
-func (g *gem) start(f frame) {
+func (g *gem) start(f gemproto.Frame) {
 	g.mu.Lock()
 	if g.running {
 		g.mu.Unlock()
 		// The library refuses a second call itself; this guards the protocol.
-		_ = g.send(errorResult(2203, "a call is already in progress on this gem").frame())
+		_ = g.send(errorResult(2203, "a call is already in progress on this gem").Frame())
 		return
 	}
 	g.running = true
@@ -173,21 +167,21 @@ func (g *gem) start(f frame) {
 		g.running = false
 		g.breaks = nil
 		g.mu.Unlock()
-		if err := g.send(r.frame()); err != nil && !errors.Is(err, syscall.EPIPE) {
+		if err := g.send(r.Frame()); err != nil && !errors.Is(err, syscall.EPIPE) {
 			fmt.Fprintf(os.Stderr, "standin-gem: writing a result: %v\n", err)
 		}
 	}()
 }
 
-func (g *gem) run(f frame, breaks chan fixtureBreak) result {
-	if f.kind == frameExecute {
-		return g.execute(string(f.payload))
+func (g *gem) run(f gemproto.Frame, breaks chan fixtureBreak) gemproto.Answer {
+	if f.Type == gemproto.TypeExecute {
+		return g.execute(string(f.Payload))
 	}
-	p, err := decodePerform(f.payload)
+	p, err := gemproto.DecodePerform(f.Payload)
 	if err != nil {
 		return errorResult(2094, err.Error())
 	}
-	if p.receiver == "System" {
+	if p.Receiver == "System" {
 		return g.system(p)
 	}
 	return g.workerCall(p, breaks)
