@@ -56,11 +56,15 @@ argsFrom: anArrayOfPairs
 category: 'calling tools'
 method: McpToolsetTestCase
 callTool: aName with: anArrayOfPairs
-  "The String the tool answers; an McpError it signals is not caught here."
-  | tool |
+  "The String the tool answers, after the schema check the dispatcher makes (a refusal there is
+   signalled as kind invalidParams); an McpError the tool signals is not caught here."
+  | tool args problem |
   tool := registry toolNamed: aName ifAbsent: [nil].
   self assert: tool notNil.
-  ^tool callWith: (self argsFrom: anArrayOfPairs)
+  args := self argsFrom: anArrayOfPairs.
+  problem := tool validationErrorFor: args.
+  problem isNil ifFalse: [^McpError signalKind: 'invalidParams' message: problem].
+  ^tool callWith: args
 %
 category: 'fixtures'
 method: McpToolsetTestCase
