@@ -111,6 +111,7 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 		c.checkNames(b)
 	}
 	c.checkToolNames()
+	c.checkSUnitShadowing()
 	c.checkLayout(parsed)
 	res.Findings = sortFindings(c.findings)
 	return res, nil

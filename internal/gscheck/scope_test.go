@@ -106,3 +106,13 @@ func TestExtensionMethodOnAKernelClassIsAccepted(t *testing.T) {
 	})
 	assertSame(t, got)
 }
+
+func TestTestCaseHelperNamedLikeAFrameworkMethodIsReported(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"FooTest.gs": definitionDoit("GsTestCase", "FooTest", "", "", "") +
+			"method: FooTest\nsetUp\n  ^self\n%\n" + // overriding setUp is the point: no finding
+			"method: FooTest\nrun: aRequest\n  ^aRequest\n%\n" + // line 14
+			"method: FooTest\ntestOne\n  self assert: (self run: 1) = 1\n%\n",
+	})
+	assertSame(t, got, "FooTest.gs:14: FooTest>>run: shadows SUnit's own #run: (the suite would silently run nothing; rename the helper)")
+}
