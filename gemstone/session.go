@@ -201,7 +201,9 @@ func awaitLogin(ctx context.Context, api *gciAPI, h handle, pollFd int, wake *wa
 		if ctx.Err() != nil {
 			return nil, errLoginAbandoned
 		}
-		timeout := -1
+		// Re-check at least every second: the descriptor belongs to the library, which may
+		// close it once the login is done.
+		timeout := 1000
 		if pollFd < 0 || readyButPending {
 			// No socket to watch, or it turned readable before the login finished.
 			timeout = 10
@@ -424,6 +426,9 @@ func (w *waker) close() {
 
 // acquire takes the call slot without waiting and checks the session can still be used.
 func (s *Session) acquire(ctx context.Context) (handle, func(), error) {
+	if s.closing.Load() {
+		return nil, nil, ErrSessionClosed
+	}
 	select {
 	case s.slot <- struct{}{}:
 	default:
