@@ -111,49 +111,66 @@ category: 'contract'
 classmethod: McpServer
 mcpHandle: requestJson
   "Entry 2: the UTF-8 bytes of the response to one message, empty for a notification."
-  | server |
-  server := self current.
-  server isNil ifTrue: [^McpJson write: self notPreparedError].
-  ^server handle: requestJson
+  ^self guarded: [| server |
+      server := self current.
+      server isNil
+        ifTrue: [McpJson write: (self workerError: 'the worker was not prepared (mcpPrepare: has not succeeded in this session)')]
+        ifFalse: [server handle: requestJson]]
+    otherwise: [:ex | McpJson write: (self workerError: 'internal error in the worker: ' , (self describeException: ex))]
 %
 category: 'contract'
 classmethod: McpServer
 mcpPrepare: configJson
   "Entry 1: configure this session from the prepare config and answer the JSON verdict."
-  ^McpJson write: (self prepareAnswerFor: configJson)
+  ^self guarded: [McpJson write: (self prepareAnswerFor: configJson)]
+    otherwise: [:ex | '{"ok":false,"error":{"kind":"badConfig","message":"the worker failed while answering the prepare"}}']
 %
 category: 'contract'
 classmethod: McpServer
 mcpRefreshView
   "Entry 4: move the view keeping uncommitted work, and tell the client on its next result."
-  | server |
-  server := self current.
-  server isNil ifTrue: [
-    ^McpJson write: (Dictionary new
-      at: 'refreshed' put: false; at: 'reason' put: 'the worker is not prepared'; yourself)].
-  ^McpJson write: server refreshViewForHygiene
+  ^self guarded: [| server |
+      server := self current.
+      McpJson write: (server isNil
+        ifTrue: [Dictionary new at: 'refreshed' put: false; at: 'reason' put: 'the worker is not prepared'; yourself]
+        ifFalse: [server refreshViewForHygiene])]
+    otherwise: [:ex | McpJson write: (Dictionary new
+      at: 'refreshed' put: false; at: 'reason' put: (self describeException: ex); yourself)]
 %
 category: 'contract'
 classmethod: McpServer
 mcpViewStatus
   "Entry 3: how far behind the view is, whether it holds changes, whether it can move."
-  | server |
-  server := self current.
-  ^McpJson write: (Dictionary new
-    at: 'commitsBehind' put: self commitsBehind;
-    at: 'uncommitted' put: self sessionNeedsCommit;
-    at: 'movable' put: (server isNil or: [server isViewMovable]);
-    yourself)
+  ^self guarded: [| server |
+      server := self current.
+      McpJson write: (Dictionary new
+        at: 'commitsBehind' put: self commitsBehind;
+        at: 'uncommitted' put: self sessionNeedsCommit;
+        at: 'movable' put: (server isNil or: [server isViewMovable]);
+        yourself)]
+    otherwise: [:ex | '{"commitsBehind":-1,"uncommitted":false,"movable":true}']
 %
 category: 'contract'
 classmethod: McpServer
-notPreparedError
+guarded: aBlock otherwise: aFallbackBlock
+  "The value of aBlock; whatever it raises, except a break or a Notification, answers the value
+   of aFallbackBlock with the exception instead, so no entry ever raises to the router."
+  ^aBlock
+    on: AbstractException
+    do: [:ex |
+      (McpDispatcher mustPass: ex) ifTrue: [ex pass].
+      ex return: (aFallbackBlock value: ex)]
+%
+category: 'contract'
+classmethod: McpServer
+workerError: aMessage
+  "A -32603 response of kind workerError, for an answer the dispatcher could not give."
   ^Dictionary new
     at: 'jsonrpc' put: '2.0';
     at: 'id' put: nil;
     at: 'error' put: (Dictionary new
       at: 'code' put: -32603;
-      at: 'message' put: 'the worker was not prepared (mcpPrepare: has not succeeded in this session)';
+      at: 'message' put: aMessage;
       at: 'data' put: (Dictionary new at: 'kind' put: 'workerError'; yourself);
       yourself);
     yourself
