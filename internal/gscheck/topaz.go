@@ -103,13 +103,14 @@ func parseTopaz(path string, src string, report func(line int, msg string)) *gsF
 	var (
 		cur          *body
 		srcLines     []string
+		sawSource    bool // the open body has a non-blank line
 		category     string
 		currentClass string
 	)
 	closeBody := func() {
 		cur.Src = strings.Join(srcLines, "")
 		f.Bodies = append(f.Bodies, cur)
-		cur, srcLines = nil, nil
+		cur, srcLines, sawSource = nil, nil, false
 	}
 	for i := 0; i < len(lines); i++ {
 		n := i + 1
@@ -119,7 +120,8 @@ func parseTopaz(path string, src string, report func(line int, msg string)) *gsF
 				closeBody()
 				continue
 			}
-			isPattern := cur.Kind == bodyMethod && strings.TrimSpace(strings.Join(srcLines, "")) == ""
+			// A method's first source line is its pattern, which may well be `run` or `commit`.
+			isPattern := cur.Kind == bodyMethod && !sawSource
 			if !isPattern && lostPercent.MatchString(raw) {
 				report(n, "topaz command "+quoteLine(raw)+" inside the body opened by "+
 					quoteLine(cur.Command)+" at line "+itoa(cur.CmdLine)+" (a lost %?)")
@@ -128,13 +130,14 @@ func parseTopaz(path string, src string, report func(line int, msg string)) *gsF
 				continue
 			}
 			srcLines = append(srcLines, lines[i])
+			sawSource = sawSource || strings.TrimSpace(raw) != ""
 			continue
 		}
 		trimmed := strings.TrimSpace(raw)
 		if trimmed == "" || trimmed[0] == '!' || trimmed[0] == '#' {
 			continue
 		}
-		if raw[0] >= 'A' && raw[0] <= 'Z' && strings.ToUpper(raw) != raw {
+		if trimmed[0] >= 'A' && trimmed[0] <= 'Z' && strings.ToUpper(trimmed) != trimmed {
 			report(n, "Smalltalk outside a body: "+quoteLine(raw)+" is no topaz command (a lost doit or method: line?)")
 			continue
 		}

@@ -23,7 +23,7 @@ FxTopaz category: 'Fx-Broken'
 removeallmethods FxTopaz
 removeallclassmethods FxTopaz
 frobnicate now
-FxTopaz new a
+  FxTopaz new a
 category: 'accessing'
 method: FxTopaz
 a
