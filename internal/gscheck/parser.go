@@ -2,6 +2,7 @@ package gscheck
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -564,16 +565,16 @@ func (p *parser) byteArray() (*literalNode, error) {
 	}
 }
 
+// isByteValue tells whether a number literal is an integer 0-255, in decimal or radix form.
 func isByteValue(s string) bool {
-	if len(s) == 0 || len(s) > 3 {
-		return false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
+	base, digits := 10, s
+	if r := strings.IndexByte(s, 'r'); r > 0 {
+		b, err := strconv.Atoi(s[:r])
+		if err != nil || b < 2 || b > 36 {
 			return false
 		}
-		n = n*10 + int(s[i]-'0')
+		base, digits = b, s[r+1:]
 	}
-	return n <= 255
+	n, err := strconv.ParseInt(digits, base, 64)
+	return err == nil && n >= 0 && n <= 255
 }

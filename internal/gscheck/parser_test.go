@@ -93,12 +93,14 @@ func TestParserReadsNestedLiteralArrays(t *testing.T) {
 }
 
 func TestParserReadsByteArrays(t *testing.T) {
-	lit := literalOf(t, "#[1 2 255 0]")
-	if lit.Kind != litByteArray || len(lit.Elems) != 4 {
+	lit := literalOf(t, "#[1 2 255 0 16rFF 2r101]")
+	if lit.Kind != litByteArray || len(lit.Elems) != 6 {
 		t.Fatalf("got kind %d with %d elements", lit.Kind, len(lit.Elems))
 	}
-	if _, _, err := parseDoit("^#[1 256]"); err == nil || !strings.Contains(err.Error(), "0-255") {
-		t.Errorf("#[1 256] error = %v, want a 0-255 complaint", err)
+	for _, bad := range []string{"^#[1 256]", "^#[16r100]", "^#[1.5]", "^#[-1]"} {
+		if _, _, err := parseDoit(bad); err == nil {
+			t.Errorf("%s parsed, want a byte-array complaint", bad)
+		}
 	}
 }
 
