@@ -1,0 +1,394 @@
+package e2elifetime
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime/wire"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
+)
+
+var (
+	libOnce sync.Once
+	lib     *gemstone.Library
+	libErr  error
+)
+
+// standin loads the stand-in library once per run. Absent, the test FAILS: these tests are
+// the proof that the policy reaches real gem processes.
+func standin(t *testing.T) *gemstone.Library {
+	t.Helper()
+	libOnce.Do(func() {
+		home := os.Getenv("GEMSTONE_STANDIN")
+		if home == "" {
+			home = filepath.Join(moduleRoot(), "build", "standin")
+		}
+		if _, err := os.Stat(filepath.Join(home, "lib", "libgcits-3.7.5-64.so")); err != nil {
+			libErr = fmt.Errorf("the GCI stand-in is not built (run `make standin`): %w", err)
+			return
+		}
+		lib, libErr = gemstone.Open(gemstone.LibraryConfig{Home: home})
+	})
+	if libErr != nil {
+		t.Fatalf("stand-in: %v", libErr)
+	}
+	return lib
+}
+
+func moduleRoot() string {
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			return "."
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+func loginSpec() worker.LoginSpec {
+	return worker.LoginSpec{
+		StoneNRS: "!tcp@localhost#server!gs64stone",
+		GemNRS:   "!tcp@localhost#netldi:gs64ldi#task!gemnetobject",
+		User:     "DataCurator", Password: "swordfish",
+	}
+}
+
+// fixture is the front end as the server runs it, on the stand-in.
+type fixture struct {
+	t       *testing.T
+	ts      *httptest.Server
+	srv     *router.Server
+	streams *wire.Streams
+	eng     *lifetime.Engine
+}
+
+// fast is the production policy scaled down: every rule not under test is far away.
+func fast() lifetime.Config {
+	c := lifetime.Defaults()
+	c.PassInterval = 50 * time.Millisecond
+	c.IdleTimeout = lifetime.After(time.Hour)
+	c.StreamlessIdleTimeout = lifetime.After(time.Hour)
+	c.StreamLossGrace = lifetime.After(time.Hour)
+	c.ProbeInterval = lifetime.Off()
+	c.ProbeTimeout = 400 * time.Millisecond
+	c.MaxCommitsBehind = 0
+	c.StuckViewGrace = lifetime.Off()
+	c.PinnedViewGrace = lifetime.Off()
+	return c
+}
+
+func newFixture(t *testing.T, cfg lifetime.Config, sseOpts sse.Options) *fixture {
+	t.Helper()
+	l := standin(t)
+	setReadings(t, "0 -1")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	control, err := gciworker.NewControl(ctx, l, loginSpec())
+	if err != nil {
+		t.Fatalf("control session: %v", err)
+	}
+	streams := wire.New(wire.Options{SSE: sseOpts, Log: zerolog.Nop()})
+	srv := router.New(router.Options{
+		Launcher:    gciworker.NewLauncher(l, gciworker.Options{Control: control}),
+		Login:       loginSpec(),
+		Prepare:     worker.PrepareConfig{WorkerClass: "McpServer"},
+		RouterID:    "e2e",
+		MaxSessions: 4,
+		Classify:    gemfail.Classify,
+		Streams:     streams,
+		Hooks:       streams.Hooks(session.Hooks{}),
+		Log:         zerolog.Nop(),
+	})
+	eng, err := lifetime.New(cfg, streams, control)
+	if err != nil {
+		t.Fatalf("lifetime.New: %v", err)
+	}
+	streams.Bind(srv.Sessions(), eng)
+	eng.Start()
+	ts := httptest.NewServer(srv.Handler())
+	f := &fixture{t: t, ts: ts, srv: srv, streams: streams, eng: eng}
+	t.Cleanup(func() {
+		eng.Stop()
+		ts.CloseClientConnections()
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		srv.Close(ctx)
+		control.Close(ctx)
+		eventually(t, 5*time.Second, "every stand-in gem gone after shutdown", func() bool { return len(gemProcesses()) == 0 })
+	})
+	return f
+}
+
+func setReadings(t *testing.T, s string) {
+	t.Helper()
+	if err := os.WriteFile(readingsFile, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gemProcesses answers the live (not zombie) stand-in gem processes this test process started.
+func gemProcesses() []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	me := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		lp, rp := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if lp < 0 || rp < lp {
+			continue
+		}
+		fields := strings.Fields(s[rp+1:])
+		if len(fields) < 2 || fields[0] == "Z" {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && strings.Contains(s[lp+1:rp], "standin") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// gemPID answers the pid of a session's gem from the stand-in's session directory.
+func (f *fixture) gemPID(sid string) int {
+	f.t.Helper()
+	s, ok := f.srv.Sessions().Get(sid)
+	if !ok {
+		f.t.Fatalf("session %s not mapped", sid)
+	}
+	n := s.Gem().Prepared().GemSession
+	b, err := os.ReadFile(filepath.Join(os.Getenv("GCI_STANDIN_DIR"), strconv.Itoa(n)))
+	if err != nil {
+		f.t.Fatalf("session file of gem %d: %v", n, err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		f.t.Fatalf("session file of gem %d: %q", n, b)
+	}
+	return pid
+}
+
+func (f *fixture) gemSession(sid string) int {
+	f.t.Helper()
+	s, ok := f.srv.Sessions().Get(sid)
+	if !ok {
+		f.t.Fatalf("session %s not mapped", sid)
+	}
+	return s.Gem().Prepared().GemSession
+}
+
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	rp := strings.LastIndexByte(s, ')')
+	return rp >= 0 && !strings.HasPrefix(strings.TrimSpace(s[rp+1:]), "Z")
+}
+
+type rpcReply struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Result json.RawMessage
+	Error  *struct {
+		Code    int            `json:"code"`
+		Message string         `json:"message"`
+		Data    map[string]any `json:"data"`
+	}
+}
+
+func (f *fixture) post(sid, body string) rpcReply {
+	f.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, f.ts.URL+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatalf("POST: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	r := rpcReply{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	if len(b) > 0 && b[0] == '{' {
+		var env struct {
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		_ = json.Unmarshal(b, &env)
+		r.Result = env.Result
+		if len(env.Error) > 0 {
+			_ = json.Unmarshal(env.Error, &r.Error)
+		}
+	}
+	return r
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`
+
+func (f *fixture) open(version string) string {
+	f.t.Helper()
+	r := f.post("", fmt.Sprintf(initBody, version))
+	if r.Status != http.StatusOK || r.Error != nil {
+		f.t.Fatalf("initialize: %d %s", r.Status, r.Body)
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		f.t.Fatal("initialize answered no Mcp-Session-Id")
+	}
+	return sid
+}
+
+func toolCall(id int, tool, args string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+}
+
+// statusCode of a request that proves nothing about liveness (it is itself activity): use it
+// only for the final 404 check.
+func (f *fixture) answers(sid string) int {
+	return f.post(sid, `{"jsonrpc":"2.0","id":77,"method":"tools/list"}`).Status
+}
+
+type frame struct{ id, data, retry, comment string }
+
+type stream struct {
+	resp   *http.Response
+	cancel context.CancelFunc
+	frames chan frame
+}
+
+func (f *fixture) get(sid, lastEventID string) *stream {
+	f.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		f.t.Fatalf("GET: %v", err)
+	}
+	s := &stream{resp: resp, cancel: cancel, frames: make(chan frame, 256)}
+	f.t.Cleanup(func() { cancel(); resp.Body.Close() })
+	go s.read(bufio.NewReader(resp.Body))
+	return s
+}
+
+func (s *stream) read(r *bufio.Reader) {
+	defer close(s.frames)
+	var fr frame
+	seen := false
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		line = strings.TrimRight(line, "\n")
+		if line == "" {
+			if seen {
+				s.frames <- fr
+			}
+			fr, seen = frame{}, false
+			continue
+		}
+		seen = true
+		k, v, _ := strings.Cut(line, ":")
+		v = strings.TrimPrefix(v, " ")
+		switch k {
+		case "":
+			fr.comment = v
+		case "id":
+			fr.id = v
+		case "data":
+			fr.data = v
+		case "retry":
+			fr.retry = v
+		}
+	}
+}
+
+func (s *stream) next(t *testing.T, d time.Duration, keep func(frame) bool) frame {
+	t.Helper()
+	timeout := time.After(d)
+	for {
+		select {
+		case fr, ok := <-s.frames:
+			if !ok {
+				t.Fatal("stream ended while waiting for a frame")
+			}
+			if keep(fr) {
+				return fr
+			}
+		case <-timeout:
+			t.Fatalf("no matching frame within %v", d)
+		}
+	}
+}
+
+func (s *stream) ended(d time.Duration) bool {
+	timeout := time.After(d)
+	for {
+		select {
+		case _, ok := <-s.frames:
+			if !ok {
+				return true
+			}
+		case <-timeout:
+			return false
+		}
+	}
+}
+
+func anyFrame(frame) bool     { return true }
+func isEvent(fr frame) bool   { return fr.data != "" }
+func isComment(fr frame) bool { return fr.comment != "" }
+
+func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", d, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,271 @@
+package e2elifetime
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+)
+
+func TestStreamOpensAndAKeepaliveArrives(t *testing.T) {
+	f := newFixture(t, fast(), sse.Options{Keepalive: 100 * time.Millisecond})
+	sid := f.open("2025-11-25")
+	s := f.get(sid, "")
+	if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET /mcp: %d %q", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+	}
+	if prime := s.next(t, 5*time.Second, anyFrame); prime.id == "" || prime.retry == "" || prime.data != "" {
+		t.Fatalf("first frame %+v, want the 2025-11-25 priming event with retry", prime)
+	}
+	start := time.Now()
+	s.next(t, 5*time.Second, func(fr frame) bool { return fr.comment == "keepalive" })
+	t.Logf("keepalive after %v (interval 100ms)", time.Since(start))
+}
+
+func TestSecondGETEndsTheFirst(t *testing.T) {
+	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
+	sid := f.open("2025-11-25")
+	first := f.get(sid, "")
+	first.next(t, 5*time.Second, anyFrame)
+	start := time.Now()
+	second := f.get(sid, "")
+	if !first.ended(3 * time.Second) {
+		t.Fatal("the first stream is still open 3s after a second GET")
+	}
+	t.Logf("first stream ended %v after the second GET", time.Since(start))
+	second.next(t, 5*time.Second, anyFrame) // the second one is primed and open
+	st, _ := f.streams.Stream(sid)
+	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/e2e"}`))
+	if fr := second.next(t, 5*time.Second, isEvent); !strings.Contains(fr.data, "notifications/e2e") {
+		t.Fatalf("second stream got %+v", fr)
+	}
+}
+
+func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
+	const writeTimeout = 500 * time.Millisecond
+	cfg := fast()
+	cfg.StreamLossGrace = lifetime.After(200 * time.Millisecond)
+	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour, WriteTimeout: writeTimeout})
+	sid := f.open("2025-06-18")
+	pid := f.gemPID(sid)
+	conn, err := net.Dial("tcp", f.ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096)
+	}
+	fmt.Fprintf(conn, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n",
+		f.ts.Listener.Addr().String(), sid)
+	status, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil || !strings.Contains(status, "200") {
+		t.Fatalf("GET status line %q (%v)", status, err)
+	}
+	st, _ := f.streams.Stream(sid)
+	big := []byte(`{"jsonrpc":"2.0","method":"notifications/pad","params":{"p":"` + strings.Repeat("x", 64<<10) + `"}}`)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			st.Send(big)
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	eventually(t, 20*time.Second, "the stalled stream is cut", func() bool {
+		return st.Stats().WriteFailures == 1
+	})
+	t.Logf("stalled stream cut %v after the writes began (write timeout %v)", time.Since(start), writeTimeout)
+	// A cut stream is a lost stream: after the grace the gem goes.
+	eventually(t, 10*time.Second, "gem process gone after the stream-loss grace", func() bool { return !alive(pid) })
+	if n := f.eng.Stats().Reaped[lifetime.KindStreamLost]; n != 1 {
+		t.Fatalf("reaped for streamLost %d times, want 1", n)
+	}
+}
+
+func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
+	cfg := fast()
+	cfg.ProbeInterval = lifetime.After(200 * time.Millisecond)
+	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour})
+	sid := f.open("2025-06-18")
+	pid := f.gemPID(sid)
+	s := f.get(sid, "")
+	sent := time.Now()
+	ping := s.next(t, 5*time.Second, isEvent)
+	if !strings.Contains(ping.data, `"method":"ping"`) || !strings.Contains(ping.data, `"id":"srv-`) {
+		t.Fatalf("probe %q, want a ping with a srv- id", ping.data)
+	}
+	// Polled from outside: a request would itself be proof of life.
+	eventually(t, 10*time.Second, "gem process gone after an unanswered probe", func() bool { return !alive(pid) })
+	t.Logf("gem gone %v after the probe was sent (probe timeout %v)", time.Since(sent), cfg.ProbeTimeout)
+	if n := f.eng.Stats().Reaped[lifetime.KindProbeUnanswered]; n != 1 {
+		t.Fatalf("reaped for probeUnanswered %d times, want 1", n)
+	}
+	if code := f.answers(sid); code != http.StatusNotFound {
+		t.Fatalf("request after the release: %d, want 404", code)
+	}
+}
+
+func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
+	cfg := fast()
+	cfg.ProbeInterval = lifetime.After(200 * time.Millisecond)
+	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour})
+	sid := f.open("2025-06-18")
+	pid := f.gemPID(sid)
+	s := f.get(sid, "")
+	answered := 0
+	for start := time.Now(); time.Since(start) < 2*time.Second; {
+		fr := s.next(t, 5*time.Second, isEvent)
+		var ping struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(fr.data), &ping); err != nil {
+			t.Fatal(err)
+		}
+		if r := f.post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, ping.ID)); r.Status != http.StatusAccepted {
+			t.Fatalf("answering the probe: %d %s", r.Status, r.Body)
+		}
+		answered++
+	}
+	if answered < 4 {
+		t.Fatalf("%d probes answered in 2s at a 200ms interval, want at least 4", answered)
+	}
+	if !alive(pid) {
+		t.Fatal("the gem of a client that answered every probe is gone")
+	}
+	if st := f.eng.Stats(); st.ProbesAnswered < 4 || len(st.Reaped) != 0 {
+		t.Fatalf("engine stats %+v", st)
+	}
+}
+
+func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
+	cfg := fast()
+	cfg.StreamlessIdleTimeout = lifetime.After(time.Second)
+	f := newFixture(t, cfg, sse.Options{})
+	sid := f.open("2025-06-18")
+	pid := f.gemPID(sid)
+	time.Sleep(600 * time.Millisecond)
+	if r := f.post(sid, toolCall(2, "echo", `{"text":"still here"}`)); r.Status != http.StatusOK {
+		t.Fatalf("call at 0.6s: %d %s", r.Status, r.Body)
+	}
+	last := time.Now()
+	time.Sleep(800 * time.Millisecond)
+	if !alive(pid) {
+		t.Fatalf("gem released %v after the last request, before the 1s interval", time.Since(last))
+	}
+	eventually(t, 10*time.Second, "streamless gem process gone", func() bool { return !alive(pid) })
+	if el := time.Since(last); el < time.Second {
+		t.Fatalf("released %v after the last request", el)
+	}
+	t.Logf("released %v after the last request (interval 1s, pass 50ms)", time.Since(last))
+	if code := f.answers(sid); code != http.StatusNotFound {
+		t.Fatalf("request after the release: %d, want 404", code)
+	}
+}
+
+func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
+	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
+	sid := f.open("2025-11-25")
+	first := f.get(sid, "")
+	first.next(t, 5*time.Second, anyFrame)
+	st, _ := f.streams.Stream(sid)
+	for i := 1; i <= 5; i++ {
+		st.Send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":%d}}`, i)))
+	}
+	var resumeFrom string
+	for i := 1; i <= 5; i++ {
+		fr := first.next(t, 5*time.Second, isEvent)
+		if i == 2 {
+			resumeFrom = fr.id
+		}
+	}
+	first.cancel()
+	first.ended(5 * time.Second)
+	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":6}}`))
+	second := f.get(sid, resumeFrom)
+	for i := 3; i <= 6; i++ {
+		fr := second.next(t, 5*time.Second, isEvent)
+		if !strings.Contains(fr.data, fmt.Sprintf(`{"n":%d}`, i)) {
+			t.Fatalf("replay delivered %q, want n=%d", fr.data, i)
+		}
+	}
+	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":7}}`))
+	if fr := second.next(t, 5*time.Second, isEvent); !strings.Contains(fr.data, `{"n":7}`) {
+		t.Fatalf("after the replay got %q, want n=7 and nothing twice", fr.data)
+	}
+}
+
+func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T) {
+	cfg := fast()
+	cfg.MaxCommitsBehind = 20
+	f := newFixture(t, cfg, sse.Options{})
+	idle := f.open("2025-06-18")
+	busy := f.open("2025-06-18")
+	for _, sid := range []string{idle, busy} {
+		if r := f.post(sid, toolCall(2, "set_view_status", `{"commitsBehind":30}`)); r.Status != http.StatusOK || r.Error != nil {
+			t.Fatalf("set_view_status: %d %s", r.Status, r.Body)
+		}
+	}
+	done := make(chan rpcReply, 1)
+	go func() { done <- f.post(busy, toolCall(3, "sleep", `{"ms":1500}`)) }()
+	eventually(t, 5*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
+	time.Sleep(300 * time.Millisecond)
+	if n := f.eng.Stats().Refreshes; n != 1 {
+		t.Fatalf("%d refreshes while the busy session's call ran, want exactly 1 (the idle session)", n)
+	}
+	// What the idle worker's gem reports now: its view moved (the text result is the view status).
+	if r := f.post(idle, toolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
+		t.Fatalf("view status after the refresh: %s, want commitsBehind 0", r.Body)
+	}
+	if r := <-done; r.Status != http.StatusOK || r.Error != nil {
+		t.Fatalf("the busy session's call: %d %s", r.Status, r.Body)
+	}
+	eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
+}
+
+func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t *testing.T) {
+	cfg := fast()
+	cfg.MaxCommitsBehind = 20
+	cfg.PinnedViewGrace = lifetime.After(300 * time.Millisecond)
+	f := newFixture(t, cfg, sse.Options{})
+	sid := f.open("2025-06-18")
+	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
+	start := time.Now()
+	r := f.post(sid, toolCall(2, "sleep", `{"ms":20000}`))
+	if r.Error == nil || r.Error.Code != -32001 || r.Error.Data["kind"] != lifetime.KindPinnedView {
+		t.Fatalf("answer %d %s, want -32001 with data.kind pinnedView", r.Status, r.Body)
+	}
+	if !strings.Contains(r.Error.Message, "oldest commit record") || !strings.Contains(r.Error.Message, "500") {
+		t.Fatalf("message %q does not say why", r.Error.Message)
+	}
+	t.Logf("pinning call ended after %v (grace 300ms)", time.Since(start))
+	setReadings(t, "0 20")
+	if r := f.post(sid, toolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.Error != nil {
+		t.Fatalf("the session after its call was ended: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestQuietRepositoryNeverEndsALongCall(t *testing.T) {
+	cfg := fast()
+	cfg.MaxCommitsBehind = 20
+	cfg.PinnedViewGrace = lifetime.After(100 * time.Millisecond)
+	f := newFixture(t, cfg, sse.Options{})
+	sid := f.open("2025-06-18")
+	setReadings(t, fmt.Sprintf("3 20 %d", f.gemSession(sid)))
+	if r := f.post(sid, toolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.Error != nil {
+		t.Fatalf("a long call on a quiet repository: %d %s", r.Status, r.Body)
+	}
+}
