@@ -1,0 +1,169 @@
+// Command mcp-gemstone is the MCP server for GemStone/S 64: a Streamable HTTP front end
+// (package router) that gives each MCP client its own worker gem through the GCI binding.
+//
+// Configuration is MCP_* environment variables or the equivalent flags (mcp-gemstone -h);
+// the GemStone client library is found through GCI_LIBRARY or GEMSTONE. SIGTERM or SIGINT
+// stops it gracefully: no new connections, running calls get MCP_SHUTDOWN_GRACE to finish,
+// what remains is broken, every worker gem is logged out, and it exits 0.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
+)
+
+// version is set at build time (-ldflags "-X main.version=...").
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+}
+
+// closeTimeout bounds the last step of a shutdown: breaking what still runs and logging
+// every gem out.
+const closeTimeout = 30 * time.Second
+
+func run(args []string, getenv func(string) string, stderr io.Writer) int {
+	cfg, err := config.Load(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-gemstone:", err)
+		return 2
+	}
+	log := newLogger(cfg, stderr)
+	// A client that hangs up mid-answer must cost its connection, never the process.
+	signal.Ignore(syscall.SIGPIPE)
+
+	lib, err := gemstone.Open(gemstone.LibraryConfigFromEnv(getenv))
+	if err != nil {
+		log.Error().Err(err).Msg("GemStone client library not loaded: the server starts, and every initialize will fail until it is fixed")
+	} else {
+		log.Info().Str("library", lib.Path()).Str("version", lib.VersionText()).Msg("GemStone client library loaded")
+	}
+	control := newLazyControl(lib, worker.LoginSpec{
+		StoneNRS: cfg.StoneNRS(), GemNRS: cfg.GemNRS(), User: cfg.ControlUser, Password: cfg.Password,
+	}, log)
+	srv := router.New(routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control}), log))
+
+	ln, err := net.Listen("tcp", cfg.Addr())
+	if err != nil {
+		log.Error().Err(err).Str("addr", cfg.Addr()).Msg("cannot listen")
+		return 1
+	}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	log.Info().Str("url", url).Str("version", version).Int("maxSessions", cfg.MaxSessions).
+		Str("workerClass", cfg.WorkerClass).Msg("listening")
+	if !cfg.IsLoopback() {
+		log.Warn().Str("host", cfg.Host).Msg("listening on a non-loopback address with no authentication configured: anyone who can reach it can run code in your stone")
+	}
+	if cfg.Trace {
+		limit := "no cap"
+		if cfg.TraceLimit > 0 {
+			limit = "bodies capped at " + strconv.Itoa(cfg.TraceLimit) + " bytes"
+		}
+		log.Warn().Msg("message trace: ON -- " + limit + "; the log will hold every argument every client sends")
+	}
+	go control.connect(context.Background()) // early, so the first stop does not wait for a login
+
+	hs := srv.HTTPServer(cfg.Addr())
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	code := 0
+	select {
+	case s := <-sigs:
+		log.Info().Str("signal", s.String()).Dur("grace", cfg.ShutdownGrace).Msg("shutting down: no new connections; running calls get the grace")
+	case err := <-served:
+		log.Error().Err(err).Msg("server stopped")
+		code = 1
+	}
+	shutdown(srv, hs, control, cfg.ShutdownGrace, log)
+	return code
+}
+
+// shutdown stops accepting, lets running calls finish within grace, breaks the rest and
+// logs every gem out; nothing is left behind.
+func shutdown(srv *router.Server, hs *http.Server, control *lazyControl, grace time.Duration, log zerolog.Logger) {
+	srv.BeginShutdown() // streams end, /healthz answers 503, no new sessions
+	graceCtx, cancel := context.WithTimeout(context.Background(), grace)
+	if err := hs.Shutdown(graceCtx); err != nil {
+		log.Info().Msg("grace over: breaking the calls still running")
+	}
+	cancel()
+	closeCtx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	srv.Close(closeCtx)
+	_ = hs.Close()
+	if err := control.Close(closeCtx); err != nil {
+		log.Warn().Err(err).Msg("control session logout")
+	}
+	log.Info().Msg("stopped; every worker gem logged out")
+}
+
+func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Logger) router.Options {
+	return router.Options{
+		Launcher: launcher,
+		Login: worker.LoginSpec{
+			StoneNRS: cfg.StoneNRS(), GemNRS: cfg.GemNRS(), User: cfg.WorkerUser, Password: cfg.Password,
+		},
+		Prepare: worker.PrepareConfig{
+			WorkerClass:    cfg.WorkerClass,
+			Toolsets:       cfg.Toolsets,
+			ToolsetOptions: cfg.ToolsetOptions,
+			ServerName:     cfg.ServerName,
+			ServerVersion:  cfg.ServerVersion,
+			ServerTitle:    cfg.ServerTitle,
+			Instructions:   cfg.Instructions,
+			ResultCap:      cfg.ResultCap,
+			FrontEnd:       worker.FrontEnd{Name: "mcp-gemstone", Version: version},
+		},
+		RouterID:       cfg.RouterID,
+		IDPrefixed:     cfg.RouterIDSet,
+		MaxSessions:    cfg.MaxSessions,
+		MaxBody:        cfg.MaxBody,
+		ReadTimeout:    cfg.ReadTimeout,
+		RequestTimeout: cfg.RequestTimeout,
+		LoginTimeout:   cfg.LoginTimeout,
+		AllowedOrigins: cfg.AllowedOrigins,
+		AllowedHosts:   cfg.AllowedHosts,
+		Trace:          cfg.Trace,
+		TraceLimit:     cfg.TraceLimit,
+		Classify:       gemfail.Classify,
+		Log:            log,
+	}
+}
+
+func newLogger(cfg *config.Config, w io.Writer) zerolog.Logger {
+	level, err := zerolog.ParseLevel(cfg.LogLevel)
+	if err != nil {
+		level = zerolog.InfoLevel
+	}
+	if cfg.LogFormat == "console" {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339}
+	}
+	return zerolog.New(w).Level(level).With().Timestamp().Logger()
+}

@@ -1,0 +1,130 @@
+package config
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestDefaultsAreLoopbackPort8000ThreeSessionsNoDeadline(t *testing.T) {
+	c, err := Load(nil, env(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr() != "127.0.0.1:8000" || !c.IsLoopback() {
+		t.Fatalf("listen %s", c.Addr())
+	}
+	if c.MaxSessions != 3 || c.MaxBody != 4<<20 || c.RequestTimeout != 0 || c.ReadTimeout != 8*time.Second {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.TraceLimit != 4096 || c.Trace || c.WorkerClass != "McpServer" || c.RouterIDSet {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.StoneNRS() != "!tcp@localhost#server!gs64stone" || c.GemNRS() != "!tcp@localhost#netldi:gs64ldi#task!gemnetobject" {
+		t.Fatalf("NRS %s %s", c.StoneNRS(), c.GemNRS())
+	}
+}
+
+func TestEnvironmentSetsAndFlagsOverride(t *testing.T) {
+	c, err := Load([]string{"-port", "9001", "-max-sessions", "none"},
+		env("MCP_PORT", "7000", "MCP_MAX_SESSIONS", "5", "MCP_REQUEST_TIMEOUT", "90", "MCP_TRACE", "1",
+			"MCP_TRACE_LIMIT", "none", "MCP_TOOLSETS", "McpBrowsingToolset, McpSearchToolset", "MCP_ROUTER_ID", "a1",
+			"MCP_GEM_CONFIG", "GEM_TEMPOBJ_CACHE_SIZE=500000", "GS_PASS", "pw"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Port != 9001 || c.MaxSessions != 0 || c.RequestTimeout != 90*time.Second || !c.Trace || c.TraceLimit != 0 {
+		t.Fatalf("got %+v", c)
+	}
+	if strings.Join(c.Toolsets, "|") != "McpBrowsingToolset|McpSearchToolset" || c.RouterID != "a1" || !c.RouterIDSet {
+		t.Fatalf("got %+v", c)
+	}
+	if !strings.HasSuffix(c.GemNRS(), " -C GEM_TEMPOBJ_CACHE_SIZE=500000") || c.Password != "pw" {
+		t.Fatalf("gem NRS %q", c.GemNRS())
+	}
+}
+
+func TestEveryBadValueRefusesToStartNamingVariableAndFlag(t *testing.T) {
+	_, err := Load(nil, env("MCP_PORT", "eighty", "MCP_MAX_SESSIONS", "0", "MCP_REQUEST_TIMEOUT", "soon",
+		"MCP_MAX_BODY", "lots", "MCP_GEM_CONFIG", "A=1; B=2", "MCP_ROUTER_ID", "has-dash", "MCP_TRACE", "maybe",
+		"MCP_TOOLSET_OPTIONS", "{", "MCP_WORKER_CLASS", "1Bad", "MCP_LOG_FORMAT", "xml"), io.Discard)
+	if err == nil {
+		t.Fatal("bad configuration accepted")
+	}
+	for _, want := range []string{"MCP_PORT (-port)", "MCP_MAX_SESSIONS (-max-sessions)", "MCP_REQUEST_TIMEOUT",
+		"MCP_MAX_BODY", "MCP_GEM_CONFIG", "MCP_ROUTER_ID", "MCP_TRACE (-trace)", "MCP_TOOLSET_OPTIONS", "MCP_WORKER_CLASS", "MCP_LOG_FORMAT"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal does not name %s:\n%v", want, err)
+		}
+	}
+	_, err = Load([]string{"-request-timeout", "-5s"}, env(), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "from -request-timeout") {
+		t.Fatalf("a bad flag must be named as the flag: %v", err)
+	}
+}
+
+func TestPasswordComesFromTheFileAndNeverAppearsInAnError(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pw")
+	if err := os.WriteFile(file, []byte("s3cret-pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(nil, env("MCP_PASSWORD_FILE", file, "GS_PASS", "other"), io.Discard)
+	if err != nil || c.Password != "s3cret-pw" {
+		t.Fatalf("password from file: %q %v", c.Password, err)
+	}
+	_, err = Load(nil, env("GS_PASS", "s3cret-pw", "MCP_PORT", "x"), io.Discard)
+	if err == nil || strings.Contains(err.Error(), "s3cret-pw") {
+		t.Fatalf("error leaks or misses: %v", err)
+	}
+	_, err = Load(nil, env("MCP_PASSWORD_FILE", filepath.Join(dir, "missing")), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "MCP_PASSWORD_FILE") {
+		t.Fatalf("a missing password file must refuse to start: %v", err)
+	}
+}
+
+func TestDurationsTakeSecondsOrGoDurationsAndNone(t *testing.T) {
+	for in, want := range map[string]time.Duration{"30": 30 * time.Second, "1m30s": 90 * time.Second, "250ms": 250 * time.Millisecond, "none": 0} {
+		d, err := ParseDuration(in, true)
+		if err != nil || d != want {
+			t.Errorf("%q: %v %v, want %v", in, d, err, want)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "abc", ""} {
+		if _, err := ParseDuration(bad, true); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := ParseDuration("none", false); err == nil {
+		t.Error("none accepted where a limit is required")
+	}
+}
+
+func TestSizesTakeBytesOrSuffixes(t *testing.T) {
+	for in, want := range map[string]int64{"1024": 1024, "4MiB": 4 << 20, "64KiB": 64 << 10, "1G": 1 << 30} {
+		n, err := ParseSize(in)
+		if err != nil || n != want {
+			t.Errorf("%q: %d %v", in, n, err)
+		}
+	}
+}
+
+func TestUnknownFlagAndStrayArgumentsAreRefused(t *testing.T) {
+	if _, err := Load([]string{"-nope"}, env(), io.Discard); err == nil {
+		t.Fatal("an unknown flag was accepted")
+	}
+	if _, err := Load([]string{"stray"}, env(), io.Discard); err == nil {
+		t.Fatal("a stray argument was accepted")
+	}
+}
