@@ -93,7 +93,7 @@ func (c *Config) IsLoopback() bool {
 // setting is one configuration value: its variable, its flag, its default and its parser.
 type setting struct {
 	env, flag, def, help string
-	parse              func(c *Config, v string) error
+	parse                func(c *Config, v string) error
 }
 
 // Settings lists every setting in the order the docs table shows them.
