@@ -160,7 +160,7 @@ func (w *Streams) Sessions() []lifetime.Session {
 	all := t.All()
 	out := make([]lifetime.Session, 0, len(all))
 	for _, s := range all {
-		out = append(out, &view{s: s, st: w.stream(s.ID())})
+		out = append(out, &view{s: s, w: w})
 	}
 	return out
 }
@@ -175,7 +175,7 @@ func (w *Streams) Session(id string) (lifetime.Session, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &view{s: s, st: w.stream(id)}, true
+	return &view{s: s, w: w}, true
 }
 
 func (w *Streams) tbl() *session.Table {
@@ -217,7 +217,10 @@ func (w *Streams) Probe(id string, gen uint64) error {
 	if !ok {
 		return errStreamGone
 	}
-	st := w.stream(id)
+	st, ok := w.Stream(id)
+	if !ok {
+		return errStreamGone
+	}
 	call := s.Pending().Start("ping")
 	msg := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"method":"ping"}`, call.ID)
 	if _, ok := st.SendOn(gen, msg); !ok {
@@ -246,10 +249,11 @@ func (w *Streams) EndCall(id string, why lifetime.Reason) {
 	}
 }
 
-// view is a router session as the engine sees it.
+// view is a router session as the engine sees it. It looks its stream up rather than making
+// one, so judging a session that is ending never resurrects its pathway.
 type view struct {
-	s  *session.Session
-	st *sse.Session
+	s *session.Session
+	w *Streams
 }
 
 func (v *view) ID() string              { return v.s.ID() }
@@ -260,7 +264,13 @@ func (v *view) LastActivity() time.Time { return v.s.LastActivity() }
 // reached is not one to reap.
 func (v *view) InFlight() bool { return v.s.Busy() }
 
-func (v *view) StreamGeneration() (uint64, bool) { return v.st.Generation() }
+func (v *view) StreamGeneration() (uint64, bool) {
+	st, ok := v.w.Stream(v.s.ID())
+	if !ok {
+		return 0, false
+	}
+	return st.Generation()
+}
 
 func (v *view) GemSession() int { return v.s.Gem().Prepared().GemSession }
 
