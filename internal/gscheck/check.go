@@ -39,6 +39,9 @@ type checker struct {
 	findings []Finding
 	bodies   []*parsedBody
 	tree     *treeModel
+	// classes whose comment doit fell into the quote trap: already reported, so not also
+	// reported as having no comment
+	trappedComments map[string]bool
 }
 
 func (c *checker) report(file string, line int, msg string) {
@@ -83,7 +86,7 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 	if len(files) == 0 {
 		return nil, ErrNoFiles
 	}
-	c := &checker{inv: inv}
+	c := &checker{inv: inv, trappedComments: map[string]bool{}}
 	var parsed []*gsFile
 	c.findings = append(c.findings, inv.Problems...)
 	res := &Result{Files: len(files)}

@@ -179,3 +179,11 @@ func TestLayoutOneClassPerNamedFileAndLoaderCoversItsDirectory(t *testing.T) {
 		"testdata/broken/layout/load.gs:1: FxOrphan.gs is in testdata/broken/layout but this loader never inputs it",
 		"testdata/broken/layout/load.gs:4: input names a file that does not exist: internal/gscheck/testdata/broken/layout/FxNoSuchFile.gs")
 }
+
+func TestClassWithoutCommentOrCategoryOrOutOfItsGroupIsReported(t *testing.T) {
+	res := runCheck(t, []string{"testdata/broken/categories"})
+	assertFindings(t, res,
+		"testdata/broken/categories/FxNoCategory.gs:2: class FxNoCategory has no category (a `FxNoCategory category: '...'` doit)",
+		"testdata/broken/categories/FxNoComment.gs:2: class FxNoComment has no class comment (a `FxNoComment comment: '...'` doit saying what it is for and what it must never do)",
+		"testdata/broken/categories/FxOtherCategory.gs:14: class FxOtherCategory is in category 'Fx-Elsewhere' but its directory's classes are in 'Fx-Group'")
+}

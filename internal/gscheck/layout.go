@@ -16,6 +16,7 @@ func (c *checker) checkLayout(files []*gsFile) {
 	for _, def := range c.tree.classes {
 		classesByFile[def.File] = append(classesByFile[def.File], def)
 	}
+	c.checkCommentsAndCategories()
 	for _, f := range files {
 		base := filepath.Base(f.Path)
 		if base == "load.gs" {
@@ -51,5 +52,42 @@ func (c *checker) checkLoaderCoversDirectory(loader *gsFile) {
 			continue
 		}
 		c.report(loader.Path, 1, n+" is in "+dir+" but this loader never inputs it")
+	}
+}
+
+// checkCommentsAndCategories reports a class with no class comment or no category, and a class
+// whose category differs from the one most classes of its directory share (categories match the
+// group, as the directories do).
+func (c *checker) checkCommentsAndCategories() {
+	byDir := map[string][]*classDef{}
+	for _, def := range c.tree.classes {
+		byDir[filepath.Dir(def.File)] = append(byDir[filepath.Dir(def.File)], def)
+		if !def.HasComment && !c.trappedComments[def.Name] {
+			c.report(def.File, def.Line, "class "+def.Name+" has no class comment (a `"+def.Name+
+				" comment: '...'` doit saying what it is for and what it must never do)")
+		}
+		if def.Category == "" {
+			c.report(def.File, def.Line, "class "+def.Name+" has no category (a `"+def.Name+" category: '...'` doit)")
+		}
+	}
+	for _, defs := range byDir {
+		counts := map[string]int{}
+		for _, d := range defs {
+			if d.Category != "" {
+				counts[d.Category]++
+			}
+		}
+		group, best := "", 0
+		for cat, n := range counts {
+			if n > best || n == best && cat < group {
+				group, best = cat, n
+			}
+		}
+		for _, d := range defs {
+			if d.Category != "" && d.Category != group {
+				c.report(d.File, d.CategoryLine, "class "+d.Name+" is in category '"+d.Category+
+					"' but its directory's classes are in '"+group+"'")
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package gscheck
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -13,6 +14,11 @@ func checkSources(t *testing.T, sources map[string]string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range sources {
+		// Each class gets its comment and category doits at the end (where they shift no line
+		// numbers), so these tests exercise only what they name.
+		for _, m := range classNameInDefinition.FindAllStringSubmatch(src, -1) {
+			src += "doit\n" + m[1] + " comment: 'A test class.'\n%\ndoit\n" + m[1] + " category: 'Fx'\n%\n"
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -24,6 +30,8 @@ func checkSources(t *testing.T, sources map[string]string) []string {
 	}
 	return out
 }
+
+var classNameInDefinition = regexp.MustCompile(`subclass: '(\w+)'`)
 
 func definitionDoit(super, name, ivars, classVars, classInstVars string) string {
 	return "doit\n" + super + " subclass: '" + name + "'\n  instVarNames: #(" + ivars + ")\n  classVars: #(" +

@@ -17,12 +17,17 @@ var classCommentDoit = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s+commen
 // classCommentTrap reports a lone ' inside a class comment string: the string ends there and the
 // rest of the comment is compiled as Smalltalk, which fails far from the real line. It answers
 // true when it reported, so the doit is not also reported as a generic syntax error.
-func (c *checker) classCommentTrap(b *parsedBody) bool {
+func (c *checker) classCommentTrap(b *parsedBody) (trapped bool) {
 	m := classCommentDoit.FindStringSubmatchIndex(b.Src)
 	if m == nil {
 		return false
 	}
 	className := b.Src[m[2]:m[3]]
+	defer func() {
+		if trapped {
+			c.trappedComments[className] = true
+		}
+	}()
 	i := m[1] // just after the opening quote
 	for i < len(b.Src) {
 		if b.Src[i] != '\'' {

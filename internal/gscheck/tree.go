@@ -9,6 +9,16 @@ type treeModel struct {
 	globals    map[string]bool
 	selectors  map[string]bool
 	duplicates []Finding
+
+	// comment: and category: doits, applied once every class is known (a file may set the
+	// comment of a class defined in a file read later).
+	pendingClassNotes []classNote
+}
+
+type classNote struct {
+	class string
+	send  *sendNode
+	body  *parsedBody
 }
 
 // classDef is one class-definition doit, e.g.
@@ -21,6 +31,9 @@ type classDef struct {
 	ClassInstVars []string
 	File          string
 	Line          int
+	HasComment    bool   // a `Name comment: '...'` doit was seen
+	Category      string // from a `Name category: '...'` doit
+	CategoryLine  int
 }
 
 // classDefinitionSelectors are the keyword heads of GemStone 3.7 class-definition messages
@@ -80,6 +93,19 @@ func buildTree(bodies []*parsedBody) *treeModel {
 			t.notePredeclaredNames(b.Doit)
 		}
 	}
+	for _, n := range t.pendingClassNotes {
+		def := t.classes[n.class]
+		if def == nil {
+			continue
+		}
+		if n.send.Selector == "comment:" {
+			def.HasComment = true
+			continue
+		}
+		if cat, ok := literalText(n.send.Args[0]); ok {
+			def.Category, def.CategoryLine = cat, n.body.lineOf(n.send.At)
+		}
+	}
 	return t
 }
 
@@ -116,6 +142,9 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *sendNode) {
 		t.classes[name] = def
 		t.globals[name] = true
 		return
+	}
+	if r, ok := s.Receiver.(*varRef); ok && (s.Selector == "comment:" || s.Selector == "category:") {
+		t.pendingClassNotes = append(t.pendingClassNotes, classNote{r.Name, s, b})
 	}
 	switch s.Selector {
 	case "at:put:", "createDictionary:", "name:", "at:ifAbsentPut:":

@@ -7,3 +7,9 @@ Object subclass: 'FxA'
   inDictionary: UserGlobals
   options: #()
 %
+doit
+FxA comment: 'A layout fixture class.'
+%
+doit
+FxA category: 'Fx-Broken'
+%

@@ -7,3 +7,9 @@ Object subclass: 'FxOrphan'
   inDictionary: UserGlobals
   options: #()
 %
+doit
+FxOrphan comment: 'A layout fixture class.'
+%
+doit
+FxOrphan category: 'Fx-Broken'
+%

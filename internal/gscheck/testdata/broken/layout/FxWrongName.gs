@@ -16,3 +16,15 @@ Object subclass: 'FxC'
   inDictionary: UserGlobals
   options: #()
 %
+doit
+FxB comment: 'A layout fixture class.'
+%
+doit
+FxB category: 'Fx-Broken'
+%
+doit
+FxC comment: 'A layout fixture class.'
+%
+doit
+FxC category: 'Fx-Broken'
+%
