@@ -145,6 +145,7 @@ gs_env_servers() { gs_env__servers_in "$GEMSTONE_GLOBAL_DIR"; }
 # GS_STONE: as set, else the only running stone, else refused with the list.
 gs_env_resolve_stone() {
   local stones row sv
+  GS_STONE="${GS_STONE:-${MCP_STONE:-}}"   # the server's name for it, when only that is set
   stones="$(gs_env_servers | awk '$1 == "OK" && $(NF-1) == "Stone" {print $NF}')"
   if [ -z "${GS_STONE:-}" ]; then
     if [ "$(printf '%s\n' "$stones" | grep -c .)" = 1 ]; then
@@ -177,6 +178,7 @@ gs_env_resolve_stone() {
 }
 
 gs_env_resolve_user() {
+  GS_USER="${GS_USER:-${MCP_CONTROL_USER:-}}"
   if [ -z "${GS_USER:-}" ]; then
     GS_USER=DataCurator
     gs_env__note "GS_USER was unset; using DataCurator."
@@ -187,6 +189,7 @@ gs_env_resolve_user() {
 # The password is GS_PASS or the first line of GS_PASS_FILE. It is never printed, never put on a
 # command line, and reaches topaz only on its standard input.
 gs_env_require_password() {
+  GS_PASS_FILE="${GS_PASS_FILE:-${MCP_PASSWORD_FILE:-}}"
   if [ -n "${GS_PASS_FILE:-}" ]; then
     if [ ! -r "$GS_PASS_FILE" ]; then
       gs_env__err "GS_PASS_FILE=$GS_PASS_FILE is not readable" "create it (one line, mode 600) or set GS_PASS instead"

@@ -6,16 +6,18 @@
 #   MCP_WORKER_USER=McpReadOnly ./run-server.sh      every worker gem as that restricted user
 #   MCP_TOOLSETS="McpBrowsingToolset McpSearchToolset" ./run-server.sh
 #
-# Every MCP_* variable passes through to the server unchanged; GEMSTONE, GEMSTONE_GLOBAL_DIR,
-# GCI_LIBRARY, GS_STONE, GS_USER, MCP_NETLDI are resolved by gs-env.sh first (from .setenv too), and
-# the password reaches the server as GS_PASS_FILE when that is set, else as GS_PASS -- never on its
-# command line. The server keeps running after this shell exits (its own session, stdin closed).
+# Every MCP_* variable passes through to the server unchanged. GEMSTONE, GEMSTONE_GLOBAL_DIR,
+# GCI_LIBRARY and MCP_NETLDI are resolved by gs-env.sh first (from .setenv too) and handed on, with
+# GS_STONE as MCP_STONE, GS_USER as MCP_CONTROL_USER (and MCP_WORKER_USER unless set), and the
+# password as MCP_PASSWORD_FILE when GS_PASS_FILE is set, else as GS_PASS -- never on a command
+# line. The server keeps running after this shell exits (its own session, stdin closed).
 #
 # Refuses, before anything starts: a port already in use (naming who holds it), a server of ours
 # already on the port, a missing binary, a stone or netldi that is not running. Then it waits until
-# /healthz answers (MCP_START_TIMEOUT seconds, default 60) and prints the URL, the pid, the log and
-# how to stop it. A server that dies or does not answer in time is reported with its log's tail,
-# and exit status is non-zero.
+# /healthz answers (MCP_START_TIMEOUT seconds, default 60) and its log reports the control session
+# logged in (MCP_LOGIN_CHECK_TIMEOUT, default 30), and prints the URL, the pid, the log and how to
+# stop it. A server that dies, does not answer, or cannot reach GemStone is reported with its log
+# and stopped, and the exit status is non-zero.
 #   MCP_STATE_DIR   pid and log files (default build/run); MCP_LOG_FILE overrides the log path
 #   MCP_BIN         the server binary (default bin/mcp-gemstone)
 set -euo pipefail
@@ -60,12 +62,17 @@ gs_env_require_netldi "the server (one gem per MCP session, plus its control ses
 
 mkdir -p "$STATE_DIR" "$(dirname "$LOG")"
 (umask 077; touch "$LOG")
-export MCP_PORT="$PORT" MCP_HOST="$HOST"
+# The server's own names for what gs-env.sh resolved (internal/config): the stone, the control
+# session's user, the workers' user (the control user unless MCP_WORKER_USER says otherwise), and
+# the password as a file it reads itself when there is one.
+export MCP_PORT="$PORT" MCP_HOST="$HOST" MCP_STONE="$GS_STONE" MCP_CONTROL_USER="$GS_USER"
+export MCP_WORKER_USER="${MCP_WORKER_USER:-$GS_USER}"
 if [ -n "${GS_PASS_FILE:-}" ]; then
-  export GS_PASS_FILE; unset GS_PASS
+  export MCP_PASSWORD_FILE="$GS_PASS_FILE"; unset GS_PASS
 else
   export GS_PASS="$GS_ENV_PASSWORD"
 fi
+log_start=$(($(wc -l <"$LOG") + 1))
 printf '\n=== %s run-server.sh: starting %s on %s:%s (stone %s, user %s, netldi %s)\n' \
   "$(date -u +%FT%TZ)" "$BIN" "$HOST" "$PORT" "$GS_STONE" "$GS_USER" "$MCP_NETLDI" >>"$LOG"
 
@@ -101,6 +108,26 @@ while :; do
   fi
   sleep 0.3
 done
+
+# /healthz answers as soon as the server listens; whether it reached GemStone shows in its log,
+# where the control session's first login is reported (it is tried once at startup).
+login=""
+deadline=$((SECONDS + ${MCP_LOGIN_CHECK_TIMEOUT:-30}))
+while [ "$SECONDS" -lt "$deadline" ]; do
+  since="$(tail -n +"$log_start" "$LOG")"
+  if grep -q 'GemStone client library not loaded' <<<"$since"; then login=nolib; break; fi
+  if grep -q 'control session not logged in' <<<"$since"; then login=failed; break; fi
+  if grep -q 'control session logged in' <<<"$since"; then login=ok; break; fi
+  sleep 0.3
+done
+case "$login" in
+  nolib|failed)
+    gs_env__err "the server answers, but $([ "$login" = nolib ] && echo "could not load the GemStone client library" || echo "its control session could not log in to $GS_STONE as $GS_USER"); stopping it. From $LOG:"
+    tail -n +"$log_start" "$LOG" | grep -E 'library|control session' | tail -n 5 | sed 's/^/    /' >&2
+    "$ROOT/stop-server.sh" "$PORT" >/dev/null 2>&1 || true
+    exit 1 ;;
+  "") echo "warning: no login of the control session reported within ${MCP_LOGIN_CHECK_TIMEOUT:-30}s; see $LOG" >&2 ;;
+esac
 
 echo "mcp-gemstone is serving http://$url_host:$PORT/mcp"
 echo "  pid   $pid (pid file $PID_FILE)"

@@ -244,7 +244,8 @@ test_run_server_starts_detached_passes_mcp_variables_and_stop_is_graceful() {
   curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { fail "/healthz does not answer"; return 1; }
   local log="$S/repo/build/run/mcp-gemstone-$port.log"
   grep -qF "MCP_TOOLSETS=McpBrowsingToolset McpSearchToolset" "$log" && grep -qF "MCP_WORKER_USER=McpReadOnly" "$log" &&
-    grep -qF "GEMSTONE_GLOBAL_DIR=$S/srv" "$log" && grep -qF "MCP_NETLDI=gs64ldi" "$log" && grep -qF "GS_PASS=<set>" "$log" ||
+    grep -qF "GEMSTONE_GLOBAL_DIR=$S/srv" "$log" && grep -qF "MCP_NETLDI=gs64ldi" "$log" && grep -qF "GS_PASS=<set>" "$log" &&
+    grep -qF "MCP_STONE=gs64stone" "$log" && grep -qF "MCP_CONTROL_USER=DataCurator" "$log" ||
     { fail "variables not passed through: $(cat "$log")"; return 1; }
   [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ] || { fail "server is not in a session of its own"; return 1; }
   run ./stop-server.sh "$port"
@@ -252,6 +253,23 @@ test_run_server_starts_detached_passes_mcp_variables_and_stop_is_graceful() {
   gone "$pid" || fail "server still running"
   [ ! -e "$S/repo/build/run/mcp-gemstone-$port.pid" ] || fail "pid file left behind"
   grep -q "fake mcp-gemstone: stopped" "$log" || fail "server did not finish its SIGTERM shutdown"
+}
+
+test_workers_default_to_the_control_user_and_a_password_file_is_handed_on_as_a_file() {
+  sandbox pw-file-server; local port; port="$(free_port)"; export MCP_PORT="$port"
+  unset GS_PASS; printf 'pw\n' >"$S/pw"; chmod 600 "$S/pw"; export GS_PASS_FILE="$S/pw"
+  run ./run-server.sh; expect_rc 0 || return 1; started "$(pid_of_port "$port")"
+  local log="$S/repo/build/run/mcp-gemstone-$port.log"
+  grep -qF "MCP_PASSWORD_FILE=$S/pw" "$log" && grep -qF "MCP_WORKER_USER=DataCurator" "$log" && ! grep -q "GS_PASS=" "$log" ||
+    { fail "password file or worker user not handed on: $(cat "$log")"; return 1; }
+  run ./stop-server.sh "$port"; expect_rc 0
+}
+
+test_server_that_cannot_log_in_is_stopped_and_reported() {
+  sandbox no-login; local port; port="$(free_port)"; export MCP_PORT="$port" FAKE_LOGIN_FAIL=1
+  run ./run-server.sh
+  expect_rc 1 && expect_out "its control session could not log in to gs64stone as DataCurator" && expect_out "login refused (fake)" || return 1
+  [ -z "$(ss -Htln "sport = :$port")" ] || fail "the server was left running"
 }
 
 test_port_in_use_is_refused_before_anything_starts() {
