@@ -186,13 +186,37 @@ parse: aByteObject
   "The JSON value the UTF-8 bytes hold. Signals McpError kind invalidUtf8 or parseError."
   | text value failed |
   text := self combineSurrogateEscapesIn: (self decodeUtf8: aByteObject).
-  text trimSeparators isEmpty ifTrue: [^self refuseJson].
+  (self isBalanced: text) ifFalse: [^self refuseJson].
   failed := false.
   value := [JsonParser parse: text]
     on: Error
     do: [:ex | failed := true. ex return: nil].
   failed ifTrue: [^self refuseJson].
   ^value
+%
+category: 'reading'
+classmethod: McpJson
+isBalanced: aString
+  "Whether aString holds something and closes every string, object and array it opens. The
+   kernel parser is lenient about some malformed text; a truncated body must not get through."
+  | depth inString escaped |
+  aString trimSeparators isEmpty ifTrue: [^false].
+  depth := 0.
+  inString := false.
+  escaped := false.
+  aString do: [:ch |
+    inString
+      ifTrue: [
+        escaped
+          ifTrue: [escaped := false]
+          ifFalse: [ch = $\ ifTrue: [escaped := true]. ch = $" ifTrue: [inString := false]]]
+      ifFalse: [
+        ch = $" ifTrue: [inString := true].
+        (ch = ${ or: [ch = $[]) ifTrue: [depth := depth + 1].
+        (ch = $} or: [ch = $]]) ifTrue: [
+          depth := depth - 1.
+          depth < 0 ifTrue: [^false]]]].
+  ^inString not and: [depth = 0]
 %
 category: 'reading'
 classmethod: McpJson

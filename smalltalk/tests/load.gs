@@ -10,7 +10,7 @@ run
 mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpCoreTestToolset #McpTestServer
    #McpJsonTest #McpUtf8Test #McpToolTest #McpDispatcherTest #McpServerTest
-   #McpSessionToolsetTest #McpContractTest
+   #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
    #McpTestingToolsetTest )
@@ -21,6 +21,7 @@ true
 ! ------------------- Helpers of the worker-core suites
 input smalltalk/tests/McpCoreTestToolset.gs
 input smalltalk/tests/McpTestServer.gs
+input smalltalk/tests/McpContractFixtures.gs
 !
 ! ------------------- The worker-core suites
 input smalltalk/tests/McpJsonTest.gs
@@ -30,6 +31,7 @@ input smalltalk/tests/McpDispatcherTest.gs
 input smalltalk/tests/McpServerTest.gs
 input smalltalk/tests/McpSessionToolsetTest.gs
 input smalltalk/tests/McpContractTest.gs
+input smalltalk/tests/McpContractFixturesTest.gs
 !
 ! ------------------- The tool-surface fixtures and suites (input lines added by their owner)
 input smalltalk/tests/McpFixtureToolset.gs
