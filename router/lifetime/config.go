@@ -285,3 +285,25 @@ func (c Config) Describe() string {
 		c.IdleTimeout, c.StreamlessIdleTimeout, c.StreamLossGrace, c.MaxLifetime, c.ProbeInterval,
 		c.ProbeTimeout, c.PassInterval, mcb, c.StuckViewGrace, c.PinnedViewGrace)
 }
+
+// Knob describes one variable of this policy for a configuration loader that also offers
+// command-line flags: register Flag, and hand FromEnv a getenv that answers a given flag's
+// value in place of its variable.
+type Knob struct {
+	Env, Flag, Default, Help string
+}
+
+// Knobs lists the variables FromEnv reads, in the order docs/session-lifetime.md shows them.
+func Knobs() []Knob {
+	return []Knob{
+		{EnvIdleTimeout, "idle-timeout", "30m", "release a session with no request for this long, or none"},
+		{EnvStreamlessIdleTimeout, "streamless-idle-timeout", "60s", "release a session with no stream open and no request for this long"},
+		{EnvStreamLossGrace, "stream-loss-grace", "10s", "how long a client that closed its stream has to open another (0: release at once; none: leave it to the streamless timeout)"},
+		{EnvMaxLifetime, "max-lifetime", "none", "absolute cap on a session's life, or none"},
+		{EnvProbeInterval, "probe-interval", "2m", "ping a session idle this long on its open stream, and again each interval; none: never"},
+		{EnvReaperInterval, "reaper-interval", "15s", "how often the maintenance pass runs"},
+		{EnvMaxCommitsBehind, "max-commits-behind", "20", "refresh a view this many commits behind, between calls; none: never"},
+		{EnvStuckViewGrace, "stuck-view-grace", "60s", "release a session whose view cannot move after this long under backlog pressure (0: at once; none: never)"},
+		{EnvPinnedViewGrace, "pinned-view-grace", "300s", "end a call holding the oldest commit record this long under backlog pressure; none: never"},
+	}
+}

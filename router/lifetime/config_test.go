@@ -135,3 +135,32 @@ func TestNewRefusesAnInvalidConfig(t *testing.T) {
 		t.Fatal("New accepted a probe interval longer than the idle timeout")
 	}
 }
+
+func TestKnobsNameEveryVariableFromEnvReadsWithItsDefault(t *testing.T) {
+	read := map[string]bool{}
+	if _, err := FromEnv(func(k string) string { read[k] = true; return "" }); err != nil {
+		t.Fatal(err)
+	}
+	defaults := map[string]string{}
+	for _, k := range Knobs() {
+		if !read[k.Env] {
+			t.Errorf("knob %s is not read by FromEnv", k.Env)
+		}
+		delete(read, k.Env)
+		defaults[k.Env] = k.Default
+		if k.Flag == "" || k.Help == "" {
+			t.Errorf("knob %s lacks a flag or help", k.Env)
+		}
+	}
+	for env := range read {
+		t.Errorf("FromEnv reads %s, which no knob lists", env)
+	}
+	// Every documented default parses to what Defaults() holds.
+	c, err := FromEnv(func(k string) string { return defaults[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != Defaults() {
+		t.Fatalf("knob defaults give %s, Defaults() is %s", c.Describe(), Defaults().Describe())
+	}
+}
