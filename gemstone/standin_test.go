@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -345,6 +347,12 @@ func TestGemThatDiesMidCallGivesAFatalError(t *testing.T) {
 // gemChildren lists this process's child processes running the stand-in gem.
 func gemChildren(t *testing.T) map[int]bool {
 	t.Helper()
+	return children(t, "standin")
+}
+
+// children lists this process's live child processes whose command name contains name.
+func children(t *testing.T, name string) map[int]bool {
+	t.Helper()
 	out := map[int]bool{}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -371,7 +379,7 @@ func gemChildren(t *testing.T) map[int]bool {
 		if len(fields) < 2 || fields[0] == "Z" {
 			continue
 		}
-		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && strings.Contains(rest[lp+1:rp], "standin") {
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && strings.Contains(rest[lp+1:rp], name) {
 			out[pid] = true
 		}
 	}
@@ -554,5 +562,86 @@ func TestCancelledContextStartsNoLoginAndNoCall(t *testing.T) {
 	}
 	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); err != nil {
 		t.Fatalf("the session after a call that never started: %v", err)
+	}
+}
+
+// slowGem makes the next logins take delay: the stand-in starts GCI_STANDIN_GEM, here a
+// script that waits before it becomes the real gem.
+func slowGem(t *testing.T, delay time.Duration) {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "slow-gem")
+	body := fmt.Sprintf("#!/bin/sh\nsleep %.3f\nexec %s \"$@\"\n", delay.Seconds(), filepath.Join(standinHome(t), "bin", "standin-gem"))
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GCI_STANDIN_GEM", script)
+}
+
+func TestSlowLoginDoesNotStallOtherSessionsCalls(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	slowGem(t, 1500*time.Millisecond)
+	loggedIn := make(chan error, 1)
+	go func() {
+		other, err := lib.Login(callCtx(t), standinLogin(t))
+		if err == nil {
+			other.Close(context.Background())
+		}
+		loggedIn <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	for i := range 20 {
+		callStart := time.Now()
+		if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); err != nil {
+			t.Fatalf("call %d during the slow login: %v", i, err)
+		}
+		if d := time.Since(callStart); d > 500*time.Millisecond {
+			t.Fatalf("call %d took %v while another session logged in", i, d)
+		}
+	}
+	elapsed := time.Since(start)
+	select {
+	case err := <-loggedIn:
+		t.Fatalf("the slow login ended (%v) before the calls did: the test proves nothing", err)
+	default:
+	}
+	t.Logf("20 calls took %v during a 1.5 s login", elapsed)
+	if err := <-loggedIn; err != nil {
+		t.Fatalf("the slow login: %v", err)
+	}
+}
+
+func TestCancelledLoginReturnsAtOnceAndItsGemIsLoggedOut(t *testing.T) {
+	lib := openStandin(t)
+	slowGem(t, 700*time.Millisecond)
+	before := children(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	s, err := lib.Login(ctx, standinLogin(t))
+	if err == nil {
+		s.Close(context.Background())
+		t.Fatal("a login longer than its deadline succeeded")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
+		t.Fatalf("login = %v after %v; want DeadlineExceeded at the deadline", err, time.Since(start))
+	}
+	if during := children(t, ""); len(during) != len(before)+1 {
+		t.Fatalf("children during the abandoned login: %v (before: %v); want its gem", during, before)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		now := children(t, "")
+		if len(now) == len(before) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the abandoned login's gem still runs: %v (before: %v)", now, before)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("the abandoned login's gem was gone %v after the login started", time.Since(start))
+	if time.Since(start) < 700*time.Millisecond {
+		t.Fatal("the gem was gone before it could have logged in: the test proves nothing")
 	}
 }
