@@ -235,11 +235,13 @@ static void *login_thread(void *arg) {
     int rc = login_run(s, &s->login_err);
     s->exec_session_init = !(s->login.flags & GCI_LOGIN_CLIENT_DOES_SESSION_INIT);
     login_params_free(&s->login);
+    /* The state first, so a caller woken by the pipe finds the login finished. The pipe stays
+     * open until the session is freed, which this thread's reference holds off. */
+    atomic_store(&s->state, rc == 0 ? S_READY : S_LOGIN_FAILED);
     ssize_t w;
-    do { /* readable first, state second: once the state moves, the pipe may be closed */
+    do {
         w = write(s->login_pipe[1], "!", 1);
     } while (w < 0 && errno == EINTR);
-    atomic_store(&s->state, rc == 0 ? S_READY : S_LOGIN_FAILED);
     session_release(s);
     return NULL;
 }
@@ -809,11 +811,17 @@ GCI_EXPORT BoolType GciTsReleaseAllObjs(GciSession sess, GciErrSType *err) {
     return 1;
 }
 
+/* GciStandinExportCount looks without touching the session's state, so asking never uses up
+ * the fatal report of a gem that died. -1 also while another thread is inside a call. */
 GCI_EXPORT int64 GciStandinExportCount(GciSession sess) {
-    Session *s = begin_call(sess, NULL, 0);
+    Session *s = session_acquire(sess, NULL);
     if (s == NULL) return -1;
-    int64 n = (int64)s->nexports;
-    end_call(s);
+    int64 n = -1;
+    if (pthread_mutex_trylock(&s->call_lock) == 0) {
+        n = (int64)s->nexports;
+        pthread_mutex_unlock(&s->call_lock);
+    }
+    session_release(s);
     return n;
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +226,78 @@ static void check_breaks(GciSession s) {
     free(answer);
 }
 
+typedef struct {
+    GciSession s;
+    int poll_answer;
+    OopType result;
+    GciErrSType err;
+    double ended;
+} Waiter;
+
+static void *wait_forever(void *arg) {
+    Waiter *w = arg;
+    w->poll_answer = GciTsNbPoll(w->s, -1, &w->err);
+    w->result = GciTsNbResult(w->s, &w->err);
+    w->ended = now_ms();
+    return NULL;
+}
+
+/* check_break_from_another_thread: one thread waits inside GciTsNbPoll(-1) holding the
+ * session's call lock; another breaks, which must neither block nor be refused. */
+static void check_break_from_another_thread(GciSession s) {
+    GciErrSType err;
+    start(s, "mcpHandle:", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"sleep\",\"arguments\":{\"ms\":5000}}}", &err);
+    Waiter w = {.s = s};
+    pthread_t t;
+    pthread_create(&t, NULL, wait_forever, &w);
+    usleep(100000);
+    CHECK(GciTsNewString(s, "x", &err) == OOP_ILLEGAL && err.number == 2203,
+          "a call from a second thread while the first waits in GciTsNbPoll is refused (2203)");
+    double t0 = now_ms();
+    BoolType sent = GciTsBreak(s, 0, &err);
+    double took = now_ms() - t0;
+    pthread_join(t, NULL);
+    CHECK(sent && took < 50, "GciTsBreak from another thread returns at once (%.1f ms)", took);
+    CHECK(w.poll_answer == 1 && w.result == OOP_ILLEGAL && w.err.number == 6003 && w.ended - t0 < 2000,
+          "the waiting thread sees the call end with 6003");
+    GciTsClearStack(s, w.err.context, &err);
+    GciTsReleaseAllObjs(s, &err);
+}
+
+typedef struct {
+    int ok;
+} Parallel;
+
+static void *login_sleep_logout(void *arg) {
+    Parallel *p = arg;
+    GciErrSType err;
+    GciSession s = login("DataCurator", "swordfish", 0, &err);
+    if (s == NULL) return NULL;
+    char *prepared = call(s, "mcpPrepare:", config, &err);
+    char *slept = tool(s, "sleep", "{\"ms\":400}", &err);
+    p->ok = prepared && slept && strstr(slept, "slept 400 ms") != NULL;
+    free(prepared);
+    free(slept);
+    p->ok = GciTsLogout(s, &err) && p->ok;
+    return NULL;
+}
+
+/* check_parallel_sessions: sessions on their own threads do not wait for each other. */
+static void check_parallel_sessions(void) {
+    enum { N = 6 };
+    pthread_t t[N];
+    Parallel p[N] = {{0}};
+    double t0 = now_ms();
+    for (int i = 0; i < N; i++) pthread_create(&t[i], NULL, login_sleep_logout, &p[i]);
+    int ok = 0;
+    for (int i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        ok += p[i].ok;
+    }
+    double took = now_ms() - t0;
+    CHECK(ok == N && took < N * 400 / 2, "%d sessions on %d threads each slept 400 ms in %.0f ms together", ok, N, took);
+}
+
 static int read_pid(int session) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%d", getenv("GCI_STANDIN_DIR"), session);
@@ -306,11 +379,13 @@ int main(void) {
     if (s != NULL) {
         check_calls(s);
         check_breaks(s);
+        check_break_from_another_thread(s);
         CHECK(GciTsLogout(s, &err), "logout");
         CHECK(GciTsLogout(s, &err) == 0 && err.number == 4100, "a second logout fails 4100");
     }
     check_deaths();
     check_nblogin();
+    check_parallel_sessions();
     usleep(100000);
     errno = 0;
     CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "no gem process is left unreaped");
