@@ -355,6 +355,27 @@ test_stop_with_nothing_running_says_so() {
   expect_rc 0 && expect_out "nothing to stop"
 }
 
+test_real_server_on_the_standin_serves_a_session_and_stops_leaving_no_gem() {
+  sandbox standin; local port; port="$(free_port)"
+  [ -x "$REPO/bin/mcp-gemstone" ] && [ -d "$REPO/build/standin/lib" ] ||
+    { fail "needs bin/mcp-gemstone and build/standin: run make build first"; return 1; }
+  export MCP_PORT="$port" GEMSTONE="$REPO/build/standin" MCP_BIN="$REPO/bin/mcp-gemstone"
+  run ./run-server.sh
+  expect_rc 0 && expect_out "serving http://127.0.0.1:$port/mcp" || return 1
+  local pid; pid="$(pid_of_port "$port")"; started "$pid"
+  local headers="$S/headers"
+  curl -fsS -D "$headers" -o "$S/body" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"scripts-test","version":"1"}}}' \
+    "http://127.0.0.1:$port/mcp" || { fail "initialize failed"; return 1; }
+  grep -qi '^Mcp-Session-Id: ' "$headers" && grep -q '"result"' "$S/body" || { fail "initialize answered: $(cat "$headers" "$S/body")"; return 1; }
+  local gems; gems="$(ps -o pid= --ppid "$pid" | tr -d ' ')"
+  [ -n "$gems" ] || { fail "no gem process under the server after a session opened"; return 1; }
+  run ./stop-server.sh "$port"
+  expect_rc 0 && expect_out "stopped" || return 1
+  local g; for g in $gems; do gone "$g" || { fail "gem $g outlived the stop"; return 1; }; done
+  grep -q 'every worker gem logged out' "$S/repo/build/run/mcp-gemstone-$port.log" || fail "the server did not report its workers logged out"
+}
+
 # ---- run-unit-tests.sh / setup-read-only-user.sh / realstone ----------------------------------
 
 test_unit_tests_print_counts_and_fail_on_a_failure() {
