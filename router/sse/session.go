@@ -96,6 +96,13 @@ type Session struct {
 	cur    *stream // the stream that may take messages, nil when none is open
 	closed bool
 	stats  Stats
+	gap    gap // messages dropped since the last one a stream took
+}
+
+// gap is a run of messages the outbox dropped.
+type gap struct {
+	count       uint64
+	first, last uint64
 }
 
 // stream is one GET request's hold on the session.
@@ -141,9 +148,15 @@ func (s *Session) pushLocked(msg []byte) uint64 {
 	s.stats.Sent++
 	if didDrop {
 		s.stats.Dropped++
-		s.log.Warn().Uint64("droppedSeq", dropped).Uint64("droppedTotal", s.stats.Dropped).
-			Int("outboxLimit", s.opts.OutboxLimit).
-			Msg("sse outbox full: dropped the oldest undelivered message")
+		// One line when a gap opens and one when it closes, not one per message: a flood
+		// into a full outbox must not become a flood in the log.
+		if s.gap.count == 0 {
+			s.gap.first = dropped
+			s.log.Warn().Uint64("droppedSeq", dropped).Int("outboxLimit", s.opts.OutboxLimit).
+				Msg("sse outbox full: dropping the oldest undelivered messages")
+		}
+		s.gap.count++
+		s.gap.last = dropped
 	}
 	if s.cur != nil {
 		select {
@@ -333,6 +346,11 @@ func (s *Session) take(st *stream, cursor uint64) (m message, ok, current bool) 
 		return message{}, false, false
 	}
 	m, ok = s.lane.next(cursor)
+	if ok && s.gap.count > 0 {
+		s.log.Warn().Uint64("dropped", s.gap.count).Uint64("fromSeq", s.gap.first).Uint64("toSeq", s.gap.last).
+			Uint64("droppedTotal", s.stats.Dropped).Msg("sse outbox gap: messages dropped before a stream could take them")
+		s.gap = gap{}
+	}
 	if ok {
 		replay := m.seq <= s.lane.delivered
 		s.lane.handOut(m.seq)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // frame is one parsed SSE frame as a client sees it.
@@ -462,7 +464,8 @@ func TestUnknownLastEventIDOpensWithoutReplay(t *testing.T) {
 }
 
 func TestOutboxKeepsTheNewest256AndCountsTheDropped(t *testing.T) {
-	h := newHarness(t, Options{Keepalive: time.Hour})
+	var logs syncBuffer
+	h := newHarness(t, Options{Keepalive: time.Hour, Logger: zerolog.New(&logs)})
 	for i := 1; i <= 300; i++ {
 		h.sess.Send([]byte(fmt.Sprintf(`{"n":%d}`, i)))
 	}
@@ -476,6 +479,31 @@ func TestOutboxKeepsTheNewest256AndCountsTheDropped(t *testing.T) {
 	if f := sr.nextEvent(t); f.data != `{"n":45}` || f.id != "0-1-45" {
 		t.Fatalf("first delivered %+v, want message 45 (the oldest 44 dropped)", f)
 	}
+	// The gap is logged when it opens and when it closes, not once per message.
+	out := logs.String()
+	if n := strings.Count(out, "dropping the oldest"); n != 1 {
+		t.Fatalf("%d 'dropping' lines, want 1:\n%s", n, out)
+	}
+	if n := strings.Count(out, "outbox gap"); n != 1 || !strings.Contains(out, `"dropped":44`) || !strings.Contains(out, `"fromSeq":1`) || !strings.Contains(out, `"toSeq":44`) {
+		t.Fatalf("gap line missing or wrong (want one, dropped 44, seq 1-44):\n%s", out)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func TestSendOnDeliversOnlyToTheNamedGeneration(t *testing.T) {
