@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Error subclass: 'McpError'
-  instVarNames: #( kind details)
+  instVarNames: #( kind extraFields)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -50,7 +50,7 @@ category: 'accessing'
 method: McpError
 details
   "A Dictionary of extra JSON-safe fields, or nil."
-  ^details
+  ^extraFields
 %
 category: 'accessing'
 method: McpError
@@ -70,5 +70,5 @@ category: 'initialization'
 method: McpError
 setKind: aKind details: aDictionaryOrNil
   kind := aKind.
-  details := aDictionaryOrNil
+  extraFields := aDictionaryOrNil
 %
