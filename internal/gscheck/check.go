@@ -141,10 +141,8 @@ func (c *checker) checkASCII(path string, data []byte) {
 // parseBody parses one body and reports syntax errors and the comment traps.
 func (c *checker) parseBody(path string, b *body) *parsedBody {
 	pb := &parsedBody{body: b, File: path}
-	if b.Kind == bodyDoit {
-		if trapped := c.classCommentTrap(pb); trapped {
-			return pb
-		}
+	if b.Kind == bodyDoit && c.commentStringTrap(pb) {
+		return pb
 	}
 	var (
 		comments []comment

@@ -124,3 +124,13 @@ func TestTestCaseHelperNamedLikeAFrameworkMethodIsReported(t *testing.T) {
 	})
 	assertSame(t, got, "FooTest.gs:14: FooTest>>run: shadows SUnit's own #run: (the suite would silently run nothing; rename the helper)")
 }
+
+func TestLoneQuoteInACommentArgumentInsideALargerDoitIsTheTrap(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": definitionDoit("Object", "Foo", "", "", "") +
+			"doit\nFoo category: 'Fx';\n  comment: 'it''s fine,\n    but it's not';\n  yourself\n%\n" +
+			// a legitimate cascade after a comment is no trap
+			"doit\nFoo comment: 'fine'; category: 'Fx'\n%\n",
+	})
+	assertSame(t, got, "Foo.gs:13: a ' inside the class comment of Foo ends the string here; double it ('') (silent file-in trap)")
+}

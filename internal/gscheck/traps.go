@@ -1,57 +1,9 @@
 package gscheck
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // The silent file-in traps (gemstone-smalltalk.md s1, "File-in traps"): source that topaz files in
 // without the error pointing at the real line, or without any error at all.
-
-// classCommentDoit matches the canonical class-comment doit of a fileOutClass:
-//
-//	Foo comment:
-//	'text, with embedded quotes doubled '''
-var classCommentDoit = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s+comment:\s*'`)
-
-// classCommentTrap reports a lone ' inside a class comment string: the string ends there and the
-// rest of the comment is compiled as Smalltalk, which fails far from the real line. It answers
-// true when it reported, so the doit is not also reported as a generic syntax error.
-func (c *checker) classCommentTrap(b *parsedBody) (trapped bool) {
-	m := classCommentDoit.FindStringSubmatchIndex(b.Src)
-	if m == nil {
-		return false
-	}
-	className := b.Src[m[2]:m[3]]
-	defer func() {
-		if trapped {
-			c.trappedComments[className] = true
-		}
-	}()
-	i := m[1] // just after the opening quote
-	for i < len(b.Src) {
-		if b.Src[i] != '\'' {
-			i++
-			continue
-		}
-		if i+1 < len(b.Src) && b.Src[i+1] == '\'' {
-			i += 2
-			continue
-		}
-		break // the quote that ends the string
-	}
-	if i >= len(b.Src) {
-		c.report(b.File, b.lineOf(m[1]-1), "the class comment of "+className+" is never closed by a '")
-		return true
-	}
-	rest := strings.TrimSpace(b.Src[i+1:])
-	if rest == "" || rest == "." {
-		return false
-	}
-	c.report(b.File, b.lineOf(i), "a ' inside the class comment of "+className+
-		" ends the string here; double it ('') (silent file-in trap)")
-	return true
-}
 
 // checkCommentQuotes reports a comment whose closing " is glued to what follows: the mark of a "
 // written inside a comment, which ends the comment early and compiles the next words as code
@@ -89,4 +41,95 @@ func onlyWordsBetween(s string) bool {
 		}
 	}
 	return words
+}
+
+// commentStringTrap reports a lone ' inside a comment string of a doit: the canonical
+// `Foo comment: '...'` doit of a fileOutClass, a comment: argument inside a larger doit, or the
+// description: of an older class-definition form. The string ends at the lone quote and the rest
+// of the comment is compiled as Smalltalk, failing far from the real line. The mark is a bare word
+// (not a keyword) right after the string, or a string that never closes. It answers whether it
+// reported, so the doit is not also reported as a generic syntax error.
+func (c *checker) commentStringTrap(b *parsedBody) bool {
+	src := b.Src
+	receiver := "" // the last capitalised identifier, the receiver of a following comment:
+	for i := 0; i < len(src); i++ {
+		switch ch := src[i]; {
+		case ch == '"':
+			end := strings.IndexByte(src[i+1:], '"')
+			if end < 0 {
+				return false
+			}
+			i += end + 1
+		case ch == '\'':
+			i = stringEnd(src, i)
+		case isLetter(ch):
+			j := i
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			word := src[i:j]
+			i = j - 1
+			if j >= len(src) || src[j] != ':' {
+				if ch >= 'A' && ch <= 'Z' {
+					receiver = word
+				}
+				continue
+			}
+			if word != "comment" && word != "description" {
+				continue
+			}
+			k := j + 1
+			for k < len(src) && isSpace(src[k]) {
+				k++
+			}
+			if k >= len(src) || src[k] != '\'' {
+				continue
+			}
+			end := stringEnd(src, k)
+			n := end + 1
+			for n < len(src) && isSpace(src[n]) {
+				n++
+			}
+			if end < len(src) && (n >= len(src) || !isLetter(src[n]) || followedByColon(src, n)) {
+				i = end
+				continue
+			}
+			what := "the " + word + ": string"
+			if word == "comment" && receiver != "" {
+				what = "the class comment of " + receiver
+				c.trappedComments[receiver] = true
+			}
+			if end >= len(src) {
+				c.report(b.File, b.lineOf(k), what+" is never closed by a '")
+			} else {
+				c.report(b.File, b.lineOf(end), "a ' inside "+what+
+					" ends the string here; double it ('') (silent file-in trap)")
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// stringEnd answers the offset of the quote that closes the string opened at i (doubled quotes
+// are content), or len(src) when it never closes.
+func stringEnd(src string, i int) int {
+	for j := i + 1; j < len(src); j++ {
+		if src[j] != '\'' {
+			continue
+		}
+		if j+1 < len(src) && src[j+1] == '\'' {
+			j++
+			continue
+		}
+		return j
+	}
+	return len(src)
+}
+
+func followedByColon(src string, i int) bool {
+	for i < len(src) && isIdentChar(src[i]) {
+		i++
+	}
+	return i < len(src) && src[i] == ':'
 }
