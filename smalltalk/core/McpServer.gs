@@ -676,11 +676,11 @@ stampFor: aKey
 category: 'stamps'
 method: McpServer
 stampForClass: aName
-  | class comment |
-  class := self classNamed: aName.
-  class isNil ifTrue: [^self absentStamp].
-  comment := [class comment] on: Error do: [:ex | ex return: nil].
-  ^class definition asString , (String with: Character lf) , (comment isNil ifTrue: [''] ifFalse: [comment asString])
+  | subject comment |
+  subject := self classNamed: aName.
+  subject isNil ifTrue: [^self absentStamp].
+  comment := [subject comment] on: Error do: [:ex | ex return: nil].
+  ^subject definition asString , (String with: Character lf) , (comment isNil ifTrue: [''] ifFalse: [comment asString])
 %
 category: 'stamps'
 method: McpServer
@@ -699,14 +699,14 @@ stampForDictionary: aName
 category: 'stamps'
 method: McpServer
 stampForMethodOf: aClassPart selector: aSelector
-  | meta baseName class source |
+  | meta baseName behavior source |
   meta := aClassPart size > 6 and: [(aClassPart copyFrom: aClassPart size - 5 to: aClassPart size) = ' class'].
   baseName := meta ifTrue: [aClassPart copyFrom: 1 to: aClassPart size - 6] ifFalse: [aClassPart].
-  class := self classNamed: baseName.
-  class isNil ifTrue: [^self absentStamp].
-  meta ifTrue: [class := class class].
-  (class includesSelector: aSelector asSymbol) ifFalse: [^self absentStamp].
-  source := [class sourceCodeAt: aSelector asSymbol] on: Error do: [:ex | ex return: nil].
+  behavior := self classNamed: baseName.
+  behavior isNil ifTrue: [^self absentStamp].
+  meta ifTrue: [behavior := behavior class].
+  (behavior includesSelector: aSelector asSymbol) ifFalse: [^self absentStamp].
+  source := [behavior sourceCodeAt: aSelector asSymbol] on: Error do: [:ex | ex return: nil].
   source isNil ifTrue: [^self absentStamp].
   ^source asString
 %

@@ -53,10 +53,10 @@ category: 'running'
 classmethod: McpContractFixtures
 serverFrom: aPrepareText placeholders: aDictionary
   "A server of the worker class WORKER_CLASS names, configured from prepare.json; not installed."
-  | config class |
+  | config workerClass |
   config := McpJson parse: (self fill: aPrepareText with: aDictionary).
-  class := System myUserProfile objectNamed: (config at: 'workerClass') asSymbol.
-  ^class fromConfig: config
+  workerClass := System myUserProfile objectNamed: (config at: 'workerClass') asSymbol.
+  ^workerClass fromConfig: config
 %
 category: 'running'
 classmethod: McpContractFixtures

@@ -84,9 +84,9 @@ testTheDefaultSurfaceOffersAll31Tools
 category: 'tests'
 method: McpContractTest
 testToolNamesMatchWhatEachToolsetRegisters
-  McpServer defaultToolsetNames do: [:name | | class registry |
-    class := System myUserProfile objectNamed: name asSymbol.
+  McpServer defaultToolsetNames do: [:toolsetName | | toolsetClass registry |
+    toolsetClass := System myUserProfile objectNamed: toolsetName asSymbol.
     registry := McpToolRegistry new.
-    (class server: server options: nil) registerOn: registry.
-    self assert: registry toolNames = (self sorted: class toolNames)]
+    (toolsetClass server: server options: nil) registerOn: registry.
+    self assert: registry toolNames = (self sorted: toolsetClass toolNames)]
 %
