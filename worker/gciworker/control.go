@@ -70,8 +70,9 @@ func (c *Control) sessionLocked(ctx context.Context) (*gemstone.Session, error) 
 	return s, nil
 }
 
-// do runs f on the control session, one call at a time; a fatal error drops the session so
-// the next call logs in afresh.
+// do runs f on the control session, one call at a time. A fatal error drops the session;
+// when the session was found dead (not ended by ctx), f runs once more on a fresh login,
+// since both control calls may be repeated.
 func (c *Control) do(ctx context.Context, f func(*gemstone.Session) error) error {
 	select {
 	case c.slot <- struct{}{}:
@@ -79,14 +80,21 @@ func (c *Control) do(ctx context.Context, f func(*gemstone.Session) error) error
 		return fmt.Errorf("gciworker: waiting for the control session: %w", ctx.Err())
 	}
 	defer func() { <-c.slot }()
-	s, err := c.sessionLocked(ctx)
-	if err != nil {
-		return err
-	}
-	err = f(s)
-	if gemstone.IsFatal(err) {
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		var s *gemstone.Session
+		if s, err = c.sessionLocked(ctx); err != nil {
+			return err
+		}
+		err = f(s)
+		if !gemstone.IsFatal(err) {
+			return err
+		}
 		s.Close(context.WithoutCancel(ctx))
 		c.session = nil
+		if ctx.Err() != nil || gemstone.EndingOf(err) != gemstone.NotEnded {
+			return err
+		}
 	}
 	return err
 }

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -220,5 +223,82 @@ func TestGemCloseIsIdempotent(t *testing.T) {
 	}
 	if _, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); !gemstone.IsFatal(err) {
 		t.Fatalf("Handle after Close = %v, want a fatal (closed) error", err)
+	}
+}
+
+func TestControlLogsInAgainAfterItsGemDied(t *testing.T) {
+	lib := standinLibrary(t)
+	dir := os.Getenv("GCI_STANDIN_DIR")
+	before := map[string]bool{}
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			before[e.Name()] = true
+		}
+	}
+	control, err := NewControl(ctxFor(t), lib, loginSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer control.Close(context.Background())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []os.DirEntry
+	for _, e := range entries {
+		if !before[e.Name()] {
+			mine = append(mine, e)
+		}
+	}
+	if len(mine) != 1 {
+		t.Fatalf("the control login registered %d gems, want 1", len(mine))
+	}
+	entries = mine
+	pidText, err := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	if err != nil {
+		t.Fatalf("session entry %q: %v", pidText, err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !processDead(pid); {
+		if time.Now().After(deadline) {
+			t.Fatalf("gem %d survived SIGKILL", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	got, err := control.ReadStone(ctxFor(t))
+	if err != nil || got.SignalAbortBacklog != -1 {
+		t.Fatalf("ReadStone after the control gem was killed = %+v, %v; want a fresh login's readings", got, err)
+	}
+}
+
+// processDead reports whether pid has exited (gone, or a zombie not yet reaped).
+func processDead(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	rest := string(stat)
+	if i := strings.LastIndexByte(rest, ')'); i >= 0 {
+		fields := strings.Fields(rest[i+1:])
+		return len(fields) > 0 && fields[0] == "Z"
+	}
+	return false
+}
+
+func TestLaunchWithoutALibraryNamesThePathTried(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "libgcits-3.7.5-64.so")
+	lib, _ := gemstone.Open(gemstone.LibraryConfig{Path: path})
+	_, err := NewLauncher(lib, Options{}).Launch(ctxFor(t), loginSpec(), prepareConfig())
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), gemstone.EnvLibrary) {
+		t.Fatalf("Launch without a library = %v; want the path %s and %s named", err, path, gemstone.EnvLibrary)
+	}
+	if got := gemstone.ClientSafe(err); strings.Contains(got, path) {
+		t.Fatalf("ClientSafe(%v) = %q carries the path", err, got)
 	}
 }
