@@ -269,3 +269,14 @@ func TestSessionDirectoryReclaimsStaleEntries(t *testing.T) {
 		t.Fatal("unregister left the entry")
 	}
 }
+
+func TestSessionDirectoryHoldsOnlySessionEntries(t *testing.T) {
+	d := sessionDir{dir: filepath.Join(t.TempDir(), "sessions")}
+	if _, err := d.register(os.Getpid()); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(d.dir)
+	if err != nil || len(entries) != 1 || entries[0].Name() != "1" {
+		t.Fatalf("entries %v %v: want the one session entry", entries, err)
+	}
+}

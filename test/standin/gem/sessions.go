@@ -12,7 +12,8 @@ import (
 )
 
 // sessionDir is the registry of live stand-in gems: one file per session number holding
-// the gem's pid, so that another gem's System stopSession: can find it.
+// the gem's pid, so that another gem's System stopSession: can find it. The directory holds
+// nothing else; its lock file is <dir>.lock.
 type sessionDir struct {
 	dir string
 }
@@ -25,7 +26,8 @@ func (d sessionDir) register(pid int) (int, error) {
 	if err := os.MkdirAll(d.dir, 0o700); err != nil {
 		return 0, fmt.Errorf("creating the session directory: %w", err)
 	}
-	lock, err := os.OpenFile(filepath.Join(d.dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	// The lock lives beside the directory, which holds nothing but session entries.
+	lock, err := os.OpenFile(filepath.Clean(d.dir)+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("opening the session directory lock: %w", err)
 	}
