@@ -23,7 +23,7 @@ type parsedBody struct {
 	File     string
 	Method   *methodNode // for methods that parsed
 	Selector string      // for methods whose pattern parsed, even if the rest did not
-	Doit     *sequence   // for doits
+	Doit     *sequence   // for doits that parsed
 }
 
 func (b *parsedBody) lineOf(pos int) int {

@@ -20,6 +20,7 @@ func (s *scope) lookup(name string) (string, bool) {
 
 // classContext is what a method of a class can see besides its own declarations.
 type classContext struct {
+	broken    bool            // the class definition did not parse: its variables are unknown
 	label     string          // Foo or Foo class
 	ivars     map[string]bool // instance variables (class-instance variables on the class side)
 	classVars map[string]bool
@@ -57,7 +58,7 @@ func (c *checker) checkNames(b *parsedBody) {
 // superclasses defined in the tree, then the kernel ancestor's variables from the inventory.
 // Class-side methods see class-instance variables and the ivars of Class itself.
 func (c *checker) contextFor(cls string, meta bool) *classContext {
-	ctx := &classContext{label: cls, ivars: map[string]bool{}, classVars: map[string]bool{}}
+	ctx := &classContext{label: cls, ivars: map[string]bool{}, classVars: map[string]bool{}, broken: c.tree.broken[cls]}
 	if meta {
 		ctx.label += " class"
 	}
@@ -188,6 +189,9 @@ func (n *nameChecker) checkVar(id ident, s *scope) {
 	if name[0] >= 'A' && name[0] <= 'Z' {
 		n.report(id.Pos, "undefined global "+name+" in "+n.where()+
 			": not defined in the scanned tree nor in the kernel inventory")
+		return
+	}
+	if n.ctx.broken {
 		return
 	}
 	n.report(id.Pos, "undeclared variable "+name+" in "+n.where())

@@ -134,3 +134,13 @@ func TestLoneQuoteInACommentArgumentInsideALargerDoitIsTheTrap(t *testing.T) {
 	})
 	assertSame(t, got, "Foo.gs:13: a ' inside the class comment of Foo ends the string here; double it ('') (silent file-in trap)")
 }
+
+func TestBrokenClassDefinitionIsOneFindingNotACascade(t *testing.T) {
+	got := checkSources(t, map[string]string{
+		"Foo.gs": "doit\nObject subclass: 'Foo'\n  instVarNames: #( a\n  inDictionary: UserGlobals\n%\n" +
+			"method: Foo\na\n  ^a\n%\n",
+		"Bar.gs": definitionDoit("Object", "Bar", "", "", "") + "method: Bar\nfoo\n  ^Foo new a\n%\n",
+	})
+	// Foo's comment and category doits (appended by checkSources) and Bar's use of Foo find it.
+	assertSame(t, got, "Foo.gs:3: syntax error in `doit` at line 1: a literal array opened here is never closed")
+}

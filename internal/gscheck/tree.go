@@ -1,6 +1,9 @@
 package gscheck
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // treeModel is what the scanned tree itself defines: classes (from class-definition doits),
 // names bound by doits, and every implemented selector.
@@ -9,6 +12,9 @@ type treeModel struct {
 	globals    map[string]bool
 	selectors  map[string]bool
 	duplicates []Finding
+	// classes whose definition doit did not parse: their names are known, their variables not,
+	// so their methods are spared the undeclared-variable findings the one real error caused
+	broken map[string]bool
 
 	// comment: and category: doits, applied once every class is known (a file may set the
 	// comment of a class defined in a file read later).
@@ -53,7 +59,8 @@ func isClassDefinition(sel string) bool {
 }
 
 func buildTree(bodies []*parsedBody) *treeModel {
-	t := &treeModel{classes: map[string]*classDef{}, globals: map[string]bool{}, selectors: map[string]bool{}}
+	t := &treeModel{classes: map[string]*classDef{}, globals: map[string]bool{}, selectors: map[string]bool{},
+		broken: map[string]bool{}}
 	type methodKey struct {
 		class    string
 		meta     bool
@@ -76,6 +83,7 @@ func buildTree(bodies []*parsedBody) *treeModel {
 			continue
 		}
 		if b.Doit == nil {
+			t.salvageClassNames(b)
 			continue
 		}
 		binds := false
@@ -107,6 +115,20 @@ func buildTree(bodies []*parsedBody) *treeModel {
 		}
 	}
 	return t
+}
+
+// definedInBrokenDoit finds the class a doit that did not parse was meant to define.
+var definedInBrokenDoit = regexp.MustCompile(`[Ss]ubclass:\s*[#']([A-Za-z_][A-Za-z0-9_]*)`)
+
+// salvageClassNames records the classes a doit that did not parse defines, so that the one
+// syntax error already reported does not also surface as an undefined global at every use.
+func (t *treeModel) salvageClassNames(b *parsedBody) {
+	for _, m := range definedInBrokenDoit.FindAllStringSubmatch(b.Src, -1) {
+		if t.classes[m[1]] == nil {
+			t.globals[m[1]] = true
+			t.broken[m[1]] = true
+		}
+	}
 }
 
 // noteDoitSend records what a doit send defines: a class, or a name bound with at:put: /
