@@ -142,6 +142,9 @@ type tracked struct {
 	lastProbe   time.Time
 	stuckSince  time.Time
 	pinnedSince time.Time
+	// declinedAt is the distance at which the worker last declined a refresh; it is not asked
+	// again until the view falls further behind. 0: no refresh declined.
+	declinedAt int
 }
 
 type streamLoss struct {
@@ -190,16 +193,16 @@ func (e *Engine) Start() {
 	}
 	e.started = true
 	e.log.Info().Str("policy", e.cfg.Describe()).Msg("session lifetime policy")
-	e.schedulePassLocked(e.clock.Now().Add(e.cfg.PassInterval))
+	e.schedulePassLocked(e.now().Add(e.cfg.PassInterval))
 }
 
 func (e *Engine) schedulePassLocked(due time.Time) {
-	e.passTimer = e.clock.AfterFunc(due.Sub(e.clock.Now()), func() {
+	e.passTimer = e.clock.AfterFunc(due.Sub(e.now()), func() {
 		e.runPass(e.ctx, due)
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		if !e.stopped {
-			e.schedulePassLocked(e.clock.Now().Add(e.cfg.PassInterval))
+			e.schedulePassLocked(e.now().Add(e.cfg.PassInterval))
 		}
 	})
 }
@@ -223,7 +226,7 @@ func (e *Engine) Stop() {
 
 // Pass runs one maintenance pass now. Start runs them on schedule; Pass is for tests and for
 // a router that drives its own schedule.
-func (e *Engine) Pass(ctx context.Context) { e.runPass(ctx, e.clock.Now()) }
+func (e *Engine) Pass(ctx context.Context) { e.runPass(ctx, e.now()) }
 
 // StreamClosed tells the engine the client lost the stream of generation gen (it hung up or
 // a write failed; not a supersession). The stream-loss grace starts now.
@@ -233,7 +236,7 @@ func (e *Engine) StreamClosed(id string, gen uint64) {
 	if e.stopped {
 		return
 	}
-	now := e.clock.Now()
+	now := e.now()
 	t := e.trackLocked(id)
 	t.streamSeen = now
 	if t.loss != nil && t.loss.timer != nil {
@@ -349,7 +352,7 @@ func (e *Engine) checkOne(id string, due time.Time) {
 	if e.isStopped() {
 		return
 	}
-	now := e.clock.Now()
+	now := e.now()
 	if e.late(now, due) {
 		return
 	}
@@ -360,6 +363,12 @@ func (e *Engine) checkOne(id string, due time.Time) {
 	}
 	e.judge(now, s)
 }
+
+// now is the wall-clock time, without Go's monotonic reading. Everything the engine compares
+// is wall-clock on purpose: a session's activity stamps are wall-clock, an absolute deadline
+// is, and on Linux the monotonic clock stops while the host is suspended, so only the wall
+// clock shows a pass that ran an hour late because the laptop slept.
+func (e *Engine) now() time.Time { return e.clock.Now().Round(0) }
 
 func (e *Engine) isStopped() bool {
 	e.mu.Lock()
@@ -373,7 +382,7 @@ func (e *Engine) runPass(ctx context.Context, due time.Time) {
 	if e.isStopped() {
 		return
 	}
-	now := e.clock.Now()
+	now := e.now()
 	if e.late(now, due) {
 		return
 	}
@@ -516,7 +525,7 @@ func (e *Engine) sendProbe(id string, t *tracked, p *probe) {
 		return
 	}
 	due := p.sent.Add(e.cfg.ProbeTimeout)
-	p.timer = e.clock.AfterFunc(due.Sub(e.clock.Now()), func() { e.checkOne(id, due) })
+	p.timer = e.clock.AfterFunc(due.Sub(e.now()), func() { e.checkOne(id, due) })
 }
 
 func (e *Engine) reap(id string, why Reason) {

@@ -89,6 +89,9 @@ func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings)
 	}
 	if r.refreshAt > 0 && vs.CommitsBehind >= r.refreshAt && vs.Movable {
 		e.setStuck(id, time.Time{})
+		if e.declinedBefore(id, vs.CommitsBehind) {
+			return
+		}
 		e.refresh(ctx, s, vs, r.refreshAt)
 		return
 	}
@@ -126,13 +129,26 @@ func (e *Engine) refresh(ctx context.Context, s Session, vs worker.ViewStatus, l
 		e.log.Info().Err(err).Str("session", s.ID()).Msg("view hygiene: refresh not done")
 		return
 	case !res.Refreshed:
-		ev.Str("why", res.Reason).Msg("view hygiene: the worker declined to refresh")
+		ev.Str("why", res.Reason).Msg("view hygiene: the worker declined to refresh; not asking again until the view falls further behind")
 	default:
 		ev.Bool("conflicts", res.Conflicts).Msg("view hygiene: view refreshed, uncommitted work kept")
 	}
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.stats.Refreshes++
-	e.mu.Unlock()
+	t := e.trackLocked(s.ID())
+	t.declinedAt = 0
+	if !res.Refreshed {
+		t.declinedAt = vs.CommitsBehind
+	}
+}
+
+// declinedBefore says the worker already declined a refresh at this distance or further.
+func (e *Engine) declinedBefore(id string, behind int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, ok := e.state[id]
+	return ok && t.declinedAt > 0 && behind <= t.declinedAt
 }
 
 // pinned ends a running call that has held the oldest commit record across the whole grace

@@ -255,3 +255,23 @@ func TestUnreadBacklogNeverEndsACall(t *testing.T) {
 		t.Fatal("a call was ended on a reading that could not be taken")
 	}
 }
+
+func TestDeclinedRefreshIsNotRepeatedUntilTheViewFallsFurtherBehind(t *testing.T) {
+	r := hygieneRig(t, nil)
+	s := r.streamed("a")
+	r.host.set(func() {
+		s.view = worker.ViewStatus{CommitsBehind: 25, Movable: true}
+		s.refresh = worker.RefreshResult{Refreshed: false, Reason: "nested transaction"}
+	})
+	r.clock.Advance(15 * time.Second)
+	r.host.set(func() { s.view.CommitsBehind = 25 }) // the fake resets it on every refresh
+	r.clock.Advance(5 * time.Minute)
+	if s.refreshCalls != 1 {
+		t.Fatalf("asked %d times at an unchanged distance after a decline, want 1", s.refreshCalls)
+	}
+	r.host.set(func() { s.view.CommitsBehind = 40 })
+	r.clock.Advance(15 * time.Second)
+	if s.refreshCalls != 2 {
+		t.Fatalf("asked %d times once the view fell further behind, want 2", s.refreshCalls)
+	}
+}
