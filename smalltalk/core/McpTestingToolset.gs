@@ -226,7 +226,7 @@ registerOn: aRegistry
     handler: [:args | self describeTestFailure: args]).
   aRegistry add: (McpTool
     name: 'list_failing_tests'
-    description: 'Run the named TestCase classes (default: every concrete one in the image, which can take a while) and list the tests that failed or raised an error, after a summary of the counts. A name that does not resolve is notFound and nothing runs.'
+    description: 'Run the named TestCase classes (default: every concrete one in the image, which can take a while) and list the tests that failed or raised an error, after a summary of the counts. A name that does not resolve is notFound and nothing runs. Tests run in this session''s transaction; a test that itself aborts or commits does so for the whole session.'
     schema: (self schemaProperties: {
         self stringArrayProperty: 'classNames' description: 'TestCase subclasses to run (default: all)' }
       required: #())
@@ -241,7 +241,7 @@ registerOn: aRegistry
     handler: [:args | self listTestClasses: args]).
   aRegistry add: (McpTool
     name: 'run_test_class'
-    description: 'Run every test of a TestCase subclass: a summary of the counts, then one FAIL or ERROR line per test that did not pass.'
+    description: 'Run every test of a TestCase subclass: a summary of the counts, then one FAIL or ERROR line per test that did not pass. Tests run in this session''s transaction, against what it has compiled and not committed; a test that itself aborts or commits does so for the whole session.'
     schema: (self schemaProperties: {classProperty} required: #('className'))
     handler: [:args | self runTestClass: args]).
   aRegistry add: (McpTool
