@@ -161,7 +161,7 @@ func (g *gem) start(f gemproto.Frame) {
 	g.breaks = breaks
 	g.mu.Unlock()
 
-	go func() {
+	finish := func() {
 		r := g.run(f, breaks)
 		g.mu.Lock()
 		g.running = false
@@ -170,7 +170,21 @@ func (g *gem) start(f gemproto.Frame) {
 		if err := g.send(r.Frame()); err != nil && !errors.Is(err, syscall.EPIPE) {
 			fmt.Fprintf(os.Stderr, "standin-gem: writing a result: %v\n", err)
 		}
-	}()
+	}
+	if mayBlock(f) {
+		go finish() // the reader goes on reading, so a break reaches the call
+		return
+	}
+	finish() // a call that cannot wait needs no goroutine of its own: a shorter round trip
+}
+
+// mayBlock says whether a call can run long enough to be broken: only mcpHandle: runs tools.
+func mayBlock(f gemproto.Frame) bool {
+	if f.Type != gemproto.TypePerform {
+		return false
+	}
+	p, err := gemproto.DecodePerform(f.Payload)
+	return err != nil || p.Selector == "mcpHandle:"
 }
 
 func (g *gem) run(f gemproto.Frame, breaks chan fixtureBreak) gemproto.Answer {
