@@ -446,10 +446,10 @@ func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 	case t.loss != nil && now.Sub(t.loss.at) >= e.cfg.StreamLossGrace.D():
 		why = &Reason{KindStreamLost, fmt.Sprintf("the client closed its stream and did not return within MCP_STREAM_LOSS_GRACE=%v", e.cfg.StreamLossGrace)}
 	case e.cfg.IdleTimeout.On() && idle >= e.cfg.IdleTimeout.D():
-		why = &Reason{KindIdle, fmt.Sprintf("no request for %v (MCP_IDLE_TIMEOUT=%v)", idle.Round(time.Second), e.cfg.IdleTimeout)}
+		why = &Reason{KindIdle, fmt.Sprintf("no request for %v (MCP_IDLE_TIMEOUT=%v)", idle.Round(100*time.Millisecond), e.cfg.IdleTimeout)}
 	case !open && e.cfg.StreamlessIdleTimeout.On() && now.Sub(latest(base, t.streamSeen)) >= e.cfg.StreamlessIdleTimeout.D():
 		why = &Reason{KindStreamlessIdle, fmt.Sprintf("no stream open and no request for %v (MCP_STREAMLESS_IDLE_TIMEOUT=%v)",
-			now.Sub(latest(base, t.streamSeen)).Round(time.Second), e.cfg.StreamlessIdleTimeout)}
+			now.Sub(latest(base, t.streamSeen)).Round(100*time.Millisecond), e.cfg.StreamlessIdleTimeout)}
 	}
 	var send *probe
 	if why == nil && open {

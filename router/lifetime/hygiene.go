@@ -115,7 +115,7 @@ func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings)
 	}
 	e.reap(id, Reason{KindStuckView, fmt.Sprintf(
 		"the session's view cannot be moved (after a failed commit, or inside a nested transaction) and is %d commits behind while the repository's commit-record backlog stood at %d (limit %d) for %v (MCP_STUCK_VIEW_GRACE=%v); its uncommitted work could not have been committed",
-		vs.CommitsBehind, r.stone.CommitRecordBacklog, r.pressureAt, now.Sub(since).Round(time.Second), e.cfg.StuckViewGrace)})
+		vs.CommitsBehind, r.stone.CommitRecordBacklog, r.pressureAt, now.Sub(since).Round(100*time.Millisecond), e.cfg.StuckViewGrace)})
 }
 
 func (e *Engine) refresh(ctx context.Context, s Session, vs worker.ViewStatus, limit int) {
@@ -169,7 +169,7 @@ func (e *Engine) pinned(now time.Time, s Session, r readings) {
 	e.setPinned(id, time.Time{})
 	why := Reason{KindPinnedView, fmt.Sprintf(
 		"the server ended this call because it held the repository's oldest commit record for %v while the commit-record backlog stood at %d (limit %d); the session and its uncommitted work are kept (MCP_PINNED_VIEW_GRACE=%v)",
-		now.Sub(since).Round(time.Second), r.stone.CommitRecordBacklog, r.pressureAt, e.cfg.PinnedViewGrace)}
+		now.Sub(since).Round(100*time.Millisecond), r.stone.CommitRecordBacklog, r.pressureAt, e.cfg.PinnedViewGrace)}
 	e.mu.Lock()
 	e.stats.CallsEnded++
 	e.mu.Unlock()
