@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"testing"
@@ -12,6 +13,8 @@ import (
 )
 
 const realstoneDir = "../contract/realstone"
+
+var sunitToolCall = regexp.MustCompile(`(?:callTool|failureOf|failureKindOf):\s*'([a-z_]+)'`)
 
 // toolSurfaceToolsets are the toolsets whose tools the real-stone scenarios must cover.
 var toolSurfaceToolsets = []string{
@@ -197,4 +200,37 @@ func dispatcherShapeFor(t *testing.T, st step) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestEveryToolSurfaceToolIsCalledBySomeSUnitTest keeps the claim that the SUnit suites cover every
+// tool of the five toolsets honest: each tool name must appear as the tool argument of a
+// callTool:with:, failureOf:with: or failureKindOf:with: send in smalltalk/tests.
+func TestEveryToolSurfaceToolIsCalledBySomeSUnitTest(t *testing.T) {
+	files, err := filepath.Glob("../../smalltalk/tests/*.gs")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no .gs files in smalltalk/tests (err %v)", err)
+	}
+	called := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatalf("reading %s: %v", f, err)
+		}
+		for _, m := range sunitToolCall.FindAllStringSubmatch(string(data), -1) {
+			called[m[1]] = true
+		}
+	}
+	registered := registeredTools(t)
+	var missing []string
+	for _, ts := range toolSurfaceToolsets {
+		for _, n := range registered[ts] {
+			if !called[n] {
+				missing = append(missing, n)
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("no SUnit test in smalltalk/tests calls %v", missing)
+	}
 }
