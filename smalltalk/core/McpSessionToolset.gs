@@ -178,7 +178,18 @@ status: args
   lines add: 'server: ' , self server serverName , ' ' , self server serverVersion.
   lines add: 'worker class: ' , self server class name asString.
   lines add: 'tools: ' , self server toolCount printString.
+  self frontEndLine isNil ifFalse: [lines add: self frontEndLine].
   ^self linesFrom: lines
+%
+category: 'status'
+method: McpSessionToolset
+frontEndLine
+  "The router that opened this session, as the prepare config named it, or nil."
+  | frontEnd |
+  frontEnd := self server frontEnd.
+  (frontEnd isKindOf: Dictionary) ifFalse: [^nil].
+  ^'front end: ' , (frontEnd at: 'name' ifAbsent: ['?']) asString , ' '
+    , (frontEnd at: 'version' ifAbsent: ['?']) asString
 %
 category: 'tools'
 method: McpSessionToolset
