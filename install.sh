@@ -133,16 +133,24 @@ binary_state() {
 }
 
 # ---- Smalltalk run blocks ---------------------------------------------------------------------
+# Lists travel as one multi-line string literal split in the image, not as one literal per
+# entry: a single method (a run block) stays small whatever the size of the manifest.
 
-# Prints each non-empty input line between prefix $1 and suffix $2.
-each_line() { local l; while IFS= read -r l; do [ -z "$l" ] || printf '%s%s%s\n' "$1" "$l" "${2:-}"; done; }
+st_split_decl() {
+  echo "split := [:text :sep | | out in | out := OrderedCollection new. in := ReadStream on: text."
+  echo "  [in atEnd] whileFalse: [| w | w := in upTo: sep. w isEmpty ifFalse: [out add: w]]. out]."
+}
+
+# Prints each non-empty input line after prefix $1.
+each_line() { local l; while IFS= read -r l; do [ -z "$l" ] || printf '%s%s\n' "$1" "$l"; done; }
 
 st_prepare() {
   cat <<ST
 run
 "mcp-install:prepare v1"
-| emit up mcp names |
+| emit split up mcp names |
 $(gs_env_emit_decl)
+$(st_split_decl)
 up := System myUserProfile.
 mcp := up objectNamed: #Mcp.
 mcp isNil ifTrue: [
@@ -154,7 +162,9 @@ mcp isNil ifTrue: [
     ifFalse: [emit value: 'found Mcp in another user''s symbol list'].
   up insertDictionary: mcp at: up symbolList size + 1].
 names := IdentitySet new.
-$(each_line 'names add: #' '.' <<<"$CLASSES")
+(split value: '
+$CLASSES
+' value: Character lf) do: [:each | names add: each asSymbol].
 (mcp isKindOf: SymbolDictionary)
   ifFalse: [emit value: 'fail the name Mcp is bound to a ' , mcp class name , ', not a SymbolDictionary']
   ifTrue: [
@@ -210,22 +220,25 @@ st_verify() {
   cat <<ST
 run
 "mcp-install:verify v1"
-| emit up mcp exp expected classes methods missing |
+| emit split up mcp exp expected classes methods missing |
 $(gs_env_emit_decl)
+$(st_split_decl)
 up := System myUserProfile.
 mcp := up objectNamed: #Mcp.
 mcp isNil ifTrue: [emit value: 'no-dictionary Mcp'. mcp := SymbolDictionary new].
-exp := OrderedCollection new.
-$(each_line "exp add: '" "'." <<<"$MANIFEST")
+"One line per definition: Class, or Class selector, or Class class selector."
+exp := split value: '
+$MANIFEST
+' value: Character lf.
 expected := Dictionary new.
 classes := 0. methods := 0. missing := 0.
 exp do: [:line | | parts cls beh key sel |
-  parts := line subStrings: ' '.
+  parts := split value: line value: Character space.
   cls := mcp at: (parts at: 1) asSymbol ifAbsent: [nil].
   parts size = 1
     ifTrue: [
       classes := classes + 1.
-      (cls notNil and: [cls isBehavior])
+      (cls isKindOf: Behavior)
         ifFalse: [missing := missing + 1. emit value: 'missing-class ' , line]]
     ifFalse: [
       methods := methods + 1.
@@ -233,15 +246,15 @@ exp do: [:line | | parts cls beh key sel |
       key := parts size = 3 ifTrue: [(parts at: 1) , ' class'] ifFalse: [parts at: 1].
       sel := parts last asSymbol.
       (expected at: key ifAbsent: [expected at: key put: IdentitySet new]) add: sel.
-      beh := (cls notNil and: [cls isBehavior])
+      beh := (cls isKindOf: Behavior)
         ifTrue: [parts size = 3 ifTrue: [cls class] ifFalse: [cls]]
         ifFalse: [nil].
       (beh notNil and: [beh includesSelector: sel])
         ifFalse: [missing := missing + 1. emit value: 'missing-method ' , key , '>>' , parts last]]].
 expected keysAndValuesDo: [:key :sels | | parts cls beh |
-  parts := key subStrings: ' '.
+  parts := split value: key value: Character space.
   cls := mcp at: (parts at: 1) asSymbol ifAbsent: [nil].
-  (cls notNil and: [cls isBehavior]) ifTrue: [
+  (cls isKindOf: Behavior) ifTrue: [
     beh := parts size = 2 ifTrue: [cls class] ifFalse: [cls].
     beh selectors do: [:s | (sels includes: s) ifFalse: [emit value: 'extra-method ' , key , '>>' , s]]]].
 emit value: 'verified ' , classes printString , ' classes ' , methods printString , ' methods ' , missing printString , ' missing'.
@@ -260,7 +273,7 @@ up := System myUserProfile.
 emit value: 'version ' , ([(System gemVersionAt: 'gsVersion') asString] on: Error do: [:e | '?']).
 emit value: 'user ' , up userId.
 mcp := up objectNamed: #Mcp.
-emit value: 'mcp ' , (mcp isNil ifTrue: ['absent'] ifFalse: [(mcp select: [:v | v isBehavior]) size printString]).
+emit value: 'mcp ' , (mcp isNil ifTrue: ['absent'] ifFalse: [(mcp select: [:v | v isKindOf: Behavior]) size printString]).
 emit value: 'done image-info'.
 %
 ST
@@ -302,6 +315,14 @@ if [ "$CHECK" = 1 ]; then
   else
     rc=1
   fi
+  ldi_msg="$(mktemp)"
+  if gs_env_require_netldi "run-server.sh" 2>"$ldi_msg"; then
+    echo "netldi       $MCP_NETLDI (install.sh does not need it; run-server.sh does)"
+  else
+    echo "netldi       none usable: install.sh does not need one, run-server.sh will:"
+    each_line '             ' <"$ldi_msg"
+  fi
+  rm -f "$ldi_msg"
   echo
   echo "would install:"
   for g in $GROUPS_SELECTED; do

@@ -47,7 +47,7 @@ suites do: [:name | | cls r |
   cls isNil
     ifTrue: [emit value: 'absent ' , name]
     ifFalse: [
-      ((cls isBehavior and: [cls inheritsFrom: TestCase])
+      (((cls isKindOf: Behavior) and: [cls inheritsFrom: TestCase])
           and: [([cls isAbstract] on: Error do: [:e | false]) not])
         ifTrue: [
           (netldi not and: [(cls respondsTo: #needsNetldi) and: [cls needsNetldi == true]])

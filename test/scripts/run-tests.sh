@@ -162,7 +162,8 @@ test_check_reports_and_changes_nothing() {
   run ./install.sh --check
   expect_rc 0 && expect_out "Mcp          absent: install.sh would create it" &&
     expect_out "smalltalk/core  2 classes, 6 methods" && expect_out "total        3 classes, 7 methods" &&
-    expect_out "binary       bin/mcp-gemstone is missing" && expect_out "Nothing was changed." || return 1
+    expect_out "binary       bin/mcp-gemstone is missing" && expect_out "Nothing was changed." &&
+    expect_out "netldi       gs64ldi (install.sh does not need it; run-server.sh does)" || return 1
   cmp -s "$S/before" "$S/image/image" || fail "the image changed"
   ! journal | grep -qE '^(commit|input)' || fail "--check committed or filed in: $(journal)"
   [ ! -e "$S/repo/bin/mcp-gemstone" ] || fail "--check built the binary"
@@ -300,6 +301,8 @@ test_run_server_without_netldi_is_refused_naming_it() {
 
 test_install_needs_no_netldi() {
   sandbox install-no-netldi; rm "$S/srv/locks/gs64ldi..LCK"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "netldi       none usable: install.sh does not need one, run-server.sh will:" || return 1
   run ./install.sh --no-build
   expect_rc 0 && expect_out "OK: installed"
 }
