@@ -465,8 +465,8 @@ toolsetClassNamed: aName
     ifFalse: [nil].
   (found notNil and: [found isBehavior and: [found inheritsFrom: McpToolset]]) ifTrue: [^found].
   ^self refuse: 'toolsetNotFound'
-    because: 'no toolset named ' , aName printString , ' in the symbol list of user '
-      , System myUserProfile userId asString
+    because: 'no toolset named ' , ((aName isKindOf: CharacterCollection) ifTrue: [aName] ifFalse: [aName printString])
+      , ' in the symbol list of user ' , System myUserProfile userId asString
 %
 category: 'configuring'
 method: McpServer
