@@ -385,7 +385,7 @@ carryCommentAndCategoryFrom: anOldClass to: aNewClass
   "A new version the kernel made without the comment or category of the previous one gets them."
   ((aNewClass comment ifNil: ['']) isEmpty and: [(anOldClass comment ifNil: ['']) isEmpty not])
     ifTrue: [aNewClass comment: anOldClass comment].
-  (aNewClass category isNil and: [anOldClass category notNil])
+  ((aNewClass category ifNil: ['']) isEmpty and: [(anOldClass category ifNil: ['']) isEmpty not])
     ifTrue: [aNewClass category: anOldClass category]
 %
 category: 'class definition'
