@@ -3,6 +3,7 @@ package gemstone
 import (
 	"io"
 	"os"
+	"os/exec"
 	"syscall"
 	"testing"
 	"time"
@@ -11,7 +12,8 @@ import (
 // BenchmarkSmallPerformRoundTrip measures one small perform round trip through the binding
 // and the stand-in gem, next to a raw socketpair echo of the same request bytes between two
 // goroutines in the same run: ns/op is the binding, socketpair-ns/op the baseline and
-// x-socketpair their ratio. "mcpHandle-echo" is the contract's entry with a tiny echo (the
+// x-socketpair their ratio. process-echo-ns/op and x-process-echo are the same echo with the
+// far end in a child process, as the stand-in's gem is. "mcpHandle-echo" is the contract's entry with a tiny echo (the
 // stand-in gem parses and answers JSON-RPC); "System-session" a trivial selector, the floor of
 // binding plus stand-in transport.
 func BenchmarkSmallPerformRoundTrip(b *testing.B) {
@@ -32,6 +34,7 @@ func benchPerform(b *testing.B, s *Session, request []byte, receiver, selector s
 		b.Fatal(err)
 	}
 	baseline := socketpairEcho(b, request, b.N)
+	processBaseline := processEcho(b, request, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
@@ -44,6 +47,64 @@ func benchPerform(b *testing.B, s *Session, request []byte, receiver, selector s
 	b.StopTimer()
 	b.ReportMetric(baseline, "socketpair-ns/op")
 	b.ReportMetric(perOp/baseline, "x-socketpair")
+	b.ReportMetric(processBaseline, "process-echo-ns/op")
+	b.ReportMetric(perOp/processBaseline, "x-process-echo")
+}
+
+// echoChildEnv makes the test binary, started by processEcho, echo on descriptor 3.
+const echoChildEnv = "GEMSTONE_TEST_ECHO_CHILD"
+
+// echoChild echoes whatever arrives on descriptor 3 until EOF.
+func echoChild() int {
+	conn := os.NewFile(3, "echo")
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := conn.Read(buf)
+		if err != nil {
+			return 0
+		}
+		if _, err := conn.Write(buf[:n]); err != nil {
+			return 0
+		}
+	}
+}
+
+// processEcho is socketpairEcho with the far end in a child process (this test binary).
+func processEcho(b *testing.B, msg []byte, n int) float64 {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	near, far := os.NewFile(uintptr(fds[0]), "near"), os.NewFile(uintptr(fds[1]), "far")
+	defer near.Close()
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), echoChildEnv+"=1")
+	child.ExtraFiles = []*os.File{far}
+	if err := child.Start(); err != nil {
+		b.Fatal(err)
+	}
+	far.Close()
+	defer child.Wait()
+	reply := make([]byte, len(msg))
+	// One round trip first, so the child's start-up is not timed.
+	if _, err := near.Write(msg); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.ReadFull(near, reply); err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	for range n {
+		if _, err := near.Write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(near, reply); err != nil {
+			b.Fatal(err)
+		}
+	}
+	elapsed := time.Since(start)
+	syscall.Shutdown(fds[0], syscall.SHUT_RDWR)
+	return float64(elapsed.Nanoseconds()) / float64(n)
 }
 
 // socketpairEcho answers the mean ns of writing msg to a socketpair and reading it back from
