@@ -229,3 +229,11 @@ testRemoveDictionaryTakesItOutOfTheSymbolList
   self callTool: 'remove_dictionary' with: {'dictionaryName'. 'McpTestFixtures'}.
   self deny: (System myUserProfile symbolList includes: dict)
 %
+category: 'tests'
+method: McpMutationToolsetTest
+testANewVersionKeepsTheCommentOfThePreviousOne
+  self defineGamma.
+  self callTool: 'set_class_comment' with: {'className'. 'McpFixtureGamma'. 'comment'. 'Gamma says hello.'}.
+  self callTool: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'instVarNames'. #('x' 'y' 'w')}.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') comment asString = 'Gamma says hello.'
+%
