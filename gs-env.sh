@@ -103,23 +103,40 @@ gs_env__candidate_global_dirs() {
   echo "$GEMSTONE"
   for root in "$(dirname "$GEMSTONE")" "${HOME:-/nonexistent}"; do
     [ -d "$root" ] || continue
-    find "$root" -maxdepth 3 -type d -name locks 2>/dev/null | while read -r d; do
+    find "$root" -maxdepth 3 -type d -name locks 2>/dev/null | sort | while read -r d; do
       compgen -G "$d/*..LCK" >/dev/null && dirname "$d"
     done
   done
 }
 
-# Uses the caller's GEMSTONE_GLOBAL_DIR when servers are registered there; otherwise asks gslist
-# under each candidate and takes the one where running servers are, saying what it changed.
+# Does global dir $1 hold running servers -- and, when $2 names a stone, that stone? Lock files
+# whose server died (status other than OK) do not count.
+gs_env__dir_fits() {
+  gs_env__servers_in "$1" | awk -v s="$2" '$1 == "OK" && (s == "" || ($(NF-1) == "Stone" && $NF == s)) {f = 1} END {exit !f}'
+}
+
+# Uses the caller's GEMSTONE_GLOBAL_DIR when running servers are registered there; otherwise asks
+# gslist under each candidate and takes the one where they are, saying what it changed. A dir where
+# the named stone runs is preferred over one where only other servers run.
 gs_env_resolve_global_dir() {
-  local given="${GEMSTONE_GLOBAL_DIR:-}" cand
-  if [ -n "$given" ] && [ -n "$(gs_env__servers_in "$given")" ]; then
-    export GEMSTONE_GLOBAL_DIR="$given"; GS_GLOBAL_DIR_HOW="as set"; return 0
-  fi
-  while read -r cand; do
-    if [ -z "$cand" ] || [ ! -d "$cand" ] || [ "$cand" = "$given" ]; then continue; fi
-    [ -n "$(gs_env__servers_in "$cand")" ] || continue
-    if [ -n "$given" ]; then
+  local given="${GEMSTONE_GLOBAL_DIR:-}" stone="${GS_STONE:-${MCP_STONE:-}}" cand want candidates
+  candidates="$(gs_env__candidate_global_dirs | awk 'NF && !seen[$0]++')"
+  for want in "$stone" ""; do
+    if [ -n "$given" ] && gs_env__dir_fits "$given" "$want"; then
+      export GEMSTONE_GLOBAL_DIR="$given"; GS_GLOBAL_DIR_HOW="as set"; return 0
+    fi
+    while read -r cand; do
+      if [ -z "$cand" ] || [ ! -d "$cand" ] || [ "$cand" = "$given" ]; then continue; fi
+      gs_env__dir_fits "$cand" "$want" && break 2
+    done <<<"$candidates"
+  done
+  if [ -n "$cand" ]; then
+    if [ -n "$given" ] && gs_env__dir_fits "$given" ""; then
+      gs_env__note "GEMSTONE_GLOBAL_DIR=$given has running servers, but not stone '$stone';" \
+        "using $cand, where gslist finds it." \
+        "Set GEMSTONE_GLOBAL_DIR=$cand (in .setenv) to make it explicit."
+      GS_GLOBAL_DIR_HOW="corrected from $given"
+    elif [ -n "$given" ]; then
       gs_env__note "GEMSTONE_GLOBAL_DIR=$given has no running server registered in it;" \
         "using $cand, where gslist finds this host's servers." \
         "Set GEMSTONE_GLOBAL_DIR=$cand (in .setenv) to make it explicit."
@@ -131,7 +148,7 @@ gs_env_resolve_global_dir() {
     fi
     export GEMSTONE_GLOBAL_DIR="$cand"
     return 0
-  done < <(gs_env__candidate_global_dirs | awk 'NF && !seen[$0]++')
+  fi
   gs_env__err "gslist finds no running GemStone server under any global dir tried" \
     "(${given:+$given, }${GS_ENV_DEFAULT_GLOBAL_DIRS-/opt/gemstone /usr/gemstone}, $(dirname "$GEMSTONE"), and locks/ dirs under it and \$HOME)." \
     "A login would fail with 'getaddrinfo failed, EAI error 8' (4065): not DNS, not /etc/services --" \

@@ -83,6 +83,22 @@ test_unset_global_dir_is_discovered_from_lock_files_under_home() {
     expect_out "global dir   $S/home/gs (discovered)"
 }
 
+test_global_dir_where_the_named_stone_runs_wins_over_one_with_other_servers() {
+  sandbox other-stone-dir
+  mkdir -p "$S/home/gs/locks"; mv "$S/srv/locks/gs64stone..LCK" "$S/home/gs/locks/"
+  echo "Stone 3.7.5 999" >"$S/srv/locks/someoneelse..LCK"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "has running servers, but not stone 'gs64stone'" && expect_out "global dir   $S/home/gs (corrected from $S/srv)"
+}
+
+test_lock_files_of_dead_servers_do_not_count() {
+  sandbox dead-locks; unset GEMSTONE_GLOBAL_DIR
+  mkdir -p "$S/home/aa-old/locks"; echo "Stone 3.7.5 1 killed" >"$S/home/aa-old/locks/gs64stone..LCK"
+  mkdir -p "$S/home/zz/locks"; mv "$S/srv/locks/"* "$S/home/zz/locks/"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "global dir   $S/home/zz (discovered)"
+}
+
 test_no_running_server_anywhere_is_refused_as_not_dns_before_any_login() {
   sandbox no-server; rm "$S/srv/locks/"*
   run ./install.sh --check
