@@ -24,13 +24,20 @@ type parsedBody struct {
 	Method   *methodNode // for methods that parsed
 	Selector string      // for methods whose pattern parsed, even if the rest did not
 	Doit     *sequence   // for doits that parsed
+	newlines []int       // offsets of the newlines of Src, built on first use by lineOf
 }
 
+// lineOf answers the file line of a byte offset into the body's source.
 func (b *parsedBody) lineOf(pos int) int {
-	if pos > len(b.Src) {
-		pos = len(b.Src)
+	if b.newlines == nil {
+		b.newlines = []int{}
+		for i := 0; i < len(b.Src); i++ {
+			if b.Src[i] == '\n' {
+				b.newlines = append(b.newlines, i)
+			}
+		}
 	}
-	return b.Line + strings.Count(b.Src[:pos], "\n")
+	return b.Line + sort.SearchInts(b.newlines, pos)
 }
 
 // checker holds one run's state: the files, the tree model built from them, and the findings.
@@ -86,15 +93,31 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 	if len(files) == 0 {
 		return nil, ErrNoFiles
 	}
-	c := &checker{inv: inv, trappedComments: map[string]bool{}}
-	var parsed []*gsFile
-	c.findings = append(c.findings, inv.Problems...)
-	res := &Result{Files: len(files)}
+	sources := make([]source, 0, len(files))
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("gscheck: %w", err)
 		}
+		sources = append(sources, source{path, data})
+	}
+	return checkSources(sources, inv), nil
+}
+
+// source is one file's path and bytes.
+type source struct {
+	path string
+	data []byte
+}
+
+// checkSources runs every check over sources already read.
+func checkSources(sources []source, inv *Inventory) *Result {
+	c := &checker{inv: inv, trappedComments: map[string]bool{}}
+	var parsed []*gsFile
+	c.findings = append(c.findings, inv.Problems...)
+	res := &Result{Files: len(sources)}
+	for _, src := range sources {
+		path, data := src.path, src.data
 		c.checkASCII(path, data)
 		f := parseTopaz(path, string(data), func(line int, msg string) { c.report(path, line, msg) })
 		c.checkInputs(f)
@@ -117,7 +140,7 @@ func Check(files []string, inv *Inventory) (*Result, error) {
 	c.checkSUnitShadowing()
 	c.checkLayout(parsed)
 	res.Findings = sortFindings(c.findings)
-	return res, nil
+	return res
 }
 
 // checkASCII reports the first non-ASCII byte of each line: sources must be ASCII (a file-in

@@ -169,7 +169,7 @@ func TestParserRejectsMalformedSource(t *testing.T) {
 }
 
 func TestCommentSplitByAStrayQuoteIsCaughtWithSpacesAroundTheWords(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("Object", "Foo", "", "", "") +
 			"method: Foo\nname\n  \"Answer the \" name \" of it.\"\n  ^'x'\n%\n" +
 			"method: Foo\nfine\n  \"One comment.\" \"Another.\"\n  ^self name \"trailing\"\n%\n",

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// checkSources writes each named source into a temporary tree and checks it; findings name
+// checkFiles writes each named source into a temporary tree and checks it; findings name
 // files by their base name.
-func checkSources(t *testing.T, sources map[string]string) []string {
+func checkFiles(t *testing.T, sources map[string]string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range sources {
@@ -51,7 +51,7 @@ func assertSame(t *testing.T, got []string, want ...string) {
 }
 
 func TestInheritedVariablesResolveAlongTreeAndKernelAncestors(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Base.gs": definitionDoit("Object", "Base", "a", "Shared", "made") +
 			"method: Base\na\n  ^a\n%\n",
 		"Sub.gs": definitionDoit("Base", "Sub", "b", "", "") +
@@ -67,14 +67,14 @@ func TestInheritedVariablesResolveAlongTreeAndKernelAncestors(t *testing.T) {
 }
 
 func TestClassInstanceVariableIsNotVisibleOnTheInstanceSide(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("Object", "Foo", "", "", "count") + "method: Foo\ncount\n  ^count\n%\n",
 	})
 	assertSame(t, got, "Foo.gs:12: undeclared variable count in Foo>>count")
 }
 
 func TestBlockParameterIsScopedToItsBlock(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("Object", "Foo", "", "", "") +
 			"method: Foo\nleak\n  #(1 2) do: [:each | | t | t := each].\n  ^each\n%\n",
 	})
@@ -82,7 +82,7 @@ func TestBlockParameterIsScopedToItsBlock(t *testing.T) {
 }
 
 func TestGemStoneRefusalsAreReported(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("Object", "Foo", "a", "", "") +
 			"method: Foo\nshadow: a\n  ^a\n%\n" + // line 10-12: argument named like an ivar
 			"classmethod: Foo\nmake\n  | name |\n  name := 'x'.\n  ^name\n%\n" + // 14: class-side temp `name`
@@ -100,7 +100,7 @@ func TestGemStoneRefusalsAreReported(t *testing.T) {
 }
 
 func TestMethodOnAnUndefinedClassAndUndefinedSuperclassAreReported(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("NoSuchSuper", "Foo", "", "", "") + "method: Nowhere\nx\n  ^1\n%\n",
 	})
 	assertSame(t, got,
@@ -109,14 +109,14 @@ func TestMethodOnAnUndefinedClassAndUndefinedSuperclassAreReported(t *testing.T)
 }
 
 func TestExtensionMethodOnAKernelClassIsAccepted(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Ext.gs": "category: 'mcp extensions'\nmethod: Object\nmcpDescribe\n  ^self printString\n%\n",
 	})
 	assertSame(t, got)
 }
 
 func TestTestCaseHelperNamedLikeAFrameworkMethodIsReported(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"FooTest.gs": definitionDoit("GsTestCase", "FooTest", "", "", "") +
 			"method: FooTest\nsetUp\n  ^self\n%\n" + // overriding setUp is the point: no finding
 			"method: FooTest\nrun: aRequest\n  ^aRequest\n%\n" + // line 14
@@ -126,7 +126,7 @@ func TestTestCaseHelperNamedLikeAFrameworkMethodIsReported(t *testing.T) {
 }
 
 func TestLoneQuoteInACommentArgumentInsideALargerDoitIsTheTrap(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("Object", "Foo", "", "", "") +
 			"doit\nFoo category: 'Fx';\n  comment: 'it''s fine,\n    but it's not';\n  yourself\n%\n" +
 			// a legitimate cascade after a comment is no trap
@@ -136,11 +136,11 @@ func TestLoneQuoteInACommentArgumentInsideALargerDoitIsTheTrap(t *testing.T) {
 }
 
 func TestBrokenClassDefinitionIsOneFindingNotACascade(t *testing.T) {
-	got := checkSources(t, map[string]string{
+	got := checkFiles(t, map[string]string{
 		"Foo.gs": "doit\nObject subclass: 'Foo'\n  instVarNames: #( a\n  inDictionary: UserGlobals\n%\n" +
 			"method: Foo\na\n  ^a\n%\n",
 		"Bar.gs": definitionDoit("Object", "Bar", "", "", "") + "method: Bar\nfoo\n  ^Foo new a\n%\n",
 	})
-	// Foo's comment and category doits (appended by checkSources) and Bar's use of Foo find it.
+	// Foo's comment and category doits (appended by checkFiles) and Bar's use of Foo find it.
 	assertSame(t, got, "Foo.gs:3: syntax error in `doit` at line 1: a literal array opened here is never closed")
 }
