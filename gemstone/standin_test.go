@@ -22,7 +22,9 @@ func TestLoginAndLogoutAgainstTheStandIn(t *testing.T) {
 		t.Errorf("Version() = %s (from %q), want %s", got, lib.VersionText(), standinVersion)
 	}
 	ctx := callCtx(t)
-	s, err := lib.Login(ctx, standinLogin(t))
+	params := standinLogin(t)
+	params.HostUser, params.HostPassword = "gsadmin", "host-secret"
+	s, err := lib.Login(ctx, params)
 	if err != nil {
 		t.Fatalf("login: %v", err)
 	}
@@ -34,9 +36,13 @@ func TestLoginAndLogoutAgainstTheStandIn(t *testing.T) {
 		User      string            `json:"user"`
 		Flags     uint32            `json:"flags"`
 		GemConfig map[string]string `json:"gemConfig"`
+		HostUser  string            `json:"hostUser"`
 	}
 	if err := json.Unmarshal(info, &login); err != nil {
 		t.Fatalf("standinLoginInfo answered %s: %v", info, err)
+	}
+	if login.HostUser != "gsadmin" {
+		t.Errorf("the gem saw host user %q, want gsadmin", login.HostUser)
 	}
 	if login.User != "DataCurator" || login.Flags&loginQuiet == 0 || login.GemConfig["GEM_TEMPOBJ_CACHE_SIZE"] != "50000" {
 		t.Errorf("the gem saw user %q flags %#x config %v; want DataCurator, GCI_LOGIN_QUIET, the -C body", login.User, login.Flags, login.GemConfig)
@@ -445,6 +451,11 @@ func TestUnicodeWithAstralCharactersComesBackByteExact(t *testing.T) {
 	want := "stand-in astral: \U0001F600 \U0001D11E \U00010348 \U0001F680"
 	if len(got) != 2 || got[0] != in || got[1] != want {
 		t.Fatalf("unicode answered %q, want [%q %q]", got, in, want)
+	}
+	// The same request as a ByteArray argument reaches the worker byte for byte.
+	reply, err := s.Perform(callCtx(t), "McpServer", "mcpHandle:", ByteArray(toolCall(2, "echo", map[string]any{"text": in})))
+	if err != nil || !strings.Contains(string(reply), in) {
+		t.Fatalf("echo through a ByteArray argument answered %q, %v", reply, err)
 	}
 }
 
