@@ -5,9 +5,9 @@
 // Gem.Handle, and ends the gem with Close. Everything a Gem does on the Smalltalk side is
 // written down in docs/worker-contract.md; this package is that contract's Go half.
 //
-//	 router ──Launch──▶ Launcher ──login+prepare──▶ Gem ──Handle(bytes)──▶ worker gem
-//	   │                                             │
-//	   └──StopSession / ReadStone──▶ Control ◀───────┘ (escalation's last step)
+//	router ──Launch──▶ Launcher ──login+prepare──▶ Gem ──Handle(bytes)──▶ worker gem
+//	  │                                             │
+//	  └──StopSession / ReadStone──▶ Control ◀───────┘ (escalation's last step)
 //
 // Two implementations exist: package gciworker drives real gems (or the test stand-in)
 // through the gemstone binding, and package fakeworker runs the fixture worker in-process
