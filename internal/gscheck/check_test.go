@@ -89,7 +89,8 @@ func TestUnknownTopazCommandAndStraySmalltalkAreReported(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/FxTopaz.gs"})
 	assertFindings(t, res,
 		"testdata/broken/FxTopaz.gs:25: unknown topaz command `frobnicate now`",
-		"testdata/broken/FxTopaz.gs:26: Smalltalk outside a body: `FxTopaz new a` is no topaz command (a lost doit or method: line?)")
+		"testdata/broken/FxTopaz.gs:26: Smalltalk outside a body: `FxTopaz new a` is no topaz command (a lost doit or method: line?)",
+		"testdata/broken/FxTopaz.gs:33: Smalltalk outside a body: `#( #a #b ) do: [:x | x]` is read by topaz as a # comment (a lost doit?)")
 }
 
 func TestUndefinedGlobalAndUndeclaredVariableAreReported(t *testing.T) {

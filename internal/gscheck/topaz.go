@@ -134,6 +134,11 @@ func parseTopaz(path string, src string, report func(line int, msg string)) *gsF
 			continue
 		}
 		trimmed := strings.TrimSpace(raw)
+		if strings.HasPrefix(trimmed, "#(") || strings.HasPrefix(trimmed, "#[") {
+			// topaz would take it for a # comment line and skip it without a word
+			report(n, "Smalltalk outside a body: "+quoteLine(raw)+" is read by topaz as a # comment (a lost doit?)")
+			continue
+		}
 		if trimmed == "" || trimmed[0] == '!' || trimmed[0] == '#' {
 			continue
 		}

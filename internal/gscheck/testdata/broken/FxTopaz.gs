@@ -29,3 +29,5 @@ method: FxTopaz
 a
   ^a
 %
+category: 'x'
+#( #a #b ) do: [:x | x]
