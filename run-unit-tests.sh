@@ -83,5 +83,6 @@ if ! grep -qx 'done tests' <<<"$marks"; then
   grep -v '^MCPI ' "$LOG" | tail -n 15 | sed 's/^/    /'
   bad=1
 fi
+if ! grep -q '^suite ' <<<"$marks"; then echo "no suite ran: none of the named classes is a TestCase subclass in Mcp"; bad=1; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$bad" -eq 0 ]

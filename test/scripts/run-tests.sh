@@ -420,6 +420,19 @@ test_unit_tests_name_suites_that_need_a_netldi_when_none_runs() {
   expect_rc 1 && expect_out "NOT RUN, they spawn gems and no netldi is running: McpAlphaTest" && expect_out "0 passed, 0 failed"
 }
 
+test_unit_tests_that_run_no_suite_fail() {
+  sandbox unit-none; run ./install.sh --no-build; expect_rc 0 || return 1
+  export FAKE_TOPAZ_SUITES=""
+  run ./run-unit-tests.sh
+  expect_rc 1 && expect_out "no suite ran" && expect_out "0 passed, 0 failed"
+}
+
+test_unit_tests_name_suites_that_are_not_installed() {
+  sandbox unit-absent
+  run ./run-unit-tests.sh McpAlphaTest
+  expect_rc 1 && expect_out "not installed in the image (run ./install.sh): McpAlphaTest"
+}
+
 test_read_only_user_is_provisioned_with_the_grant_and_checked() {
   sandbox readonly; run ./install.sh --no-build; expect_rc 0 || return 1
   run ./setup-read-only-user.sh
