@@ -1,9 +1,10 @@
 //go:build realstone
 
 // Package realstone_test drives a running mcp-gemstone, started by test/realstone/run.sh against
-// a real stone, as an MCP client over Streamable HTTP: every listed tool, a compile/commit round
-// trip seen from a second session, a conflicting commit, a refresh that keeps uncommitted work,
-// and DELETE. It runs only under run.sh (build tag realstone, MCP_URL set); `make test` never
+// a real stone, as an MCP client over Streamable HTTP: every listed tool, the contract fixtures of
+// test/contract (protocol cases and one tool scenario per toolset), a compile/commit round trip
+// seen from a second session, a conflicting commit, a refresh that keeps uncommitted work, and
+// DELETE. It runs only under run.sh (build tag realstone, MCP_URL set); `make test` never
 // compiles it on a machine without GemStone.
 package realstone_test
 
@@ -14,10 +15,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/contract"
 )
 
 const protocolVersion = "2025-11-25"
@@ -347,7 +351,9 @@ func TestRefreshKeepsUncommittedWorkAndMovesTheView(t *testing.T) {
 
 func TestDeleteEndsTheSessionAndItsIdIsThenUnknown(t *testing.T) {
 	s := open(t)
-	s.eval("1")
+	if resp := s.request("ping", map[string]any{}); resp.Error != nil {
+		t.Fatalf("ping: %s", resp.Error.Message)
+	}
 	id := s.id
 	req, _ := http.NewRequest(http.MethodDelete, s.url, nil)
 	req.Header.Set("Mcp-Session-Id", id)
@@ -373,5 +379,89 @@ func TestDeleteEndsTheSessionAndItsIdIsThenUnknown(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusNotFound {
 		t.Fatalf("a request on a deleted session answered %d, want 404", res.StatusCode)
+	}
+}
+
+// The contract fixtures of test/contract, sent through the HTTP front end instead of straight to a
+// worker: the protocol cases (cases/) and the per-toolset scenarios (realstone/).
+
+const contractDir = "../contract"
+
+var placeholders = contract.Placeholders{"WORKER_CLASS": "McpServer", "ARGS_TOOL": "execute_code", "ARGS_TOOL_ARG": "code"}
+
+// send posts raw bytes (on the session when it has one) and answers the JSON-RPC payload, or nil
+// for a 202 with no body.
+func (s *session) send(body []byte) []byte {
+	s.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if s.id != "" {
+		req.Header.Set("Mcp-Session-Id", s.id)
+		req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	}
+	res, err := s.http.Do(req)
+	if err != nil {
+		s.t.Fatalf("POST: %v", err)
+	}
+	defer res.Body.Close()
+	if id := res.Header.Get("Mcp-Session-Id"); s.id == "" && id != "" {
+		s.id = id // an initialize sent without a session opened one; DELETE it at the end
+		s.t.Cleanup(func() { s.delete() })
+	}
+	if res.StatusCode == http.StatusAccepted {
+		return nil
+	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		return lastSSEResponse(s.t, res.Body)
+	}
+	payload, _ := io.ReadAll(res.Body)
+	return payload
+}
+
+func TestContractProtocolCasesThroughTheServer(t *testing.T) {
+	cases, err := contract.Load(filepath.Join(contractDir, "cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			target := s
+			if strings.HasPrefix(c.Name, "initialize") {
+				target = &session{t: t, url: s.url, http: s.http} // initialize opens a session of its own
+			}
+			if err := c.Check(target.send(c.Request(placeholders))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestContractToolScenariosOnePerToolset(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(contractDir, "realstone", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cases, err := contract.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := open(t)
+			defer s.call("abort", map[string]any{}) // leave the stone as it was, whatever failed
+			for _, c := range cases {
+				if err := c.Check(s.send(c.Request(placeholders))); err != nil {
+					t.Errorf("%s: %v", c.Name, err)
+				}
+			}
+		})
 	}
 }
