@@ -252,7 +252,7 @@ func argumentsFor(schema map[string]any) map[string]any {
 				"comment": "realstone probe", "category": "realstone", "dictionary": "UserGlobals",
 				"dictionaryName": "McpRealstoneDict", "name": "McpRealstoneDict", "pattern": "answer", "text": "answer",
 				"definition":    "Object subclass: '" + probeClass + "' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()",
-				"testClassName": probeClass,
+				"testClassName": probeClass, "superclassName": "Object",
 			}[name]
 			if args[name] == "" {
 				args[name] = probeClass
