@@ -275,10 +275,12 @@ gs_env_report() {
 # line that could carry the password removed. Answers topaz's own exit status, which is NOT a verdict
 # on a file-in: callers gate on what the image reports.
 gs_env_topaz() {
-  local log="$1" rc
+  local log="$1" rc limit=()
   gs_env_require_topaz || return 1
   (umask 077; : >"$log")
-  "$GS_TOPAZ" -l < <(
+  # A stone that stops answering must not hang a script forever (MCP_TOPAZ_TIMEOUT seconds).
+  command -v timeout >/dev/null && limit=(timeout "${MCP_TOPAZ_TIMEOUT:-3600}")
+  "${limit[@]}" "$GS_TOPAZ" -l < <(
     printf 'set gemstone %s\nset username %s\nset password %s\nlogin\n' "$GS_STONE" "$GS_USER" "$GS_ENV_PASSWORD"
     cat
     printf 'logout\nexit\n'

@@ -355,7 +355,9 @@ if [ "$BUILD" = 1 ]; then
       exit 1
     fi
     mkdir -p "$ROOT/bin"
-    CGO_ENABLED=1 go build -o "$BIN" ./cmd/mcp-gemstone || { echo "error: go build ./cmd/mcp-gemstone failed" >&2; exit 1; }
+    version="$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo dev)"
+    CGO_ENABLED=1 go build -ldflags "-X main.version=$version" -o "$BIN" ./cmd/mcp-gemstone ||
+      { echo "error: go build ./cmd/mcp-gemstone failed" >&2; exit 1; }
   fi
 fi
 
