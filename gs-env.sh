@@ -27,12 +27,14 @@ gs_env__note() { printf 'note: %s\n' "$1" >&2; shift; local l; for l in "$@"; do
 gs_env_load_setenv() {
   local file="${MCP_SETENV:-$GS_ENV_ROOT/.setenv}"
   [ -f "$file" ] || return 0
-  local saved perms
-  saved="$(export -p | sed 's/^declare -x /declare -gx /')"
+  local names=() values=() n i perms
+  for n in GEMSTONE GEMSTONE_GLOBAL_DIR GCI_LIBRARY GS_STONE GS_USER GS_PASS GS_PASS_FILE $(compgen -e | grep '^MCP_'); do
+    if [ -n "${!n+x}" ]; then names+=("$n"); values+=("${!n}"); fi
+  done
   # shellcheck source=/dev/null
   . "$file" || { gs_env__err "sourcing $file failed" "fix the shell syntax in it"; return 1; }
-  eval "$saved"
-  perms="$(stat -c '%a' "$file" 2>/dev/null || echo 600)"
+  for i in "${!names[@]}"; do export "${names[$i]}=${values[$i]}"; done
+  perms="$(stat -c '%a' "$file" 2>/dev/null || stat -f '%Lp' "$file" 2>/dev/null || echo 600)"
   if grep -qE '^[[:space:]]*(export[[:space:]]+)?GS_PASS=' "$file" && [ "${perms: -2}" != "00" ]; then
     gs_env__note "$file holds GS_PASS and is readable by others (mode $perms)" "chmod 600 $file, or use GS_PASS_FILE"
   fi
@@ -284,7 +286,7 @@ gs_env_topaz() {
     printf 'set gemstone %s\nset username %s\nset password %s\nlogin\n' "$GS_STONE" "$GS_USER" "$GS_ENV_PASSWORD"
     cat
     printf 'logout\nexit\n'
-  ) 2>&1 | sed -E -e 's/^([^!]*set[[:space:]]+pass[a-z]*[[:space:]]+).*/\1<redacted>/I' \
+  ) 2>&1 | sed -E -e 's/^([^!]*set[[:space:]]+pass[a-z]*[[:space:]]+).*/\1<redacted>/' \
                   -e "s/(password:[[:space:]]*')[^']*'/\1<redacted>'/g" >>"$log"
   rc=${PIPESTATUS[0]}
   gs_env_explain_login_failure "$log"
@@ -320,10 +322,22 @@ gs_env_emit_decl() {
 gs_env_state_dir() { echo "${MCP_STATE_DIR:-$GS_ENV_ROOT/build/run}"; }
 gs_env_pid_file() { echo "$(gs_env_state_dir)/mcp-gemstone-$1.pid"; }
 
-gs_env_proc_start() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null || true; }
+# Where there is no /proc (macOS), ps answers the same two questions, less precisely.
+gs_env_proc_start() {
+  if [ -r "/proc/$1/stat" ]; then awk '{print $22}' "/proc/$1/stat" 2>/dev/null || true
+  elif [ ! -d /proc/self ]; then ps -o lstart= -p "$1" 2>/dev/null | tr -s ' ' '_' || true; fi
+}
 
 # The executable of a pid, without the " (deleted)" a rebuilt binary leaves behind.
-gs_env_proc_exe() { local e; e="$(readlink "/proc/$1/exe" 2>/dev/null)" || return 1; echo "${e% (deleted)}"; }
+gs_env_proc_exe() {
+  local e
+  if [ -d /proc/self ]; then
+    e="$(readlink "/proc/$1/exe" 2>/dev/null)" || return 1
+  else
+    e="$(ps -o comm= -p "$1" 2>/dev/null)" && [ -n "$e" ] || return 1
+  fi
+  echo "${e% (deleted)}"
+}
 
 # Succeeds when pid $1 is a live mcp-gemstone process started at time $2 (if given).
 gs_env_is_our_server() {
@@ -347,10 +361,19 @@ gs_env_port_holder() {
     out="$(ss -Htlnp "sport = :$1" 2>/dev/null)" || { gs_env__err "ss failed; cannot tell whether port $1 is in use"; return 1; }
     [ -n "$out" ] || return 0
     echo "$out" | sed -n 's/.*users:((\("[^"]*"\),pid=\([0-9]*\).*/\1 pid=\2/p' | head -n 1 | grep . || echo "a process this user cannot see"
+  elif command -v lsof >/dev/null 2>&1; then
+    out="$(lsof -nP -iTCP:"$1" -sTCP:LISTEN -Fcp 2>/dev/null)"
+    [ -z "$out" ] || echo "\"$(sed -n 's/^c//p' <<<"$out" | head -n 1)\" pid=$(sed -n 's/^p//p' <<<"$out" | head -n 1)"
   elif (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
     echo "an unknown process (install ss, from iproute2, to name it)"
   fi
 }
 
 # The pid of the process listening on port $1, when ss can see it.
-gs_env_port_pid() { ss -Htlnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:(("[^"]*",pid=\([0-9]*\).*/\1/p' | head -n 1; }
+gs_env_port_pid() {
+  if command -v ss >/dev/null 2>&1; then
+    ss -Htlnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:(("[^"]*",pid=\([0-9]*\).*/\1/p' | head -n 1
+  else
+    lsof -nP -iTCP:"$1" -sTCP:LISTEN -t 2>/dev/null | head -n 1
+  fi
+}

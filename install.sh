@@ -114,7 +114,13 @@ if [ -z "$GROUPS_SELECTED" ]; then
   echo "error: no smalltalk/<group>/load.gs found${ONLY_GROUPS:+ for groups: $ONLY_GROUPS}" >&2
   exit 1
 fi
-MANIFEST="$(for g in $GROUPS_SELECTED; do mapfile -t files < <(class_files "$g"); [ ${#files[@]} -eq 0 ] || manifest_of "${files[@]}"; done | awk '!seen[$0]++')"
+# The manifest of one group (nothing for a group without class files).
+group_manifest() {
+  local files=() f
+  while read -r f; do files+=("$f"); done < <(class_files "$1")
+  [ ${#files[@]} -eq 0 ] || manifest_of "${files[@]}"
+}
+MANIFEST="$(for g in $GROUPS_SELECTED; do group_manifest "$g"; done | awk '!seen[$0]++')"
 manifest_ok=1
 if grep -q '^BAD ' <<<"$MANIFEST"; then grep '^BAD ' <<<"$MANIFEST" | sed 's/^BAD /error: /' >&2; manifest_ok=0; fi
 for g in $GROUPS_SELECTED; do check_loader "$g" || manifest_ok=0; done
@@ -326,8 +332,7 @@ if [ "$CHECK" = 1 ]; then
   echo
   echo "would install:"
   for g in $GROUPS_SELECTED; do
-    mapfile -t files < <(class_files "$g")
-    gm="$( ( [ ${#files[@]} -eq 0 ] || manifest_of "${files[@]}" ) | awk 'NF == 1 {c++} NF > 1 {m++} END {printf "%d classes, %d methods", c, m}')"
+    gm="$(group_manifest "$g" | awk 'NF == 1 {c++} NF > 1 {m++} END {printf "%d classes, %d methods", c, m}')"
     echo "  smalltalk/$g  $gm"
   done
   echo "  total        $N_CLASSES classes, $N_METHODS methods, into symbol dictionary Mcp"
