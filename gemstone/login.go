@@ -97,7 +97,7 @@ func login(ctx context.Context, lib *Library, p LoginParams) (*Session, error) {
 		gap = MinBreakGap
 	}
 	s := &Session{
-		api: api, lib: lib, gap: gap, slot: make(chan struct{}, 1),
+		api: api, gap: gap, slot: make(chan struct{}, 1),
 		h: h, fd: fd, wake: wake, receivers: map[string]oop{}, loginWarning: warning,
 	}
 	return s, nil

@@ -21,7 +21,6 @@ const MinBreakGap = 300 * time.Millisecond
 // a call on it has crashed the library, which is why no background poller exists.
 type Session struct {
 	api  *gciAPI
-	lib  *Library
 	gap  time.Duration
 	slot chan struct{} // the call slot: full while a call (or the logout) runs
 
