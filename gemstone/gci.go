@@ -183,6 +183,7 @@ import "C"
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"unsafe"
 )
@@ -250,8 +251,9 @@ var symbolNames = [symCount]string{
 	symAbort:            "GciTsAbort",
 }
 
-// newerSymbols lists functions added after 3.7.0 (from the vendor headers), with the release
-// that introduced them. They are bound on first use, so a 3.7.0 library still loads.
+// newerSymbols lists functions the binding never needs at load time, with the release that
+// introduced them (vendor headers): those added after 3.7.0, and the debug functions that
+// Windows builds lack. They are bound on first use, so an older library still loads.
 var newerSymbols = map[string]Version{
 	"GciTsFetchNamedOops":         {Major: 3, Minor: 7, Patch: 1},
 	"GciTsFetchVaryingOops":       {Major: 3, Minor: 7, Patch: 1},
@@ -307,7 +309,11 @@ func loadAPI(path, netldi string, tried []string) (*gciAPI, error) {
 	h := C.mcp_dlopen(cpath, 0, &msg[0], C.size_t(len(msg)))
 	C.free(unsafe.Pointer(cpath))
 	if h == nil {
-		return nil, &LoadError{Tried: tried, Reason: C.GoString(&msg[0])}
+		reason := C.GoString(&msg[0])
+		if netldi == "" && runtime.GOOS == "linux" {
+			reason += " (no libnetldi-<version>-64.so beside it: libgcits needs it loaded first)"
+		}
+		return nil, &LoadError{Tried: tried, Reason: reason}
 	}
 	api := &gciAPI{path: path, handle: h, lazy: map[string]unsafe.Pointer{}}
 	for i, name := range symbolNames {

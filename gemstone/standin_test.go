@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -665,5 +666,52 @@ func TestCancelledLoginReturnsAtOnceAndItsGemIsLoggedOut(t *testing.T) {
 	t.Logf("the abandoned login's gem was gone %v after the login started", time.Since(start))
 	if time.Since(start) < 700*time.Millisecond {
 		t.Fatal("the gem was gone before it could have logged in: the test proves nothing")
+	}
+}
+
+// aloneEnv asks a child test process to open a library in a fresh address space.
+const aloneEnv = "GEMSTONE_TEST_OPEN_IN_FRESH_PROCESS"
+
+func TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained(t *testing.T) {
+	if home := os.Getenv(aloneEnv); home != "" {
+		// The child: a process where no libnetldi was loaded yet.
+		_, err := Open(LibraryConfig{Home: home})
+		fmt.Printf("OPEN-RESULT: %v\n", err)
+		return
+	}
+	// The stand-in's libgcits, like GemStone's, refers to HostCreateThread in libnetldi: it
+	// loads only if the binding loaded libnetldi with RTLD_GLOBAL first.
+	alone := filepath.Join(t.TempDir(), "lib")
+	if err := os.MkdirAll(alone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	name := "libgcits-" + standinVersion + "-64.so"
+	body, err := os.ReadFile(filepath.Join(standinHome(t), "lib", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(alone, name), body, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	openIn := func(home string) string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained$", "-test.count=1")
+		cmd.Env = append(os.Environ(), aloneEnv+"="+home)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child test process: %v\n%s", err, out)
+		}
+		_, result, ok := strings.Cut(string(out), "OPEN-RESULT: ")
+		if !ok {
+			t.Fatalf("child test process printed no result:\n%s", out)
+		}
+		return strings.SplitN(result, "\n", 2)[0]
+	}
+	if got := openIn(standinHome(t)); got != "<nil>" {
+		t.Fatalf("opening the stand-in in a fresh process: %s", got)
+	}
+	got := openIn(filepath.Dir(alone))
+	t.Logf("without libnetldi: %s", got)
+	if !strings.Contains(got, "HostCreateThread") || !strings.Contains(got, "libnetldi") {
+		t.Fatalf("libgcits without libnetldi: %s; want the undefined HostCreateThread and libnetldi named", got)
 	}
 }
