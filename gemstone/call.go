@@ -13,6 +13,10 @@ import (
 // been seen to truncate, so results come in pages.
 const fetchPage = 256 << 10
 
+// maxResultBytes bounds one result, so that a wrong size cannot make the server allocate
+// without limit.
+const maxResultBytes = 1 << 30
+
 // stopHookTimeout bounds the escalation's last step (a call on the control session).
 const stopHookTimeout = 10 * time.Second
 
@@ -308,6 +312,9 @@ func (s *Session) fetch(h handle, o oop) ([]byte, *Error) {
 	n, e := s.api.fetchSize(h, o)
 	if e != nil {
 		return nil, e
+	}
+	if n > maxResultBytes {
+		return nil, &Error{Op: "GciTsFetchSize", Message: fmt.Sprintf("the result holds %d bytes, more than the binding fetches (%d)", n, int64(maxResultBytes))}
 	}
 	buf := make([]byte, n)
 	var off int64
