@@ -104,6 +104,9 @@ func (e *Error) Unwrap() error { return e.cause }
 // ClientSafe is the only form of the error a client may see: its number and kind, never the
 // message (which can carry an NRS, host name, user name or path).
 func (e *Error) ClientSafe() string {
+	if e.Number == 0 {
+		return "GemStone call failed (binding)"
+	}
 	return fmt.Sprintf("GemStone error %d (%s)", e.Number, e.kind())
 }
 
@@ -116,6 +119,8 @@ func (e *Error) isFatal() bool {
 
 func (e *Error) kind() string {
 	switch {
+	case e.Number == 0:
+		return "binding"
 	case e.Number == ErrNumSoftBreak:
 		return "soft break"
 	case e.Number == ErrNumHardBreak:

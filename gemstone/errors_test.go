@@ -70,6 +70,10 @@ func TestClientSafeNeverCarriesTheMessage(t *testing.T) {
 			t.Errorf("Error() drops the message the log needs: %q", e.Error())
 		}
 	}
+	made := &Error{Op: "GciTsResolveSymbolObj", Message: `"Secret" is not defined for user DataCurator`}
+	if got := made.ClientSafe(); got != "GemStone call failed (binding)" {
+		t.Errorf("ClientSafe of a binding-made error = %q", got)
+	}
 	le := &LoadError{Tried: []string{"/opt/gemstone/lib/libgcits-3.7.5-64.so"}, Reason: "no such file"}
 	if got := ClientSafe(le); strings.Contains(got, "/opt") {
 		t.Errorf("ClientSafe(LoadError) = %q leaks the path", got)
