@@ -395,6 +395,7 @@ if [ -z "$summary" ] || [ -n "$missing" ] || grep -q '^no-dictionary' <<<"$marks
   echo "install FAILED: the image does not hold everything the files define ($summary)." >&2
   echo "topaz reported success; the file-in dropped these (compiler errors are in build/install/group-*.log):" >&2
   each_line '  ' <<<"$missing" >&2
+  echo "What did load is committed; fix the files and run ./install.sh again (re-running is safe)." >&2
   exit 1
 fi
 echo "OK: installed and verified $summary"
