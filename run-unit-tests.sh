@@ -8,7 +8,9 @@
 # test ran and passed: a failure, an error, a suite that is not installed, or a suite that could not
 # run is non-zero. A suite that spawns gems says so with a class-side `needsNetldi` answering true;
 # with no netldi running those suites are not run, and are named, with how to start one. The
-# session logs out without committing, so what the tests leave behind is discarded.
+# netldi resolved by gs-env.sh (MCP_NETLDI) is in `SessionTemps current at: #McpTestNetldi` for the
+# suites that build a gem NRS. The session logs out without committing, so what the tests leave
+# behind is discarded.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
 cd "$ROOT"
@@ -38,6 +40,8 @@ run
 | emit mcp suites netldi label |
 $(gs_env_emit_decl)
 netldi := $NETLDI.
+"Suites that spawn gems read the netldi to name in their NRS here."
+SessionTemps current at: #McpTestNetldi put: '${MCP_NETLDI:-}'.
 suites := OrderedCollection new.
 $(while read -r s; do echo "suites add: #$s."; done <<<"$SUITES")
 mcp := System myUserProfile objectNamed: #Mcp.
