@@ -162,6 +162,16 @@ test_setenv_supplies_defaults_and_the_environment_wins() {
   expect_rc 0 && expect_out "stone        fromsetenv" && expect_out "user         EnvUser" && expect_out "settings     $S/repo/.setenv"
 }
 
+test_setenv_holding_a_password_readable_by_others_is_pointed_out() {
+  sandbox setenv-perms; unset GS_PASS
+  printf 'GS_PASS=swordfish\n' >"$S/repo/.setenv"; chmod 644 "$S/repo/.setenv"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "holds GS_PASS and is readable by others (mode 644)" && expect_out "password     from GS_PASS" || return 1
+  chmod 600 "$S/repo/.setenv"
+  run ./install.sh --check
+  expect_rc 0 && expect_no_out "readable by others"
+}
+
 test_several_stones_and_no_gs_stone_is_refused_with_the_list() {
   sandbox two-stones; unset GS_STONE
   echo "Stone 3.7.5 1234" >"$S/srv/locks/other..LCK"
@@ -367,6 +377,18 @@ test_stop_kills_after_the_grace_when_sigterm_is_ignored() {
   run ./stop-server.sh "$port"
   expect_rc 2 && expect_out "still running after 1s; sending SIGKILL" || return 1
   gone "$pid" || fail "still running after SIGKILL"
+}
+
+test_stop_still_recognises_a_server_whose_binary_was_rebuilt_under_it() {
+  sandbox rebuilt; local port; port="$(free_port)"
+  mkdir -p "$S/bin"; cp "$MCP_BIN" "$S/bin/mcp-gemstone"; export MCP_PORT="$port" MCP_BIN="$S/bin/mcp-gemstone"
+  run ./run-server.sh; expect_rc 0 || return 1
+  local pid; pid="$(pid_of_port "$port")"; started "$pid"
+  rm "$S/bin/mcp-gemstone"; cp "$WORK/fakebin/mcp-gemstone" "$S/bin/mcp-gemstone"
+  readlink "/proc/$pid/exe" | grep -q '(deleted)' || { fail "setup: the running binary is not shown as deleted"; return 1; }
+  run ./stop-server.sh "$port"
+  expect_rc 0 && expect_out "stopped" || return 1
+  gone "$pid" || fail "server still running"
 }
 
 test_stop_with_nothing_running_says_so() {
