@@ -1,0 +1,86 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+func principal(sub, user string, audArray bool) *Principal {
+	return &Principal{Issuer: "https://id.example", Subject: sub, UserID: user, Expiry: time.Unix(2e9, 0),
+		AudienceIsArray: audArray, token: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.SECRET-SIGNATURE"}
+}
+
+func TestWorkerLoginIsTheTokensUserWithTheTokenAsJWTPassword(t *testing.T) {
+	base := worker.LoginSpec{StoneNRS: "!tcp@h#server!gs64stone", GemNRS: "!tcp@h#netldi:gs64ldi#task!gemnetobject", User: "DataCurator", Password: "swordfish"}
+	p := principal("alice-sub", "alice", false)
+	got, err := WorkerLogin(WithPrincipal(context.Background(), p), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := worker.LoginSpec{StoneNRS: base.StoneNRS, GemNRS: base.GemNRS, User: "alice", Password: p.BearerToken(), PasswordKind: worker.PasswordJWT}
+	if got != want {
+		t.Fatalf("%+v", got)
+	}
+	if _, err := WorkerLogin(context.Background(), base); err != ErrNoPrincipal {
+		t.Fatalf("no principal: %v, want ErrNoPrincipal (never the base user's password)", err)
+	}
+}
+
+func TestOwnersRefuseUnboundSessionsAndRequestsWithoutAPrincipal(t *testing.T) {
+	o := NewOwners()
+	alice := WithPrincipal(context.Background(), principal("alice", "alice", false))
+	if o.Owns(alice, "never-bound") {
+		t.Fatal("an unbound session is owned")
+	}
+	if err := o.Bind(context.Background(), "s1"); err != ErrNoPrincipal || o.Len() != 0 {
+		t.Fatalf("bind without a principal: %v", err)
+	}
+	if err := o.Bind(alice, "s1"); err != nil || !o.Owns(alice, "s1") || o.Owns(context.Background(), "s1") {
+		t.Fatal("binding")
+	}
+	otherIssuer := principal("alice", "alice", false)
+	otherIssuer.Issuer = "https://other.example"
+	if o.Owns(WithPrincipal(context.Background(), otherIssuer), "s1") {
+		t.Fatal("the same subject of another issuer owns the session")
+	}
+	o.Forget("s1")
+	if o.Owns(alice, "s1") || o.Len() != 0 {
+		t.Fatal("forgotten session still owned")
+	}
+}
+
+func TestPrincipalNeverPrintsItsToken(t *testing.T) {
+	p := principal("alice", "alice", false)
+	var buf bytes.Buffer
+	log := zerolog.New(&buf)
+	log.Info().Object("p", p).Interface("same", p).Msg("x")
+	j, _ := json.Marshal(p)
+	for _, s := range []string{fmt.Sprint(p), fmt.Sprintf("%v %+v %#v %s", p, p, p, p), buf.String(), string(j)} {
+		if strings.Contains(s, "SECRET-SIGNATURE") || strings.Contains(s, "eyJ") {
+			t.Fatalf("token printed: %s", s)
+		}
+		if !strings.Contains(s, "alice") {
+			t.Fatalf("principal not identified: %s", s)
+		}
+	}
+}
+
+func TestLoginRefusedHintSaysWhatToProvisionAndWarnsOfAnArrayAudience(t *testing.T) {
+	h := LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", false)))
+	if !strings.Contains(h, `GemStone user "analyst"`) || !strings.Contains(h, "setup-oidc-users.sh") || strings.Contains(h, "array") {
+		t.Fatal(h)
+	}
+	h = LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", true)))
+	if !strings.Contains(h, "aud is a JSON array, which GemStone 3.7.5 refuses") {
+		t.Fatal(h)
+	}
+}

@@ -1,0 +1,121 @@
+// Package tlsconf builds the front end's TLS configuration from MCP_TLS_CERT and
+// MCP_TLS_KEY: TLS 1.2 at least, forward-secret AEAD cipher suites only, and a certificate
+// that is read again when its files change (a renewal needs no restart).
+package tlsconf
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Variable names.
+const (
+	EnvCert = "MCP_TLS_CERT"
+	EnvKey  = "MCP_TLS_KEY"
+)
+
+// FromEnv reads the certificate and key paths. Both or neither: neither means plain HTTP.
+func FromEnv(getenv func(string) string) (certFile, keyFile string, err error) {
+	certFile, keyFile = strings.TrimSpace(getenv(EnvCert)), strings.TrimSpace(getenv(EnvKey))
+	switch {
+	case certFile == "" && keyFile == "":
+		return "", "", nil
+	case certFile == "":
+		return "", "", fmt.Errorf("%s is set but %s is not: set both (PEM files) or neither", EnvKey, EnvCert)
+	case keyFile == "":
+		return "", "", fmt.Errorf("%s is set but %s is not: set both (PEM files) or neither", EnvCert, EnvKey)
+	}
+	return certFile, keyFile, nil
+}
+
+// cipherSuites are the TLS 1.2 suites offered: ECDHE key exchange (forward secrecy) with
+// an AEAD cipher. TLS 1.3 suites are not configurable in Go and are all of this kind.
+var cipherSuites = []uint16{
+	tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+	tls.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+	tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+	tls.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+}
+
+// Load reads the key pair (refusing to start on a bad one, naming the variables) and
+// answers a server configuration that serves it.
+func Load(certFile, keyFile string) (*tls.Config, error) {
+	r := &reloader{certFile: certFile, keyFile: keyFile, now: time.Now}
+	if err := r.load(); err != nil {
+		return nil, fmt.Errorf("%s / %s: %w", EnvCert, EnvKey, err)
+	}
+	return &tls.Config{
+		MinVersion:     tls.VersionTLS12,
+		CipherSuites:   cipherSuites,
+		GetCertificate: r.get,
+		NextProtos:     []string{"h2", "http/1.1"},
+	}, nil
+}
+
+// reloader serves the key pair, checking the files' modification times at most every
+// checkEvery; a pair that fails to load keeps the previous one in service.
+type reloader struct {
+	certFile, keyFile string
+	now               func() time.Time
+
+	mu      sync.Mutex
+	cert    *tls.Certificate
+	stamp   string
+	checked time.Time
+}
+
+const checkEvery = 10 * time.Second
+
+func (r *reloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now := r.now(); now.Sub(r.checked) >= checkEvery {
+		r.checked = now
+		if stamp, err := r.stampOf(); err == nil && stamp != r.stamp {
+			_ = r.loadLocked() // on failure the old certificate stays in service
+		}
+	}
+	return r.cert, nil
+}
+
+func (r *reloader) load() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.checked = r.now()
+	return r.loadLocked()
+}
+
+func (r *reloader) loadLocked() error {
+	stamp, err := r.stampOf()
+	if err != nil {
+		return err
+	}
+	pair, err := tls.LoadX509KeyPair(r.certFile, r.keyFile)
+	if err != nil {
+		return fmt.Errorf("cannot load the key pair: %w", err)
+	}
+	if pair.Leaf != nil && time.Now().After(pair.Leaf.NotAfter) {
+		return errors.New("the certificate expired on " + pair.Leaf.NotAfter.UTC().Format(time.RFC3339))
+	}
+	r.cert, r.stamp = &pair, stamp
+	return nil
+}
+
+func (r *reloader) stampOf() (string, error) {
+	var b strings.Builder
+	for _, f := range []string{r.certFile, r.keyFile} {
+		st, err := os.Stat(f)
+		if err != nil {
+			return "", fmt.Errorf("cannot read %s: %w", f, errors.Unwrap(err))
+		}
+		fmt.Fprintf(&b, "%d/%d;", st.ModTime().UnixNano(), st.Size())
+	}
+	return b.String(), nil
+}
