@@ -117,6 +117,11 @@ func shutdown(srv *router.Server, hs *http.Server, control *lazyControl, grace t
 	closeCtx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	srv.Close(closeCtx)
+	// The broken calls' answers are being written now; let them reach their clients before
+	// the remaining connections are cut.
+	flushCtx, cancelFlush := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = hs.Shutdown(flushCtx)
+	cancelFlush()
 	_ = hs.Close()
 	if err := control.Close(closeCtx); err != nil {
 		log.Warn().Err(err).Msg("control session logout")
