@@ -47,16 +47,21 @@ var cipherSuites = []uint16{
 // Load reads the key pair (refusing to start on a bad one, naming the variables) and
 // answers a server configuration that serves it.
 func Load(certFile, keyFile string) (*tls.Config, error) {
-	r := &reloader{certFile: certFile, keyFile: keyFile, now: time.Now}
+	return load(certFile, keyFile, time.Now)
+}
+
+func load(certFile, keyFile string, now func() time.Time) (*tls.Config, error) {
+	r := &reloader{certFile: certFile, keyFile: keyFile, now: now}
 	if err := r.load(); err != nil {
 		return nil, fmt.Errorf("%s / %s: %w", EnvCert, EnvKey, err)
 	}
-	return &tls.Config{
+	cfg := &tls.Config{
 		MinVersion:     tls.VersionTLS12,
 		CipherSuites:   cipherSuites,
 		GetCertificate: r.get,
 		NextProtos:     []string{"h2", "http/1.1"},
-	}, nil
+	}
+	return cfg, nil
 }
 
 // reloader serves the key pair, checking the files' modification times at most every

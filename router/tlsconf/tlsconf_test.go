@@ -1,0 +1,223 @@
+package tlsconf
+
+import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// writePair writes a throwaway self-signed certificate for 127.0.0.1 and localhost.
+func writePair(t *testing.T, dir, cn string) (certFile, keyFile string, cert *x509.Certificate) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(time.Now().UnixNano()),
+		Subject:      pkix.Name{CommonName: cn},
+		NotBefore:    time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
+		IsCA:         true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, _ = x509.ParseCertificate(der)
+	return certFile, keyFile, cert
+}
+
+// serve runs an HTTPS server with the Load configuration; reached counts handler calls.
+func serve(t *testing.T, cfg *tls.Config) (addr string, reached *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached = &atomic.Int64{}
+	hs := &http.Server{
+		TLSConfig: cfg, ReadHeaderTimeout: 5 * time.Second,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			reached.Add(1)
+			_, _ = io.WriteString(w, "over "+r.Proto)
+		}),
+		ErrorLog: nil,
+	}
+	go func() { _ = hs.ServeTLS(ln, "", "") }()
+	t.Cleanup(func() { _ = hs.Close() })
+	return ln.Addr().String(), reached
+}
+
+func clientFor(cert *x509.Certificate, edit func(*tls.Config)) *http.Client {
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	cfg := &tls.Config{RootCAs: pool}
+	if edit != nil {
+		edit(cfg)
+	}
+	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true}}
+}
+
+func TestHTTPSServesWithTheThrowawayCertificateOverTLS12AndUp(t *testing.T) {
+	certFile, keyFile, cert := writePair(t, t.TempDir(), "first")
+	cfg, err := Load(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, reached := serve(t, cfg)
+	for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
+		resp, err := clientFor(cert, func(c *tls.Config) { c.MinVersion, c.MaxVersion = v, v }).Get("https://" + addr + "/mcp")
+		if err != nil {
+			t.Fatalf("TLS %x: %v", v, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.TLS == nil || resp.TLS.Version != v || !strings.HasPrefix(string(b), "over HTTP/") {
+			t.Fatalf("TLS %x: %d %q", v, resp.StatusCode, b)
+		}
+	}
+	if reached.Load() != 2 {
+		t.Fatalf("handler reached %d times", reached.Load())
+	}
+}
+
+func TestOldProtocolsAndWeakCipherSuitesAreRefused(t *testing.T) {
+	certFile, keyFile, cert := writePair(t, t.TempDir(), "x")
+	cfg, err := Load(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, reached := serve(t, cfg)
+	refused := []struct {
+		name string
+		edit func(*tls.Config)
+	}{
+		{"TLS 1.1", func(c *tls.Config) { c.MinVersion, c.MaxVersion = tls.VersionTLS10, tls.VersionTLS11 }},
+		{"TLS 1.2 with a static-RSA, CBC suite only", func(c *tls.Config) {
+			c.MaxVersion = tls.VersionTLS12
+			c.CipherSuites = []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_AES_128_GCM_SHA256}
+		}},
+	}
+	for _, r := range refused {
+		_, err := clientFor(cert, r.edit).Get("https://" + addr + "/mcp")
+		if err == nil {
+			t.Fatalf("%s: accepted", r.name)
+		}
+	}
+	if reached.Load() != 0 {
+		t.Fatal("a refused handshake reached the handler")
+	}
+}
+
+func TestPlaintextHTTPOnTheTLSPortGets400AndNeverReachesTheHandler(t *testing.T) {
+	certFile, keyFile, _ := writePair(t, t.TempDir(), "x")
+	cfg, err := Load(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, reached := serve(t, cfg)
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no HTTP answer to plaintext: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 400 || !strings.Contains(string(b), "Client sent an HTTP request to an HTTPS server") {
+		t.Fatalf("%d %q", resp.StatusCode, b)
+	}
+	// Through a plain http:// client too: the same refusal, nothing served.
+	r2, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + addr + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2.Body.Close()
+	if r2.StatusCode != 400 || reached.Load() != 0 {
+		t.Fatalf("plain client: %d, handler reached %d times", r2.StatusCode, reached.Load())
+	}
+}
+
+func TestRenewedCertificateIsServedWithoutRestart(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile, _ := writePair(t, dir, "before")
+	var offset atomic.Int64
+	cfg, err := load(certFile, keyFile, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cn := func() string {
+		c, err := cfg.GetCertificate(&tls.ClientHelloInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaf, _ := x509.ParseCertificate(c.Certificate[0])
+		return leaf.Subject.CommonName
+	}
+	if cn() != "before" {
+		t.Fatal("first certificate not served")
+	}
+	writePair(t, dir, "after")
+	_ = os.Chtimes(certFile, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	if got := cn(); got != "before" {
+		t.Fatalf("the files were read again within %s: %q", checkEvery, got)
+	}
+	offset.Add(int64(checkEvery + time.Second))
+	if got := cn(); got != "after" {
+		t.Fatalf("after renewal: %q", got)
+	}
+	if err := os.WriteFile(certFile, []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	offset.Add(int64(checkEvery + time.Second))
+	if got := cn(); got != "after" {
+		t.Fatalf("a broken renewal replaced the working certificate: %q", got)
+	}
+}
+
+func TestLoadAndFromEnvNameTheVariables(t *testing.T) {
+	if _, err := Load("/nonexistent/cert.pem", "/nonexistent/key.pem"); err == nil ||
+		!strings.HasPrefix(err.Error(), "MCP_TLS_CERT / MCP_TLS_KEY: cannot read /nonexistent/cert.pem") {
+		t.Fatalf("%v", err)
+	}
+	_, _, err := FromEnv(func(k string) string { return map[string]string{"MCP_TLS_CERT": "/c.pem"}[k] })
+	if err == nil || !strings.Contains(err.Error(), "MCP_TLS_CERT is set but MCP_TLS_KEY is not") {
+		t.Fatalf("%v", err)
+	}
+	c, k, err := FromEnv(func(string) string { return "" })
+	if c != "" || k != "" || err != nil {
+		t.Fatal("neither set must mean plain HTTP")
+	}
+}
