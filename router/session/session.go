@@ -322,7 +322,11 @@ func (s *Session) run(waitCtx context.Context, c *Call, t *turn) Outcome {
 	s.mu.Unlock()
 	out := Outcome{Reply: reply, Err: err}
 	if callCtx.Err() != nil {
-		out.Stopped = stopOf(callCtx)
+		// A worker that answered in the instant its deadline passed still answered; only a
+		// cancellation discards the answer, since the client said it no longer wants it.
+		if st := stopOf(callCtx); err != nil || st == ErrCancelled {
+			out.Stopped = st
+		}
 	}
 	return out
 }

@@ -1,0 +1,65 @@
+package pending
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestIDsAreSrvNAndAnAnswerResolvesTheirCall(t *testing.T) {
+	tb := New(time.Minute)
+	a, b := tb.Start("ping"), tb.Start("ping")
+	if string(a.ID) != `"srv-1"` || string(b.ID) != `"srv-2"` {
+		t.Fatalf("ids %s %s", a.ID, b.ID)
+	}
+	if !tb.Resolve(b.ID, json.RawMessage(`{"result":{}}`)) {
+		t.Fatal("the answer did not resolve its call")
+	}
+	if ans, err := b.Result(); err != nil || string(ans) != `{"result":{}}` {
+		t.Fatalf("result %s %v", ans, err)
+	}
+	if tb.Resolve(b.ID, nil) {
+		t.Fatal("a second answer resolved again")
+	}
+	if tb.Resolve(json.RawMessage(`7`), nil) || tb.Resolve(json.RawMessage(`"client-1"`), nil) {
+		t.Fatal("an id outside the srv- namespace resolved a call")
+	}
+	if tb.Len() != 1 {
+		t.Fatalf("%d outstanding, want 1", tb.Len())
+	}
+}
+
+func TestAnUnansweredCallTimesOut(t *testing.T) {
+	tb := New(30 * time.Millisecond)
+	c := tb.Start("ping")
+	select {
+	case <-c.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("no timeout")
+	}
+	if _, err := c.Result(); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err %v, want ErrTimeout", err)
+	}
+	if tb.Len() != 0 {
+		t.Fatal("a timed-out call stayed in the table")
+	}
+}
+
+func TestCloseAbandonsOutstandingAndLaterCalls(t *testing.T) {
+	tb := New(time.Minute)
+	c := tb.Start("ping")
+	tb.Close()
+	if _, err := c.Result(); !errors.Is(err, ErrAbandoned) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := tb.Start("ping").Result(); !errors.Is(err, ErrAbandoned) {
+		t.Fatalf("a call after Close: %v", err)
+	}
+}
+
+func TestDefaultTimeoutIsThirtySeconds(t *testing.T) {
+	if New(0).timeout != 30*time.Second {
+		t.Fatal("default timeout is not 30 s")
+	}
+}

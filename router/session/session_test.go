@@ -1,0 +1,230 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+// recorderGem records the order of the calls it runs; a call whose body holds "block" waits
+// until released or cancelled.
+type recorderGem struct {
+	mu      sync.Mutex
+	order   []string
+	release chan struct{}
+	closed  bool
+	running int
+	maxRun  int
+}
+
+func (g *recorderGem) Handle(ctx context.Context, msg []byte) ([]byte, error) {
+	g.mu.Lock()
+	g.running++
+	g.maxRun = max(g.maxRun, g.running)
+	g.order = append(g.order, string(msg))
+	g.mu.Unlock()
+	defer func() { g.mu.Lock(); g.running--; g.mu.Unlock() }()
+	if string(msg) == "block" {
+		select {
+		case <-g.release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return []byte("ok:" + string(msg)), nil
+}
+func (g *recorderGem) ViewStatus(context.Context) (worker.ViewStatus, error) {
+	return worker.ViewStatus{}, nil
+}
+func (g *recorderGem) RefreshView(context.Context) (worker.RefreshResult, error) {
+	return worker.RefreshResult{}, nil
+}
+func (g *recorderGem) Prepared() worker.PrepareResult { return worker.PrepareResult{} }
+func (g *recorderGem) Close(context.Context) error {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	return nil
+}
+
+func req(id int, raw string) jsonrpc.Message {
+	return jsonrpc.Message{Kind: jsonrpc.Request, ID: []byte(strconv.Itoa(id)), Method: "m", Raw: []byte(raw)}
+}
+
+func newSession(g worker.Gem, opts Options) (*Session, *Table) {
+	opts.Log = zerolog.Nop()
+	t := NewTable(1, Hooks{})
+	slot, _ := t.Reserve()
+	s := New(context.Background(), "sid", g, opts)
+	t.Add(s, slot)
+	return s, t
+}
+
+func TestCallsRunOneAtATimeInTheOrderTheyArrived(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	s, _ := newSession(g, Options{})
+	first := make(chan Outcome, 1)
+	go func() { first <- s.Do(context.Background(), req(0, "block")) }()
+	for s.Busy() == false || func() bool { _, _, ok := s.InFlight(); return !ok }() {
+		time.Sleep(time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	for i := 1; i <= 20; i++ {
+		// Each joins the line before the next is started: their order is fixed.
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Do(context.Background(), req(i, "c"+strconv.Itoa(i))) }()
+		for s.Queued() < i {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(g.release)
+	wg.Wait()
+	<-first
+	if g.maxRun != 1 {
+		t.Fatalf("%d calls ran at once on one gem", g.maxRun)
+	}
+	for i := 1; i <= 20; i++ {
+		if g.order[i] != "c"+strconv.Itoa(i) {
+			t.Fatalf("call order %v", g.order)
+		}
+	}
+}
+
+func TestForwardTakesItsPlaceBeforeReturning(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	s, _ := newSession(g, Options{})
+	go s.Do(context.Background(), req(0, "block"))
+	for _, _, ok := s.InFlight(); !ok; _, _, ok = s.InFlight() {
+		time.Sleep(time.Millisecond)
+	}
+	done := make(chan struct{})
+	s.Forward(jsonrpc.Message{Kind: jsonrpc.Notification, Method: "n", Raw: []byte("notif")}, func(Outcome) { close(done) })
+	after := make(chan Outcome, 1)
+	go func() { after <- s.Do(context.Background(), req(2, "after")) }()
+	close(g.release)
+	<-done
+	<-after
+	if g.order[1] != "notif" || g.order[2] != "after" {
+		t.Fatalf("order %v: the notification must run before the request sent after it", g.order)
+	}
+}
+
+func TestIfIdleRunsOnlyBetweenCalls(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	s, _ := newSession(g, Options{})
+	ran, err := s.IfIdle(context.Background(), func(context.Context, worker.Gem) error { return nil })
+	if !ran || err != nil {
+		t.Fatalf("idle session: ran %v err %v", ran, err)
+	}
+	go s.Do(context.Background(), req(0, "block"))
+	for !s.Busy() {
+		time.Sleep(time.Millisecond)
+	}
+	if ran, _ := s.IfIdle(context.Background(), func(context.Context, worker.Gem) error { return nil }); ran {
+		t.Fatal("IfIdle ran during a call")
+	}
+	close(g.release)
+}
+
+func TestEndCancelsCallsThenLogsOutThenFreesTheSlot(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	var ended []string
+	s, tb := newSession(g, Options{})
+	tb.hooks.Ended = func(s *Session, r Reason) { ended = append(ended, r.Kind) }
+	out := make(chan Outcome, 1)
+	go func() { out <- s.Do(context.Background(), req(0, "block")) }()
+	for !s.Busy() {
+		time.Sleep(time.Millisecond)
+	}
+	if !s.End(context.Background(), Reason{Kind: ReasonDeleted}) {
+		t.Fatal("End said the session had already ended")
+	}
+	if o := <-out; o.Stopped != ErrSessionEnded {
+		t.Fatalf("running call outcome %+v, want stopped by ErrSessionEnded", o)
+	}
+	if _, ok := tb.Get("sid"); ok || tb.Used() != 0 || !g.closed {
+		t.Fatalf("after End: mapped %v used %d closed %v", ok, tb.Used(), g.closed)
+	}
+	if s.End(context.Background(), Reason{Kind: ReasonDeleted}) {
+		t.Fatal("a second End ran again")
+	}
+	if len(ended) != 1 || ended[0] != ReasonDeleted {
+		t.Fatalf("Ended hook calls %v", ended)
+	}
+	if o := s.Do(context.Background(), req(1, "x")); o.Stopped != ErrSessionEnded {
+		t.Fatalf("a call after End: %+v", o)
+	}
+}
+
+func TestEndInFlightStopsTheRunningCallWithTheGivenReason(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	s, _ := newSession(g, Options{})
+	out := make(chan Outcome, 1)
+	go func() { out <- s.Do(context.Background(), req(0, "block")) }()
+	for _, _, ok := s.InFlight(); !ok; _, _, ok = s.InFlight() {
+		time.Sleep(time.Millisecond)
+	}
+	stop := &Stop{Kind: "pinnedView", Reason: "the call held the oldest commit record too long"}
+	if !s.EndInFlight(stop) {
+		t.Fatal("no call in flight")
+	}
+	if o := <-out; o.Stopped != stop {
+		t.Fatalf("outcome %+v", o)
+	}
+	if o := s.Do(context.Background(), req(1, "next")); o.Err != nil || string(o.Reply) != "ok:next" {
+		t.Fatalf("the session stopped serving: %+v", o)
+	}
+}
+
+func TestTouchMovesTheActivityClock(t *testing.T) {
+	now := time.Unix(1000, 0)
+	s, _ := newSession(&recorderGem{}, Options{Now: func() time.Time { return now }})
+	if !s.LastActivity().Equal(now) {
+		t.Fatalf("LastActivity %v at creation", s.LastActivity())
+	}
+	now = now.Add(time.Minute)
+	s.Touch()
+	if !s.LastActivity().Equal(now) {
+		t.Fatalf("LastActivity %v after Touch", s.LastActivity())
+	}
+}
+
+func TestTableCapIsExactUnderContention(t *testing.T) {
+	tb := NewTable(5, Hooks{})
+	var mu sync.Mutex
+	got := 0
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := tb.Reserve(); err == nil {
+				mu.Lock()
+				got++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if got != 5 || tb.Used() != 5 {
+		t.Fatalf("%d reserved under a cap of 5", got)
+	}
+}
+
+func TestNewIDIs128BitsOfHexAfterThePrefix(t *testing.T) {
+	id, err := NewID("r1-")
+	if err != nil || len(id) != 3+32 || id[:3] != "r1-" {
+		t.Fatalf("id %q %v", id, err)
+	}
+	other, _ := NewID("r1-")
+	if other == id {
+		t.Fatal("two ids alike")
+	}
+}
