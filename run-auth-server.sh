@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# run-auth-server.sh -- start bin/mcp-gemstone detached in the NETWORK-FACING mode (MCP_AUTH=oidc):
+# every /mcp request needs a bearer token from MCP_OIDC_ISSUER, each worker gem logs in as the
+# GemStone user its token names (JWT login, GemStone 3.7.5+), and TLS is served or terminated in
+# front (deploy/nginx). docs/auth.md is the whole story.
+#
+#   MCP_OIDC_ISSUER=https://id.example/realms/gs MCP_RESOURCE=https://gs.example/mcp \
+#   MCP_REQUIRED_SCOPES=mcp:use MCP_TLS_CERT=cert.pem MCP_TLS_KEY=key.pem MCP_HOST=0.0.0.0 \
+#     ./run-auth-server.sh
+#   MCP_OIDC_ISSUER=... MCP_RESOURCE=https://gs.example/mcp ./run-auth-server.sh
+#                                            loopback only, TLS terminated by nginx in front
+#
+# Required: MCP_OIDC_ISSUER, MCP_RESOURCE (this server's canonical URL: the tokens' aud).
+# Optional: MCP_REQUIRED_SCOPES, MCP_EXTRA_SCOPES, MCP_USERID_CLAIM (default sub),
+#           MCP_TLS_CERT + MCP_TLS_KEY (both or neither), every other MCP_* variable of run-server.sh.
+# Refused: MCP_WORKER_USER (the token names the user); a non-loopback MCP_HOST without TLS (tokens
+# would cross the network in the clear). GS_USER and its password are still needed: the router's
+# control session (used only to stop a runaway gem) logs in with them; no worker does.
+#
+# Provision the users first: ./setup-oidc-users.sh <user>... (and after every stone restart).
+# Like run-server.sh it refuses a busy port, waits for /healthz (over HTTPS when TLS is on) and for
+# the control session's login, and writes the pid file stop-server.sh uses: ./stop-server.sh PORT.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=SCRIPTDIR/gs-env.sh
+. "$ROOT/gs-env.sh"
+[ $# -eq 0 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+
+gs_env_load_setenv || exit 1
+fail() { gs_env__err "$@"; exit 1; }
+
+# ---- the mode's own checks, before anything else --------------------------------------------------
+[ -z "${MCP_WORKER_USER:-}" ] || fail "MCP_WORKER_USER=$MCP_WORKER_USER is refused in the network-facing mode" \
+  "each worker gem logs in as the GemStone user its bearer token names (MCP_USERID_CLAIM);" \
+  "unset it, and restrict an analyst by giving that user a restricted profile"
+[ -n "${MCP_OIDC_ISSUER:-}" ] || fail "MCP_OIDC_ISSUER is not set" "the authorization server's issuer URL, exactly as its tokens' iss claim has it"
+[ -n "${MCP_RESOURCE:-}" ] || fail "MCP_RESOURCE is not set" "this server's canonical URL as clients reach it (https://host/mcp); tokens must carry it in aud"
+if [ -n "${MCP_TLS_CERT:-}${MCP_TLS_KEY:-}" ]; then
+  if [ -z "${MCP_TLS_CERT:-}" ] || [ -z "${MCP_TLS_KEY:-}" ]; then fail "set both MCP_TLS_CERT and MCP_TLS_KEY, or neither"; fi
+  [ -r "$MCP_TLS_CERT" ] || fail "MCP_TLS_CERT=$MCP_TLS_CERT is not readable"
+  [ -r "$MCP_TLS_KEY" ] || fail "MCP_TLS_KEY=$MCP_TLS_KEY is not readable"
+  SCHEME=https
+else
+  SCHEME=http
+fi
+HOST="${MCP_HOST:-127.0.0.1}"
+case "$HOST" in
+  127.*|localhost|::1|"[::1]") ;;
+  *) [ "$SCHEME" = https ] || fail "MCP_HOST=$HOST is not loopback and no TLS is configured: bearer tokens would cross the network in the clear" \
+       "set MCP_TLS_CERT and MCP_TLS_KEY, or keep MCP_HOST=127.0.0.1 behind a TLS proxy (deploy/nginx)" ;;
+esac
+case "$MCP_RESOURCE" in
+  https://*) ;;
+  http://127.*|http://localhost*|http://\[::1\]*) gs_env__note "MCP_RESOURCE is plain http on loopback: fine for a test, never for clients on a network" ;;
+  *) fail "MCP_RESOURCE=$MCP_RESOURCE must be an https URL (http only for a loopback host)" ;;
+esac
+command -v curl >/dev/null || fail "curl is not on PATH" "it is how this script knows the server answers; install curl"
+# The router retries discovery on its own; this is only to say early that the issuer is unreachable.
+if ! curl -fsS --max-time 10 -o /dev/null "${MCP_OIDC_ISSUER%/}/.well-known/openid-configuration"; then
+  gs_env__note "${MCP_OIDC_ISSUER%/}/.well-known/openid-configuration does not answer from here" \
+    "the server starts anyway and answers 503 until it can fetch it"
+fi
+
+# ---- as run-server.sh: port, binary, stone, control session ---------------------------------------
+PORT="${MCP_PORT:-8000}"
+gs_env_valid_port "$PORT" || exit 1
+BIN="${MCP_BIN:-$ROOT/bin/mcp-gemstone}"
+STATE_DIR="$(gs_env_state_dir)"
+PID_FILE="$(gs_env_pid_file "$PORT")"
+LOG="${MCP_LOG_FILE:-$STATE_DIR/mcp-gemstone-$PORT.log}"
+TIMEOUT="${MCP_START_TIMEOUT:-60}"
+[ -x "$BIN" ] || fail "no server binary at $BIN" "build it: ./install.sh (or make build)"
+if [ -f "$PID_FILE" ]; then
+  read -r old_pid old_start _ <"$PID_FILE" || true
+  gs_env_is_our_server "${old_pid:-}" "${old_start:-}" &&
+    fail "an mcp-gemstone server is already running on port $PORT (pid $old_pid)" "stop it first: ./stop-server.sh $PORT"
+  rm -f "$PID_FILE"
+fi
+holder="$(gs_env_port_holder "$PORT")" || exit 1
+[ -z "$holder" ] || fail "port $PORT is already in use by $holder; nothing was started" "choose another: MCP_PORT=<port> $0"
+
+gs_env_load || exit 1
+gs_env_require_password || exit 1
+gs_env_require_netldi "the server (one gem per MCP session, plus its control session)" || exit 1
+
+mkdir -p "$STATE_DIR" "$(dirname "$LOG")"
+(umask 077; touch "$LOG")
+export MCP_AUTH=oidc MCP_PORT="$PORT" MCP_HOST="$HOST" MCP_STONE="$GS_STONE" MCP_CONTROL_USER="$GS_USER"
+if [ -n "${GS_PASS_FILE:-}" ]; then
+  export MCP_PASSWORD_FILE="$GS_PASS_FILE"; unset GS_PASS
+else
+  export GS_PASS="$GS_ENV_PASSWORD"
+fi
+log_start=$(($(wc -l <"$LOG") + 1))
+printf '\n=== %s run-auth-server.sh: starting %s on %s://%s:%s (stone %s, control user %s, issuer %s, resource %s)\n' \
+  "$(date -u +%FT%TZ)" "$BIN" "$SCHEME" "$HOST" "$PORT" "$GS_STONE" "$GS_USER" "$MCP_OIDC_ISSUER" "$MCP_RESOURCE" >>"$LOG"
+if command -v setsid >/dev/null; then
+  setsid "$BIN" </dev/null >>"$LOG" 2>&1 &
+else
+  nohup "$BIN" </dev/null >>"$LOG" 2>&1 &
+fi
+pid=$!
+sleep 0.2
+echo "$pid $(gs_env_proc_start "$pid") $PORT $BIN" >"$PID_FILE"
+
+url_host="$HOST"
+case "$HOST" in 0.0.0.0|"") url_host=127.0.0.1 ;; ::|"[::]") url_host="[::1]" ;; *:*) url_host="[$HOST]" ;; esac
+# -k: this only asks our own process whether it answers; the certificate names the public host.
+health="$SCHEME://$url_host:$PORT/healthz"
+deadline=$((SECONDS + TIMEOUT))
+while :; do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    rm -f "$PID_FILE"
+    gs_env__err "the server exited during startup; the end of $LOG:"
+    tail -n 20 "$LOG" | sed 's/^/    /' >&2
+    exit 1
+  fi
+  if curl -fsSk --max-time 2 -o /dev/null "$health" 2>/dev/null; then break; fi
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    gs_env__err "the server (pid $pid) did not answer $health within ${TIMEOUT}s; stopping it. The end of $LOG:"
+    tail -n 20 "$LOG" | sed 's/^/    /' >&2
+    "$ROOT/stop-server.sh" "$PORT" >&2 || true
+    exit 1
+  fi
+  sleep 0.3
+done
+
+login=""
+deadline=$((SECONDS + ${MCP_LOGIN_CHECK_TIMEOUT:-30}))
+while [ "$SECONDS" -lt "$deadline" ]; do
+  since="$(tail -n +"$log_start" "$LOG")"
+  if grep -q 'GemStone client library not loaded' <<<"$since"; then login=nolib; break; fi
+  if grep -q 'control session not logged in' <<<"$since"; then login=failed; break; fi
+  if grep -q 'control session logged in' <<<"$since"; then login=ok; break; fi
+  sleep 0.3
+done
+case "$login" in
+  nolib|failed)
+    gs_env__err "the server answers, but $([ "$login" = nolib ] && echo "could not load the GemStone client library" || echo "its control session could not log in to $GS_STONE as $GS_USER"); stopping it. From $LOG:"
+    tail -n +"$log_start" "$LOG" | grep -E 'library|control session' | tail -n 5 | sed 's/^/    /' >&2
+    "$ROOT/stop-server.sh" "$PORT" >/dev/null 2>&1 || true
+    exit 1 ;;
+  "") echo "warning: no login of the control session reported within ${MCP_LOGIN_CHECK_TIMEOUT:-30}s; see $LOG" >&2 ;;
+esac
+if tail -n +"$log_start" "$LOG" | grep -q 'OpenID discovery failed'; then
+  gs_env__note "the server could not fetch the issuer's discovery document yet (it retries); until then /mcp answers 503"
+fi
+
+echo "mcp-gemstone (network-facing) is serving $SCHEME://$url_host:$PORT/mcp"
+echo "  resource  $MCP_RESOURCE (the aud every token must carry)"
+echo "  metadata  $(printf '%s' "$MCP_RESOURCE" | sed -E 's#^(https?://[^/]+)(/.*)?$#\1/.well-known/oauth-protected-resource\2#')"
+echo "  issuer    $MCP_OIDC_ISSUER"
+echo "  pid       $pid (pid file $PID_FILE)"
+echo "  log       $LOG"
+echo "  stop      ./stop-server.sh $PORT"
