@@ -10,3 +10,16 @@ conformance: bin/mcp-gemstone standin
 	timeout 300 test/conformance/run.sh
 
 TEST_STEPS += conformance
+
+#   make proof-test    bounded load and fault tests (test/load) and real MCP clients
+#                      (test/clients) against bin/mcp-gemstone on the stand-in; Go tests built
+#                      with the "proof" tag so the race-instrumented unit run stays light
+PROOF_PKGS := ./test/load/... ./test/clients/...
+
+.PHONY: proof-test
+proof-test: standin
+	test/conformance/setup.sh test/clients
+	$(GO) vet -tags proof $(PROOF_PKGS)
+	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 420 $(GO) test -tags proof -count=1 -timeout 400s $(PROOF_PKGS)
+
+TEST_STEPS += proof-test

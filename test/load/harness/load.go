@@ -1,0 +1,149 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// LoadOptions shape one load run: Workers clients sharing Sessions sessions (worker w uses
+// session w mod Sessions), each making Calls calls one after another, or calling until
+// Duration passes when Calls is 0.
+type LoadOptions struct {
+	URL      string
+	Sessions int
+	Workers  int
+	Calls    int
+	Duration time.Duration
+	// Payload is appended to every echo text (non-ASCII by default, so bytes are checked).
+	Payload string
+	// Host, when set, is sent as the Host header.
+	Host string
+}
+
+// LoadResult says what a run saw. Every call is accounted for: OK + Failed = Sent.
+type LoadResult struct {
+	Sent, OK, Failed int64
+	// Mismatched counts answers whose id or echoed bytes were not the call's own;
+	// Duplicated counts ids answered more than once.
+	Mismatched, Duplicated int64
+	Elapsed                time.Duration
+	P50, P99, Max          time.Duration
+	FirstProblem           string
+}
+
+// Rate is answered calls per second.
+func (r LoadResult) Rate() float64 { return float64(r.OK) / r.Elapsed.Seconds() }
+
+func (r LoadResult) String() string {
+	return fmt.Sprintf("%d calls in %v (%.0f/s), %d failed, %d mismatched, %d duplicated; p50 %v p99 %v max %v",
+		r.Sent, r.Elapsed.Round(time.Millisecond), r.Rate(), r.Failed, r.Mismatched, r.Duplicated,
+		r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
+}
+
+// DefaultPayload holds multi-byte and astral characters.
+const DefaultPayload = " héllo wörld ✓ 😀"
+
+// RunLoad opens the sessions, runs the workers, checks every answer (status 200, the call's
+// own id, its own text echoed byte for byte, each id answered once) and deletes the sessions.
+func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
+	if o.Sessions <= 0 || o.Workers <= 0 {
+		return LoadResult{}, fmt.Errorf("harness: load needs sessions and workers")
+	}
+	if o.Payload == "" {
+		o.Payload = DefaultPayload
+	}
+	c := &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Host: o.Host}
+	sids := make([]string, o.Sessions)
+	for i := range sids {
+		sid, err := c.Open(ctx)
+		if err != nil {
+			return LoadResult{}, fmt.Errorf("harness: opening session %d: %w", i, err)
+		}
+		sids[i] = sid
+	}
+	defer func() {
+		for _, sid := range sids {
+			_, _ = c.Delete(context.WithoutCancel(ctx), sid)
+		}
+	}()
+
+	var (
+		res      LoadResult
+		problem  sync.Once
+		seenMu   sync.Mutex
+		seen     = make(map[int64]struct{}, max(o.Workers*o.Calls, 1024))
+		latMu    sync.Mutex
+		all      []time.Duration
+		deadline = time.Now().Add(o.Duration)
+		wg       sync.WaitGroup
+	)
+	note := func(format string, args ...any) {
+		problem.Do(func() { res.FirstProblem = fmt.Sprintf(format, args...) })
+	}
+	start := time.Now()
+	for w := range o.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sid := sids[w%len(sids)]
+			lat := make([]time.Duration, 0, max(o.Calls, 1024))
+			for i := 0; o.Calls == 0 || i < o.Calls; i++ {
+				if ctx.Err() != nil || (o.Calls == 0 && time.Now().After(deadline)) {
+					break
+				}
+				id := int64(w)*10_000_000 + int64(i) + 1
+				text := "w" + strconv.Itoa(w) + "-c" + strconv.Itoa(i) + o.Payload
+				atomic.AddInt64(&res.Sent, 1)
+				t0 := time.Now()
+				a, err := c.Post(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
+				lat = append(lat, time.Since(t0))
+				if err != nil || a.Status != http.StatusOK {
+					atomic.AddInt64(&res.Failed, 1)
+					note("call %d: status %d, err %v: %.300s", id, a.Status, err, a.Body)
+					continue
+				}
+				r, err := a.Decode()
+				if err != nil || r.Error != nil {
+					atomic.AddInt64(&res.Failed, 1)
+					note("call %d: %v: %.300s", id, err, a.Message)
+					continue
+				}
+				got, isErr, err := ToolText(r.Result)
+				if string(r.ID) != strconv.FormatInt(id, 10) || err != nil || isErr || got != text {
+					atomic.AddInt64(&res.Failed, 1)
+					atomic.AddInt64(&res.Mismatched, 1)
+					note("call %d answered id %s text %q (want %q) err %v", id, r.ID, got, text, err)
+					continue
+				}
+				seenMu.Lock()
+				_, dup := seen[id]
+				seen[id] = struct{}{}
+				seenMu.Unlock()
+				if dup {
+					atomic.AddInt64(&res.Duplicated, 1)
+					atomic.AddInt64(&res.Failed, 1)
+					continue
+				}
+				atomic.AddInt64(&res.OK, 1)
+			}
+			latMu.Lock()
+			all = append(all, lat...)
+			latMu.Unlock()
+		}()
+	}
+	wg.Wait()
+	res.Elapsed = time.Since(start)
+	if len(all) > 0 {
+		slices.Sort(all)
+		res.P50 = all[len(all)/2]
+		res.P99 = all[len(all)*99/100]
+		res.Max = all[len(all)-1]
+	}
+	return res, nil
+}
