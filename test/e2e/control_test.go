@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// controlGem waits for the control session's gem (the server's first login) and answers its
+// session number and pid.
+func controlGem(t *testing.T, s *server) (string, int) {
+	t.Helper()
+	eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
+	for n, pid := range s.gemFiles() {
+		return n, pid
+	}
+	return "", 0
+}
+
+func TestACallIgnoringBothBreaksIsStoppedFromTheControlSession(t *testing.T) {
+	s := start(t)
+	ctlNumber, ctlPid := controlGem(t, s)
+	sid := s.open()
+	done := s.async(sid, call(1, "sleep_immune", `{"ms":60000}`))
+	time.Sleep(300 * time.Millisecond)
+	wantStatus(t, s.post(sid, cancelOf("1")), http.StatusAccepted)
+	select {
+	case a := <-done:
+		if a.Err != nil {
+			t.Fatal(a.Err)
+		}
+		wantStatus(t, a, http.StatusAccepted)
+		t.Logf("sleep_immune ended by the escalation in %v", a.Took)
+	case <-time.After(15 * time.Second):
+		t.Fatal("a call ignoring both breaks was not stopped")
+	}
+	eventually(t, 5*time.Second, "the stopped gem is gone", func() bool { return len(s.gemFiles()) == 1 })
+	if pid := s.gemFiles()[ctlNumber]; pid != ctlPid {
+		t.Fatalf("the control session's gem changed (%d → %d): it must outlive the stop", ctlPid, pid)
+	}
+	eventually(t, 5*time.Second, "the log says the stop ended the call", func() bool {
+		return strings.Contains(s.log.String(), "ended by stopping the session")
+	})
+	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`), http.StatusNotFound, -32001, "sessionNotFound")
+}
+
+func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
+	s := start(t)
+	_, ctlPid := controlGem(t, s)
+	if err := syscall.Kill(ctlPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the killed control gem is gone", func() bool { return len(s.ourGems()) == 0 })
+	for i := range 2 { // the first stop finds the control session dead; the second uses a new one
+		sid := s.open()
+		done := s.async(sid, call(i, "sleep_immune", `{"ms":60000}`))
+		time.Sleep(300 * time.Millisecond)
+		s.post(sid, cancelOf(string(rune('0'+i))))
+		select {
+		case a := <-done:
+			if a.Err != nil || a.Status != http.StatusAccepted {
+				t.Fatalf("round %d: %v %d %s", i, a.Err, a.Status, a.Body)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("round %d: the call was not ended", i)
+		}
+		wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusNotFound)
+	}
+	eventually(t, 10*time.Second, "a new control session is logged in", func() bool {
+		for _, pid := range s.gemFiles() {
+			if pid != ctlPid {
+				return true
+			}
+		}
+		return false
+	})
+}
