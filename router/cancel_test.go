@@ -19,7 +19,7 @@ func busy(f *fixture, sid string) func() bool {
 		if !ok {
 			return false
 		}
-		_, _, running := s.InFlight()
+		_, running := s.InFlight()
 		return running
 	}
 }
@@ -199,7 +199,10 @@ func TestLongLoginIsBoundedByLoginTimeout(t *testing.T) {
 	})
 	start := time.Now()
 	r := f.post("", initBody)
-	wantError(t, r, http.StatusOK, -32001, "")
+	wantError(t, r, http.StatusOK, -32001, "loginTimeout")
+	if !strings.Contains(r.RPC.Error.Message, "MCP_LOGIN_TIMEOUT") {
+		t.Fatalf("message %q should name MCP_LOGIN_TIMEOUT", r.RPC.Error.Message)
+	}
 	if time.Since(start) > 3*time.Second {
 		t.Fatalf("a stuck login held initialize for %v", time.Since(start))
 	}

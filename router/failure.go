@@ -33,6 +33,8 @@ func launchHint(f Failure) string {
 		return "check MCP_TOOLSETS and MCP_TOOLSET_OPTIONS"
 	case f.Kind == "contractVersion":
 		return "the worker code in the image is older or newer than this front end; reinstall it"
+	case f.Kind == "loginTimeout":
+		return "check that the stone and its NetLDI answer, or raise MCP_LOGIN_TIMEOUT"
 	case f.Kind == "libraryNotFound":
 		return "set GCI_LIBRARY or GEMSTONE to a GemStone client library"
 	}

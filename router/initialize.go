@@ -28,7 +28,7 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		writeJSON(w, http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, err.Error(), "sessionLimit", "limit", lim.Limit))
 		return
 	}
-	sess, status, body := s.open(r.Context(), slot)
+	sess, status, body := s.open(slot)
 	if sess == nil {
 		writeJSON(w, status, errorBody(m.ID, jsonrpc.CodeServer, body.message, body.kind, "number", body.number))
 		return
@@ -39,6 +39,12 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		status, reply := s.outcome(sess, m, out)
 		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept initialize"})
 		ans.Final(status, nil, reply)
+		return
+	}
+	if r.Context().Err() != nil {
+		// The client left before it could learn the session id: nobody can ever use the
+		// session, so its gem goes now rather than waiting to be reaped.
+		sess.End(context.Background(), session.Reason{Kind: "clientGone", Detail: "the client left during initialize"})
 		return
 	}
 	sess.SetProtocolVersion(s.negotiated(m, out.Reply))
@@ -56,7 +62,7 @@ type launchFailure struct {
 // open logs a gem in and prepares it, and maps the session. The login is bounded by
 // LoginTimeout and by shutdown, not by the client's connection: a login abandoned halfway
 // would be undone anyway, and finishing it is what makes the logout clean.
-func (s *Server) open(reqCtx context.Context, slot *session.Slot) (*session.Session, int, launchFailure) {
+func (s *Server) open(slot *session.Slot) (*session.Session, int, launchFailure) {
 	id, err := session.NewID(s.idPrefix())
 	if err != nil {
 		slot.Release()
@@ -95,9 +101,6 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (*session.Sess
 		Log:            s.o.Log,
 	})
 	s.table.Add(sess, slot)
-	if reqCtx.Err() != nil {
-		s.o.Log.Info().Str("session", id).Msg("client left during login; session kept until it is reaped or ended")
-	}
 	return sess, http.StatusOK, launchFailure{}
 }
 

@@ -5,6 +5,7 @@
 package gemfail
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
@@ -22,6 +23,9 @@ func Classify(err error) router.Failure {
 	var pe *gciworker.PrepareError
 	if errors.As(err, &pe) {
 		return router.Failure{Kind: pe.Kind, Safe: "the worker refused its configuration: " + pe.ClientMessage()}
+	}
+	if errors.Is(err, context.DeadlineExceeded) && !errors.As(err, new(*gemstone.Error)) {
+		return router.Failure{Kind: "loginTimeout", Safe: "the login did not finish within MCP_LOGIN_TIMEOUT"}
 	}
 	f := router.Failure{Fatal: gemstone.IsFatal(err), Safe: gemstone.ClientSafe(err)}
 	if e := gemstone.EndingOf(err); e != gemstone.NotEnded {

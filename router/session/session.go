@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -151,14 +152,22 @@ func (s *Session) Busy() bool {
 // Queued is how many calls wait behind the running one.
 func (s *Session) Queued() int { return s.queue.waiting() }
 
+// CallInfo describes a running call.
+type CallInfo struct {
+	// ID is the request's JSON-RPC id as the client sent it.
+	ID      json.RawMessage
+	Method  string
+	Started time.Time
+}
+
 // InFlight describes the running call, if any.
-func (s *Session) InFlight() (method string, started time.Time, ok bool) {
+func (s *Session) InFlight() (CallInfo, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inflight == nil {
-		return "", time.Time{}, false
+		return CallInfo{}, false
 	}
-	return s.inflight.Method, s.inflight.started, true
+	return CallInfo{ID: s.inflight.id, Method: s.inflight.Method, Started: s.inflight.started}, true
 }
 
 // EndInFlight ends the running call with stop as its cause (the binding's escalation runs),
@@ -208,6 +217,7 @@ func (s *Session) Ended() (Reason, bool) {
 // Call is one request on its way through the session.
 type Call struct {
 	Method  string
+	id      json.RawMessage
 	key     string
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
@@ -266,7 +276,7 @@ func failedEnqueue(err error) Outcome {
 
 func (s *Session) enqueue(msg jsonrpc.Message) (*Call, *turn, error) {
 	ctx, cancel := context.WithCancelCause(s.base)
-	c := &Call{Method: msg.Method, ctx: ctx, cancel: cancel}
+	c := &Call{Method: msg.Method, id: msg.ID, ctx: ctx, cancel: cancel}
 	if msg.Kind == jsonrpc.Request {
 		c.key = msg.IDKey()
 	}

@@ -72,7 +72,7 @@ func TestCallsRunOneAtATimeInTheOrderTheyArrived(t *testing.T) {
 	s, _ := newSession(g, Options{})
 	first := make(chan Outcome, 1)
 	go func() { first <- s.Do(context.Background(), req(0, "block")) }()
-	for s.Busy() == false || func() bool { _, _, ok := s.InFlight(); return !ok }() {
+	for s.Busy() == false || func() bool { _, ok := s.InFlight(); return !ok }() {
 		time.Sleep(time.Millisecond)
 	}
 	var wg sync.WaitGroup
@@ -101,7 +101,7 @@ func TestForwardTakesItsPlaceBeforeReturning(t *testing.T) {
 	g := &recorderGem{release: make(chan struct{})}
 	s, _ := newSession(g, Options{})
 	go s.Do(context.Background(), req(0, "block"))
-	for _, _, ok := s.InFlight(); !ok; _, _, ok = s.InFlight() {
+	for _, ok := s.InFlight(); !ok; _, ok = s.InFlight() {
 		time.Sleep(time.Millisecond)
 	}
 	done := make(chan struct{})
@@ -168,8 +168,11 @@ func TestEndInFlightStopsTheRunningCallWithTheGivenReason(t *testing.T) {
 	s, _ := newSession(g, Options{})
 	out := make(chan Outcome, 1)
 	go func() { out <- s.Do(context.Background(), req(0, "block")) }()
-	for _, _, ok := s.InFlight(); !ok; _, _, ok = s.InFlight() {
+	for _, ok := s.InFlight(); !ok; _, ok = s.InFlight() {
 		time.Sleep(time.Millisecond)
+	}
+	if c, _ := s.InFlight(); string(c.ID) != "0" || c.Method != "m" || c.Started.IsZero() {
+		t.Fatalf("InFlight %+v", c)
 	}
 	stop := &Stop{Kind: "pinnedView", Reason: "the call held the oldest commit record too long"}
 	if !s.EndInFlight(stop) {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
 	"net"
@@ -209,7 +210,7 @@ func TestThreeSessionsSleepingTwoSecondsRunInParallel(t *testing.T) {
 	wg.Wait()
 	took := time.Since(begin)
 	t.Logf("three 2 s sleeps on three sessions: %v", took)
-	if took > 4*time.Second {
+	if took > 4500*time.Millisecond {
 		t.Fatalf("took %v: the sessions did not run in parallel (serial is 6 s)", took)
 	}
 }
@@ -222,7 +223,7 @@ func TestPingIsAnsweredQuicklyWhileItsSessionSleeps(t *testing.T) {
 	a := s.post(sid, `{"jsonrpc":"2.0","id":"p","method":"ping"}`)
 	wantStatus(t, a, http.StatusOK)
 	t.Logf("ping behind a running sleep: %v", a.Took)
-	if a.Took > 500*time.Millisecond {
+	if a.Took > time.Second { // generous for a loaded machine; it is measured in milliseconds
 		t.Fatalf("ping took %v while its session slept", a.Took)
 	}
 	if r := <-done; r.Status != http.StatusOK || r.Took < 1500*time.Millisecond {
@@ -361,6 +362,26 @@ func TestTraceLogsBothDirectionsIncludingRefusals(t *testing.T) {
 	}
 	if strings.Contains(s.log.String(), "do-not-log-me") {
 		t.Fatal("a header reached the trace")
+	}
+}
+
+func TestOversizedHeadersAreRefused(t *testing.T) {
+	s := start(t)
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "+strings.Repeat("p", 100<<10)+"\r\n\r\n")
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a 100 KiB header: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("status %d, want 431", resp.StatusCode)
 	}
 }
 
