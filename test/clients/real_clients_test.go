@@ -1,0 +1,206 @@
+//go:build proof
+
+package clients
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
+)
+
+// The TypeScript SDK's StreamableHTTPClientTransport: initialize, initialized, its own GET
+// stream, tools/list, echo and unicode byte for byte, DELETE 204.
+func TestTypeScriptSDKClientListsCallsStreamsAndDeletes(t *testing.T) {
+	s := start(t)
+	out := nodeTool(t, 60*time.Second, "ts-client.mjs", s.URL, Text)
+	var got struct {
+		SessionID       string   `json:"sessionId"`
+		ProtocolVersion string   `json:"protocolVersion"`
+		Tools           []string `json:"tools"`
+		Echo            []string `json:"echo"`
+		Unicode         []string `json:"unicode"`
+		EchoIsError     bool     `json:"echoIsError"`
+		StreamOpened    bool     `json:"streamOpened"`
+		Exchanges       []struct {
+			Verb, Method, ContentType string
+			Status                    int
+		} `json:"exchanges"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("ts-client printed %s: %v", out, err)
+	}
+	if got.ProtocolVersion != "2025-11-25" {
+		t.Errorf("negotiated %q, want 2025-11-25", got.ProtocolVersion)
+	}
+	if !slices.Contains(got.Tools, "echo") || !slices.Contains(got.Tools, "unicode") {
+		t.Errorf("tools/list: %v lacks echo or unicode", got.Tools)
+	}
+	if len(got.Echo) != 1 || got.Echo[0] != Text || got.EchoIsError {
+		t.Errorf("echo answered %q (isError %v), want %q", got.Echo, got.EchoIsError, Text)
+	}
+	if len(got.Unicode) != 2 || got.Unicode[0] != Text || got.Unicode[1] != AstralText {
+		t.Errorf("unicode answered %q", got.Unicode)
+	}
+	var sawGet, sawDelete bool
+	for _, e := range got.Exchanges {
+		if e.Verb == "GET" && e.Status == 200 && strings.HasPrefix(e.ContentType, "text/event-stream") {
+			sawGet = true
+		}
+		if e.Verb == "DELETE" && (e.Status == 204 || e.Status == 200) {
+			sawDelete = true
+		}
+	}
+	if !got.StreamOpened || !sawGet || !sawDelete {
+		t.Errorf("the client saw GET stream %v, DELETE %v: %+v", sawGet, sawDelete, got.Exchanges)
+	}
+	harness.WaitFor(context.Background(), 2*time.Second, func() bool {
+		st := stories(s)[got.SessionID]
+		return st != nil && st.deleteState != 0
+	})
+	st := stories(s)[got.SessionID]
+	wantStory(t, "TypeScript SDK", st)
+	if st != nil && !st.deleted {
+		t.Errorf("TypeScript SDK: the server did not end the session on DELETE (status %d)", st.deleteState)
+	}
+}
+
+// The Go SDK's client: it probes server/discover first (the 2026-07-28 draft) and must fall
+// back to initialize promptly; then the same story as every client.
+func TestGoSDKClientFallsBackFromDiscoverListsCallsStreamsAndDeletes(t *testing.T) {
+	s := start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcp-gemstone-go-sdk-test", Version: "1.0.0"}, nil)
+	t0 := time.Now()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("Go SDK connect: %v", err)
+	}
+	if took := time.Since(t0); took > 5*time.Second {
+		t.Errorf("connecting (discover probe, then initialize) took %v", took)
+	}
+	sid := cs.ID()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	if !slices.Contains(names, "echo") || !slices.Contains(names, "unicode") {
+		t.Errorf("tools/list: %v lacks echo or unicode", names)
+	}
+	for _, tool := range []string{"echo", "unicode"} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"text": Text}})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		var texts []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				texts = append(texts, tc.Text)
+			}
+		}
+		want := []string{Text}
+		if tool == "unicode" {
+			want = append(want, AstralText)
+		}
+		if res.IsError || !slices.Equal(texts, want) {
+			t.Errorf("%s answered %q (isError %v), want %q", tool, texts, res.IsError, want)
+		}
+	}
+	if !harness.WaitFor(ctx, 5*time.Second, func() bool { st := stories(s)[sid]; return st != nil && st.streamOpen }) {
+		t.Errorf("the Go SDK client's GET stream never opened")
+	}
+	if err := cs.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	// The trace's outbound line is written as the handler returns, just after the client has
+	// its answer: wait for it.
+	harness.WaitFor(ctx, 2*time.Second, func() bool { st := stories(s)[sid]; return st != nil && st.deleteState != 0 })
+	st := stories(s)[sid]
+	wantStory(t, "Go SDK", st)
+	if st != nil && !st.deleted {
+		t.Errorf("Go SDK: Close did not end the session with DELETE (status %d)", st.deleteState)
+	}
+	// Its first request was the server/discover probe, answered with a prompt 400 before the
+	// fallback to initialize.
+	lines := trace(s)
+	probe := slices.IndexFunc(lines, func(l traced) bool {
+		return l.Dir == "in" && strings.Contains(l.Message, `"method":"server/discover"`)
+	})
+	if probe < 0 {
+		t.Fatal("the Go SDK client did not probe server/discover")
+	}
+	answer := slices.IndexFunc(lines[probe:], func(l traced) bool { return l.Dir == "out" && l.Session == "-" })
+	if answer < 0 || lines[probe+answer].Status != http.StatusBadRequest {
+		t.Errorf("server/discover was not answered 400: %+v", lines[probe:])
+	}
+}
+
+// The MCP Inspector's CLI: one session per invocation. It opens the GET stream but does not
+// send DELETE when it exits (2.12.0, observed), so the test ends each of its sessions and the
+// server must still hold them live (204, then 404).
+func TestInspectorCLIListsAndCallsAndItsSessionsEndOnDelete(t *testing.T) {
+	s := start(t)
+	list := inspector(t, s.URL, "--method", "tools/list")
+	raw, _ := json.Marshal(list["result"])
+	if !strings.Contains(string(raw), `"name":"echo"`) || !strings.Contains(string(raw), `"name":"unicode"`) {
+		t.Errorf("inspector tools/list: %s", raw)
+	}
+	for _, tool := range []string{"echo", "unicode"} {
+		v := inspector(t, s.URL, "--method", "tools/call", "--tool-name", tool, "--tool-arg", "text="+Text)
+		raw, _ := json.Marshal(v["result"])
+		var res struct {
+			Content []struct{ Text string } `json:"content"`
+			IsError bool                    `json:"isError"`
+		}
+		_ = json.Unmarshal(raw, &res)
+		want := []string{Text}
+		if tool == "unicode" {
+			want = append(want, AstralText)
+		}
+		var texts []string
+		for _, c := range res.Content {
+			texts = append(texts, c.Text)
+		}
+		if res.IsError || !slices.Equal(texts, want) {
+			t.Errorf("inspector %s answered %s, want %q", tool, raw, want)
+		}
+	}
+	c := &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(2, 30*time.Second)}
+	ctx := context.Background()
+	all := stories(s)
+	if len(all) != 3 {
+		t.Errorf("three inspector runs made %d sessions", len(all))
+	}
+	var sawCall, sawStream bool
+	for sid, st := range all {
+		if slices.Contains(st.methods, "tools/call") {
+			sawCall = true
+		}
+		sawStream = sawStream || st.streamOpen
+		if st.deleted {
+			t.Logf("inspector ended session %s itself", sid)
+			continue
+		}
+		if code, err := c.Delete(ctx, sid); err != nil || code != http.StatusNoContent {
+			t.Errorf("DELETE of the inspector's session %s: %d (%v), want 204", sid, code, err)
+		}
+		if a, _ := c.Post(ctx, sid, harness.CallBody(1, "echo", `{"text":"x"}`)); a.Status != http.StatusNotFound {
+			t.Errorf("after DELETE the inspector's session answered %d, want 404", a.Status)
+		}
+	}
+	if !sawCall || !sawStream {
+		t.Errorf("the inspector's sessions: a call %v, a GET stream %v", sawCall, sawStream)
+	}
+}
