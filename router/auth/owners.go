@@ -103,3 +103,18 @@ func LoginRefusedHint(ctx context.Context) string {
 	}
 	return hint
 }
+
+// Identity is what the router's network-facing mode needs, in one value: the session
+// owners, the per-token worker login and the refused-login hint.
+type Identity struct{ *Owners }
+
+// NewIdentity makes an Identity with an empty owner table.
+func NewIdentity() Identity { return Identity{Owners: NewOwners()} }
+
+// WorkerLogin is the package function WorkerLogin.
+func (Identity) WorkerLogin(ctx context.Context, base worker.LoginSpec) (worker.LoginSpec, error) {
+	return WorkerLogin(ctx, base)
+}
+
+// LoginRefusedHint is the package function LoginRefusedHint.
+func (Identity) LoginRefusedHint(ctx context.Context) string { return LoginRefusedHint(ctx) }
