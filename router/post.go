@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/rs/zerolog"
+
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 )
@@ -140,7 +142,11 @@ func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.M
 
 // outcome maps what became of a call to its HTTP status and JSON-RPC answer.
 func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.Outcome) (int, []byte) {
-	log := s.o.Log.With().Str("session", sess.ID()).Str("method", m.Method).Str("id", string(m.ID)).Logger()
+	// Built only when something is logged: the common answer logs nothing.
+	log := func() *zerolog.Logger {
+		l := s.o.Log.With().Str("session", sess.ID()).Str("method", m.Method).Str("id", string(m.ID)).Logger()
+		return &l
+	}
 	if out.Err != nil && errors.Is(out.Err, session.ErrDuplicateID) {
 		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
 			"Invalid Request: a request with id "+string(m.ID)+" is already in flight on this session", "duplicateId")
@@ -156,18 +162,18 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		if out.Stopped != nil {
 			reason = "stoppedByEscalation"
 		}
-		log.Warn().Err(out.Err).Str("ending", f.Ending).Msg("worker gem gone; session ended")
+		log().Warn().Err(out.Err).Str("ending", f.Ending).Msg("worker gem gone; session ended")
 		sess.End(context.Background(), session.Reason{Kind: reason, Detail: out.Err.Error()})
 	}
 	switch {
 	case out.Stopped == session.ErrCancelled:
 		// The client stopped waiting; MCP asks that the request get no response.
-		log.Info().Str("ending", f.Ending).Msg("cancelled call ended")
+		log().Info().Str("ending", f.Ending).Msg("cancelled call ended")
 		return http.StatusAccepted, nil
 	case out.Stopped == session.ErrClientGone:
 		return http.StatusAccepted, nil // nobody is listening
 	case out.Stopped != nil:
-		log.Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending).Msg("call ended before its answer")
+		log().Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending).Msg("call ended before its answer")
 		msg := out.Stopped.Reason
 		if f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind {
 			msg += "; the worker did not stop for either break, so its session was ended"
@@ -177,13 +183,13 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer,
 			"the session's worker is gone ("+f.Safe+"); initialize a new session", "sessionGone", "number", f.Number)
 	case out.Err != nil:
-		log.Warn().Err(out.Err).Msg("worker error; the session keeps serving")
+		log().Warn().Err(out.Err).Msg("worker error; the session keeps serving")
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
 			"Internal error: the worker failed ("+f.Safe+"); the session keeps serving", "workerError", "number", f.Number)
 	case m.Kind != jsonrpc.Request:
 		return http.StatusAccepted, nil
 	case len(out.Reply) == 0:
-		log.Warn().Msg("the worker answered a request with nothing")
+		log().Warn().Msg("the worker answered a request with nothing")
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
 			"Internal error: the worker sent no answer", "workerError")
 	}

@@ -1,0 +1,64 @@
+package router_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// BenchmarkEchoThroughTheHandler is the front end's own cost per tools/call (gates, parse,
+// queue, fake worker) with no network, one session per parallel goroutine; the baseline is a
+// handler that writes fixed JSON through the same httptest recorder.
+func BenchmarkEchoThroughTheHandler(b *testing.B) {
+	srv := router.New(router.Options{
+		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		RouterID: "b", Classify: gemfail.Classify, Log: zerolog.New(io.Discard),
+	})
+	h := srv.Handler()
+	post := func(sid string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader(body))
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		sid := post("", []byte(initBody)).Header().Get("Mcp-Session-Id")
+		i := 0
+		for pb.Next() {
+			i++
+			rec := post(sid, []byte(`{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`))
+			if rec.Code != http.StatusOK {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		}
+	})
+}
+
+func BenchmarkBaselineFixedJSONHandler(b *testing.B) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"hi","type":"text"}]}}`))
+	})
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+		}
+	})
+}
