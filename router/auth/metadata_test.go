@@ -67,7 +67,7 @@ func TestMetadataPathFollowsTheResourcePath(t *testing.T) {
 
 func TestOAuth2ClientCredentialsClientCompletesARequestThroughTheMiddleware(t *testing.T) {
 	f := newFixture(t, nil)
-	f.is.clients["reporting-bot"] = "s3cret"
+	f.is.AddClient("reporting-bot", "s3cret")
 	cc := clientcredentials.Config{
 		ClientID: "reporting-bot", ClientSecret: "s3cret",
 		TokenURL: f.is.URL() + "/token", Scopes: []string{"mcp:use", "profile"},
@@ -98,8 +98,8 @@ func TestOAuth2ClientCredentialsClientCompletesARequestThroughTheMiddleware(t *t
 
 func TestOAuth2PasswordGrantWithoutTheRequiredScopeGetsStepUp403(t *testing.T) {
 	f := newFixture(t, nil)
-	f.is.clients["cli"] = "x"
-	f.is.users["analyst"] = "pw"
+	f.is.AddClient("cli", "x")
+	f.is.AddUser("analyst", "pw")
 	conf := oauth2.Config{ClientID: "cli", ClientSecret: "x", Endpoint: oauth2.Endpoint{TokenURL: f.is.URL() + "/token"}, Scopes: []string{"profile"}}
 	tok, err := conf.PasswordCredentialsToken(context.Background(), "analyst", "pw")
 	if err != nil {

@@ -19,6 +19,8 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
 )
 
 // syncBuffer is a log sink the test can read while handlers write to it.
@@ -44,7 +46,7 @@ func (s *syncBuffer) String() string {
 // a request with the header is served only for its owner, else 404 as for an unknown id.
 type fixture struct {
 	t      *testing.T
-	is     *testIssuer
+	is     *authtest.Issuer
 	cfg    Config
 	a      *Authenticator
 	owners *Owners
@@ -76,7 +78,7 @@ const sessionHeader = "Mcp-Session-Id"
 
 func newFixture(t *testing.T, edit func(*Config)) *fixture {
 	t.Helper()
-	f := &fixture{t: t, is: newTestIssuer(t), owners: NewOwners(), logs: &syncBuffer{}, clock: &clock{}}
+	f := &fixture{t: t, is: authtest.NewIssuer(t), owners: NewOwners(), logs: &syncBuffer{}, clock: &clock{}}
 	var handler http.Handler = http.NotFoundHandler()
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(f.srv.Close)
@@ -92,7 +94,7 @@ func newFixture(t *testing.T, edit func(*Config)) *fixture {
 		t.Fatal(err)
 	}
 	f.a, f.cfg = a, a.Config()
-	f.is.audience = f.cfg.Resource
+	f.is.SetAudience(f.cfg.Resource, nil)
 	seq := 0
 	var mu sync.Mutex
 	protected := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -152,11 +154,11 @@ func (f *fixture) do(method, token, session string, header ...string) reply {
 }
 
 func (f *fixture) valid(sub string, edit func(map[string]any)) string {
-	c := claimsFor(f.is, f.cfg.Resource, sub, "mcp:use profile")
+	c := f.is.Claims(f.cfg.Resource, sub, "mcp:use profile")
 	if edit != nil {
 		edit(c)
 	}
-	return f.is.sign(c)
+	return f.is.Sign(c)
 }
 
 func (f *fixture) challenge(code, desc string) string {
@@ -220,13 +222,13 @@ func hs256WithPublicKey(t *testing.T, pub *rsa.PublicKey, claims map[string]any)
 
 func TestAttackTableAnswersEachForgeryWithItsStatusAndChallenge(t *testing.T) {
 	f := newFixture(t, nil)
-	issuerKey, _ := f.is.current()
+	issuerKey, _ := f.is.Current()
 	rogue, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	good := claimsFor(f.is, f.cfg.Resource, "alice", "mcp:use profile")
+	good := f.is.Claims(f.cfg.Resource, "alice", "mcp:use profile")
 	badSig := "the token's signature could not be verified (an allowed asymmetric algorithm and a current key of the issuer are required)"
 
 	cases := []struct {
@@ -240,9 +242,9 @@ func TestAttackTableAnswersEachForgeryWithItsStatusAndChallenge(t *testing.T) {
 		{"three dots but not a JWS", "a.b.c", 401, f.challenge("invalid_token", badSig)},
 		{"alg none", b64(`{"alg":"none","typ":"JWT"}`) + "." + payloadOf(t, good) + ".", 401, f.challenge("invalid_token", badSig)},
 		{"HS256 signed with the RSA public key", hs256WithPublicKey(t, &issuerKey.PublicKey, good), 401, f.challenge("invalid_token", badSig)},
-		{"key not in the JWKS, issuer's kid", signRSA(t, rogue, "k1", good), 401, f.challenge("invalid_token", badSig)},
-		{"key not in the JWKS, unknown kid", signRSA(t, rogue, "rogue", good), 401, f.challenge("invalid_token", badSig)},
-		{"key not in the JWKS, no kid", signRSA(t, rogue, "", good), 401, f.challenge("invalid_token", badSig)},
+		{"key not in the JWKS, issuer's kid", authtest.SignRSA(t, rogue, "k1", good), 401, f.challenge("invalid_token", badSig)},
+		{"key not in the JWKS, unknown kid", authtest.SignRSA(t, rogue, "rogue", good), 401, f.challenge("invalid_token", badSig)},
+		{"key not in the JWKS, no kid", authtest.SignRSA(t, rogue, "", good), 401, f.challenge("invalid_token", badSig)},
 		{"wrong issuer", f.valid("alice", func(c map[string]any) { c["iss"] = "https://evil.example" }), 401,
 			f.challenge("invalid_token", "the token was issued by another issuer than this server trusts")},
 		{"wrong audience", f.valid("alice", func(c map[string]any) { c["aud"] = "https://other.example/mcp" }), 401,
@@ -300,7 +302,7 @@ func TestAnotherSubjectsTokenOnASessionIsAnUnknownSession(t *testing.T) {
 	}
 	sameSubOtherIssuer := f.valid("alice", nil)
 	// The same subject name from an issuer this server does not trust never gets this far.
-	if got := f.do(http.MethodPost, f.is.sign(map[string]any{"iss": "https://evil.example", "sub": "alice", "aud": f.cfg.Resource,
+	if got := f.do(http.MethodPost, f.is.Sign(map[string]any{"iss": "https://evil.example", "sub": "alice", "aud": f.cfg.Resource,
 		"exp": time.Now().Add(time.Minute).Unix(), "scope": "mcp:use"}), opened.session); got.status != 401 {
 		t.Fatalf("foreign issuer on the session: %d, want 401", got.status)
 	}
@@ -373,39 +375,39 @@ func TestUserIDComesFromTheConfiguredClaim(t *testing.T) {
 
 func TestKeyRotationIsFollowedAndUnknownKeyIDsDoNotHammerTheIssuer(t *testing.T) {
 	f := newFixture(t, nil)
-	issuerKeyBefore, _ := f.is.current()
+	issuerKeyBefore, _ := f.is.Current()
 	if got := f.do(http.MethodPost, f.valid("alice", nil), ""); got.status != 200 {
 		t.Fatalf("first token: %d", got.status)
 	}
-	if n := f.is.jwksHit.Load(); n != 1 {
+	if n := f.is.JWKSFetches(); n != 1 {
 		t.Fatalf("JWKS fetched %d times for the first token, want 1", n)
 	}
 	rogue, _ := rsa.GenerateKey(rand.Reader, 2048)
-	good := claimsFor(f.is, f.cfg.Resource, "alice", "mcp:use")
-	f.do(http.MethodPost, signRSA(t, rogue, "k1", good), "")
-	if n := f.is.jwksHit.Load(); n != 1 {
+	good := f.is.Claims(f.cfg.Resource, "alice", "mcp:use")
+	f.do(http.MethodPost, authtest.SignRSA(t, rogue, "k1", good), "")
+	if n := f.is.JWKSFetches(); n != 1 {
 		t.Fatalf("a bad signature under a known kid fetched the JWKS again (%d fetches)", n)
 	}
 	f.clock.advance(11 * time.Second) // past the 10 s throttle
 	for i := 0; i < 20; i++ {
-		f.do(http.MethodPost, signRSA(t, rogue, "made-up", good), "")
+		f.do(http.MethodPost, authtest.SignRSA(t, rogue, "made-up", good), "")
 	}
-	if n := f.is.jwksHit.Load(); n != 2 {
+	if n := f.is.JWKSFetches(); n != 2 {
 		t.Fatalf("20 tokens with an unknown kid fetched the JWKS %d times in all, want 2 (one refresh, then throttled)", n)
 	}
 
 	// The issuer rotates its keys: once the throttle interval has passed, a token under the
 	// new kid makes the set refresh and is accepted.
-	f.is.rotate("k2")
+	f.is.Rotate("k2")
 	f.clock.advance(11 * time.Second)
 	if got := f.do(http.MethodPost, f.valid("alice", nil), ""); got.status != 200 {
 		t.Fatalf("token under the rotated key: %d %q", got.status, got.challenge)
 	}
-	if n := f.is.jwksHit.Load(); n != 3 {
+	if n := f.is.JWKSFetches(); n != 3 {
 		t.Fatalf("JWKS fetches after the rotation: %d, want 3", n)
 	}
 	// The old key was withdrawn: a token it signs no longer verifies.
-	oldKeyToken := signRSA(t, issuerKeyBefore, "k1", good)
+	oldKeyToken := authtest.SignRSA(t, issuerKeyBefore, "k1", good)
 	if got := f.do(http.MethodPost, oldKeyToken, ""); got.status != 401 {
 		t.Fatalf("token under the withdrawn key: %d", got.status)
 	}
