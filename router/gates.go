@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -14,6 +15,25 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 )
+
+// recoverPanics is defence in depth: a bug that panics in a handler is logged with its
+// stack and answered -32603, instead of net/http dropping the connection without a word.
+// The fuzz target is what shows no input reaches it.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.o.Log.Error().Interface("panic", p).Bytes("stack", debug.Stack()).Str("verb", r.Method).Msg("handler panicked (a bug)")
+				writeJSON(w, http.StatusInternalServerError, jsonrpc.ErrorResponse(nil,
+					&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error (logged by the server)"}))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
 
 // readTimeout drops a client that sends its headers and then never finishes its body: a
 // timer cuts the connection's read side if the body is not in within ReadTimeout of the

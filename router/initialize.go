@@ -62,10 +62,15 @@ type launchFailure struct {
 // open logs a gem in and prepares it, and maps the session. The login is bounded by
 // LoginTimeout and by shutdown, not by the client's connection: a login abandoned halfway
 // would be undone anyway, and finishing it is what makes the logout clean.
-func (s *Server) open(slot *session.Slot) (*session.Session, int, launchFailure) {
+func (s *Server) open(slot *session.Slot) (_ *session.Session, _ int, _ launchFailure) {
+	mapped := false
+	defer func() { // on every way out but success, a panic included
+		if !mapped {
+			slot.Release()
+		}
+	}()
 	id, err := session.NewID(s.idPrefix())
 	if err != nil {
-		slot.Release()
 		s.o.Log.Error().Err(err).Msg("cannot make a session id")
 		return nil, http.StatusInternalServerError, launchFailure{message: "Internal error: cannot make a session id", kind: "internalError"}
 	}
@@ -78,7 +83,6 @@ func (s *Server) open(slot *session.Slot) (*session.Session, int, launchFailure)
 	defer cancel()
 	gem, err := s.o.Launcher.Launch(ctx, s.o.Login, cfg)
 	if err != nil {
-		slot.Release()
 		f := s.o.Classify(err)
 		s.o.Log.Error().Err(err).Int("number", f.Number).Str("kind", f.Kind).Msg("worker login or prepare failed; slot released")
 		kind := f.Kind
@@ -101,6 +105,7 @@ func (s *Server) open(slot *session.Slot) (*session.Session, int, launchFailure)
 		Log:            s.o.Log,
 	})
 	s.table.Add(sess, slot)
+	mapped = true
 	return sess, http.StatusOK, launchFailure{}
 }
 

@@ -148,6 +148,7 @@ func (s *Server) ProtocolVersions() []string { return append([]string(nil), s.ve
 // Handler is the whole HTTP surface, with the gates in the order they run.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
+	r.Use(s.recoverPanics)
 	r.Use(s.readTimeout) // arms the body-read timer first, so the trace's read-ahead is bounded too
 	if s.o.Trace {
 		r.Use(trace.Middleware(trace.Options{

@@ -154,12 +154,22 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 		RequestTimeout: cfg.RequestTimeout,
 		LoginTimeout:   cfg.LoginTimeout,
 		AllowedOrigins: cfg.AllowedOrigins,
-		AllowedHosts:   cfg.AllowedHosts,
+		AllowedHosts:   allowedHosts(cfg),
 		Trace:          cfg.Trace,
 		TraceLimit:     cfg.TraceLimit,
 		Classify:       gemfail.Classify,
 		Log:            log,
 	}
+}
+
+// allowedHosts adds the address the server was told to listen on: a client reaching
+// MCP_HOST=10.0.0.5 sends Host: 10.0.0.5. A wildcard address names no host, so it adds none.
+func allowedHosts(cfg *config.Config) []string {
+	hosts := append([]string(nil), cfg.AllowedHosts...)
+	if ip := net.ParseIP(cfg.Host); ip == nil || !ip.IsUnspecified() {
+		hosts = append(hosts, cfg.Host)
+	}
+	return hosts
 }
 
 func newLogger(cfg *config.Config, w io.Writer) zerolog.Logger {

@@ -1,0 +1,80 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestADeniedLoginNamesTheNumberAndWhatToFixAndLeaksNoNRS(t *testing.T) {
+	s := start(t, "MCP_WORKER_USER=baduser", "MCP_CONTROL_USER=DataCurator", "MCP_MAX_SESSIONS=1", "MCP_STONE=secretstone")
+	for range 2 { // twice: the first failure gave the only slot back
+		a := s.post("", initBody)
+		wantError(t, a, http.StatusOK, -32001, "loginDenied")
+		if n, _ := a.RPC.Error.Data["number"].(float64); n != 4051 {
+			t.Fatalf("data.number %v, want 4051", a.RPC.Error.Data["number"])
+		}
+		for _, want := range []string{"4051", "MCP_WORKER_USER"} {
+			if !strings.Contains(a.RPC.Error.Message, want) {
+				t.Fatalf("message %q lacks %q", a.RPC.Error.Message, want)
+			}
+		}
+		for _, secret := range []string{"secretstone", "!tcp", "baduser", "localhost"} {
+			if strings.Contains(string(a.Body), secret) {
+				t.Fatalf("the answer leaks %q: %s", secret, a.Body)
+			}
+		}
+	}
+}
+
+func TestARefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
+	s := start(t, "MCP_TOOLSETS=AcmeToolset", "MCP_MAX_SESSIONS=1")
+	for range 2 {
+		a := s.post("", initBody)
+		wantError(t, a, http.StatusOK, -32001, "toolsetNotFound")
+		if !strings.Contains(a.RPC.Error.Message, "MCP_TOOLSETS") {
+			t.Fatalf("message %q should point at MCP_TOOLSETS", a.RPC.Error.Message)
+		}
+	}
+	eventually(t, 5*time.Second, "no worker gem is left from the refused prepares", func() bool { return len(s.gemFiles()) <= 1 })
+}
+
+func TestGetOpensTheStreamAndItEndsWithTheSession(t *testing.T) {
+	s := start(t)
+	sid := s.open()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("GET /mcp: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	rd := bufio.NewReader(resp.Body)
+	if line, err := rd.ReadString('\n'); err != nil || !strings.HasPrefix(line, ":") {
+		t.Fatalf("first frame %q %v, want a comment", line, err)
+	}
+	wantStatus(t, s.do(http.MethodDelete, sid, ""), http.StatusNoContent)
+	ended := make(chan struct{})
+	go func() {
+		for {
+			if _, err := rd.ReadString('\n'); err != nil {
+				close(ended)
+				return
+			}
+		}
+	}()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream outlived its session")
+	}
+}
