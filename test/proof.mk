@@ -23,3 +23,12 @@ proof-test: standin
 	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 420 $(GO) test -tags proof -count=1 -timeout 400s $(PROOF_PKGS)
 
 TEST_STEPS += proof-test
+
+#   make bench         the three benchmarks of issue 9 (not part of make test): a table of both
+#                      sides, ratio and target; figures recorded in docs/performance.md
+.PHONY: bench
+bench: bin/mcp-gemstone standin
+	@mkdir -p build/bench
+	$(GO) build -o build/bench/benchserver ./bench/benchserver
+	$(GO) build -o build/bench/benchrun ./bench/benchrun
+	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 600 build/bench/benchrun -server bin/mcp-gemstone -benchserver build/bench/benchserver $(BENCH_FLAGS)

@@ -1,0 +1,308 @@
+// Command benchrun is make bench: the three benchmarks of issue 9, each a ratio of two figures
+// measured in the same run on this machine, printed as a table (both sides, ratio, target).
+//
+//  1. tools/call of a trivial echo, 16 clients on 16 sessions, through bin/mcp-gemstone and the
+//     binding and the stand-in's gem processes, against the Go SDK v1.8.0 stateful streamable
+//     server with an in-process echo tool; the same load generator (harness.RunLoad: unique
+//     ids, every answer's id and bytes checked) drives both. Target: >= 2x, p99 no worse.
+//  2. the same through the router with the in-process fake worker, against a bare net/http
+//     handler answering fixed JSON (the ceiling); answers checked for status and a result only,
+//     on both sides. Target: >= 1/4 of the ceiling.
+//  3. 1,000 sessions with open GET streams on the router with fake workers, idle: the router's
+//     RSS and CPU over a window holding at least two keepalive rounds. Targets: < 64 MiB,
+//     < 1% of a core.
+//
+// It runs every server as its own process (bench/benchserver, bin/mcp-gemstone) on loopback.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
+)
+
+func main() {
+	server := flag.String("server", "bin/mcp-gemstone", "the mcp-gemstone binary")
+	benchserver := flag.String("benchserver", "build/bench/benchserver", "the benchserver binary")
+	duration := flag.Duration("d", 5*time.Second, "measured duration of each load run")
+	warmup := flag.Duration("warmup", time.Second, "unmeasured load before each run")
+	clients := flag.Int("c", 16, "concurrent clients (each on its own session)")
+	idleSessions := flag.Int("idle-sessions", 1000, "sessions with open streams for the idle benchmark")
+	idleWindow := flag.Duration("idle-window", 35*time.Second, "how long the idle benchmark samples RSS and CPU")
+	only := flag.String("only", "1,2,3", "which benchmarks to run")
+	flag.Parse()
+
+	b := &bench{server: *server, benchserver: *benchserver, d: *duration, warmup: *warmup, c: *clients}
+	var rows []row
+	if strings.Contains(*only, "1") {
+		rows = append(rows, b.throughputVsSDK()...)
+	}
+	if strings.Contains(*only, "2") {
+		rows = append(rows, b.routerVsBare()...)
+	}
+	if strings.Contains(*only, "3") {
+		rows = append(rows, b.idleStreams(*idleSessions, *idleWindow)...)
+	}
+	printTable(os.Stdout, rows)
+	for _, r := range rows {
+		if r.err != "" {
+			os.Exit(1)
+		}
+	}
+}
+
+type bench struct {
+	server, benchserver string
+	d, warmup           time.Duration
+	c                   int
+}
+
+// row is one line of the table.
+type row struct {
+	name, ours, theirs, ratio, target, verdict, err string
+}
+
+func fail(name string, err error) []row {
+	fmt.Fprintf(os.Stderr, "benchrun: %s: %v\n", name, err)
+	return []row{{name: name, err: err.Error(), verdict: "ERROR"}}
+}
+
+// load runs warmup and measured load against url.
+func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), b.d+b.warmup+2*time.Minute)
+	defer cancel()
+	o := harness.LoadOptions{URL: url, Sessions: b.c, Workers: b.c, Duration: b.warmup, StatusOnly: statusOnly}
+	if _, err := harness.RunLoad(ctx, o); err != nil {
+		return harness.LoadResult{}, err
+	}
+	o.Duration = b.d
+	res, err := harness.RunLoad(ctx, o)
+	if err != nil {
+		return res, err
+	}
+	if res.Failed > 0 || res.OK == 0 {
+		return res, fmt.Errorf("%d of %d calls failed: %s", res.Failed, res.Sent, res.FirstProblem)
+	}
+	return res, nil
+}
+
+func (b *bench) throughputVsSDK() []row {
+	const name = "1. echo via stand-in gems vs Go SDK v1.8.0"
+	dir, _ := os.MkdirTemp("", "mcp-bench-")
+	defer os.RemoveAll(dir)
+	s, err := harness.Start(harness.Options{Binary: b.server, Dir: dir, Env: []string{"MCP_MAX_SESSIONS=none"}})
+	if err != nil {
+		return fail(name, err)
+	}
+	ours, err := b.load(s.URL, false)
+	s.Stop(30 * time.Second)
+	if err != nil {
+		return fail(name, fmt.Errorf("mcp-gemstone: %w", err))
+	}
+	sdk, err := startBenchserver(b.benchserver, "sdk")
+	if err != nil {
+		return fail(name, err)
+	}
+	theirs, err := b.load(sdk.url, false)
+	sdk.stop()
+	if err != nil {
+		return fail(name, fmt.Errorf("go-sdk: %w", err))
+	}
+	ratio := ours.Rate() / theirs.Rate()
+	rows := []row{{
+		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
+		ratio: fmt.Sprintf("%.2fx", ratio), target: ">= 2x", verdict: verdict(ratio >= 2),
+	}, {
+		name: name + ": p99", ours: ours.P99.Round(10 * time.Microsecond).String(), theirs: theirs.P99.Round(10 * time.Microsecond).String(),
+		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
+		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
+	}}
+	fmt.Fprintf(os.Stderr, "  mcp-gemstone+stand-in: %v\n  go-sdk v1.8.0:         %v\n", ours, theirs)
+	return rows
+}
+
+func (b *bench) routerVsBare() []row {
+	const name = "2. router+fake worker vs bare net/http (fixed JSON)"
+	fake, err := startBenchserver(b.benchserver, "fake")
+	if err != nil {
+		return fail(name, err)
+	}
+	ours, err := b.load(fake.url, true)
+	fake.stop()
+	if err != nil {
+		return fail(name, fmt.Errorf("router: %w", err))
+	}
+	bare, err := startBenchserver(b.benchserver, "bare")
+	if err != nil {
+		return fail(name, err)
+	}
+	theirs, err := b.load(bare.url, true)
+	bare.stop()
+	if err != nil {
+		return fail(name, fmt.Errorf("bare: %w", err))
+	}
+	ratio := ours.Rate() / theirs.Rate()
+	fmt.Fprintf(os.Stderr, "  router+fakeworker: %v\n  bare net/http:     %v\n", ours, theirs)
+	return []row{{
+		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
+		ratio: fmt.Sprintf("%.2f", ratio), target: ">= 0.25", verdict: verdict(ratio >= 0.25),
+	}}
+}
+
+func (b *bench) idleStreams(n int, window time.Duration) []row {
+	name := fmt.Sprintf("3. %d idle sessions with GET streams (fake workers)", n)
+	fake, err := startBenchserver(b.benchserver, "fake")
+	if err != nil {
+		return fail(name, err)
+	}
+	defer fake.stop()
+	c := &harness.Client{URL: fake.url, HTTP: harness.NewHTTPClient(64, 30*time.Second)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	streamClient := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 0, DisableKeepAlives: true}}
+	var open sync.WaitGroup
+	var opened, streams sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		sid, err := c.Open(ctx)
+		if err != nil {
+			return fail(name, fmt.Errorf("session %d: %w", i, err))
+		}
+		open.Add(1)
+		opened.Add(1)
+		streams.Add(1)
+		go func() {
+			defer streams.Done()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fake.url, nil)
+			req.Header.Set("Accept", "text/event-stream")
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", harness.ProtocolVersion)
+			resp, err := streamClient.Do(req)
+			open.Done()
+			if err != nil || resp.StatusCode != http.StatusOK {
+				errs <- fmt.Errorf("GET stream: %v %v", err, resp)
+				opened.Done()
+				return
+			}
+			opened.Done()
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}()
+	}
+	open.Wait()
+	opened.Wait()
+	select {
+	case err := <-errs:
+		return fail(name, err)
+	default:
+	}
+	time.Sleep(2 * time.Second) // let the opening burst settle
+	_, cpu0, err := harness.ProcStat(fake.cmd.Process.Pid)
+	if err != nil {
+		return fail(name, err)
+	}
+	t0 := time.Now()
+	var peak int64
+	for time.Since(t0) < window {
+		time.Sleep(500 * time.Millisecond)
+		rss, _, err := harness.ProcStat(fake.cmd.Process.Pid)
+		if err != nil {
+			return fail(name, err)
+		}
+		peak = max(peak, rss)
+	}
+	_, cpu1, _ := harness.ProcStat(fake.cmd.Process.Pid)
+	elapsed := time.Since(t0)
+	cpuShare := float64(cpu1-cpu0) / float64(elapsed) * 100
+	cancel()
+	mib := float64(peak) / (1 << 20)
+	fmt.Fprintf(os.Stderr, "  idle: %d streams, peak RSS %.1f MiB, CPU %v over %v\n", n, mib, cpu1-cpu0, elapsed.Round(time.Second))
+	return []row{{
+		name: name + ": RSS", ours: fmt.Sprintf("%.1f MiB", mib), theirs: "64 MiB (target)",
+		ratio: fmt.Sprintf("%.2f", mib/64), target: "< 1", verdict: verdict(mib < 64),
+	}, {
+		name: name + ": CPU", ours: fmt.Sprintf("%.2f%% of a core", cpuShare), theirs: "1% (target)",
+		ratio: fmt.Sprintf("%.2f", cpuShare/1), target: "< 1", verdict: verdict(cpuShare < 1),
+	}}
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT MET"
+}
+
+func printTable(w io.Writer, rows []row) {
+	fmt.Fprintln(w, "| benchmark | ours | other side | ratio | target | |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range rows {
+		if r.err != "" {
+			fmt.Fprintf(w, "| %s | ERROR: %s | | | | |\n", r.name, r.err)
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.name, r.ours, r.theirs, r.ratio, r.target, r.verdict)
+	}
+}
+
+// process is a running benchserver.
+type process struct {
+	cmd *exec.Cmd
+	url string
+}
+
+func startBenchserver(bin, mode string) (*process, error) {
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(abs, "-mode", mode)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", abs, err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "listening "); ok {
+				line <- u
+			}
+		}
+	}()
+	select {
+	case u := <-line:
+		return &process{cmd: cmd, url: u}, nil
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		return nil, fmt.Errorf("benchserver -mode %s did not start", mode)
+	}
+}
+
+func (p *process) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+}
