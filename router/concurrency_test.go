@@ -3,7 +3,6 @@ package router_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
 
@@ -162,4 +162,36 @@ func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
 	}
 }
 
-var _ = json.Valid
+// uncancellableLauncher finishes its login even after its context is cancelled, as a GCI
+// login past its point of no return does.
+type uncancellableLauncher struct {
+	*fakeworker.Launcher
+	started chan struct{}
+}
+
+func (l uncancellableLauncher) Launch(ctx context.Context, s worker.LoginSpec, c worker.PrepareConfig) (worker.Gem, error) {
+	close(l.started)
+	time.Sleep(300 * time.Millisecond)
+	return l.Launcher.Launch(context.Background(), s, c)
+}
+
+func TestCloseDuringALoginLeavesNoGemBehind(t *testing.T) {
+	started := make(chan struct{})
+	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
+		o.Launcher = uncancellableLauncher{Launcher: l, started: started}
+	})
+	done := make(chan reply, 1)
+	go func() { done <- f.post("", initBody) }()
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	f.srv.Close(ctx)
+	r := <-done
+	wantError(t, r, http.StatusServiceUnavailable, -32001, "shuttingDown")
+	if n := f.l.Live(); n != 0 {
+		t.Fatalf("%d gems logged in after Close", n)
+	}
+	if u := f.srv.Sessions().Used(); u != 0 {
+		t.Fatalf("%d slots taken after Close", u)
+	}
+}

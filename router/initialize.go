@@ -98,6 +98,10 @@ func (s *Server) open(slot *session.Slot) (_ *session.Session, _ int, _ launchFa
 			kind:    kind, number: f.Number,
 		}
 	}
+	if s.base.Err() != nil { // the server began to close during the login
+		_ = gem.Close(context.WithoutCancel(ctx))
+		return nil, http.StatusServiceUnavailable, launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}
+	}
 	sess := session.New(s.base, id, gem, session.Options{
 		RequestTimeout: s.o.RequestTimeout,
 		PendingTimeout: s.o.PendingTimeout,

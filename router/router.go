@@ -188,15 +188,28 @@ func (s *Server) Close(ctx context.Context) {
 	s.closeOnce.Do(func() {
 		s.beginClose()
 		s.cancelBase(session.ErrShuttingDown)
-		var wg sync.WaitGroup
-		for _, sess := range s.table.All() {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sess.End(ctx, session.Reason{Kind: session.ReasonShutdown, Detail: "server shutting down"})
-			}()
+		// A login that was finishing as the base context ended may still map its session;
+		// pass again until every slot is free, so no gem outlives the server.
+		for {
+			var wg sync.WaitGroup
+			for _, sess := range s.table.All() {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sess.End(ctx, session.Reason{Kind: session.ReasonShutdown, Detail: "server shutting down"})
+				}()
+			}
+			wg.Wait()
+			if s.table.Used() == 0 {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				s.o.Log.Warn().Int("slots", s.table.Used()).Msg("shutdown: logins still in progress when the close timeout ran out")
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
 		}
-		wg.Wait()
 	})
 }
 

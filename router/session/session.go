@@ -384,7 +384,8 @@ func (s *Session) Cancel(idKey string) bool {
 
 // IfIdle runs fn with the gem only if no call is running or waiting, holding the session's
 // turn while it runs so that a request arriving meanwhile waits behind it. It is how the
-// lifetime policy's view-hygiene calls happen between calls and never during one.
+// lifetime policy's view-hygiene calls happen between calls and never during one. fn must not
+// call End: End waits for the turn fn holds (up to CloseTimeout); decide inside, end after.
 func (s *Session) IfIdle(ctx context.Context, fn func(ctx context.Context, gem worker.Gem) error) (ran bool, err error) {
 	s.mu.Lock()
 	if s.ended {
