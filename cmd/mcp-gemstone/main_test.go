@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+)
+
+func TestABadSettingExitsTwoNamingIt(t *testing.T) {
+	var out bytes.Buffer
+	env := map[string]string{"MCP_REQUEST_TIMEOUT": "forever", "GS_PASS": "pw-not-shown"}
+	code := run(nil, func(k string) string { return env[k] }, &out)
+	if code != 2 || !strings.Contains(out.String(), "MCP_REQUEST_TIMEOUT") {
+		t.Fatalf("exit %d, output %q", code, out.String())
+	}
+	if strings.Contains(out.String(), "pw-not-shown") {
+		t.Fatal("the password reached the output")
+	}
+}
+
+func TestHelpExitsZeroAndListsTheSettings(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"-h"}, func(string) string { return "" }, &out); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"-max-sessions", "MCP_MAX_SESSIONS", "-request-timeout"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("help lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestAllowedHostsAddTheListenAddressButNotAWildcard(t *testing.T) {
+	for host, want := range map[string]bool{"10.1.2.3": true, "mcp.internal": true, "0.0.0.0": false, "::": false} {
+		cfg := &config.Config{Host: host, AllowedHosts: []string{"x"}}
+		got := allowedHosts(cfg)
+		has := len(got) == 2 && got[1] == host
+		if has != want {
+			t.Errorf("%s: %v", host, got)
+		}
+	}
+}
