@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -47,5 +49,16 @@ func TestTraceOffLogsNoBodies(t *testing.T) {
 	f.post(sid, call(2, "echo", `{"text":"private-argument"}`))
 	if strings.Contains(f.log.String(), "private-argument") {
 		t.Fatalf("a body was logged with the trace off")
+	}
+}
+
+func TestTraceLinesIgnoreTheLogLevel(t *testing.T) {
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+		o.Trace = true
+		o.Log = o.Log.Level(zerolog.ErrorLevel)
+	})
+	f.post("", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
+	if !strings.Contains(f.log.String(), "server/discover") {
+		t.Fatalf("a trace line was filtered by the log level:\n%s", f.log.String())
 	}
 }

@@ -21,6 +21,9 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// Trace lines are written without a level (zerolog's Log), so MCP_LOG_LEVEL never hides
+// them: whoever turned the trace on asked for every line.
+
 // Options configure the trace.
 type Options struct {
 	// Limit is the most body bytes a line shows; the rest is counted as ...(+N more).
@@ -40,7 +43,7 @@ func Middleware(o Options) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			sid := r.Header.Get(o.SessionHeader)
 			in := o.readAhead(r)
-			o.Log.Info().Str("dir", "in").Str("verb", r.Method).Str("path", r.URL.Path).
+			o.Log.Log().Str("dir", "in").Str("verb", r.Method).Str("path", r.URL.Path).
 				Str("session", orDash(sid)).Str("size", in.size()).Msg(in.line(o.Limit))
 			tw := &writer{ResponseWriter: w, o: o, r: r, sid: sid}
 			next.ServeHTTP(tw, r)
@@ -163,7 +166,7 @@ func (w *writer) WriteHeader(code int) {
 		w.status = code
 		w.stream = strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream")
 		if w.stream {
-			w.o.Log.Info().Str("dir", "out").Str("verb", w.r.Method).Str("path", w.r.URL.Path).
+			w.o.Log.Log().Str("dir", "out").Str("verb", w.r.Method).Str("path", w.r.URL.Path).
 				Str("session", orDash(w.sessionID())).Int("status", code).Msg("(event stream opened)")
 		}
 	}
@@ -197,7 +200,7 @@ func (w *writer) flushFrames() {
 			return
 		}
 		frame := data[:i]
-		w.o.Log.Info().Str("dir", "out").Str("verb", "FRAME").Str("path", w.r.URL.Path).
+		w.o.Log.Log().Str("dir", "out").Str("verb", "FRAME").Str("path", w.r.URL.Path).
 			Str("session", orDash(w.sessionID())).Str("size", strconv.Itoa(len(frame))+" bytes").
 			Msg(Line(frame, w.o.Limit))
 		w.frame.Next(i + 2)
@@ -225,7 +228,7 @@ func (w *writer) finish() {
 	if rest := w.total - len(shown); rest > 0 {
 		line += "...(+" + strconv.Itoa(rest) + " more)"
 	}
-	w.o.Log.Info().Str("dir", "out").Str("verb", w.r.Method).Str("path", w.r.URL.Path).
+	w.o.Log.Log().Str("dir", "out").Str("verb", w.r.Method).Str("path", w.r.URL.Path).
 		Str("session", orDash(w.sessionID())).Int("status", status).
 		Str("size", strconv.Itoa(w.total)+" bytes").Msg(line)
 }
