@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/rs/zerolog"
+
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -88,33 +90,47 @@ func WorkerLogin(ctx context.Context, base worker.LoginSpec) (worker.LoginSpec, 
 }
 
 // LoginRefusedHint is what a client is told when the stone refuses a JWT login: what the
-// stone's administrator has to provision. It names the user the token names (the client's
-// own identity), nothing of the server.
-func LoginRefusedHint(ctx context.Context) string {
+// stone's administrator has to provision. It names the claim, not its value: the user id
+// goes to the server's log (Identity.LoginRefusedHint), never into an answer.
+func LoginRefusedHint(ctx context.Context, userIDClaim string) string {
 	p := PrincipalFrom(ctx)
 	if p == nil {
 		return "no bearer token was verified for this login"
 	}
-	hint := "the stone refused the JWT login of GemStone user \"" + p.UserID + "\": its administrator must provision that user " +
-		"for JWT login (setup-oidc-users.sh: the user, this issuer, this audience, the user-id claim and the issuer's key)"
+	hint := "the stone refused the JWT login of the GemStone user this token names (its " + userIDClaim + " claim): " +
+		"the stone's administrator must provision that user for JWT login with this issuer and audience " +
+		"(setup-oidc-users.sh), or the token is not one the stone accepts"
 	if p.AudienceIsArray {
-		hint += "; also, this token's aud is a JSON array, which GemStone 3.7.5 refuses -- configure the " +
-			"authorization server to issue a single-string aud"
+		hint += "; this token's aud is a JSON array, which GemStone 3.7.5 refuses: the authorization server " +
+			"must issue a single-string aud"
 	}
 	return hint
 }
 
 // Identity is what the router's network-facing mode needs, in one value: the session
 // owners, the per-token worker login and the refused-login hint.
-type Identity struct{ *Owners }
+type Identity struct {
+	*Owners
+	userIDClaim string
+	log         zerolog.Logger
+}
 
-// NewIdentity makes an Identity with an empty owner table.
-func NewIdentity() Identity { return Identity{Owners: NewOwners()} }
+// NewIdentity makes an Identity with an empty owner table; userIDClaim is MCP_USERID_CLAIM.
+func NewIdentity(userIDClaim string, log zerolog.Logger) Identity {
+	return Identity{Owners: NewOwners(), userIDClaim: userIDClaim, log: log.With().Str("component", "auth").Logger()}
+}
 
 // WorkerLogin is the package function WorkerLogin.
 func (Identity) WorkerLogin(ctx context.Context, base worker.LoginSpec) (worker.LoginSpec, error) {
 	return WorkerLogin(ctx, base)
 }
 
-// LoginRefusedHint is the package function LoginRefusedHint.
-func (Identity) LoginRefusedHint(ctx context.Context) string { return LoginRefusedHint(ctx) }
+// LoginRefusedHint logs, for the operator, which user the stone refused, and answers the
+// package function's hint for the client.
+func (id Identity) LoginRefusedHint(ctx context.Context) string {
+	if p := PrincipalFrom(ctx); p != nil {
+		id.log.Warn().Object("principal", p).Bool("audIsArray", p.AudienceIsArray).
+			Msg("the stone refused the JWT login of this user: provision it with setup-oidc-users.sh (issuer, audience, claim, key)")
+	}
+	return LoginRefusedHint(ctx, id.userIDClaim)
+}

@@ -74,12 +74,18 @@ func TestPrincipalNeverPrintsItsToken(t *testing.T) {
 	}
 }
 
-func TestLoginRefusedHintSaysWhatToProvisionAndWarnsOfAnArrayAudience(t *testing.T) {
-	h := LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", false)))
-	if !strings.Contains(h, `GemStone user "analyst"`) || !strings.Contains(h, "setup-oidc-users.sh") || strings.Contains(h, "array") {
+func TestLoginRefusedHintSaysWhatToProvisionWithoutEchoingTheUserAndLogsIt(t *testing.T) {
+	var logs bytes.Buffer
+	id := NewIdentity("preferred_username", zerolog.New(&logs))
+	h := id.LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", false)))
+	if !strings.Contains(h, "its preferred_username claim") || !strings.Contains(h, "setup-oidc-users.sh") ||
+		strings.Contains(h, "analyst") || strings.Contains(h, "array") {
 		t.Fatal(h)
 	}
-	h = LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", true)))
+	if !strings.Contains(logs.String(), `"user":"analyst"`) || strings.Contains(logs.String(), "SECRET") {
+		t.Fatalf("the operator's log does not name the refused user, or names the token: %s", logs.String())
+	}
+	h = id.LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", true)))
 	if !strings.Contains(h, "aud is a JSON array, which GemStone 3.7.5 refuses") {
 		t.Fatal(h)
 	}
