@@ -2,7 +2,8 @@
 # stop-server.sh PORT -- stop the mcp-gemstone server run-server.sh started on PORT, gracefully.
 #
 # SIGTERM first: the server stops accepting, logs every worker gem out and exits 0. If it is still
-# running after MCP_STOP_GRACE seconds (default 30), SIGKILL; its worker gems then end when their
+# running after MCP_STOP_GRACE seconds (default 45: the server's own MCP_SHUTDOWN_GRACE, 10 s, for
+# running calls, plus up to 30 s to log its gems out), SIGKILL; its worker gems then end when their
 # GCI connections drop, without a logout. Before signalling anything it checks that the pid really
 # is our server: alive, an mcp-gemstone executable, and started when the pid file says (a recycled
 # pid fails that). Without a pid file it looks for an mcp-gemstone listening on the port.
@@ -17,7 +18,7 @@ gs_env_load_setenv || exit 1
 PORT="${1:-${MCP_PORT:-}}"
 [ -n "$PORT" ] || { echo "usage: $0 PORT" >&2; exit 1; }
 gs_env_valid_port "$PORT" || exit 1
-GRACE="${MCP_STOP_GRACE:-30}"
+GRACE="${MCP_STOP_GRACE:-45}"
 PID_FILE="$(gs_env_pid_file "$PORT")"
 
 pid="" start=""
