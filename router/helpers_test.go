@@ -143,6 +143,25 @@ func (f *fixture) do(method, sid, body string, headers ...string) reply {
 	return r
 }
 
+// try is a POST for goroutines other than the test's: it reports failure instead of stopping.
+func (f *fixture) try(sid, body string) (reply, error) {
+	req, err := http.NewRequest(http.MethodPost, f.ts.URL+"/mcp", strings.NewReader(body))
+	if err != nil {
+		return reply{}, err
+	}
+	req.Header.Set("Mcp-Session-Id", sid)
+	resp, err := pooled.Do(req)
+	if err != nil {
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return reply{Status: resp.StatusCode, Header: resp.Header, Body: b}, err
+}
+
+// pooled keeps a connection per concurrent client instead of dialling for every request.
+var pooled = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second}
+
 func (f *fixture) post(sid, body string, headers ...string) reply {
 	f.t.Helper()
 	return f.do(http.MethodPost, sid, body, headers...)
