@@ -140,22 +140,35 @@ func TestPrepareRefusalIsAPrepareErrorAndTheGemIsLoggedOut(t *testing.T) {
 		}
 		t.Fatalf("Launch with an unknown toolset = %v; want a PrepareError of kind toolsetNotFound", err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); liveGems(t) != before; {
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		var left []string
+		for name := range liveGems(t) {
+			if !before[name] {
+				left = append(left, name)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d stand-in gems registered after the failed launch, %d before", liveGems(t), before)
+			t.Fatalf("stand-in sessions %v are still registered after the failed launch", left)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
-// liveGems counts the stand-in gems registered in this run's session directory.
-func liveGems(t *testing.T) int {
+// liveGems names the stand-in sessions registered in this run's session directory.
+func liveGems(t *testing.T) map[string]bool {
 	t.Helper()
 	entries, err := os.ReadDir(os.Getenv("GCI_STANDIN_DIR"))
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	return len(entries)
+	out := map[string]bool{}
+	for _, e := range entries {
+		out[e.Name()] = true
+	}
+	return out
 }
 
 func TestLaunchWithAWrongPasswordIsLoginDenied(t *testing.T) {
@@ -229,12 +242,7 @@ func TestGemCloseIsIdempotent(t *testing.T) {
 func TestControlLogsInAgainAfterItsGemDied(t *testing.T) {
 	lib := standinLibrary(t)
 	dir := os.Getenv("GCI_STANDIN_DIR")
-	before := map[string]bool{}
-	if entries, err := os.ReadDir(dir); err == nil {
-		for _, e := range entries {
-			before[e.Name()] = true
-		}
-	}
+	before := liveGems(t)
 	control, err := NewControl(ctxFor(t), lib, loginSpec())
 	if err != nil {
 		t.Fatal(err)
