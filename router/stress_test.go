@@ -17,7 +17,7 @@ import (
 // with pings and cancellations of unknown ids mixed in.
 func TestConcurrentClientsGetTheirOwnAnswers(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 0 })
-	const sessions, clientsPerSession, calls = 6, 4, 60
+	const sessions, clientsPerSession, calls = 4, 3, 40
 	var wg sync.WaitGroup
 	for si := range sessions {
 		sid := f.open()
