@@ -186,7 +186,12 @@ func TestSecondConcurrentCallFailsFastWithCallInProgress(t *testing.T) {
 		_, err := callTool(callCtx(t), s, "sleep", map[string]any{"ms": 1500})
 		done <- err
 	}()
-	time.Sleep(300 * time.Millisecond)
+	for deadline := time.Now().Add(5 * time.Second); len(s.slot) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the first call never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	start := time.Now()
 	_, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"})
 	if !errors.Is(err, ErrCallInProgress) {
