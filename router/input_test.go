@@ -119,6 +119,21 @@ func TestAClientThatNeverFinishesItsHeadersIsDropped(t *testing.T) {
 	}
 }
 
+func TestAClientThatConnectsAndSendsNothingIsDropped(t *testing.T) {
+	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, _ = io.ReadAll(conn)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("a silent connection was held %v", d)
+	}
+}
+
 func TestOversizedHeadersAreRefusedWith431(t *testing.T) {
 	_, addr := listen(t, nil)
 	conn, err := net.Dial("tcp", addr)
