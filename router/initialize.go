@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
@@ -34,7 +35,9 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		return
 	}
 	ans := s.o.Responses.Begin(w, r)
+	start := time.Now()
 	out := sess.Do(r.Context(), m)
+	s.observeCall(m, out, time.Since(start))
 	if out.Err != nil || out.Stopped != nil || len(out.Reply) == 0 || jsonrpc.IsErrorResponse(out.Reply) {
 		status, reply := s.outcome(sess, m, out)
 		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept initialize"})
@@ -88,6 +91,9 @@ func (s *Server) open(slot *session.Slot) (_ *session.Session, _ int, _ launchFa
 		kind := f.Kind
 		if kind == "" {
 			kind = "loginFailed"
+		}
+		if s.o.Observer != nil {
+			s.o.Observer.LaunchFailed(kind)
 		}
 		what := f.Safe
 		if what == "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -107,7 +108,11 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 			s.cancel(sess, m)
 			return http.StatusAccepted, nil
 		}
-		sess.Forward(m, func(out session.Outcome) { s.afterNotification(sess, m, out) })
+		start := time.Now()
+		sess.Forward(m, func(out session.Outcome) {
+			s.observeCall(m, out, time.Since(start))
+			s.afterNotification(sess, m, out)
+		})
 		return http.StatusAccepted, nil
 	}
 	switch m.Method {
@@ -135,7 +140,9 @@ func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
 // forward runs a request on the session's gem and turns the outcome into the answer.
 func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
 	sess.Touch()
+	start := time.Now()
 	out := sess.Do(ctx, m)
+	s.observeCall(m, out, time.Since(start))
 	sess.Touch()
 	return s.outcome(sess, m, out)
 }

@@ -89,6 +89,8 @@ type Options struct {
 	Auth func(http.Handler) http.Handler
 	// Hooks follow sessions opening and ending (lifetime policy, metrics).
 	Hooks session.Hooks
+	// Observer, when set, hears of every finished call and failed launch (metrics).
+	Observer Observer
 
 	Log zerolog.Logger
 }

@@ -1,0 +1,54 @@
+package router
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+)
+
+// Observer follows what the front end does, for metrics. Its methods are called on the
+// request's goroutine and must not block. Method names come from clients: an observer that
+// labels by method must bucket the ones it does not know, or a client can grow its label set
+// without bound.
+type Observer interface {
+	// CallEnded reports one message forwarded to a worker (a request or a notification).
+	CallEnded(CallEvent)
+	// LaunchFailed reports an initialize whose login or prepare failed, by data.kind.
+	LaunchFailed(kind string)
+}
+
+// CallEvent is one finished call.
+type CallEvent struct {
+	Method string
+	// Outcome is "ok", "workerError", "sessionGone", "duplicateId", or the kind of the Stop
+	// that ended the call ("cancelled", "requestTimeout", "shuttingDown", "clientGone", or a
+	// lifetime policy's own kind).
+	Outcome string
+	// Ending is the escalation step that ended the call ("" when none did).
+	Ending string
+	Took   time.Duration
+}
+
+func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.Duration) {
+	if s.o.Observer == nil {
+		return
+	}
+	var f Failure
+	if out.Err != nil && !errors.Is(out.Err, session.ErrDuplicateID) {
+		f = s.o.Classify(out.Err)
+	}
+	outcome := "ok"
+	switch {
+	case errors.Is(out.Err, session.ErrDuplicateID):
+		outcome = "duplicateId"
+	case out.Stopped != nil:
+		outcome = out.Stopped.Kind
+	case f.Fatal:
+		outcome = "sessionGone"
+	case out.Err != nil:
+		outcome = "workerError"
+	}
+	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Ending: f.Ending, Took: took})
+}

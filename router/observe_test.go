@@ -1,0 +1,64 @@
+package router_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+type recordingObserver struct {
+	mu       sync.Mutex
+	calls    []router.CallEvent
+	launches []string
+}
+
+func (o *recordingObserver) CallEnded(e router.CallEvent) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.calls = append(o.calls, e)
+}
+
+func (o *recordingObserver) LaunchFailed(kind string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.launches = append(o.launches, kind)
+}
+
+func (o *recordingObserver) outcomes() map[string]int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	m := map[string]int{}
+	for _, c := range o.calls {
+		m[c.Method+" "+c.Outcome]++
+	}
+	return m
+}
+
+func TestTheObserverHearsEveryCallOutcomeAndFailedLaunch(t *testing.T) {
+	obs := &recordingObserver{}
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+		o.Observer = obs
+		o.RequestTimeout = 100 * time.Millisecond
+	})
+	sid := f.open()
+	f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	f.post(sid, call(2, "echo", `{"text":"x"}`))
+	f.post(sid, call(3, "sleep", `{"ms":5000}`))
+	f.post(sid, call(4, "die", `{}`))
+	eventually(t, 2*time.Second, "all outcomes observed", func() bool {
+		o := obs.outcomes()
+		return o["initialize ok"] == 1 && o["notifications/initialized ok"] == 1 && o["tools/call ok"] == 1 &&
+			o["tools/call requestTimeout"] == 1 && o["tools/call sessionGone"] == 1
+	})
+	f.l.LoginError = &gemstone.Error{Number: 4051, Category: gemstone.KernelErrorCategory}
+	f.post("", initBody)
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	if len(obs.launches) != 1 || obs.launches[0] != "loginDenied" {
+		t.Fatalf("launch failures %v", obs.launches)
+	}
+}
