@@ -11,14 +11,17 @@ conformance: bin/mcp-gemstone standin
 
 TEST_STEPS += conformance
 
-#   make proof-test    bounded load and fault tests (test/load) and real MCP clients
-#                      (test/clients) against bin/mcp-gemstone on the stand-in; Go tests built
-#                      with the "proof" tag so the race-instrumented unit run stays light
-PROOF_PKGS := ./test/load/... ./test/clients/...
+#   make proof-test    bounded load and fault tests (test/load), real MCP clients (test/clients)
+#                      and a real nginx in front (test/nginx) against bin/mcp-gemstone on the
+#                      stand-in; Go tests built with the "proof" tag so the race-instrumented
+#                      unit run stays light. Installs the pinned Node clients (npm ci, once) and
+#                      Debian's nginx when absent.
+PROOF_PKGS := ./test/load/... ./test/clients/... ./test/nginx/...
 
 .PHONY: proof-test
 proof-test: standin
 	test/conformance/setup.sh test/clients
+	test/nginx/setup.sh
 	$(GO) vet -tags proof $(PROOF_PKGS)
 	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 420 $(GO) test -tags proof -count=1 -timeout 400s $(PROOF_PKGS)
 

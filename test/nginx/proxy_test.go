@@ -1,0 +1,173 @@
+//go:build proof
+
+package nginx
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
+)
+
+// keepaliveInterval is the router's keepalive period on the GET stream (15 s, not configurable
+// from the binary); the stream is held past two of them.
+const keepaliveInterval = 15 * time.Second
+
+// Through nginx with TLS terminated by it: plain HTTP is redirected, a call echoes its bytes,
+// the GET stream stays open past two keepalives with each one arriving as it is written, a
+// stream reopened with Last-Event-ID is served, and DELETE ends the session.
+func TestThroughNginxTLSACallAStreamPastTwoKeepalivesResumeAndDelete(t *testing.T) {
+	r := startRouter(t)
+	p := startNginx(t, map[string]string{"": port(t, r.URL)})
+	c := p.client(4)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	// Plain HTTP: only a redirect to https, never served.
+	plain := &http.Client{Transport: c.HTTP.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := plain.Post("http://"+ServerName+"/mcp", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != "https://"+ServerName+"/mcp" {
+		t.Errorf("plain HTTP answered %d Location %q, want 308 to https", resp.StatusCode, resp.Header.Get("Location"))
+	}
+
+	sid, err := c.Open(ctx)
+	if err != nil {
+		t.Fatalf("initialize through nginx: %v", err)
+	}
+	const text = "through nginx: héllo 😀"
+	a, err := c.Post(ctx, sid, harness.CallBody(2, "echo", harness.EchoArgs(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpc, err := a.Decode()
+	if err != nil || rpc.Error != nil {
+		t.Fatalf("echo through nginx: %d %s", a.Status, a.Body)
+	}
+	if got, _, _ := harness.ToolText(rpc.Result); got != text {
+		t.Errorf("echo through nginx answered %q, want %q", got, text)
+	}
+
+	// The stream: every comment or event line must arrive when written (proxy_buffering off)
+	// and the stream must outlive two keepalives (proxy_read_timeout above the interval).
+	streamCtx, stopStream := context.WithTimeout(ctx, 2*keepaliveInterval+10*time.Second)
+	defer stopStream()
+	_, lines := openStream(t, streamCtx, c, sid)
+	t0 := time.Now()
+	var keepalives int
+	var lastID string
+	for keepalives < 2 {
+		line, err := lines.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream through nginx ended after %v with %d keepalives: %v", time.Since(t0).Round(time.Millisecond), keepalives, err)
+		}
+		switch {
+		case strings.HasPrefix(line, "id:"):
+			lastID = strings.TrimSpace(strings.TrimPrefix(line, "id:"))
+		case strings.HasPrefix(line, ":") && strings.Contains(line, "keepalive"):
+			keepalives++
+			t.Logf("keepalive %d through nginx after %v", keepalives, time.Since(t0).Round(time.Millisecond))
+		}
+	}
+	if took := time.Since(t0); took < 2*keepaliveInterval-2*time.Second {
+		t.Errorf("two keepalives arrived within %v: not the router's interval", took)
+	}
+	stopStream()
+
+	// Resume: a GET carrying Last-Event-ID passes nginx and is served as a stream. When the
+	// router numbered its events, the id is the last one seen; otherwise any id the router
+	// must treat as unknown.
+	if lastID == "" {
+		lastID = "0-1-0"
+		t.Log("the stream carried no event ids (the router's GET stream sends comments only): resuming from an arbitrary id")
+	}
+	resumeCtx, stopResume := context.WithTimeout(ctx, 5*time.Second)
+	defer stopResume()
+	openStream(t, resumeCtx, c, sid, "Last-Event-ID", lastID)
+	stopResume()
+
+	if code, err := c.Delete(ctx, sid); err != nil || code != http.StatusNoContent {
+		t.Errorf("DELETE through nginx: %d (%v), want 204", code, err)
+	}
+	if a, _ := c.Post(ctx, sid, harness.CallBody(3, "echo", `{"text":"x"}`)); a.Status != http.StatusNotFound {
+		t.Errorf("after DELETE through nginx: %d, want 404", a.Status)
+	}
+}
+
+// Two routers behind one nginx, each with MCP_ROUTER_ID: sessions are spread over both, every
+// request of a session reaches the router whose id prefixes its session id (the call succeeds
+// and the gem is that router's), and a session id of router A is 404 on router B.
+func TestTwoRoutersBehindNginxKeepEachSessionOnItsOwnRouter(t *testing.T) {
+	r1 := startRouter(t, "MCP_ROUTER_ID=r1")
+	r2 := startRouter(t, "MCP_ROUTER_ID=r2")
+	byID := map[string]*harness.Server{"r1": r1, "r2": r2}
+	p := startNginx(t, map[string]string{"r1": port(t, r1.URL), "r2": port(t, r2.URL)})
+	c := p.client(8)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	count := map[string]int{}
+	var sids []string
+	for range 8 {
+		sid, err := c.Open(ctx)
+		if err != nil {
+			t.Fatalf("initialize through nginx: %v", err)
+		}
+		owner, _, ok := strings.Cut(sid, "-")
+		if !ok || byID[owner] == nil {
+			t.Fatalf("session id %q carries no router id", sid)
+		}
+		count[owner]++
+		sids = append(sids, sid)
+	}
+	if count["r1"] == 0 || count["r2"] == 0 {
+		t.Errorf("8 sessions all went to one router: %v", count)
+	}
+	for i, sid := range sids {
+		for j := range 5 {
+			a, err := c.Post(ctx, sid, harness.CallBody(int64(10*i+j+2), "echo", harness.EchoArgs(sid)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rpc, err := a.Decode()
+			if err != nil || rpc.Error != nil {
+				t.Fatalf("session %s call %d through nginx: %d %s (routed to the wrong router?)", sid, j, a.Status, a.Body)
+			}
+		}
+	}
+	for owner, s := range byID {
+		// Each router's gems: its sessions plus its control session.
+		if got := len(s.LiveGems()); got != count[owner]+1 {
+			t.Errorf("router %s runs %d gems, want %d sessions + 1 control", owner, got, count[owner])
+		}
+	}
+	// Directly, bypassing nginx: a session of one router is unknown to the other.
+	direct := func(s *harness.Server) *harness.Client {
+		return &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(2, 10*time.Second)}
+	}
+	for _, sid := range sids {
+		owner, _, _ := strings.Cut(sid, "-")
+		other := map[string]string{"r1": "r2", "r2": "r1"}[owner]
+		a, err := direct(byID[other]).Post(ctx, sid, harness.CallBody(99, "echo", `{"text":"x"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Status != http.StatusNotFound {
+			t.Errorf("session %s of router %s on router %s: %d, want 404", sid, owner, other, a.Status)
+		}
+		if a, _ := direct(byID[owner]).Post(ctx, sid, harness.CallBody(100, "echo", `{"text":"x"}`)); a.Status != http.StatusOK {
+			t.Errorf("session %s on its own router directly: %d, want 200", sid, a.Status)
+		}
+	}
+	for _, sid := range sids {
+		if code, _ := c.Delete(ctx, sid); code != http.StatusNoContent {
+			t.Errorf("DELETE %s through nginx: %d", sid, code)
+		}
+	}
+}
