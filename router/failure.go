@@ -12,8 +12,10 @@ type Failure struct {
 	Kind string
 	// Safe is a description a client may see: never an NRS, host, user or path.
 	Safe string
-	// Ending names the escalation step that ended the call ("" when none did).
+	// Ending says in words which escalation step ended the call ("" when none did).
 	Ending string
+	// Step is the same as an identifier: softBreak, hardBreak or stop ("" when none).
+	Step string
 }
 
 // Classifier reads an error into a Failure.

@@ -26,9 +26,9 @@ type CallEvent struct {
 	// that ended the call ("cancelled", "requestTimeout", "shuttingDown", "clientGone", or a
 	// lifetime policy's own kind).
 	Outcome string
-	// Ending is the escalation step that ended the call ("" when none did).
-	Ending string
-	Took   time.Duration
+	// Step is the escalation step that ended the call: softBreak, hardBreak, stop ("" when none).
+	Step string
+	Took time.Duration
 }
 
 func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.Duration) {
@@ -50,5 +50,5 @@ func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.D
 	case out.Err != nil:
 		outcome = "workerError"
 	}
-	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Ending: f.Ending, Took: took})
+	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Step: f.Step, Took: took})
 }

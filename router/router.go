@@ -91,6 +91,9 @@ type Options struct {
 	Hooks session.Hooks
 	// Observer, when set, hears of every finished call and failed launch (metrics).
 	Observer Observer
+	// Metrics, when set, is served at GET /metrics (outside the MCP gates, like /healthz;
+	// it carries no session id, user or argument).
+	Metrics http.Handler
 
 	Log zerolog.Logger
 }
@@ -159,6 +162,9 @@ func (s *Server) Handler() http.Handler {
 		}))
 	}
 	r.Get("/healthz", s.healthz)
+	if s.o.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", s.o.Metrics)
+	}
 	r.Route("/mcp", func(mcp chi.Router) {
 		mcp.Use(s.hostGate)
 		mcp.Use(s.originGate)

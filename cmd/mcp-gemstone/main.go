@@ -27,6 +27,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/metrics"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
@@ -64,7 +65,11 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	control := newLazyControl(lib, worker.LoginSpec{
 		StoneNRS: cfg.StoneNRS(), GemNRS: cfg.GemNRS(), User: cfg.ControlUser, Password: cfg.Password,
 	}, log)
-	srv := router.New(routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control}), log))
+	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control}), log)
+	if cfg.Metrics {
+		withMetrics(&opts, metrics.New())
+	}
+	srv := router.New(opts)
 
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {

@@ -64,6 +64,7 @@ type Config struct {
 
 	LogFormat string // json | console
 	LogLevel  string
+	Metrics   bool // serve /metrics
 }
 
 // StoneNRS is the stone's network resource string.
@@ -266,6 +267,11 @@ func settings() []setting {
 			}
 			c.Password = strings.TrimRight(string(b), "\r\n")
 			return nil
+		}},
+		{"MCP_METRICS", "metrics", "1", "1 serves Prometheus metrics at /metrics on the same listener; 0 turns them off", func(c *Config, v string) error {
+			b, err := parseBool(v)
+			c.Metrics = b
+			return err
 		}},
 		{"MCP_LOG_FORMAT", "log-format", "json", "json, or console for people", func(c *Config, v string) error {
 			if v != "json" && v != "console" {

@@ -30,7 +30,13 @@ func Classify(err error) router.Failure {
 	f := router.Failure{Fatal: gemstone.IsFatal(err), Safe: gemstone.ClientSafe(err)}
 	if e := gemstone.EndingOf(err); e != gemstone.NotEnded {
 		f.Ending = e.String()
-		if e == gemstone.EndedByStop {
+		switch e {
+		case gemstone.EndedBySoftBreak:
+			f.Step = "softBreak"
+		case gemstone.EndedByHardBreak:
+			f.Step = "hardBreak"
+		case gemstone.EndedByStop:
+			f.Step = "stop"
 			f.Fatal = true
 		}
 	}

@@ -32,7 +32,7 @@ func TestClassifyReadsTheBindingsErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		f := Classify(c.err)
-		if f.Fatal != c.fatal || f.Number != c.number || f.Kind != c.kind || f.Ending != c.ending {
+		if f.Fatal != c.fatal || f.Number != c.number || f.Kind != c.kind || f.Ending != c.ending || (c.ending != "") != (f.Step != "") {
 			t.Errorf("%s: %+v", c.name, f)
 		}
 		if strings.Contains(f.Safe, "secret") || strings.Contains(f.Safe, "!tcp") {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,5 +77,32 @@ func TestGetOpensTheStreamAndItEndsWithTheSession(t *testing.T) {
 	case <-ended:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the stream outlived its session")
+	}
+}
+
+func TestMetricsAreServedAndCanBeSwitchedOff(t *testing.T) {
+	get := func(s *server) (int, string) {
+		resp, err := http.Get(strings.TrimSuffix(s.url, "/mcp") + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	on := start(t)
+	sid := on.open()
+	on.post(sid, call(1, "echo", `{"text":"x"}`))
+	code, text := get(on)
+	if code != http.StatusOK || !strings.Contains(text, "mcp_sessions_open 1") ||
+		!strings.Contains(text, `mcp_calls_total{method="tools/call",outcome="ok"} 1`) {
+		t.Fatalf("/metrics %d:\n%s", code, text)
+	}
+	if strings.Contains(text, sid) {
+		t.Fatal("a session id reached /metrics")
+	}
+	off := start(t, "MCP_METRICS=0")
+	if code, _ := get(off); code != http.StatusNotFound {
+		t.Fatalf("/metrics with MCP_METRICS=0: %d", code)
 	}
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/metrics"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
+	cfg, err := config.Load([]string{"-request-timeout", "100ms"}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := routerOptions(cfg, fakeworker.New(), zerolog.New(io.Discard))
+	withMetrics(&opts, metrics.New())
+	srv := router.New(opts)
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	defer srv.Close(t.Context())
+	post := func(sid, body string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(body))
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	sid := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`).Header.Get("Mcp-Session-Id")
+	post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`)
+	post(sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":5000}}}`)
+	deadline := time.Now().Add(3 * time.Second)
+	var text string
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(ts.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		text = string(b)
+		if strings.Contains(text, `mcp_call_endings_total{step="softBreak"} 1`) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, want := range []string{
+		"mcp_sessions_open 1",
+		`mcp_calls_total{method="tools/call",outcome="ok"} 1`,
+		`mcp_calls_total{method="tools/call",outcome="requestTimeout"} 1`,
+		`mcp_calls_total{method="initialize",outcome="ok"} 1`,
+		`mcp_call_endings_total{step="softBreak"} 1`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if strings.Contains(text, sid) {
+		t.Fatal("a session id reached /metrics")
+	}
+}
