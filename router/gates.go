@@ -171,6 +171,9 @@ func (s *Server) sessionLookup(next http.Handler) http.Handler {
 			return
 		}
 		sess, ok := s.table.Get(id)
+		if ok && s.o.Identity != nil && !s.o.Identity.Owns(r.Context(), id) {
+			ok = false // another principal's session is answered as no session at all
+		}
 		if !ok {
 			s.refuse(w, r, http.StatusNotFound, jsonrpc.CodeServer,
 				"Not Found: unknown or ended session; send initialize without MCP-Session-Id to start a new one", "sessionNotFound")

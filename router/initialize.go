@@ -29,7 +29,7 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		writeJSON(w, http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, err.Error(), "sessionLimit", "limit", lim.Limit))
 		return
 	}
-	sess, status, body := s.open(slot)
+	sess, status, body := s.open(r.Context(), slot)
 	if sess == nil {
 		writeJSON(w, status, errorBody(m.ID, jsonrpc.CodeServer, body.message, body.kind, "number", body.number))
 		return
@@ -65,7 +65,7 @@ type launchFailure struct {
 // open logs a gem in and prepares it, and maps the session. The login is bounded by
 // LoginTimeout and by shutdown, not by the client's connection: a login abandoned halfway
 // would be undone anyway, and finishing it is what makes the logout clean.
-func (s *Server) open(slot *session.Slot) (_ *session.Session, _ int, _ launchFailure) {
+func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Session, _ int, _ launchFailure) {
 	mapped := false
 	defer func() { // on every way out but success, a panic included
 		if !mapped {
@@ -82,9 +82,16 @@ func (s *Server) open(slot *session.Slot) (_ *session.Session, _ int, _ launchFa
 	cfg.ProtocolVersions = s.ProtocolVersions()
 	cfg.CacheName = CacheName(cfg.WorkerClass, s.o.RouterID, strings.TrimPrefix(id, s.idPrefix()))
 	cfg.FrontEnd.RouterID = s.o.RouterID
+	login := s.o.Login
+	if s.o.Identity != nil {
+		if login, err = s.o.Identity.WorkerLogin(reqCtx, s.o.Login); err != nil {
+			s.o.Log.Warn().Err(err).Msg("no worker login for this request's principal")
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to log the worker in as", kind: "loginFailed"}
+		}
+	}
 	ctx, cancel := context.WithTimeout(s.base, s.o.LoginTimeout)
 	defer cancel()
-	gem, err := s.o.Launcher.Launch(ctx, s.o.Login, cfg)
+	gem, err := s.o.Launcher.Launch(ctx, login, cfg)
 	if err != nil {
 		f := s.o.Classify(err)
 		s.o.Log.Error().Err(err).Int("number", f.Number).Str("kind", f.Kind).Msg("worker login or prepare failed; slot released")
@@ -99,14 +106,25 @@ func (s *Server) open(slot *session.Slot) (_ *session.Session, _ int, _ launchFa
 		if what == "" {
 			what = "the worker could not be started"
 		}
+		hint := launchHint(f)
+		if s.o.Identity != nil && kind == "loginDenied" {
+			hint = s.o.Identity.LoginRefusedHint(reqCtx)
+		}
 		return nil, http.StatusOK, launchFailure{
-			message: "cannot open a session: " + what + "; " + launchHint(f),
+			message: "cannot open a session: " + what + "; " + hint,
 			kind:    kind, number: f.Number,
 		}
 	}
 	if s.base.Err() != nil { // the server began to close during the login
 		_ = gem.Close(context.WithoutCancel(ctx))
 		return nil, http.StatusServiceUnavailable, launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}
+	}
+	if s.o.Identity != nil {
+		if err := s.o.Identity.Bind(reqCtx, id); err != nil {
+			_ = gem.Close(context.WithoutCancel(ctx))
+			s.o.Log.Warn().Err(err).Msg("cannot bind the new session to its principal; gem logged out")
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to own it", kind: "loginFailed"}
+		}
 	}
 	sess := session.New(s.base, id, gem, session.Options{
 		RequestTimeout: s.o.RequestTimeout,

@@ -87,6 +87,9 @@ type Options struct {
 	Responses ResponseMode
 	// Auth, when set, runs after the Origin gate and before the body is read.
 	Auth func(http.Handler) http.Handler
+	// Identity, when set, binds sessions to principals and logs gems in as them (the
+	// network-facing mode); it needs Auth to have put a principal in the request context.
+	Identity Identity
 	// Hooks follow sessions opening and ending (lifetime policy, metrics).
 	Hooks session.Hooks
 	// Observer, when set, hears of every finished call and failed launch (metrics).
@@ -131,6 +134,15 @@ func New(o Options) *Server {
 	versions := o.ProtocolVersions
 	if len(versions) == 0 {
 		versions = SupportedProtocolVersions
+	}
+	if id := o.Identity; id != nil {
+		ended := o.Hooks.Ended
+		o.Hooks.Ended = func(sess *session.Session, r session.Reason) {
+			id.Forget(sess.ID())
+			if ended != nil {
+				ended(sess, r)
+			}
+		}
 	}
 	base, cancel := context.WithCancelCause(context.Background())
 	closing, begin := context.WithCancel(context.Background())

@@ -43,6 +43,7 @@ type Launcher struct {
 	next     int
 	gems     map[int]*Gem
 	configs  []worker.PrepareConfig
+	logins   []worker.LoginSpec
 }
 
 var _ worker.Launcher = (*Launcher)(nil)
@@ -51,8 +52,11 @@ var _ worker.Launcher = (*Launcher)(nil)
 func New() *Launcher { return &Launcher{} }
 
 // Launch implements worker.Launcher.
-func (l *Launcher) Launch(ctx context.Context, _ worker.LoginSpec, cfg worker.PrepareConfig) (worker.Gem, error) {
+func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worker.PrepareConfig) (worker.Gem, error) {
 	l.launches.Add(1)
+	l.mu.Lock()
+	l.logins = append(l.logins, login)
+	l.mu.Unlock()
 	if l.LoginDelay > 0 {
 		select {
 		case <-time.After(l.LoginDelay):
@@ -110,6 +114,14 @@ func (l *Launcher) Configs() []worker.PrepareConfig {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]worker.PrepareConfig(nil), l.configs...)
+}
+
+// Logins are the login specs of every launch attempted, in order. They hold passwords:
+// tests only.
+func (l *Launcher) Logins() []worker.LoginSpec {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]worker.LoginSpec(nil), l.logins...)
 }
 
 // Gem finds a gem by its GemStone session number.
