@@ -69,7 +69,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // data.kind says which gate refused it.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status, code int, message, kind string) {
 	s.o.Log.Debug().Str("verb", r.Method).Str("path", r.URL.Path).Int("status", status).Str("kind", kind).Msg("request refused")
-	writeJSON(w, status, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: code, Message: message, Data: kind2(kind)}))
+	writeJSON(w, status, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: code, Message: message, Data: kindData(kind)}))
 }
 
 // errorBody is a JSON-RPC error response carrying data.kind and any further data members.
@@ -83,4 +83,4 @@ func errorBody(id json.RawMessage, code int, message, kind string, extra ...any)
 	return jsonrpc.ErrorResponse(id, &jsonrpc.Error{Code: code, Message: message, Data: data})
 }
 
-func kind2(kind string) map[string]any { return map[string]any{"kind": kind} }
+func kindData(kind string) map[string]any { return map[string]any{"kind": kind} }

@@ -2,7 +2,7 @@
 // session id and every network policy, and forwards each client message to that client's
 // worker gem untouched (docs/transport.md has the verb × condition table).
 //
-//	request ─▶ readTimeout ─▶ trace ─▶ Host ─▶ Origin ─▶ [auth] ─▶ body limit ─▶ MCP-Protocol-Version ─▶ session lookup ─▶ POST / GET / DELETE
+//	request ─▶ recover ─▶ readTimeout ─▶ trace ─▶ Host ─▶ Origin ─▶ [auth] ─▶ body limit ─▶ MCP-Protocol-Version ─▶ session lookup [+ owner] ─▶ POST / GET / DELETE
 //	                                                                                                      │
 //	             session.Table ──id──▶ session.Session ──FIFO, one call at a time──▶ worker.Gem ◀─────┘
 //
@@ -12,10 +12,12 @@
 // POSTed responses are answered by the front end without queueing; a GET stream runs on its
 // request's goroutine until the client leaves, the session ends or the server shuts down.
 //
-// Two seams are left for the stream and lifetime work: StreamOpener serves GET /mcp (the
-// default only holds the stream open with keepalive comments), and session.Hooks plus
-// Server.Sessions give the lifetime policy every session's activity clock, in-flight flag
-// and End. Answers to POSTed requests go through ResponseMode (application/json today).
+// Seams for the work that builds on this package: StreamOpener serves GET /mcp (the default
+// only holds the stream open with keepalive comments); session.Hooks plus Server.Sessions
+// give the lifetime policy every session's activity clock, in-flight call and End; Auth and
+// Identity make the network-facing mode (a principal per request, sessions bound to it, gems
+// logged in as it); Observer and Metrics feed /metrics. Answers to POSTed requests go through
+// ResponseMode (application/json today, see docs/transport.md for why).
 package router
 
 import (
