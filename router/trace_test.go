@@ -62,3 +62,13 @@ func TestTraceLinesIgnoreTheLogLevel(t *testing.T) {
 		t.Fatalf("a trace line was filtered by the log level:\n%s", f.log.String())
 	}
 }
+
+func TestTraceKeepsTheBodyLimit(t *testing.T) {
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Trace, o.MaxBody = true, 1024 })
+	sid := f.open()
+	wantStatus(t, f.post(sid, call(1, "echo", `{"text":"`+strings.Repeat("x", 5000)+`"}`)), 413)
+	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"fits"}`)), 200)
+	if !strings.Contains(f.log.String(), `"size":"over 1025 bytes"`) {
+		t.Fatalf("the oversize body's trace line does not say it went on:\n%s", f.log.String())
+	}
+}
