@@ -9,9 +9,25 @@ import (
 // parser is a recursive-descent parser for Smalltalk-80 method and doit source, with GemStone's
 // literal forms (byte arrays, brace arrays, scaled decimals, radix integers) and pragmas.
 type parser struct {
-	toks []token
-	i    int
+	toks  []token
+	i     int
+	depth int // nesting of parentheses, blocks, braces and literal arrays
 }
+
+// maxNesting bounds recursion: no real method nests this deep, and a file that does (or a run of
+// unbalanced brackets) gets a finding instead of a deep stack.
+const maxNesting = 256
+
+// enter counts one level of nesting at t; leave undoes it.
+func (p *parser) enter(t token) error {
+	p.depth++
+	if p.depth > maxNesting {
+		return p.errorf(t, "nesting deeper than %d levels", maxNesting)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
 
 // parseMethod parses a method: its pattern, then temporaries/pragmas, then statements.
 func parseMethod(src string) (*methodNode, []comment, error) {
@@ -365,15 +381,24 @@ func (p *parser) primary() (expr, error) {
 		}
 		return &varRef{ident{t.Text, t.Start}}, nil
 	case tokLParen:
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
+		defer p.leave()
 		p.advance()
 		e, err := p.expression()
 		if err != nil {
 			return nil, err
 		}
 		return e, p.expect(tokRParen)
-	case tokLBracket:
-		return p.block()
-	case tokLBrace:
+	case tokLBracket, tokLBrace:
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
+		defer p.leave()
+		if t.Kind == tokLBracket {
+			return p.block()
+		}
 		return p.brace()
 	case tokBinary:
 		if t.Text == "-" && p.peekN(1).Kind == tokNumber && p.peekN(1).Start == t.End {
@@ -523,6 +548,10 @@ func (p *parser) arrayWord() (*literalNode, error) {
 }
 
 func (p *parser) literalArray() (*literalNode, error) {
+	if err := p.enter(p.peek()); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	open := p.advance()
 	arr := &literalNode{Kind: litArray, At: open.Start}
 	for {
