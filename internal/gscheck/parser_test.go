@@ -200,3 +200,20 @@ func TestParserReadsIdiomsOfRealGemStoneCode(t *testing.T) {
 		t.Errorf("selectors %q, want %q", strings.Join(sels, " "), want)
 	}
 }
+
+func TestParserBoundsNestingWithAFinding(t *testing.T) {
+	for _, src := range []string{
+		"foo\n  ^" + strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300),
+		"foo\n  ^" + strings.Repeat("[", 300),
+		"foo\n  ^#" + strings.Repeat("(", 300),
+		"foo\n  ^" + strings.Repeat("{", 300),
+	} {
+		if _, _, err := parseMethod(src); err == nil || !strings.Contains(err.Error(), "nesting deeper than 256") {
+			t.Errorf("%.20q...: error %v, want the nesting bound", src, err)
+		}
+	}
+	// 200 levels is deep but legal
+	if _, _, err := parseMethod("foo\n  ^" + strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200)); err != nil {
+		t.Errorf("200 nested parentheses: %v", err)
+	}
+}
