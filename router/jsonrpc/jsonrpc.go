@@ -106,20 +106,17 @@ func Parse(body []byte) (msgs []Message, batch bool, err error) {
 	if len(trimmed) == 0 {
 		return nil, false, &Error{Code: CodeParseError, Message: "Parse error: the body is empty"}
 	}
-	if !json.Valid(trimmed) {
-		return nil, false, syntaxError(trimmed, len(body)-len(trimmed))
-	}
 	if trimmed[0] == '[' {
 		var members []json.RawMessage
 		if err := json.Unmarshal(trimmed, &members); err != nil {
-			return nil, true, &Error{Code: CodeParseError, Message: "Parse error: " + err.Error()}
+			return nil, true, notJSONOr(err, trimmed, len(body)-len(trimmed), "a JSON-RPC batch must be an array of objects")
 		}
 		if len(members) == 0 {
 			return nil, true, &Error{Code: CodeInvalidRequest, Message: "Invalid Request: an empty batch"}
 		}
 		msgs = make([]Message, 0, len(members))
 		for i, raw := range members {
-			m, err := parseOne(raw)
+			m, err := parseOne(bytes.TrimLeft(raw, " \t\r\n"), 0)
 			if err != nil {
 				err.Message = fmt.Sprintf("%s (batch member %d)", err.Message, i)
 				return nil, true, err
@@ -128,11 +125,21 @@ func Parse(body []byte) (msgs []Message, batch bool, err error) {
 		}
 		return msgs, true, nil
 	}
-	m, perr := parseOne(trimmed)
+	m, perr := parseOne(trimmed, len(body)-len(trimmed))
 	if perr != nil {
 		return nil, false, perr
 	}
 	return []Message{m}, false, nil
+}
+
+// notJSONOr tells a body that is not JSON at all (-32700, with the offset) from JSON of the
+// wrong shape (-32600). Decoding first and checking only on failure keeps the common path
+// to one pass over the bytes.
+func notJSONOr(err error, body []byte, lead int, shape string) *Error {
+	if !json.Valid(body) {
+		return syntaxError(body, lead)
+	}
+	return invalid(shape)
 }
 
 func syntaxError(body []byte, lead int) *Error {
@@ -163,14 +170,17 @@ type envelope struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-func parseOne(raw []byte) (Message, *Error) {
-	raw = bytes.TrimSpace(raw)
+// parseOne reads one message; lead is how many bytes of the body precede raw, so that a
+// syntax error's offset counts from the start of the body.
+func parseOne(raw []byte, lead int) (Message, *Error) {
+	raw = bytes.TrimRight(raw, " \t\r\n")
 	if len(raw) == 0 || raw[0] != '{' {
-		return Message{}, invalid("a JSON-RPC message must be a JSON object")
+		return Message{}, notJSONOr(nil, raw, lead, "a JSON-RPC message must be a JSON object")
 	}
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return Message{}, invalid(err.Error())
+		return Message{}, notJSONOr(err, raw, lead, "a JSON-RPC message must be an object with string "+
+			`"jsonrpc" and "method" members`)
 	}
 	if string(env.JSONRPC) != `"2.0"` {
 		return Message{}, invalid(`"jsonrpc" must be "2.0"`)
