@@ -33,6 +33,46 @@ func TestSixtyFourClientsTimesTwoThousandCallsLoseNothing(t *testing.T) {
 	if res.OK != res.Sent || res.Failed != 0 || res.Mismatched != 0 || res.Duplicated != 0 {
 		t.Errorf("lost or wrong answers: %v; first: %s", res, res.FirstProblem)
 	}
+	// /metrics counted the same: every call ok, 64 sessions opened and deleted, no session id.
+	wantMetrics(t, s, map[string]float64{
+		`mcp_calls_total{method="tools/call",outcome="ok"}`:    clients * calls,
+		`mcp_call_duration_seconds_count{method="tools/call"}`: clients * calls,
+		`mcp_sessions_opened_total`:                            clients,
+		`mcp_sessions_ended_total{reason="deleted"}`:           clients,
+		`mcp_sessions_open`:                                    0,
+	})
+}
+
+// wantMetrics scrapes /metrics and checks the given samples, and that no session id leaked.
+func wantMetrics(t *testing.T, s *harness.Server, want map[string]float64) {
+	t.Helper()
+	ctx := bounded(t, 10*time.Second)
+	var got map[string]float64
+	var text string
+	// Sessions end just after their DELETE is answered: give the counters a moment.
+	ok := harness.WaitFor(ctx, 5*time.Second, func() bool {
+		var err error
+		got, text, err = s.Scrape(ctx)
+		if err != nil {
+			return false
+		}
+		for k, v := range want {
+			if got[k] != v {
+				return false
+			}
+		}
+		return true
+	})
+	if !ok {
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("/metrics %s = %v, want %v", k, got[k], v)
+			}
+		}
+	}
+	if id := harness.SessionIDShape.FindString(text); id != "" {
+		t.Errorf("/metrics shows a session id: %s", id)
+	}
 }
 
 // A gem SIGKILLed in the middle of a call, 50 times over: each time the call is answered
@@ -82,6 +122,11 @@ func TestGemKilledMidCallFiftyTimesAnswersSessionGoneThen404AndFreesSlot(t *test
 			t.Fatalf("round %d: the dead session's next request: %d %s (%v), want 404", round, next.Status, next.Body, err)
 		}
 	}
+	wantMetrics(t, s, map[string]float64{
+		`mcp_calls_total{method="tools/call",outcome="sessionGone"}`: 50,
+		`mcp_sessions_ended_total{reason="gemDied"}`:                 50,
+		`mcp_sessions_open`: 0,
+	})
 }
 
 func waitForControlSession(t *testing.T, s *harness.Server) {
@@ -152,6 +197,12 @@ func TestHungGemIsEndedByTheEscalationWithinItsBudget(t *testing.T) {
 	if r, err := echo.Decode(); err != nil || r.Error != nil {
 		t.Fatalf("after a hard break the session must keep serving; got %d %s", echo.Status, echo.Body)
 	}
+	wantMetrics(t, s, map[string]float64{
+		`mcp_calls_total{method="tools/call",outcome="requestTimeout"}`: 2,
+		`mcp_call_endings_total{step="stop"}`:                           1,
+		`mcp_call_endings_total{step="hardBreak"}`:                      1,
+		`mcp_sessions_open`:                                             1,
+	})
 }
 
 // A client that hangs up while its call runs does not end the session (MCP: a disconnect is
