@@ -42,6 +42,7 @@ type config struct {
 	ProtocolVersions []string                              `json:"protocolVersions"`
 	CacheName        string                                `json:"cacheName"`
 	ResultCap        int                                   `json:"resultCap"`
+	Channel          *channelConfig                        `json:"channel"`
 }
 
 const maxInstructions = 32768

@@ -21,6 +21,10 @@ type call struct {
 	ctx    context.Context
 	breaks <-chan Break
 	w      *Worker
+	// id and progressToken are those of the tools/call being run (nil otherwise): the
+	// channel binds every message a tool sends to the call's id.
+	id            json.RawMessage
+	progressToken json.RawMessage
 }
 
 type rpcError struct {
@@ -64,6 +68,9 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return c.toolsList(req)
 	case "tools/call":
 		return c.toolsCall(req)
+	}
+	if reply, ok := c.conformanceMethod(req); ok {
+		return reply, nil
 	}
 	return errorReply(req.id, CodeMethodNotFound, "method not found: "+req.method, nil), nil
 }
@@ -182,7 +189,7 @@ func (c *call) initialize(req request) ([]byte, error) {
 	}
 	result := map[string]any{
 		"protocolVersion": version,
-		"capabilities":    map[string]any{"tools": map[string]any{}},
+		"capabilities":    capabilities(),
 		"serverInfo":      info,
 	}
 	instructions := DefaultInstructions
@@ -214,6 +221,9 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	var p struct {
 		Name      *string         `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
+		Meta      struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
 	}
 	if err := json.Unmarshal(orEmpty(req.params), &p); err != nil || p.Name == nil {
 		return errorReply(req.id, CodeInvalidParams, "tools/call needs params.name (a string)", nil), nil
@@ -222,6 +232,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if t == nil {
 		return errorReply(req.id, CodeInvalidParams, "unknown tool: "+*p.Name, nil), nil
 	}
+	c.id, c.progressToken = req.id, p.Meta.ProgressToken
 	args, problem := t.validate(p.Arguments)
 	if problem != "" {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil

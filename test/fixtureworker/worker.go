@@ -56,8 +56,13 @@ type Worker struct {
 	cfg  *config
 	busy sync.Mutex // held for the length of one Handle
 
-	mu   sync.Mutex // guards view
-	view viewState
+	// channel is the connection to the router for messages mid-call; nil when the prepare
+	// config offered none.
+	channel *channelClient
+
+	mu       sync.Mutex // guards view and logLevel
+	view     viewState
+	logLevel string
 }
 
 type refreshAnswer struct {
@@ -83,7 +88,8 @@ func New(configJSON []byte) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Worker{cfg: cfg, view: viewState{CommitsBehind: behind, Movable: true}}, nil
+	return &Worker{cfg: cfg, view: viewState{CommitsBehind: behind, Movable: true},
+		channel: newChannelClient(cfg.Channel), logLevel: "info"}, nil
 }
 
 // WorkerClass is the class name the config prepared.
