@@ -65,19 +65,21 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	control := newLazyControl(lib, worker.LoginSpec{
 		StoneNRS: cfg.StoneNRS(), GemNRS: cfg.GemNRS(), User: cfg.ControlUser, Password: cfg.Password,
 	}, log)
-	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control}), log)
-	if cfg.Metrics {
-		withMetrics(&opts, metrics.New())
-	}
-	srv := router.New(opts)
-
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		log.Error().Err(err).Str("addr", cfg.Addr()).Msg("cannot listen")
 		return 1
 	}
+	if !cfg.RouterIDSet { // the router is known by its port; with MCP_PORT=0 that is the one it got
+		cfg.RouterID = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
+	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control}), log)
+	if cfg.Metrics {
+		withMetrics(&opts, metrics.New())
+	}
+	srv := router.New(opts)
 	url := "http://" + ln.Addr().String() + "/mcp"
-	log.Info().Str("url", url).Str("version", version).Int("maxSessions", cfg.MaxSessions).
+	log.Info().Str("url", url).Str("version", version).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).
 		Str("workerClass", cfg.WorkerClass).Msg("listening")
 	if !cfg.IsLoopback() {
 		log.Warn().Str("host", cfg.Host).Msg("listening on a non-loopback address with no authentication configured: anyone who can reach it can run code in your stone")
