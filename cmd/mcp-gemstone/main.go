@@ -53,6 +53,9 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	for _, w := range cfg.Warnings {
+		log.Warn().Msg(w)
+	}
 	// A client that hangs up mid-answer must cost its connection, never the process.
 	signal.Ignore(syscall.SIGPIPE)
 

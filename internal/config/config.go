@@ -13,7 +13,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +67,16 @@ type Config struct {
 	LogFormat string // json | console
 	LogLevel  string
 	Metrics   bool // serve /metrics
+
+	// GrailDir is MCP_GRAIL_DIR, shorthand for McpGrailToolset's grailDirectory option.
+	GrailDir string
+	// Warnings are settings that were understood but will not do what they seem to; the
+	// server logs them at start.
+	Warnings []string
 }
+
+// GrailToolset is the optional Python toolset MCP_GRAIL_DIR configures.
+const GrailToolset = "McpGrailToolset"
 
 // StoneNRS is the stone's network resource string.
 func (c *Config) StoneNRS() string {
@@ -216,6 +227,10 @@ func settings() []setting {
 			c.Instructions = &s
 			return nil
 		}},
+		{"MCP_GRAIL_DIR", "grail-dir", "", "the Grail checkout McpGrailToolset reads (shorthand for its grailDirectory option; needs McpGrailToolset in MCP_TOOLSETS)", func(c *Config, v string) error {
+			c.GrailDir = v
+			return nil
+		}},
 		{"MCP_RESULT_CAP", "result-cap", "50000", "most characters a single-value tool result carries before it is cut", func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -341,10 +356,44 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	if c.RouterID == "" {
 		c.RouterID = strconv.Itoa(c.Port)
 	}
+	problems = append(problems, c.reconcileToolsetOptions()...)
 	if len(problems) > 0 {
 		return nil, errors.New("refusing to start; bad configuration:\n  " + strings.Join(problems, "\n  "))
 	}
 	return c, nil
+}
+
+// reconcileToolsetOptions applies the spec's rules between MCP_TOOLSETS,
+// MCP_TOOLSET_OPTIONS and MCP_GRAIL_DIR: options for a toolset the router does not serve
+// refuse the start; MCP_GRAIL_DIR without McpGrailToolset in the surface is left off with a
+// warning; MCP_TOOLSET_OPTIONS replaces MCP_GRAIL_DIR rather than adding to it; and a Grail
+// directory must hold src/python/stdlib, so a typo is one line at launch.
+func (c *Config) reconcileToolsetOptions() []string {
+	var problems []string
+	if len(c.Toolsets) > 0 {
+		for name := range c.ToolsetOptions {
+			if !slices.Contains(c.Toolsets, name) {
+				problems = append(problems, fmt.Sprintf("MCP_TOOLSET_OPTIONS (-toolset-options) holds options for %s, which MCP_TOOLSETS does not serve", name))
+			}
+		}
+	}
+	if c.GrailDir == "" {
+		return problems
+	}
+	switch {
+	case c.ToolsetOptions != nil:
+		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is ignored: MCP_TOOLSET_OPTIONS replaces it (name grailDirectory there)")
+	case !slices.Contains(c.Toolsets, GrailToolset):
+		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is set but "+GrailToolset+" is not in MCP_TOOLSETS: left off")
+	default:
+		if st, err := os.Stat(filepath.Join(c.GrailDir, "src", "python", "stdlib")); err != nil || !st.IsDir() {
+			problems = append(problems, fmt.Sprintf("MCP_GRAIL_DIR (-grail-dir) = %q: not a Grail checkout (no src/python/stdlib in it)", c.GrailDir))
+			break
+		}
+		dir, _ := json.Marshal(c.GrailDir)
+		c.ToolsetOptions = map[string]map[string]json.RawMessage{GrailToolset: {"grailDirectory": dir}}
+	}
+	return problems
 }
 
 // Table renders the settings as a Markdown table (docs/transport.md holds its output).

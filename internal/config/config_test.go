@@ -128,3 +128,41 @@ func TestUnknownFlagAndStrayArgumentsAreRefused(t *testing.T) {
 		t.Fatal("a stray argument was accepted")
 	}
 }
+
+func TestGrailDirIsShorthandForTheToolsetOptionUnderTheSpecsRules(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src", "python", "stdlib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	surface := "McpBrowsingToolset McpGrailToolset"
+	c, err := Load(nil, env("MCP_TOOLSETS", surface, "MCP_GRAIL_DIR", dir), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(c.ToolsetOptions[GrailToolset]["grailDirectory"]); got != `"`+dir+`"` {
+		t.Fatalf("grailDirectory %s", got)
+	}
+	// Without the toolset in the surface: left off, with a warning.
+	c, err = Load(nil, env("MCP_GRAIL_DIR", dir), io.Discard)
+	if err != nil || c.ToolsetOptions != nil || len(c.Warnings) != 1 {
+		t.Fatalf("options %v warnings %v err %v", c.ToolsetOptions, c.Warnings, err)
+	}
+	// MCP_TOOLSET_OPTIONS replaces it.
+	c, err = Load(nil, env("MCP_TOOLSETS", surface, "MCP_GRAIL_DIR", dir,
+		"MCP_TOOLSET_OPTIONS", `{"McpGrailToolset":{"grailDirectory":"/elsewhere"}}`), io.Discard)
+	if err != nil || string(c.ToolsetOptions[GrailToolset]["grailDirectory"]) != `"/elsewhere"` || len(c.Warnings) != 1 {
+		t.Fatalf("options %v warnings %v err %v", c.ToolsetOptions, c.Warnings, err)
+	}
+	// Not a checkout: refused at start.
+	_, err = Load(nil, env("MCP_TOOLSETS", surface, "MCP_GRAIL_DIR", t.TempDir()), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "src/python/stdlib") {
+		t.Fatalf("a bad Grail directory was accepted: %v", err)
+	}
+}
+
+func TestOptionsForAToolsetNotServedRefuseTheStart(t *testing.T) {
+	_, err := Load(nil, env("MCP_TOOLSETS", "McpBrowsingToolset", "MCP_TOOLSET_OPTIONS", `{"AcmeToolset":{"x":1}}`), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "AcmeToolset") {
+		t.Fatalf("options for an unserved toolset were accepted: %v", err)
+	}
+}
