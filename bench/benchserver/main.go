@@ -18,6 +18,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,7 +36,11 @@ import (
 func main() {
 	mode := flag.String("mode", "fake", "fake | sdk | bare")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
+	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this loopback address (profiling a benchmark)")
 	flag.Parse()
+	if *pprofAddr != "" {
+		go func() { _ = http.ListenAndServe(*pprofAddr, nil) }() // the default mux holds pprof
+	}
 	handler, closer, err := build(*mode)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchserver:", err)
