@@ -34,7 +34,7 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		writeJSON(w, status, errorBody(m.ID, jsonrpc.CodeServer, body.message, body.kind, "number", body.number))
 		return
 	}
-	ans := s.o.Responses.Begin(w, r)
+	ans := s.o.Responses.Begin(w, r, sess, m)
 	start := time.Now()
 	out := sess.Do(r.Context(), m)
 	s.observeCall(m, out, time.Since(start))
@@ -82,6 +82,12 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	cfg.ProtocolVersions = s.ProtocolVersions()
 	cfg.CacheName = CacheName(cfg.WorkerClass, s.o.RouterID, strings.TrimPrefix(id, s.idPrefix()))
 	cfg.FrontEnd.RouterID = s.o.RouterID
+	if s.o.PrepareSession != nil {
+		if err := s.o.PrepareSession(reqCtx, id, &cfg); err != nil {
+			s.o.Log.Error().Err(err).Msg("cannot make this session's prepare config")
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: the front end could not prepare it (see the server log)", kind: "prepareFailed"}
+		}
+	}
 	login := s.o.Login
 	if s.o.Identity != nil {
 		if login, err = s.o.Identity.WorkerLogin(reqCtx, s.o.Login); err != nil {

@@ -49,7 +49,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.Kind == jsonrpc.Request && !isFrontEndMethod(m.Method) {
 		// A request the worker answers: its answer goes through the response mode.
-		ans := s.o.Responses.Begin(w, r)
+		ans := s.o.Responses.Begin(w, r, sess, m)
 		status, reply := s.forward(r.Context(), sess, m)
 		ans.Final(status, nil, reply)
 		return

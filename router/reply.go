@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 )
 
 // ResponseMode decides how the answer to one POSTed request is written. Today every answer
@@ -15,8 +16,10 @@ import (
 // worker may speak first (progress, log, elicitation) replaces JSONResponses per request;
 // nothing else in the router changes.
 type ResponseMode interface {
-	// Begin starts the answer to one request on w.
-	Begin(w http.ResponseWriter, r *http.Request) Answer
+	// Begin starts the answer to request m on session sess. It is called before the call
+	// queues; the session's InFlight says when it runs (one call at a time per session, so a
+	// worker's mid-call message belongs to InFlight's call).
+	Begin(w http.ResponseWriter, r *http.Request, sess *session.Session, m jsonrpc.Message) Answer
 }
 
 // Answer is the answer to one POSTed request in the making.
@@ -37,7 +40,9 @@ var ErrNoStream = errors.New("router: the response mode cannot send messages bef
 type JSONResponses struct{}
 
 // Begin implements ResponseMode.
-func (JSONResponses) Begin(w http.ResponseWriter, _ *http.Request) Answer { return jsonAnswer{w} }
+func (JSONResponses) Begin(w http.ResponseWriter, _ *http.Request, _ *session.Session, _ jsonrpc.Message) Answer {
+	return jsonAnswer{w}
+}
 
 type jsonAnswer struct{ w http.ResponseWriter }
 

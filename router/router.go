@@ -87,6 +87,10 @@ type Options struct {
 	Streams StreamOpener
 	// Responses writes answers to POSTed requests; the default is application/json.
 	Responses ResponseMode
+	// PrepareSession, when set, adjusts each new session's prepare config before its login
+	// (the worker-to-router channel's address and secret; a per-principal tool surface). An
+	// error refuses the initialize and gives the slot back. The session ends through Hooks.
+	PrepareSession func(ctx context.Context, sessionID string, cfg *worker.PrepareConfig) error
 	// Auth, when set, runs after the Origin gate and before the body is read.
 	Auth func(http.Handler) http.Handler
 	// Identity, when set, binds sessions to principals and logs gems in as them (the
