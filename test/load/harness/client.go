@@ -150,8 +150,16 @@ func readEventResponse(r io.Reader) (raw, msg []byte, err error) {
 	}
 }
 
+// isResponse: a JSON-RPC response has an id and a result or an error, and no method (a
+// notification's params may well hold the word "result").
 func isResponse(b []byte) bool {
-	return bytes.Contains(b, []byte(`"result"`)) || bytes.Contains(b, []byte(`"error"`))
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(b, &m) == nil && m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil)
 }
 
 // Post sends a JSON-RPC body.
