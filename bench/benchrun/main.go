@@ -69,6 +69,7 @@ type bench struct {
 	server, benchserver string
 	d, warmup           time.Duration
 	c                   int
+	warmupCalls         int64
 }
 
 // row is one line of the table.
@@ -81,14 +82,16 @@ func fail(name string, err error) []row {
 	return []row{{name: name, err: err.Error(), verdict: "ERROR"}}
 }
 
-// load runs warmup and measured load against url.
+// load runs warmup and measured load against url; b.warmupCalls is what the warmup answered.
 func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.d+b.warmup+2*time.Minute)
 	defer cancel()
 	o := harness.LoadOptions{URL: url, Sessions: b.c, Workers: b.c, Duration: b.warmup, StatusOnly: statusOnly}
-	if _, err := harness.RunLoad(ctx, o); err != nil {
+	warm, err := harness.RunLoad(ctx, o)
+	if err != nil {
 		return harness.LoadResult{}, err
 	}
+	b.warmupCalls = warm.OK
 	o.Duration = b.d
 	res, err := harness.RunLoad(ctx, o)
 	if err != nil {
@@ -108,8 +111,32 @@ func (b *bench) throughputVsSDK() []row {
 	if err != nil {
 		return fail(name, err)
 	}
+	// Where the CPU goes per call: the router process and this load generator over warmup and
+	// run; the gem processes of the measured run (sampled just before it ends, since the load
+	// generator deletes its sessions), logins included.
+	pid := s.Cmd.Process.Pid
+	_, router0, _ := harness.ProcStat(pid)
+	self0 := selfCPU()
+	var gems time.Duration
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		time.Sleep(b.warmup + b.d - 100*time.Millisecond)
+		for _, g := range s.LiveGems() {
+			_, c, _ := harness.ProcStat(g)
+			gems += c
+		}
+	}()
 	ours, err := b.load(s.URL, false)
+	<-sampled
+	_, router1, _ := harness.ProcStat(pid)
+	self := selfCPU() - self0
 	s.Stop(30 * time.Second)
+	if err == nil {
+		all, n := float64(ours.OK+b.warmupCalls), float64(ours.OK)
+		fmt.Fprintf(os.Stderr, "  CPU per call: router %.0f us, gems %.0f us, load generator %.0f us\n",
+			float64((router1-router0).Microseconds())/all, float64(gems.Microseconds())/n, float64(self.Microseconds())/all)
+	}
 	if err != nil {
 		return fail(name, fmt.Errorf("mcp-gemstone: %w", err))
 	}
@@ -270,6 +297,18 @@ func (b *bench) idleStreams(n int, settle, window time.Duration) []row {
 		name: name + ": CPU", ours: fmt.Sprintf("%.2f%% of a core", cpuShare), theirs: "1% (target)",
 		ratio: fmt.Sprintf("%.2f", cpuShare/1), target: "< 1", verdict: verdict(cpuShare < 1),
 	}}
+}
+
+// selfCPU is this process's CPU time so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) time.Duration {
+		return time.Duration(t.Sec)*time.Second + time.Duration(t.Usec)*time.Microsecond
+	}
+	return tv(ru.Utime) + tv(ru.Stime)
 }
 
 func verdict(ok bool) string {
