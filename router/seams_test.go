@@ -33,7 +33,7 @@ func TestTheResponseModeIsBegunPerRequestWithItsSessionAndMessage(t *testing.T) 
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Responses = mode })
 	sid := f.open()
 	f.post(sid, call(7, "echo", `{"text":"x"}`))
-	f.post(sid, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)             // answered by the front end
+	f.post(sid, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)               // answered by the front end
 	f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`) // no answer to write
 	mode.mu.Lock()
 	defer mode.mu.Unlock()
