@@ -23,7 +23,7 @@ proof-test: standin
 	test/conformance/setup.sh test/clients
 	test/nginx/setup.sh
 	$(GO) vet -tags proof $(PROOF_PKGS)
-	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 420 $(GO) test -tags proof -count=1 -timeout 400s $(PROOF_PKGS)
+	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 420 $(GO) test -tags proof -count=1 -timeout 400s -p 1 $(PROOF_PKGS)
 
 TEST_STEPS += proof-test
 
