@@ -53,6 +53,11 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	netMode, err := loadNetworkMode(args, getenv, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-gemstone:", err)
+		return 2
+	}
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
@@ -80,11 +85,13 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	if cfg.Metrics {
 		withMetrics(&opts, metrics.New())
 	}
+	netMode.apply(&opts)
 	srv := router.New(opts)
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := netMode.scheme() + "://" + ln.Addr().String() + "/mcp"
 	log.Info().Str("url", url).Str("version", version).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).
 		Str("workerClass", cfg.WorkerClass).Msg("listening")
-	if !cfg.IsLoopback() {
+	netMode.announce(log)
+	if !cfg.IsLoopback() && !netMode.authenticated() {
 		log.Warn().Str("host", cfg.Host).Msg("listening on a non-loopback address with no authentication configured: anyone who can reach it can run code in your stone")
 	}
 	if cfg.Trace {
@@ -98,7 +105,8 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 
 	hs := srv.HTTPServer(cfg.Addr())
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	hs.Handler = netMode.handler(hs.Handler)
+	go func() { served <- netMode.serve(hs, ln) }()
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)

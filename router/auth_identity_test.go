@@ -1,0 +1,141 @@
+package router_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
+	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// loginRecorder remembers the login of every launch.
+type loginRecorder struct {
+	*fakeworker.Launcher
+	mu     sync.Mutex
+	logins []worker.LoginSpec
+}
+
+func (r *loginRecorder) Launch(ctx context.Context, login worker.LoginSpec, cfg worker.PrepareConfig) (worker.Gem, error) {
+	r.mu.Lock()
+	r.logins = append(r.logins, login)
+	r.mu.Unlock()
+	return r.Launcher.Launch(ctx, login, cfg)
+}
+
+func (r *loginRecorder) all() []worker.LoginSpec {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]worker.LoginSpec(nil), r.logins...)
+}
+
+type authRouter struct {
+	ts       *httptest.Server
+	is       *authtest.Issuer
+	launcher *loginRecorder
+	identity auth.Identity
+	resource string
+}
+
+func newAuthRouter(t *testing.T) *authRouter {
+	t.Helper()
+	ar := &authRouter{is: authtest.NewIssuer(t), launcher: &loginRecorder{Launcher: fakeworker.New()}, identity: auth.NewIdentity("sub", zerolog.Nop())}
+	var h http.Handler = http.NotFoundHandler()
+	ar.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(ar.ts.Close)
+	ar.resource = ar.ts.URL + "/mcp"
+	a, err := auth.New(auth.Config{Issuer: ar.is.URL(), Resource: ar.resource, RequiredScopes: []string{"mcp:use"}}, zerolog.Nop(), auth.VerifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := router.New(router.Options{
+		Launcher: ar.launcher,
+		Login:    worker.LoginSpec{StoneNRS: "!tcp@h#server!gs64stone", GemNRS: "!tcp@h#netldi:ldi#task!gemnetobject", User: "DataCurator", Password: "swordfish"},
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		RouterID: "r1", Classify: gemfail.Classify, Log: zerolog.Nop(),
+		Auth: a.Middleware, Identity: ar.identity,
+	})
+	t.Cleanup(func() { srv.Close(context.Background()) })
+	h = a.Mount(srv.Handler())
+	return ar
+}
+
+func (ar *authRouter) token(sub string) string {
+	return ar.is.Sign(ar.is.Claims(ar.resource, sub, "mcp:use"))
+}
+
+func (ar *authRouter) post(t *testing.T, method, token, sid, body string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, ar.ts.URL+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
+}
+
+const authInitBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+func TestWorkerGemLogsInAsTheTokensUserWithTheTokenAsJWTPassword(t *testing.T) {
+	ar := newAuthRouter(t)
+	if status, _, _ := ar.post(t, http.MethodPost, "", "", authInitBody); status != 401 || len(ar.launcher.all()) != 0 {
+		t.Fatalf("no token: %d, %d launches (none may happen before the token is checked)", status, len(ar.launcher.all()))
+	}
+	tok := ar.token("alice")
+	status, sid, body := ar.post(t, http.MethodPost, tok, "", authInitBody)
+	if status != 200 || sid == "" {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	logins := ar.launcher.all()
+	want := worker.LoginSpec{StoneNRS: "!tcp@h#server!gs64stone", GemNRS: "!tcp@h#netldi:ldi#task!gemnetobject",
+		User: "alice", Password: tok, PasswordKind: worker.PasswordJWT}
+	if len(logins) != 1 || logins[0] != want {
+		t.Fatalf("the gem's login is not the token's user with the token as a JWT password (the router's own password must never be used): %+v", logins)
+	}
+}
+
+func TestAnotherSubjectOnASessionIsAnsweredAsAnUnknownSessionAndEndedSessionsAreForgotten(t *testing.T) {
+	ar := newAuthRouter(t)
+	_, sid, _ := ar.post(t, http.MethodPost, ar.token("alice"), "", authInitBody)
+	if sid == "" || ar.identity.Len() != 1 {
+		t.Fatalf("session not opened and bound (%d bound)", ar.identity.Len())
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	s1, _, theirs := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping)
+	s2, _, unknown := ar.post(t, http.MethodPost, ar.token("bob"), "r1-00000000000000000000000000000000", ping)
+	if s1 != 404 || s2 != 404 || theirs != unknown {
+		t.Fatalf("bob on alice's session: %d %s\nunknown session: %d %s", s1, theirs, s2, unknown)
+	}
+	if s, _, _ := ar.post(t, http.MethodDelete, ar.token("bob"), sid, ""); s != 404 {
+		t.Fatalf("bob's DELETE: %d", s)
+	}
+	if s, _, b := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping); s != 200 {
+		t.Fatalf("alice's ping after bob's attempts: %d %s", s, b)
+	}
+	if s, _, _ := ar.post(t, http.MethodDelete, ar.token("alice"), sid, ""); s != 200 && s != 204 {
+		t.Fatalf("alice's DELETE: %d", s)
+	}
+	if ar.identity.Len() != 0 {
+		t.Fatalf("an ended session is still bound (%d)", ar.identity.Len())
+	}
+}
