@@ -145,7 +145,7 @@ func startAuth(t *testing.T, issuer string, env ...string) *server {
 	port := freePort(t)
 	certFile, keyFile, pool := throwawayCert(t)
 	s := &server{t: t, log: &syncBuffer{}, exited: make(chan struct{}), addr: fmt.Sprintf("127.0.0.1:%d", port)}
-	s.client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	s.client = clientTrusting(pool)
 	s.cmd = exec.Command(binary)
 	s.cmd.Env = append(os.Environ(),
 		"GEMSTONE="+home, "GCI_LIBRARY=", "GCI_STANDIN_DIR="+t.TempDir(), "GS_PASS=swordfish",
@@ -200,6 +200,11 @@ func startAuth(t *testing.T, issuer string, env ...string) *server {
 		}
 	})
 	return s
+}
+
+// clientTrusting is an HTTPS client that trusts the throwaway certificate.
+func clientTrusting(pool *x509.CertPool) *http.Client {
+	return &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 }
 
 // resource is MCP_RESOURCE: the URL clients use for /mcp.
