@@ -1,0 +1,309 @@
+package channel
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+)
+
+// DefaultResumeHold is how long the rest of a closed POST stream waits for its client's GET
+// after the call has answered.
+const DefaultResumeHold = time.Minute
+
+var (
+	// ErrNoStream: the client did not accept text/event-stream, so nothing can precede the
+	// response. (The router maps it to its own ErrNoStream.)
+	ErrNoStream = errors.New("channel: the client does not accept an event stream on this request")
+	// ErrStreamGone: the response stream broke (a write failed or timed out) or is finished.
+	ErrStreamGone = errors.New("channel: the response stream is gone")
+	// ErrCannotResume: closing the stream would leave the client nothing to resume from.
+	ErrCannotResume = errors.New("channel: the stream has no event id a client could resume from (priming needs 2025-11-25)")
+)
+
+// AnswerOptions configure an Answer.
+type AnswerOptions struct {
+	// ProtocolVersion is the session's revision: 2025-11-25 and later get the priming event.
+	ProtocolVersion string
+	WriteTimeout    time.Duration // default sse.DefaultWriteTimeout
+	Retry           time.Duration // default sse.DefaultRetry
+	ResumeHold      time.Duration // default DefaultResumeHold
+}
+
+type answerState int
+
+const (
+	stateIdle      answerState = iota // nothing written: the answer may still be plain JSON
+	stateStreaming                    // text/event-stream open on the POST
+	stateDetached                     // the POST's stream was closed mid-call; events are held for a GET
+	stateDone                         // the response is written (or the stream broke)
+)
+
+type heldEvent struct {
+	seq  uint64
+	data []byte
+}
+
+// Answer is the answer to one POSTed request that a worker may speak during. It stays
+// application/json until the first message, then becomes an SSE stream on lane "lane" of
+// the session's event ids ("<lane>-1-<seq>", the form router/sse uses; lane 0 is the GET
+// stream).
+type Answer struct {
+	ep        *Endpoint
+	w         http.ResponseWriter
+	o         AnswerOptions
+	canStream bool
+	detached  chan struct{}
+
+	mu       sync.Mutex
+	state    answerState
+	ew       *sse.EventWriter
+	lane     uint64
+	seq      uint64
+	held     []heldEvent
+	finished bool
+	changed  chan struct{} // closed and replaced whenever held or finished changes
+}
+
+// NewAnswer starts the answer to r on w. ep may be nil (no resumption then).
+func NewAnswer(w http.ResponseWriter, r *http.Request, ep *Endpoint, o AnswerOptions) *Answer {
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = sse.DefaultWriteTimeout
+	}
+	if o.Retry <= 0 {
+		o.Retry = sse.DefaultRetry
+	}
+	if o.ResumeHold <= 0 {
+		o.ResumeHold = DefaultResumeHold
+	}
+	return &Answer{
+		ep: ep, w: w, o: o, canStream: acceptsEventStream(r.Header.Get("Accept")),
+		detached: make(chan struct{}), changed: make(chan struct{}),
+	}
+}
+
+func acceptsEventStream(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
+			return true
+		}
+	}
+	return false
+}
+
+// Detached is closed when the worker had the POST's stream closed mid-call: the HTTP
+// handler must then return (ending the response) while the call runs on.
+func (a *Answer) Detached() <-chan struct{} { return a.detached }
+
+func (a *Answer) eventID(seq uint64) string {
+	return sse.EventID{Lane: a.lane, Gen: 1, Seq: seq}.String()
+}
+
+// startLocked opens the event stream on the POST.
+func (a *Answer) startLocked() error {
+	if !a.canStream {
+		return ErrNoStream
+	}
+	a.lane = 1
+	if a.ep != nil {
+		a.lane = a.ep.nextLane()
+	}
+	a.ew = sse.NewEventWriter(a.w, a.o.WriteTimeout)
+	if err := a.ew.StartStream(); err != nil {
+		a.state = stateDone
+		return err
+	}
+	a.state = stateStreaming
+	if a.o.ProtocolVersion >= sse.PrimingSince {
+		if err := a.ew.Prime(a.eventID(0), a.o.Retry); err != nil {
+			a.state = stateDone
+			return err
+		}
+	}
+	return nil
+}
+
+// Message implements CallStream.
+func (a *Answer) Message(msg []byte) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.state == stateIdle {
+		if err := a.startLocked(); err != nil {
+			return err
+		}
+	}
+	switch a.state {
+	case stateStreaming:
+		a.seq++
+		if err := a.ew.Event(a.eventID(a.seq), msg); err != nil {
+			a.state = stateDone
+			return err
+		}
+		return nil
+	case stateDetached:
+		a.seq++
+		a.held = append(a.held, heldEvent{a.seq, msg})
+		a.signalLocked()
+		return nil
+	}
+	return ErrStreamGone
+}
+
+// CloseStream implements CallStream: the POST's stream ends now and what follows is held
+// for a GET carrying one of its event ids (SEP-1699 polling).
+func (a *Answer) CloseStream() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.state == stateIdle {
+		if err := a.startLocked(); err != nil {
+			return err
+		}
+	}
+	if a.state != stateStreaming {
+		return ErrStreamGone
+	}
+	if a.o.ProtocolVersion < sse.PrimingSince && a.seq == 0 {
+		return ErrCannotResume
+	}
+	a.ew.Finish()
+	a.state = stateDetached
+	if a.ep != nil {
+		a.ep.holdLane(a.lane, a)
+	}
+	close(a.detached)
+	return nil
+}
+
+// Final writes the response: plain JSON when nothing came before it, the last event of the
+// stream otherwise, or held for the resuming GET when the stream was closed mid-call.
+func (a *Answer) Final(status int, header http.Header, body []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch a.state {
+	case stateIdle:
+		for k, vs := range header {
+			for _, v := range vs {
+				a.w.Header().Add(k, v)
+			}
+		}
+		if body != nil {
+			a.w.Header().Set("Content-Type", "application/json")
+			a.w.Header().Set("Cache-Control", "no-store")
+		}
+		a.w.WriteHeader(status)
+		if body != nil {
+			_, _ = a.w.Write(body)
+		}
+	case stateStreaming:
+		if body != nil {
+			a.seq++
+			_ = a.ew.Event(a.eventID(a.seq), body)
+		}
+		a.ew.Finish()
+	case stateDetached:
+		if body != nil {
+			a.seq++
+			a.held = append(a.held, heldEvent{a.seq, body})
+		}
+		a.finished = true
+		a.signalLocked()
+		if a.ep != nil {
+			lane := a.lane
+			time.AfterFunc(a.o.ResumeHold, func() { a.ep.dropLane(lane, a) })
+		}
+		return
+	}
+	a.state = stateDone
+}
+
+func (a *Answer) signalLocked() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+// serveResume writes the held events after seq "after" on a GET, until the response has
+// been written, the client leaves, or the session ends.
+func (a *Answer) serveResume(w http.ResponseWriter, r *http.Request, after uint64) {
+	ew := sse.NewEventWriter(w, a.o.WriteTimeout)
+	if err := ew.StartStream(); err != nil {
+		return
+	}
+	defer ew.Finish()
+	for {
+		a.mu.Lock()
+		var todo []heldEvent
+		for _, ev := range a.held {
+			if ev.seq > after {
+				todo = append(todo, ev)
+			}
+		}
+		finished, changed := a.finished, a.changed
+		a.mu.Unlock()
+		for _, ev := range todo {
+			if ew.Event(a.eventID(ev.seq), ev.data) != nil {
+				return
+			}
+			after = ev.seq
+		}
+		if finished {
+			a.ep.dropLane(a.lane, a)
+			return
+		}
+		select {
+		case <-changed:
+		case <-r.Context().Done():
+			return
+		case <-a.ep.done:
+			return
+		}
+	}
+}
+
+func (e *Endpoint) nextLane() uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.lanes++
+	return e.lanes
+}
+
+func (e *Endpoint) holdLane(lane uint64, a *Answer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.closed {
+		e.resuming[lane] = a
+	}
+}
+
+func (e *Endpoint) dropLane(lane uint64, a *Answer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.resuming[lane] == a {
+		delete(e.resuming, lane)
+	}
+}
+
+// Resume serves a GET whose Last-Event-ID names a POST stream of this session that was
+// closed mid-call, and answers true; it answers false (and writes nothing) for any other
+// GET, which the router then serves as the standalone stream.
+func (e *Endpoint) Resume(w http.ResponseWriter, r *http.Request) bool {
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		return false
+	}
+	id, err := sse.ParseEventID(last)
+	if err != nil || id.Lane == sse.StandaloneLane {
+		return false
+	}
+	e.mu.Lock()
+	a := e.resuming[id.Lane]
+	e.mu.Unlock()
+	if a == nil {
+		return false
+	}
+	a.serveResume(w, r, id.Seq)
+	return true
+}

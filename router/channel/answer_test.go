@@ -1,0 +1,185 @@
+package channel
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sseEvent is one parsed event.
+type sseEvent struct{ id, data, retry string }
+
+func readEvents(t *testing.T, body io.Reader) []sseEvent {
+	t.Helper()
+	var out []sseEvent
+	var cur sseEvent
+	sc := bufio.NewScanner(body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur != (sseEvent{}) {
+				out = append(out, cur)
+			}
+			cur = sseEvent{}
+		case strings.HasPrefix(line, "id: "):
+			cur.id = line[4:]
+		case strings.HasPrefix(line, "retry: "):
+			cur.retry = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			cur.data += line[6:]
+		}
+	}
+	return out
+}
+
+func post(t *testing.T, url, accept string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{}`))
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+const bothTypes = "application/json, text/event-stream"
+
+func TestAnAnswerWithoutMessagesIsPlainJSON(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := NewAnswer(w, r, nil, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		a.Final(http.StatusOK, http.Header{"Mcp-Session-Id": {"s"}}, []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	}))
+	defer srv.Close()
+	resp := post(t, srv.URL, bothTypes)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" ||
+		resp.Header.Get("Mcp-Session-Id") != "s" || string(body) != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, body)
+	}
+}
+
+func TestMessagesTurnTheAnswerIntoAPrimedStreamThatEndsWithTheResponse(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := NewAnswer(w, r, nil, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		for _, m := range []string{`{"n":1}`, `{"n":2}`, `{"n":3}`} {
+			if err := a.Message([]byte(m)); err != nil {
+				t.Errorf("Message: %v", err)
+			}
+		}
+		a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+	}))
+	defer srv.Close()
+	resp := post(t, srv.URL, bothTypes)
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	ev := readEvents(t, resp.Body)
+	want := []string{"", `{"n":1}`, `{"n":2}`, `{"n":3}`, `{"final":true}`}
+	if len(ev) != len(want) {
+		t.Fatalf("events %+v", ev)
+	}
+	for i, e := range ev {
+		if e.data != want[i] {
+			t.Fatalf("event %d: %+v", i, e)
+		}
+	}
+	if ev[0].id != "1-1-0" || ev[0].retry == "" || ev[4].id != "1-1-4" {
+		t.Fatalf("priming or ids wrong: %+v", ev)
+	}
+}
+
+func TestOlderRevisionsGetNoPrimingEvent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := NewAnswer(w, r, nil, AnswerOptions{ProtocolVersion: "2025-06-18"})
+		_ = a.Message([]byte(`{"n":1}`))
+		a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+	}))
+	defer srv.Close()
+	ev := readEvents(t, post(t, srv.URL, bothTypes).Body)
+	if len(ev) != 2 || ev[0].data != `{"n":1}` {
+		t.Fatalf("events %+v", ev)
+	}
+}
+
+func TestAClientThatTakesOnlyJSONGetsNoMessagesButItsAnswer(t *testing.T) {
+	errs := make(chan error, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := NewAnswer(w, r, nil, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		errs <- a.Message([]byte(`{"n":1}`))
+		a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+	}))
+	defer srv.Close()
+	resp := post(t, srv.URL, "application/json")
+	body, _ := io.ReadAll(resp.Body)
+	if err := <-errs; !errors.Is(err, ErrNoStream) || string(body) != `{"final":true}` {
+		t.Fatalf("err %v body %s", err, body)
+	}
+}
+
+func TestAStreamClosedMidCallIsResumedByAGETWithLastEventID(t *testing.T) {
+	h := newHub(t, Options{})
+	ep, _ := h.Open("s1")
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			if !ep.Resume(w, r) {
+				http.Error(w, "standalone", http.StatusTeapot)
+			}
+			return
+		}
+		a := NewAnswer(w, r, ep, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		done := make(chan struct{})
+		go func() { // the call, running on past its POST's end
+			defer close(done)
+			_ = a.Message([]byte(`{"before":true}`))
+			_ = a.CloseStream()
+			_ = a.Message([]byte(`{"after":true}`))
+			<-release
+			a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+		}()
+		select {
+		case <-done:
+		case <-a.Detached():
+		}
+	}))
+	defer srv.Close()
+	ev := readEvents(t, post(t, srv.URL, bothTypes).Body) // ends when the stream is closed
+	if len(ev) != 2 || ev[1].data != `{"before":true}` {
+		t.Fatalf("POST stream %+v", ev)
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	req.Header.Set("Last-Event-ID", ev[1].id)
+	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got := readEvents(t, resp.Body)
+	if len(got) != 2 || got[0].data != `{"after":true}` || got[1].data != `{"final":true}` {
+		t.Fatalf("resumed %+v", got)
+	}
+	// A GET naming the standalone lane or an unknown lane is not a resumption.
+	for _, id := range []string{"0-1-3", "9-1-1", "junk"} {
+		req.Header.Set("Last-Event-ID", id)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTeapot {
+			t.Fatalf("Last-Event-ID %s served as a resumption: %d", id, resp.StatusCode)
+		}
+	}
+}

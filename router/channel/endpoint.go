@@ -1,0 +1,324 @@
+package channel
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/pending"
+)
+
+// CallStream is where the messages of one running call go: the answer to its POST.
+type CallStream interface {
+	// Message writes a notification or request ahead of the call's response. It must be
+	// bounded in time (a write deadline): the worker's frames wait behind it.
+	Message(msg []byte) error
+	// CloseStream ends the response stream now; what follows waits for the client to resume.
+	CloseStream() error
+}
+
+// Relay is what an endpoint needs of its session once the session exists.
+type Relay struct {
+	// Pending numbers the requests sent to the client and matches its answers.
+	Pending *pending.Table
+	// Standalone sends a notification bound to no call on the session's GET stream; it
+	// reports false when it could not (no stream pathway). Nil: such notifications are dropped.
+	Standalone func(msg []byte) bool
+}
+
+// Endpoint is one session's end of the channel.
+type Endpoint struct {
+	hub       *Hub
+	sessionID string
+	secret    string
+	key       secretKey
+	done      chan struct{}
+
+	mu       sync.Mutex
+	relay    Relay
+	calls    map[string]*boundCall
+	conns    map[*conn]struct{}
+	closed   bool
+	lanes    uint64             // the last POST stream lane handed out (0 is the GET stream)
+	resuming map[uint64]*Answer // closed POST streams a GET may resume
+}
+
+type boundCall struct {
+	stream CallStream
+	done   chan struct{}
+}
+
+func newEndpoint(h *Hub, sessionID, secret string) *Endpoint {
+	return &Endpoint{
+		hub: h, sessionID: sessionID, secret: secret, key: sha256.Sum256([]byte(secret)),
+		done: make(chan struct{}), calls: map[string]*boundCall{}, conns: map[*conn]struct{}{},
+		resuming: map[uint64]*Answer{},
+	}
+}
+
+// Secret is the session's secret, for the prepare config only. Never log it.
+func (e *Endpoint) Secret() string { return e.secret }
+
+// Address is the hub's address, for the prepare config.
+func (e *Endpoint) Address() string { return e.hub.Address() }
+
+// Attach gives the endpoint its session's pathways, once the session exists.
+func (e *Endpoint) Attach(r Relay) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.relay = r
+}
+
+// Bind makes s the stream of the call with that JSON-RPC id until unbind is called (when
+// the call has ended). Messages for a call that is not bound are dropped, and questions
+// for it are answered callEnded.
+func (e *Endpoint) Bind(id json.RawMessage, s CallStream) (unbind func()) {
+	key := jsonrpc.IDKey(id)
+	b := &boundCall{stream: s, done: make(chan struct{})}
+	e.mu.Lock()
+	e.calls[key] = b
+	e.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			e.mu.Lock()
+			if e.calls[key] == b {
+				delete(e.calls, key)
+			}
+			e.mu.Unlock()
+			close(b.done)
+		})
+	}
+}
+
+func (e *Endpoint) call(id json.RawMessage) *boundCall {
+	if len(id) == 0 || string(id) == "null" {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.calls[jsonrpc.IDKey(id)]
+}
+
+// Close ends the endpoint with its session: the secret stops working, connections close,
+// questions still waiting are answered sessionEnded.
+func (e *Endpoint) Close() {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return
+	}
+	e.closed = true
+	close(e.done)
+	conns := make([]*conn, 0, len(e.conns))
+	for c := range e.conns {
+		conns = append(conns, c)
+	}
+	e.mu.Unlock()
+	e.hub.forget(e)
+	for _, c := range conns {
+		c.nc.Close()
+	}
+}
+
+func (e *Endpoint) addConn(c *conn) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return RefusedSessionEnded, false
+	}
+	if len(e.conns) >= e.hub.o.MaxConns {
+		return RefusedTooManyConns, false
+	}
+	e.conns[c] = struct{}{}
+	return "", true
+}
+
+func (e *Endpoint) dropConn(c *conn) {
+	e.mu.Lock()
+	delete(e.conns, c)
+	e.mu.Unlock()
+}
+
+func (e *Endpoint) currentRelay() Relay {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.relay
+}
+
+// conn is one authenticated worker connection.
+type conn struct {
+	hub  *Hub
+	ep   *Endpoint
+	nc   net.Conn
+	wmu  sync.Mutex
+	asks chan struct{} // a slot per outstanding question
+}
+
+// frame is what a worker sends after its hello.
+type frame struct {
+	Call        json.RawMessage `json:"call"`
+	Message     json.RawMessage `json:"message"`
+	CloseStream bool            `json:"closeStream"`
+}
+
+// envelope is the part of a JSON-RPC message the router reads.
+type envelope struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+}
+
+func (c *conn) readLoop(br *bufio.Reader) {
+	remote := c.nc.RemoteAddr().String()
+	for {
+		raw, err := readFrame(br, c.hub.o.MaxFrame)
+		if err != nil {
+			if errors.Is(err, ErrFrameTooLarge) {
+				// The stream cannot be resynchronised without reading what we refuse to read.
+				c.hub.refuse(RefusedFrameTooLarge, remote, err)
+				c.hub.answerHello(c.nc, RefusedFrameTooLarge, "frame over the limit; connection closed")
+			}
+			return
+		}
+		c.handle(raw, remote)
+	}
+}
+
+func (c *conn) handle(raw []byte, remote string) {
+	var f frame
+	if err := json.Unmarshal(raw, &f); err != nil {
+		c.hub.refuse(RefusedBadFrame, remote, err)
+		return
+	}
+	log := c.hub.log.With().Str("session", c.ep.sessionID).Str("call", string(f.Call)).Logger()
+	if f.CloseStream {
+		if b := c.ep.call(f.Call); b != nil {
+			if err := b.stream.CloseStream(); err != nil {
+				log.Debug().Err(err).Msg("channel: closeStream not honoured")
+			}
+		} else {
+			log.Debug().Msg("channel: closeStream for a call that is not running; ignored")
+		}
+		if len(f.Message) == 0 {
+			return
+		}
+	}
+	var env envelope
+	if json.Unmarshal(f.Message, &env) != nil || env.JSONRPC != "2.0" || env.Method == nil || *env.Method == "" {
+		c.hub.refuse(RefusedBadFrame, remote, errors.New("message is not a JSON-RPC 2.0 request or notification"))
+		return
+	}
+	b := c.ep.call(f.Call)
+	if len(env.ID) == 0 {
+		c.notify(b, f, *env.Method, log)
+		return
+	}
+	if b == nil {
+		c.answerError(env.ID, "callEnded", "the call this request belongs to is not running (or the frame named none)")
+		return
+	}
+	select {
+	case c.asks <- struct{}{}:
+	default:
+		c.answerError(env.ID, "tooManyRequests", "too many requests to the client are outstanding on this connection")
+		return
+	}
+	relay := c.ep.currentRelay()
+	if relay.Pending == nil {
+		<-c.asks
+		c.answerError(env.ID, "noClient", "the session is not ready to ask its client anything")
+		return
+	}
+	// Written now, in frame order, so the request follows every notification sent before it.
+	p := relay.Pending.Start(*env.Method)
+	if err := b.stream.Message(withID(f.Message, p.ID)); err != nil {
+		<-c.asks
+		c.answerError(env.ID, "noStream", "the client's response stream cannot carry the request: "+err.Error())
+		return
+	}
+	go c.await(env.ID, p, b)
+}
+
+func (c *conn) notify(b *boundCall, f frame, method string, log zerolog.Logger) {
+	if b != nil {
+		if err := b.stream.Message(f.Message); err != nil {
+			log.Debug().Err(err).Str("method", method).Msg("channel: notification not delivered")
+		}
+		return
+	}
+	if len(f.Call) > 0 && string(f.Call) != "null" {
+		log.Debug().Str("method", method).Msg("channel: notification for a call that is not running; dropped")
+		return
+	}
+	relay := c.ep.currentRelay()
+	if relay.Standalone == nil || !relay.Standalone(f.Message) {
+		log.Debug().Str("method", method).Msg("channel: no standalone stream for an unbound notification; dropped")
+	}
+}
+
+// await waits for the client's answer to one request and writes it back to the worker.
+func (c *conn) await(workerID json.RawMessage, p *pending.Call, b *boundCall) {
+	defer func() { <-c.asks }()
+	select {
+	case <-p.Done():
+		answer, err := p.Result()
+		switch {
+		case errors.Is(err, pending.ErrTimeout):
+			c.answerError(workerID, "timeout", "the client did not answer in time")
+		case err != nil:
+			c.answerError(workerID, "sessionEnded", "the session ended before the client answered")
+		default:
+			c.answer(withID(answer, workerID))
+		}
+	case <-b.done:
+		c.answerError(workerID, "callEnded", "the call ended before the client answered")
+	case <-c.ep.done:
+		c.answerError(workerID, "sessionEnded", "the session ended before the client answered")
+	}
+}
+
+func (c *conn) answerError(workerID json.RawMessage, kind, message string) {
+	c.answer(jsonrpc.ErrorResponse(workerID, &jsonrpc.Error{Code: jsonrpc.CodeServer, Message: message,
+		Data: map[string]any{"kind": kind}}))
+}
+
+func (c *conn) answer(msg []byte) {
+	payload, _ := json.Marshal(struct {
+		Message json.RawMessage `json:"message"`
+	}{msg})
+	if err := c.write(payload); err != nil {
+		c.hub.refuse(RefusedUnreadAnswer, c.nc.RemoteAddr().String(), err)
+		c.nc.Close()
+	}
+}
+
+// write sends one frame under the write deadline.
+func (c *conn) write(payload []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.nc.SetWriteDeadline(time.Now().Add(c.hub.o.WriteTimeout))
+	_, err := c.nc.Write(appendFrame(nil, payload))
+	return err
+}
+
+// withID answers msg with its id member replaced; everything else is kept as sent.
+func withID(msg []byte, id json.RawMessage) []byte {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(msg, &fields) != nil {
+		return msg
+	}
+	fields["id"] = id
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return msg
+	}
+	return out
+}
