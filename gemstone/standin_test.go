@@ -69,11 +69,14 @@ func TestJWTAndOneTimePasswordsSetTheirLoginFlags(t *testing.T) {
 		pw   string
 		flag uint32
 	}{
-		{PasswordOneTime, "one-time-secret", loginOneTimePassword},
+		{PasswordOneTime, "", loginOneTimePassword}, // minted below
 		{PasswordJWT, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.c2ln", loginJWTPassword},
 	} {
 		p := standinLogin(t)
 		p.Password, p.PasswordKind = c.pw, c.kind
+		if c.kind == PasswordOneTime { // the stand-in, like a stone, takes only a password it minted
+			p.Password = mintOneTimeOnStandin(t, lib, p.User)
+		}
 		s, err := lib.Login(callCtx(t), p)
 		if err != nil {
 			t.Fatalf("login with password kind %d: %v", c.kind, err)
@@ -91,6 +94,23 @@ func TestJWTAndOneTimePasswordsSetTheirLoginFlags(t *testing.T) {
 			t.Errorf("password kind %d: the gem saw flags %#x, want %#x|GCI_LOGIN_QUIET", c.kind, login.Flags, c.flag)
 		}
 	}
+}
+
+// mintOneTimeOnStandin mints a one-time password for user the way the router's control
+// session does (docs/read-only-user.md).
+func mintOneTimeOnStandin(t *testing.T, lib *Library, user string) string {
+	t.Helper()
+	minter, err := lib.Login(callCtx(t), standinLogin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer minter.Close(context.Background())
+	pw, err := minter.Execute(callCtx(t), `"mcp-control:onetime-password v1"
+GsCurrentSession currentSession createOnetimePasswordForUserId: '`+user+`' validForSeconds: 60`)
+	if err != nil || len(pw) == 0 {
+		t.Fatalf("minting a one-time password: %q %v", pw, err)
+	}
+	return string(pw)
 }
 
 func TestWrongPasswordIsLoginDeniedAndClientSafe(t *testing.T) {

@@ -21,6 +21,7 @@ package worker
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // ContractVersion is the version of docs/worker-contract.md this package speaks. It is
@@ -154,6 +155,9 @@ type Control interface {
 	StopSession(ctx context.Context, gemSession int) error
 	// ReadStone takes the stone-wide readings, each -1 when it could not be read.
 	ReadStone(ctx context.Context) (StoneStatus, error)
+	// MintOneTimePassword mints a password that logs user in once, within validFor, with
+	// PasswordOneTime (docs/read-only-user.md). The answer is a secret: never log it.
+	MintOneTimePassword(ctx context.Context, user string, validFor time.Duration) (string, error)
 	// Close logs the control session out.
 	Close(ctx context.Context) error
 }

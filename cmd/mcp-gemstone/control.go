@@ -81,6 +81,14 @@ func (c *lazyControl) ReadStone(ctx context.Context) (worker.StoneStatus, error)
 	return ctl.ReadStone(ctx)
 }
 
+func (c *lazyControl) MintOneTimePassword(ctx context.Context, user string, validFor time.Duration) (string, error) {
+	ctl, err := c.get(ctx)
+	if err != nil {
+		return "", err
+	}
+	return ctl.MintOneTimePassword(ctx, user, validFor)
+}
+
 func (c *lazyControl) Close(ctx context.Context) error {
 	c.mu.Lock()
 	ctl := c.control

@@ -345,6 +345,11 @@ func (c *Control) Stops() int { return int(c.stops.Load()) }
 // ReadStone implements worker.Control.
 func (c *Control) ReadStone(context.Context) (worker.StoneStatus, error) { return c.Stone, nil }
 
+// MintOneTimePassword implements worker.Control; the fake launcher takes any password.
+func (c *Control) MintOneTimePassword(_ context.Context, user string, _ time.Duration) (string, error) {
+	return "fakeworker-one-time:" + user, nil
+}
+
 // Close implements worker.Control.
 func (c *Control) Close(context.Context) error {
 	c.closed.Store(true)

@@ -5,7 +5,8 @@
 //
 //	Launcher.Launch ── Login ─ Abort ─ perform mcpPrepare: ──▶ Gem
 //	Gem.Handle      ── perform mcpHandle: (ctx-aware: soft break → hard break → stop)
-//	Control         ── its own login, transactionless; System stopSession:, stone readings
+//	Control         ── its own login, transactionless; System stopSession:, stone readings,
+//	                   one-time passwords for Options.OneTimeUser (onetime.go)
 //
 // The escalation's last step of every Gem calls the Control's StopSession with the gem's
 // session number; without a Control the binding ends the session itself (GciTsNbLogout).
@@ -41,6 +42,10 @@ type Options struct {
 	BreakGap time.Duration
 	// Control stops a gem that ignored both breaks. Nil: the binding logs the gem out itself.
 	Control worker.Control
+	// OneTimeUser, when set, is the user every gem logs in as, with a one-time password
+	// Control mints for each login (docs/read-only-user.md); the spec's user and password
+	// are then not used.
+	OneTimeUser string
 }
 
 // Launcher logs worker gems in through a loaded GCI library.
@@ -83,9 +88,12 @@ func (l *Launcher) Launch(ctx context.Context, spec worker.LoginSpec, config wor
 	if err != nil {
 		return nil, fmt.Errorf("gciworker: encoding the prepare config: %w", err)
 	}
+	if spec, err = l.oneTimeLogin(ctx, spec); err != nil {
+		return nil, err
+	}
 	s, err := l.lib.Login(ctx, loginParams(spec, l.opts.BreakGap))
 	if err != nil {
-		return nil, err
+		return nil, l.oneTimeLoginFailure(err)
 	}
 	g, err := l.prepare(ctx, s, config.WorkerClass, body)
 	if err != nil {

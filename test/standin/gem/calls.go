@@ -153,6 +153,8 @@ func (g *gem) execute(source string) gemproto.Answer {
 	switch {
 	case strings.HasPrefix(src, stoneReadingsTag):
 		return stringResult([]byte(stoneReadings()))
+	case strings.HasPrefix(src, oneTimeTag):
+		return g.mintOneTime(src)
 	case strings.TrimSuffix(src, ".") == transactionlessSrc:
 		return specialResult(gemproto.OopNil)
 	}

@@ -79,6 +79,9 @@ func checkLogin(p gemproto.LoginParams) (loginInfo, *gemproto.GemError) {
 	if p.User == "" || p.User == "baduser" || password == "wrong" || password == "" {
 		return info, denied
 	}
+	if p.Flags&loginOneTimePw != 0 && !redeemOneTime(p.SessionDir, p.User, password) {
+		return info, denied // unknown, used, expired, or minted for another user
+	}
 	if p.Flags&loginJWT != 0 {
 		sub, ok := jwtSubject(password)
 		if !ok {

@@ -111,6 +111,7 @@ func (g *gem) acceptLogin(in io.Reader) bool {
 		return false
 	}
 	g.session = n
+	recordLogin(info, n)
 	if err := g.send(gemproto.TypeHello, gemproto.Hello{Session: int32(n), Pid: int32(g.pid)}.Encode()); err != nil {
 		g.sessions.unregister(n, g.pid)
 		return false
