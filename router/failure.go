@@ -25,6 +25,8 @@ type Classifier func(error) Failure
 // prepare kind. It names configuration variables, never their values.
 func launchHint(f Failure) string {
 	switch {
+	case f.Kind == "workerUserNotProvisioned":
+		return "its administrator must run ./setup-read-only-user.sh, which provisions that user and lets the server's own user mint one-time passwords for it"
 	case f.Kind == "loginDenied" || f.Number == 4051 || f.Number == 4136:
 		return "check MCP_WORKER_USER and its password (GS_PASS or MCP_PASSWORD_FILE)"
 	case f.Number == 4065 || f.Number == 4062 || f.Number == 4066 || f.Number == 4137:

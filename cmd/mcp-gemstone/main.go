@@ -73,6 +73,9 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	control := newLazyControl(lib, worker.LoginSpec{
 		StoneNRS: cfg.StoneNRS(), GemNRS: cfg.GemNRS(), User: cfg.ControlUser, Password: cfg.Password,
 	}, log)
+	if code := checkWorkerUser(cfg, lib, control, log); code != 0 {
+		return code
+	}
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		log.Error().Err(err).Str("addr", cfg.Addr()).Msg("cannot listen")
@@ -81,7 +84,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	if !cfg.RouterIDSet { // the router is known by its port; with MCP_PORT=0 that is the one it got
 		cfg.RouterID = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	}
-	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control}), log)
+	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control, OneTimeUser: oneTimeUser(cfg)}), log)
 	if cfg.Metrics {
 		withMetrics(&opts, metrics.New())
 	}

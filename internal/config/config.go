@@ -60,6 +60,9 @@ type Config struct {
 	Netldi     string
 	GemConfig  string
 	WorkerUser string
+	// WorkerUserSet says MCP_WORKER_USER (or -worker-user) was given rather than defaulted: a
+	// given worker user other than ControlUser logs in with one-time passwords.
+	WorkerUserSet bool
 	// ControlUser is the router's own GemStone user for the control session.
 	ControlUser string
 	Password    string // secret: never logged, never in an error
@@ -345,6 +348,9 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 		}
 		if err := s.parse(c, strings.TrimSpace(v)); err != nil {
 			problems = append(problems, fmt.Sprintf("%s (-%s) = %q from %s: %v", s.env, s.flag, v, from, err))
+		}
+		if s.env == "MCP_WORKER_USER" {
+			c.WorkerUserSet = from != "default"
 		}
 	}
 	if c.Password == "" {

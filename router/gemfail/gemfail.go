@@ -24,6 +24,17 @@ func Classify(err error) router.Failure {
 	if errors.As(err, &pe) {
 		return router.Failure{Kind: pe.Kind, Safe: "the worker refused its configuration: " + pe.ClientMessage()}
 	}
+	// The restricted worker user could not be logged in: a provisioning problem, whatever
+	// GemStone number (a refused mint, 4051 for the minted password) it came with.
+	var oe *gciworker.OneTimeLoginError
+	if errors.As(err, &oe) {
+		f := router.Failure{Kind: "workerUserNotProvisioned", Safe: oe.ClientMessage() + " (" + gemstone.ClientSafe(err) + ")"}
+		var ge *gemstone.Error
+		if errors.As(err, &ge) {
+			f.Number = ge.Number
+		}
+		return f
+	}
 	if errors.Is(err, context.DeadlineExceeded) && !errors.As(err, new(*gemstone.Error)) {
 		return router.Failure{Kind: "loginTimeout", Safe: "the login did not finish within MCP_LOGIN_TIMEOUT"}
 	}

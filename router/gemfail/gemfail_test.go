@@ -29,6 +29,8 @@ func TestClassifyReadsTheBindingsErrors(t *testing.T) {
 		{"library", &gemstone.LoadError{Tried: []string{"/opt/secret/lib.so"}, Reason: "no such file"}, false, 0, "libraryNotFound", ""},
 		{"login timeout", fmt.Errorf("login: %w", context.DeadlineExceeded), false, 0, "loginTimeout", ""},
 		{"prepare refused", &gciworker.PrepareError{Kind: "toolsetNotFound", Message: "no toolset named X"}, false, 0, "toolsetNotFound", ""},
+		{"one-time login refused", &gciworker.OneTimeLoginError{User: "secretuser", Step: "login", Err: &gemstone.Error{Number: 4051, Category: kernel, Fatal: true}}, false, 4051, "workerUserNotProvisioned", ""},
+		{"one-time mint refused", &gciworker.OneTimeLoginError{User: "secretuser", Step: "mint", Err: &gemstone.Error{Number: 2151, Category: kernel}}, false, 2151, "workerUserNotProvisioned", ""},
 	}
 	for _, c := range cases {
 		f := Classify(c.err)

@@ -98,6 +98,20 @@ func (e *OneTimeLoginError) ClientMessage() string {
 	return "the server cannot log workers in as its MCP_WORKER_USER"
 }
 
+// CheckOneTimeGrant mints one password for user on control and discards it: a server's
+// startup check that the grant is in place. A refusal by the stone is a *OneTimeLoginError;
+// any other error means the check could not be made (the stone is unreachable, say).
+func CheckOneTimeGrant(ctx context.Context, control worker.Control, user string) error {
+	_, err := control.MintOneTimePassword(ctx, user, checkValidFor)
+	if err != nil && refusedByStone(err) {
+		return &OneTimeLoginError{User: user, Step: "mint", Err: err}
+	}
+	return err
+}
+
+// checkValidFor is the life of the password CheckOneTimeGrant mints and never uses.
+const checkValidFor = 5 * time.Second
+
 // oneTimeLogin turns spec into a login as Options.OneTimeUser with a freshly minted password;
 // without OneTimeUser it answers spec unchanged.
 func (l *Launcher) oneTimeLogin(ctx context.Context, spec worker.LoginSpec) (worker.LoginSpec, error) {
@@ -109,10 +123,10 @@ func (l *Launcher) oneTimeLogin(ctx context.Context, spec worker.LoginSpec) (wor
 		return spec, errors.New("gciworker: a one-time worker login needs a control session to mint the password")
 	}
 	password, err := l.opts.Control.MintOneTimePassword(ctx, user, OneTimeValidFor)
+	if err != nil && refusedByStone(err) {
+		return spec, &OneTimeLoginError{User: user, Step: "mint", Err: err}
+	}
 	if err != nil {
-		if refusedByStone(err) {
-			return spec, &OneTimeLoginError{User: user, Step: "mint", Err: err}
-		}
 		return spec, err
 	}
 	spec.User, spec.Password, spec.PasswordKind = user, password, worker.PasswordOneTime
