@@ -89,6 +89,9 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		withMetrics(&opts, metrics.New())
 	}
 	netMode.apply(&opts)
+	if hub := withChannel(&opts, log); hub != nil {
+		defer hub.Close()
+	}
 	srv := router.New(opts)
 	url := netMode.scheme() + "://" + ln.Addr().String() + "/mcp"
 	log.Info().Str("url", url).Str("version", version).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).

@@ -2,6 +2,7 @@ package channel
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -56,7 +57,7 @@ type Answer struct {
 	w         http.ResponseWriter
 	o         AnswerOptions
 	canStream bool
-	detached  chan struct{}
+	unbind    func() // ends the binding of the call to the endpoint; set by Mode.Begin
 
 	mu       sync.Mutex
 	state    answerState
@@ -81,7 +82,7 @@ func NewAnswer(w http.ResponseWriter, r *http.Request, ep *Endpoint, o AnswerOpt
 	}
 	return &Answer{
 		ep: ep, w: w, o: o, canStream: acceptsEventStream(r.Header.Get("Accept")),
-		detached: make(chan struct{}), changed: make(chan struct{}),
+		changed: make(chan struct{}), unbind: func() {},
 	}
 }
 
@@ -94,10 +95,6 @@ func acceptsEventStream(accept string) bool {
 	}
 	return false
 }
-
-// Detached is closed when the worker had the POST's stream closed mid-call: the HTTP
-// handler must then return (ending the response) while the call runs on.
-func (a *Answer) Detached() <-chan struct{} { return a.detached }
 
 func (a *Answer) eventID(seq uint64) string {
 	return sse.EventID{Lane: a.lane, Gen: 1, Seq: seq}.String()
@@ -169,18 +166,36 @@ func (a *Answer) CloseStream() error {
 	if a.o.ProtocolVersion < sse.PrimingSince && a.seq == 0 {
 		return ErrCannotResume
 	}
-	a.ew.Finish()
+	if err := a.endResponseLocked(); err != nil {
+		return err
+	}
 	a.state = stateDetached
 	if a.ep != nil {
 		a.ep.holdLane(a.lane, a)
 	}
-	close(a.detached)
 	return nil
+}
+
+// endResponseLocked ends the HTTP response while its handler still waits for the call: the
+// connection is taken over, the chunked body is terminated and the connection closed, so the
+// client sees its stream end cleanly. Only HTTP/1.x allows it; elsewhere the stream stays
+// open and the worker's request to close it is refused.
+func (a *Answer) endResponseLocked() error {
+	// Every event was flushed when written; Hijack flushes what net/http still holds.
+	conn, rw, err := http.NewResponseController(a.w).Hijack()
+	if err != nil {
+		return fmt.Errorf("channel: cannot end the response mid-call: %w", err)
+	}
+	_ = conn.SetWriteDeadline(time.Now().Add(a.o.WriteTimeout))
+	_, _ = rw.WriteString("0\r\n\r\n")
+	_ = rw.Flush()
+	return conn.Close()
 }
 
 // Final writes the response: plain JSON when nothing came before it, the last event of the
 // stream otherwise, or held for the resuming GET when the stream was closed mid-call.
 func (a *Answer) Final(status int, header http.Header, body []byte) {
+	a.unbind() // nothing the worker sends from now on belongs to this answer
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch a.state {

@@ -27,23 +27,23 @@ func newHub(t *testing.T, o Options) *Hub {
 }
 
 // worker is a test worker's raw connection.
-type worker struct {
+type testWorker struct {
 	t  *testing.T
 	nc net.Conn
 	br *bufio.Reader
 }
 
-func dial(t *testing.T, h *Hub) *worker {
+func dial(t *testing.T, h *Hub) *testWorker {
 	t.Helper()
 	nc, err := net.Dial("tcp", h.Address())
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
 	t.Cleanup(func() { nc.Close() })
-	return &worker{t: t, nc: nc, br: bufio.NewReader(nc)}
+	return &testWorker{t: t, nc: nc, br: bufio.NewReader(nc)}
 }
 
-func (w *worker) send(v any) {
+func (w *testWorker) send(v any) {
 	w.t.Helper()
 	b, ok := v.([]byte)
 	if !ok {
@@ -55,7 +55,7 @@ func (w *worker) send(v any) {
 }
 
 // read answers the next frame as a map, or fails the test after 5 s.
-func (w *worker) read() map[string]json.RawMessage {
+func (w *testWorker) read() map[string]json.RawMessage {
 	w.t.Helper()
 	_ = w.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
 	raw, err := readFrame(w.br, DefaultMaxFrame)
@@ -70,7 +70,7 @@ func (w *worker) read() map[string]json.RawMessage {
 }
 
 // closedByRouter reports whether the router closed the connection within 5 s.
-func (w *worker) closedByRouter() bool {
+func (w *testWorker) closedByRouter() bool {
 	_ = w.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
 	for {
 		if _, err := readFrame(w.br, 64<<20); err != nil {
@@ -84,7 +84,7 @@ func isTimeout(err error) bool {
 	return ok && ne.Timeout()
 }
 
-func connect(t *testing.T, h *Hub, ep *Endpoint) *worker {
+func connect(t *testing.T, h *Hub, ep *Endpoint) *testWorker {
 	t.Helper()
 	w := dial(t, h)
 	w.send(map[string]any{"hello": 1, "secret": ep.Secret()})
@@ -265,7 +265,7 @@ func TestNotificationsOfNoCallGoToTheStandaloneStreamAndOfAnEndedCallAreDropped(
 }
 
 // ask sends a request for call 1 and answers the id the router gave it toward the client.
-func ask(t *testing.T, w *worker, rec *recorder, workerID string) string {
+func ask(t *testing.T, w *testWorker, rec *recorder, workerID string) string {
 	t.Helper()
 	w.send(map[string]any{"call": 1, "message": map[string]any{"jsonrpc": "2.0", "id": workerID,
 		"method": "elicitation/create", "params": map[string]any{"message": "name?"}}})
@@ -305,7 +305,7 @@ func TestARequestIsRenumberedForTheClientAndItsAnswerComesBackUnderTheWorkersID(
 	}
 }
 
-func answerKind(t *testing.T, w *worker) (id, kind string) {
+func answerKind(t *testing.T, w *testWorker) (id, kind string) {
 	t.Helper()
 	var msg struct {
 		ID    string `json:"id"`
@@ -424,5 +424,26 @@ func TestCloseStreamReachesTheBoundCall(t *testing.T) {
 			t.Fatal("closeStream did not reach the call's stream")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestAFlushIsAnsweredAfterEveryEarlierFrameWasRelayed(t *testing.T) {
+	h := newHub(t, Options{})
+	ep, _ := h.Open("s1")
+	rec := newRecorder()
+	defer ep.Bind(json.RawMessage(`5`), rec)()
+	w := connect(t, h, ep)
+	for i := 0; i < 50; i++ {
+		w.send(map[string]any{"call": 5, "message": map[string]any{"jsonrpc": "2.0", "method": "notifications/message"}})
+	}
+	w.send(map[string]any{"call": 5, "flush": "f-1"})
+	if got := w.read(); string(got["flushed"]) != `"f-1"` {
+		t.Fatalf("flush answer %v", got)
+	}
+	rec.mu.Lock()
+	n := len(rec.msgs)
+	rec.mu.Unlock()
+	if n != 50 {
+		t.Fatalf("flush answered with %d of 50 notifications relayed", n)
 	}
 }

@@ -147,6 +147,12 @@ func (e *Endpoint) dropConn(c *conn) {
 	e.mu.Unlock()
 }
 
+func (e *Endpoint) attached() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.relay.Pending != nil
+}
+
 func (e *Endpoint) currentRelay() Relay {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -167,6 +173,10 @@ type frame struct {
 	Call        json.RawMessage `json:"call"`
 	Message     json.RawMessage `json:"message"`
 	CloseStream bool            `json:"closeStream"`
+	// Flush asks for {"flushed": Flush} once every earlier frame of the connection has been
+	// relayed: a worker sends it before answering a call it spoke during, so that nothing it
+	// sent can arrive after the call's response.
+	Flush json.RawMessage `json:"flush"`
 }
 
 // envelope is the part of a JSON-RPC message the router reads.
@@ -199,6 +209,18 @@ func (c *conn) handle(raw []byte, remote string) {
 		return
 	}
 	log := c.hub.log.With().Str("session", c.ep.sessionID).Str("call", string(f.Call)).Logger()
+	if len(f.Flush) > 0 {
+		// Frames are relayed one after another on this goroutine, so everything sent before
+		// this one is already on the client's stream.
+		payload, _ := json.Marshal(struct {
+			Flushed json.RawMessage `json:"flushed"`
+		}{f.Flush})
+		if err := c.write(payload); err != nil {
+			c.hub.refuse(RefusedUnreadAnswer, remote, err)
+			c.nc.Close()
+		}
+		return
+	}
 	if f.CloseStream {
 		if b := c.ep.call(f.Call); b != nil {
 			if err := b.stream.CloseStream(); err != nil {

@@ -65,6 +65,9 @@ type channelClient struct {
 	nextID  int
 	waiters map[string]chan json.RawMessage
 	warned  bool
+	// unflushed says frames were sent since the last flush: the call must flush before it
+	// answers, or its last messages could reach the router after its response.
+	unflushed bool
 }
 
 func newChannelClient(cfg *channelConfig) *channelClient {
@@ -158,16 +161,24 @@ func (cc *channelClient) read(conn net.Conn, br *bufio.Reader) {
 		}
 		var f struct {
 			Message json.RawMessage `json:"message"`
+			Flushed json.RawMessage `json:"flushed"`
 		}
 		var env struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if json.Unmarshal(frame, &f) != nil || json.Unmarshal(f.Message, &env) != nil {
+		if json.Unmarshal(frame, &f) != nil {
 			continue
 		}
+		key := string(f.Flushed)
+		if key == "" {
+			if json.Unmarshal(f.Message, &env) != nil {
+				continue
+			}
+			key = string(env.ID)
+		}
 		cc.mu.Lock()
-		if ch, ok := cc.waiters[string(env.ID)]; ok {
-			delete(cc.waiters, string(env.ID))
+		if ch, ok := cc.waiters[key]; ok {
+			delete(cc.waiters, key)
 			ch <- f.Message
 		}
 		cc.mu.Unlock()
@@ -200,7 +211,34 @@ func (cc *channelClient) sendLocked(frame map[string]any) error {
 		cc.conn = nil
 		return cc.downLocked(err)
 	}
+	cc.unflushed = true
 	return nil
+}
+
+// flush waits (at most channelHelloTimeout) until the router has relayed every frame sent so
+// far, so that a call's messages all precede its response. Nothing sent: nothing to wait for.
+func (cc *channelClient) flush(call json.RawMessage) {
+	cc.mu.Lock()
+	if !cc.unflushed || cc.conn == nil {
+		cc.mu.Unlock()
+		return
+	}
+	cc.nextID++
+	token := strconv.Quote("f-" + strconv.Itoa(cc.nextID))
+	ch := make(chan json.RawMessage, 1)
+	cc.waiters[token] = ch
+	err := cc.sendLocked(map[string]any{"call": call, "flush": json.RawMessage(token)})
+	cc.unflushed = false
+	cc.mu.Unlock()
+	if err == nil {
+		select {
+		case <-ch:
+		case <-time.After(channelHelloTimeout):
+		}
+	}
+	cc.mu.Lock()
+	delete(cc.waiters, token)
+	cc.mu.Unlock()
 }
 
 // request sends a JSON-RPC request bound to call and answers a channel on which the

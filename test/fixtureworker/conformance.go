@@ -90,9 +90,16 @@ func stringArgSchema(name, doc string) json.RawMessage {
 		`"}},"required":["` + name + `"],"additionalProperties":false}`)
 }
 
+// jsonSchema202012 keeps the keywords the suite looks for in tools/list: $schema, $defs with
+// an $anchor, additionalProperties (SEP-1613), and composition and conditionals (SEP-2106).
 const jsonSchema202012 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
-	`"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},` +
-	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`
+	`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},` +
+	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},` +
+	`"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},` +
+	`"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],` +
+	`"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},` +
+	`"then":{"required":["phone"]},"else":{"required":["email"]},` +
+	`"additionalProperties":false}`
 
 func init() {
 	fixtureTools = append(fixtureTools, conformanceTools...)

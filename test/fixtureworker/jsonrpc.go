@@ -238,6 +238,9 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil
 	}
 	res, err := t.run(c, args)
+	if c.w.channel != nil {
+		c.w.channel.flush(c.id)
+	}
 	if err != nil {
 		return nil, err
 	}
