@@ -1,0 +1,333 @@
+// Package e2e_workeruser drives bin/mcp-gemstone on the GCI test stand-in with a restricted
+// worker user (MCP_WORKER_USER other than MCP_CONTROL_USER, docs/read-only-user.md): every
+// worker gem logs in with a one-time password the control session mints, and the router never
+// holds a password for that user. It needs GEMSTONE_STANDIN (make test sets it); without it
+// every test fails and says so.
+package e2e_workeruser
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var binary string // built once by TestMain
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		dir, err := os.MkdirTemp("", "mcp-e2e-workeruser-bin-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "e2e_workeruser:", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		binary = filepath.Join(dir, "mcp-gemstone")
+		build := exec.Command("go", "build", "-o", binary, "./cmd/mcp-gemstone")
+		build.Dir = "../.."
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e_workeruser: building bin/mcp-gemstone failed:", err)
+			return 1
+		}
+		return m.Run()
+	}())
+}
+
+// The stand-in starts every password it mints with this (test/standin/gem/onetime.go), so a
+// log holding any minted password holds it.
+const mintedPrefix = "standin-otp-"
+
+// controlPassword is the control user's password; the worker user has none the router knows.
+const controlPassword = "swordfish-control"
+
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+type server struct {
+	cmd      *exec.Cmd
+	url      string
+	gemDir   string
+	loginLog string // GCI_STANDIN_LOGIN_LOG: one JSON line per gem login
+	log      *logBuffer
+	exited   chan struct{}
+	exitErr  error
+}
+
+var urlInLog = regexp.MustCompile(`"url":"(http://[^"]+)"`)
+
+func standinHome(t *testing.T) string {
+	t.Helper()
+	home := os.Getenv("GEMSTONE_STANDIN")
+	if home == "" {
+		t.Fatal("GEMSTONE_STANDIN is not set: run `make standin` and set GEMSTONE_STANDIN=$PWD/build/standin (make test does both)")
+	}
+	if _, err := os.Stat(filepath.Join(home, "bin", "standin-gem")); err != nil {
+		t.Fatalf("GEMSTONE_STANDIN=%s holds no stand-in (bin/standin-gem): %v; run `make standin`", home, err)
+	}
+	return home
+}
+
+// launch runs the server with extra environment; it answers once the server listens or exits.
+func launch(t *testing.T, env ...string) *server {
+	t.Helper()
+	dir := t.TempDir()
+	s := &server{gemDir: filepath.Join(dir, "sessions"), loginLog: filepath.Join(dir, "logins"), log: &logBuffer{}, exited: make(chan struct{})}
+	s.cmd = exec.Command(binary)
+	s.cmd.Env = append(os.Environ(),
+		"GEMSTONE="+standinHome(t), "GCI_LIBRARY=", "GCI_STANDIN_DIR="+s.gemDir, "GCI_STANDIN_LOGIN_LOG="+s.loginLog,
+		"GS_PASS="+controlPassword, "MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
+		"MCP_CONTROL_USER=DataCurator")
+	s.cmd.Env = append(s.cmd.Env, env...)
+	pr, pw := io.Pipe()
+	s.cmd.Stdout, s.cmd.Stderr = s.log, pw
+	if err := s.cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", binary, err)
+	}
+	go func() {
+		s.exitErr = s.cmd.Wait()
+		pw.Close()
+		close(s.exited)
+	}()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			s.log.Write([]byte(sc.Text() + "\n"))
+			if m := urlInLog.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		}
+		select {
+		case <-s.exited:
+		case <-time.After(15 * time.Second):
+			_ = s.cmd.Process.Kill()
+			<-s.exited
+			t.Error("the server did not stop within 15 s of SIGTERM")
+		}
+		if entries, _ := os.ReadDir(s.gemDir); len(entries) > 0 {
+			t.Errorf("stand-in gems left registered after the server stopped: %d", len(entries))
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.log)
+		}
+	})
+	select {
+	case s.url = <-found:
+	case <-s.exited:
+	case <-time.After(45 * time.Second):
+		_ = s.cmd.Process.Kill()
+		t.Fatalf("the server neither listened nor exited within 45 s:\n%s", s.log)
+	}
+	return s
+}
+
+// waitExit answers the exit code of a server that is expected to stop on its own.
+func (s *server) waitExit(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-s.exited:
+		return s.cmd.ProcessState.ExitCode()
+	case <-time.After(45 * time.Second):
+		t.Fatalf("the server did not exit within 45 s:\n%s", s.log)
+		return -1
+	}
+}
+
+type rpcAnswer struct {
+	Status  int
+	Session string
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int            `json:"code"`
+		Message string         `json:"message"`
+		Data    map[string]any `json:"data"`
+	} `json:"error"`
+}
+
+func (s *server) initialize(t *testing.T) rpcAnswer {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e-workeruser","version":"0"}}}`
+	req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	client := &http.Client{Timeout: 60 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var a rpcAnswer
+	if i := bytes.Index(raw, []byte("data: ")); i >= 0 && resp.Header.Get("Content-Type") == "text/event-stream" {
+		raw = bytes.TrimSpace(bytes.SplitN(raw[i+len("data: "):], []byte("\n"), 2)[0])
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		t.Fatalf("initialize answered %d %q: %v", resp.StatusCode, raw, err)
+	}
+	a.Status, a.Session = resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
+	return a
+}
+
+func (s *server) deleteSession(t *testing.T, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, s.url, nil)
+	req.Header.Set("Mcp-Session-Id", id)
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("DELETE: %v", err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+type loginRecord struct {
+	Session int    `json:"session"`
+	User    string `json:"user"`
+	Flags   uint32 `json:"flags"`
+}
+
+func (s *server) logins(t *testing.T) []loginRecord {
+	t.Helper()
+	data, err := os.ReadFile(s.loginLog)
+	if err != nil {
+		t.Fatalf("the stand-in's login log: %v", err)
+	}
+	var out []loginRecord
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r loginRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("login log line %q: %v", line, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+const (
+	loginQuiet   = 0x10
+	loginOneTime = 0x400
+)
+
+func TestWorkerGemsLogInAsTheWorkerUserWithOneTimePasswordsThatNeverReachTheLog(t *testing.T) {
+	s := launch(t, "MCP_WORKER_USER=McpReadOnly")
+	if s.url == "" {
+		t.Fatalf("the server exited at start (%v):\n%s", s.exitErr, s.log)
+	}
+	if !strings.Contains(s.log.String(), "checked: the grant is in place") {
+		t.Errorf("the start did not report the grant check:\n%s", s.log)
+	}
+	var sessions []string
+	for i := 0; i < 2; i++ {
+		a := s.initialize(t)
+		if a.Status != http.StatusOK || a.Error != nil || a.Session == "" || !bytes.Contains(a.Result, []byte(`"protocolVersion"`)) {
+			t.Fatalf("initialize %d: status %d session %q error %+v result %s", i+1, a.Status, a.Session, a.Error, a.Result)
+		}
+		sessions = append(sessions, a.Session)
+	}
+	var workers, controls int
+	for _, r := range s.logins(t) {
+		switch {
+		case r.User == "McpReadOnly" && r.Flags&loginOneTime != 0 && r.Flags&loginQuiet != 0:
+			workers++
+		case r.User == "DataCurator" && r.Flags&loginOneTime == 0:
+			controls++
+		default:
+			t.Errorf("a gem logged in as %q with flags %#x: want McpReadOnly one-time (workers) or DataCurator plain (control)", r.User, r.Flags)
+		}
+	}
+	if workers != 2 || controls != 1 {
+		t.Errorf("logins: %d one-time McpReadOnly workers, %d DataCurator control sessions; want 2 and 1", workers, controls)
+	}
+	for _, id := range sessions {
+		if code := s.deleteSession(t, id); code != http.StatusOK && code != http.StatusNoContent && code != http.StatusAccepted {
+			t.Errorf("DELETE %s: %d", id, code)
+		}
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s.waitExit(t); code != 0 {
+		t.Errorf("exit code after SIGTERM: %d", code)
+	}
+	log := s.log.String()
+	if strings.Contains(log, mintedPrefix) || strings.Contains(log, controlPassword) {
+		t.Fatalf("the log holds a password:\n%s", log)
+	}
+	if data, _ := os.ReadFile(s.loginLog); bytes.Contains(data, []byte(mintedPrefix)) || bytes.Contains(data, []byte(controlPassword)) {
+		t.Fatalf("the gems' login records hold a password:\n%s", data)
+	}
+}
+
+func TestAMissingGrantStopsTheStartNamingTheScriptToRun(t *testing.T) {
+	s := launch(t, "MCP_WORKER_USER=baduser") // the stand-in has no grant for baduser
+	if code := s.waitExit(t); code != 1 {
+		t.Fatalf("exit code %d, want 1 (refused start):\n%s", code, s.log)
+	}
+	log := s.log.String()
+	if !strings.Contains(log, "./setup-read-only-user.sh") || !strings.Contains(log, "2151") {
+		t.Fatalf("the log must name the script to run and the GemStone error:\n%s", log)
+	}
+	if s.url != "" {
+		t.Fatalf("the server listened (%s) although the grant is missing", s.url)
+	}
+}
+
+func TestAnUnreachableStoneOnlyWarnsAtStartAndEachSessionSaysWhy(t *testing.T) {
+	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "MCP_STONE=nostone")
+	if s.url == "" {
+		t.Fatalf("the server refused to start on an unreachable stone (%v):\n%s", s.exitErr, s.log)
+	}
+	if !strings.Contains(s.log.String(), "could not check the one-time-password grant") {
+		t.Errorf("no warning that the grant could not be checked:\n%s", s.log)
+	}
+	a := s.initialize(t)
+	if a.Error == nil || a.Session != "" {
+		t.Fatalf("initialize on an unreachable stone: status %d session %q error %+v", a.Status, a.Session, a.Error)
+	}
+	if n, _ := a.Error.Data["number"].(float64); int(n) != 4065 || strings.Contains(a.Error.Message, "nostone") {
+		t.Errorf("initialize error %q data %v: want GemStone 4065 and no stone name", a.Error.Message, a.Error.Data)
+	}
+}
+
+func TestAWorkerUserThatCannotBeMintedForRefusesTheStart(t *testing.T) {
+	s := launch(t, "MCP_WORKER_USER=Mcp.ReadOnly")
+	if code := s.waitExit(t); code != 2 {
+		t.Fatalf("exit code %d, want 2 (bad configuration):\n%s", code, s.log)
+	}
+	if !strings.Contains(s.log.String(), "letters, digits and _") {
+		t.Fatalf("the log must say what a worker user id may hold:\n%s", s.log)
+	}
+}
