@@ -18,7 +18,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,9 +43,10 @@ func main() {
 	idleWindow := flag.Duration("idle-window", 35*time.Second, "how long the idle benchmark samples RSS and CPU")
 	idleSettle := flag.Duration("idle-settle", 10*time.Second, "wait after opening the idle sessions before sampling")
 	only := flag.String("only", "1,2,3", "which benchmarks to run")
+	rounds := flag.Int("rounds", 2, "rounds of benchmarks 1 and 2, the two sides alternating (a shared machine's load moves)")
 	flag.Parse()
 
-	b := &bench{server: *server, benchserver: *benchserver, d: *duration, warmup: *warmup, c: *clients}
+	b := &bench{server: *server, benchserver: *benchserver, d: *duration, warmup: *warmup, c: *clients, rounds: max(*rounds, 1)}
 	var rows []row
 	if strings.Contains(*only, "1") {
 		rows = append(rows, b.throughputVsSDK()...)
@@ -68,7 +68,7 @@ func main() {
 type bench struct {
 	server, benchserver string
 	d, warmup           time.Duration
-	c                   int
+	c, rounds           int
 	warmupCalls         int64
 }
 
@@ -103,17 +103,16 @@ func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
 	return res, nil
 }
 
-func (b *bench) throughputVsSDK() []row {
-	const name = "1. echo via stand-in gems vs Go SDK v1.8.0"
-	dir, _ := os.MkdirTemp("", "mcp-bench-")
-	defer os.RemoveAll(dir)
-	s, err := harness.Start(harness.Options{Binary: b.server, Dir: dir, Env: []string{"MCP_MAX_SESSIONS=none"}})
-	if err != nil {
-		return fail(name, err)
-	}
-	// Where the CPU goes per call: the router process and this load generator over warmup and
-	// run; the gem processes of the measured run (sampled just before it ends, since the load
-	// generator deletes its sessions), logins included.
+// cpuSplit is where one side's CPU went over some calls.
+type cpuSplit struct {
+	router, gems, self time.Duration
+	calls, runCalls    int64 // calls including warmups; measured calls only (for the gems)
+}
+
+// loadWithSplit is b.load on bin/mcp-gemstone, measuring where the CPU goes: the router
+// process and this load generator over warmup and run; the gem processes of the measured run
+// (sampled just before it ends, since the load generator deletes its sessions), logins included.
+func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadResult, error) {
 	pid := s.Cmd.Process.Pid
 	_, router0, _ := harness.ProcStat(pid)
 	self0 := selfCPU()
@@ -127,30 +126,66 @@ func (b *bench) throughputVsSDK() []row {
 			gems += c
 		}
 	}()
-	ours, err := b.load(s.URL, false)
+	res, err := b.load(s.URL, false)
 	<-sampled
 	_, router1, _ := harness.ProcStat(pid)
-	self := selfCPU() - self0
-	s.Stop(30 * time.Second)
-	if err == nil {
-		all, n := float64(ours.OK+b.warmupCalls), float64(ours.OK)
-		fmt.Fprintf(os.Stderr, "  CPU per call: router %.0f us, gems %.0f us, load generator %.0f us\n",
-			float64((router1-router0).Microseconds())/all, float64(gems.Microseconds())/n, float64(self.Microseconds())/all)
+	acc.router += router1 - router0
+	acc.self += selfCPU() - self0
+	acc.gems += gems
+	acc.calls += res.OK + b.warmupCalls
+	acc.runCalls += res.OK
+	return res, err
+}
+
+// merge adds up rounds: rate over the summed time, the mean of their p99s.
+func merge(rounds []harness.LoadResult) harness.LoadResult {
+	var m harness.LoadResult
+	for _, r := range rounds {
+		m.Sent += r.Sent
+		m.OK += r.OK
+		m.Failed += r.Failed
+		m.Elapsed += r.Elapsed
+		m.P50 += r.P50 / time.Duration(len(rounds))
+		m.P99 += r.P99 / time.Duration(len(rounds))
+		m.Max = max(m.Max, r.Max)
 	}
+	return m
+}
+
+func (b *bench) throughputVsSDK() []row {
+	const name = "1. echo via stand-in gems vs Go SDK v1.8.0"
+	dir, _ := os.MkdirTemp("", "mcp-bench-")
+	defer os.RemoveAll(dir)
+	s, err := harness.Start(harness.Options{Binary: b.server, Dir: dir, Env: []string{"MCP_MAX_SESSIONS=none"}})
 	if err != nil {
-		return fail(name, fmt.Errorf("mcp-gemstone: %w", err))
+		return fail(name, err)
 	}
+	defer s.Stop(30 * time.Second)
 	sdk, err := startBenchserver(b.benchserver, "sdk")
 	if err != nil {
 		return fail(name, err)
 	}
-	theirs, err := b.load(sdk.url, false)
-	sdk.stop()
-	if err != nil {
-		return fail(name, fmt.Errorf("go-sdk: %w", err))
+	defer sdk.stop()
+	var ourRounds, theirRounds []harness.LoadResult
+	var split cpuSplit
+	for round := range b.rounds {
+		o, err := b.loadWithSplit(s, &split)
+		if err != nil {
+			return fail(name, fmt.Errorf("mcp-gemstone: %w", err))
+		}
+		th, err := b.load(sdk.url, false)
+		if err != nil {
+			return fail(name, fmt.Errorf("go-sdk: %w", err))
+		}
+		fmt.Fprintf(os.Stderr, "  round %d: mcp-gemstone+stand-in %v\n           go-sdk v1.8.0         %v\n", round+1, o, th)
+		ourRounds, theirRounds = append(ourRounds, o), append(theirRounds, th)
 	}
+	ours, theirs := merge(ourRounds), merge(theirRounds)
+	fmt.Fprintf(os.Stderr, "  CPU per call: router %.0f us, gems %.0f us, load generator %.0f us\n",
+		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.runCalls),
+		float64(split.self.Microseconds())/float64(split.calls))
 	ratio := ours.Rate() / theirs.Rate()
-	rows := []row{{
+	return []row{{
 		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
 		ratio: fmt.Sprintf("%.2fx", ratio), target: ">= 2x", verdict: verdict(ratio >= 2),
 	}, {
@@ -158,8 +193,6 @@ func (b *bench) throughputVsSDK() []row {
 		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
 		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
 	}}
-	fmt.Fprintf(os.Stderr, "  mcp-gemstone+stand-in: %v\n  go-sdk v1.8.0:         %v\n", ours, theirs)
-	return rows
 }
 
 func (b *bench) routerVsBare() []row {
@@ -168,40 +201,57 @@ func (b *bench) routerVsBare() []row {
 	if err != nil {
 		return fail(name, err)
 	}
-	ours, err := b.load(fake.url, true)
-	fake.stop()
-	if err != nil {
-		return fail(name, fmt.Errorf("router: %w", err))
-	}
+	defer fake.stop()
 	bare, err := startBenchserver(b.benchserver, "bare")
 	if err != nil {
 		return fail(name, err)
 	}
-	theirs, err := b.load(bare.url, true)
-	bare.stop()
-	if err != nil {
-		return fail(name, fmt.Errorf("bare: %w", err))
+	defer bare.stop()
+	var ourRounds, theirRounds []harness.LoadResult
+	var wo, wt wrkResult
+	var wrkErr error
+	for round := range b.rounds {
+		o, err := b.load(fake.url, true)
+		if err != nil {
+			return fail(name, fmt.Errorf("router: %w", err))
+		}
+		th, err := b.load(bare.url, true)
+		if err != nil {
+			return fail(name, fmt.Errorf("bare: %w", err))
+		}
+		fmt.Fprintf(os.Stderr, "  round %d: router+fakeworker %v\n           bare net/http     %v\n", round+1, o, th)
+		ourRounds, theirRounds = append(ourRounds, o), append(theirRounds, th)
+		// The Go load generator saturates well below a bare handler's ceiling on two cores;
+		// wrk (C, no answer matching) shows the ceiling itself.
+		if wrkErr == nil {
+			var a, c wrkResult
+			if a, wrkErr = b.wrkSide(fake.url); wrkErr == nil {
+				c, wrkErr = b.wrkSide(bare.url)
+			}
+			if wrkErr == nil {
+				fmt.Fprintf(os.Stderr, "           wrk router+fakeworker %.0f/s p99 %v, %d non-2xx; wrk bare %.0f/s p99 %v, %d non-2xx\n",
+					a.rate, a.p99, a.bad, c.rate, c.p99, c.bad)
+				wo.rate += a.rate / float64(b.rounds)
+				wt.rate += c.rate / float64(b.rounds)
+				wo.bad += a.bad
+				wt.bad += c.bad
+			}
+		}
 	}
+	ours, theirs := merge(ourRounds), merge(theirRounds)
 	ratio := ours.Rate() / theirs.Rate()
-	fmt.Fprintf(os.Stderr, "  router+fakeworker: %v\n  bare net/http:     %v\n", ours, theirs)
 	rows := []row{{
 		name: name + ": calls/s (Go load generator, answers checked)", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
 		ratio: fmt.Sprintf("%.2f", ratio), target: ">= 0.25", verdict: verdict(ratio >= 0.25),
 	}}
-	// The Go load generator saturates well below a bare handler's ceiling on two cores; wrk
-	// (C, no answer matching) shows the ceiling itself. Both sides again, same run.
-	wo, err1 := b.wrkSide("fake")
-	wt, err2 := b.wrkSide("bare")
-	if err := errors.Join(err1, err2); err != nil {
-		fmt.Fprintf(os.Stderr, "benchrun: wrk: %v\n", err)
-		return append(rows, row{name: name + ": calls/s (wrk)", ours: "not run", theirs: err.Error()})
+	if wrkErr != nil {
+		fmt.Fprintf(os.Stderr, "benchrun: wrk: %v\n", wrkErr)
+		return append(rows, row{name: name + ": calls/s (wrk)", ours: "not run", theirs: wrkErr.Error()})
 	}
-	fmt.Fprintf(os.Stderr, "  wrk router+fakeworker: %.0f/s p99 %v, %d bad\n  wrk bare net/http:     %.0f/s p99 %v, %d bad\n",
-		wo.rate, wo.p99, wo.bad, wt.rate, wt.p99, wt.bad)
 	wr := wo.rate / wt.rate
 	v := verdict(wr >= 0.25)
 	if wo.bad > 0 || wt.bad > 0 {
-		v = fmt.Sprintf("%s (%d/%d bad answers)", v, wo.bad, wt.bad)
+		v = fmt.Sprintf("%s (%d/%d non-2xx answers)", v, wo.bad, wt.bad)
 	}
 	return append(rows, row{
 		name: name + ": calls/s (wrk -t2)", ours: fmt.Sprintf("%.0f/s", wo.rate), theirs: fmt.Sprintf("%.0f/s", wt.rate),
@@ -209,16 +259,11 @@ func (b *bench) routerVsBare() []row {
 	})
 }
 
-func (b *bench) wrkSide(mode string) (wrkResult, error) {
-	p, err := startBenchserver(b.benchserver, mode)
-	if err != nil {
+func (b *bench) wrkSide(url string) (wrkResult, error) {
+	if _, err := runWrk(url, b.c, b.warmup); err != nil {
 		return wrkResult{}, err
 	}
-	defer p.stop()
-	if _, err := runWrk(p.url, b.c, b.warmup); err != nil {
-		return wrkResult{}, err
-	}
-	return runWrk(p.url, b.c, b.d)
+	return runWrk(url, b.c, b.d)
 }
 
 func (b *bench) idleStreams(n int, settle, window time.Duration) []row {
