@@ -168,6 +168,19 @@ func (s *server) waitExit(t *testing.T) int {
 	}
 }
 
+// waitLog answers the log once it holds text (the router logs a failure as it answers it).
+func (s *server) waitLog(t *testing.T, text string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.log.String(), text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log did not say %q within 10 s:\n%s", text, s.log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return s.log.String()
+}
+
 type rpcAnswer struct {
 	Status  int
 	Session string
@@ -329,5 +342,33 @@ func TestAWorkerUserThatCannotBeMintedForRefusesTheStart(t *testing.T) {
 	}
 	if !strings.Contains(s.log.String(), "letters, digits and _") {
 		t.Fatalf("the log must say what a worker user id may hold:\n%s", s.log)
+	}
+}
+
+func TestARefusedOneTimeLoginTellsTheClientWhatToProvisionAndNothingMore(t *testing.T) {
+	// The grant check at start passes (it only mints); every worker login is then refused.
+	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "GCI_STANDIN_ONETIME_LOGINS=refused")
+	if s.url == "" {
+		t.Fatalf("the server exited at start (%v):\n%s", s.exitErr, s.log)
+	}
+	a := s.initialize(t)
+	if a.Error == nil || a.Session != "" {
+		t.Fatalf("initialize with refused one-time logins: status %d session %q error %+v", a.Status, a.Session, a.Error)
+	}
+	msg := a.Error.Message
+	if kind, _ := a.Error.Data["kind"].(string); kind != "workerUserNotProvisioned" {
+		t.Errorf("data.kind %q, want workerUserNotProvisioned", kind)
+	}
+	if n, _ := a.Error.Data["number"].(float64); int(n) != 4051 {
+		t.Errorf("data.number %v, want 4051", a.Error.Data["number"])
+	}
+	if !strings.Contains(msg, "4051") || !strings.Contains(msg, "./setup-read-only-user.sh") || !strings.Contains(msg, "MCP_WORKER_USER") {
+		t.Errorf("message %q must name 4051, the setting and the script to run", msg)
+	}
+	if strings.Contains(msg, "McpReadOnly") || strings.Contains(msg, "DataCurator") || strings.Contains(msg, mintedPrefix) {
+		t.Errorf("message %q names a user or a password", msg)
+	}
+	if log := s.waitLog(t, "refused the worker login as McpReadOnly"); strings.Contains(log, mintedPrefix) {
+		t.Errorf("the log must name the refused user and hold no password:\n%s", log)
 	}
 }

@@ -90,3 +90,14 @@ func TestLoginLogRecordsEachLoginWithoutItsPassword(t *testing.T) {
 		t.Fatalf("the login log holds the password: %s", line)
 	}
 }
+
+func TestOneTimeLoginsRefusedKnobRefusesAFreshPassword(t *testing.T) {
+	h := startGem(t, "DataCurator", "swordfish", 0)
+	h.read()
+	t.Setenv("GCI_STANDIN_ONETIME_LOGINS", "refused")
+	h.send(gemproto.TypeExecute, mintSourceFor("McpReadOnly", "60"))
+	password := resultText(t, h.read())
+	if denied := oneTimeLogin(h.dir, "McpReadOnly", password); denied == nil || denied.Number != 4051 {
+		t.Fatalf("a fresh password under GCI_STANDIN_ONETIME_LOGINS=refused: %v, want 4051", denied)
+	}
+}
