@@ -264,7 +264,7 @@ func settings() []setting {
 			}
 			return stripPrefix(gemstone.CheckGemConfig(v))
 		}},
-		{"MCP_WORKER_USER", "worker-user", "DataCurator", "GemStone user the worker gems log in as", func(c *Config, v string) error {
+		{"MCP_WORKER_USER", "worker-user", "DataCurator", "GemStone user the worker gems log in as; one given and other than MCP_CONTROL_USER logs in with one-time passwords the control session mints (docs/read-only-user.md)", func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("must not be empty")
 			}
