@@ -11,7 +11,9 @@ import (
 )
 
 func TestADeniedLoginNamesTheNumberAndWhatToFixAndLeaksNoNRS(t *testing.T) {
-	s := start(t, "MCP_WORKER_USER=baduser", "MCP_CONTROL_USER=DataCurator", "MCP_MAX_SESSIONS=1", "MCP_STONE=secretstone")
+	// No MCP_CONTROL_USER: the control user is then the worker user, which logs in with the
+	// configured password (a different control user would mint one-time passwords instead).
+	s := start(t, "MCP_WORKER_USER=baduser", "MCP_MAX_SESSIONS=1", "MCP_STONE=secretstone")
 	for range 2 { // twice: the first failure gave the only slot back
 		a := s.post("", initBody)
 		wantError(t, a, http.StatusOK, -32001, "loginDenied")
