@@ -100,6 +100,7 @@ func TestJWTAndOneTimePasswordsSetTheirLoginFlags(t *testing.T) {
 // session does (docs/read-only-user.md).
 func mintOneTimeOnStandin(t *testing.T, lib *Library, user string) string {
 	t.Helper()
+	t.Cleanup(func() { os.RemoveAll(os.Getenv("GCI_STANDIN_DIR") + ".onetime") }) // beside the session directory
 	minter, err := lib.Login(callCtx(t), standinLogin(t))
 	if err != nil {
 		t.Fatal(err)
