@@ -92,12 +92,15 @@ labelOf: aTestCaseOrString
 category: 'tools'
 method: McpTestingToolset
 listFailingTests: args
-  | classes lines totals |
+  | classes lines totals done |
   classes := self classesToRun: args.
   lines := OrderedCollection new.
   totals := {0. 0. 0. 0}.
+  done := 0.
   classes do: [:cls | | result |
     result := cls suite run.
+    done := done + 1.
+    self reportProgress: done of: classes size about: cls name asString.
     self add: result to: totals.
     lines addAll: (self problemLinesOf: result)].
   lines := lines asSortedCollection asArray.
@@ -154,7 +157,9 @@ method: McpTestingToolset
 runTestClass: args
   | cls result |
   cls := self testClassNamed: (args at: 'className').
+  self reportProgress: 0 of: 1 about: cls name asString.
   result := cls suite run.
+  self reportProgress: 1 of: 1 about: cls name asString.
   ^self capResult: (self linesFrom: {self summaryOf: result label: cls name asString}
     , (self problemLinesOf: result) asSortedCollection asArray)
 %
@@ -167,6 +172,15 @@ runTestMethod: args
   result := (cls selector: sel) run.
   ^self linesFrom: {self summaryOf: result label: cls name asString , '>>' , sel asString}
     , (self problemLinesOf: result)
+%
+category: 'running'
+method: McpTestingToolset
+reportProgress: done of: total about: aLabel
+  "Progress per test class for the client, through the worker-to-router channel when the session
+   has one. McpChannel is looked up by name: it is optional and loads after this toolset."
+  | channel |
+  channel := System myUserProfile objectNamed: #McpChannel.
+  channel isNil ifFalse: [channel progress: done total: total message: aLabel]
 %
 category: 'running'
 method: McpTestingToolset

@@ -44,3 +44,4 @@ input smalltalk/core/McpTestingToolset.gs
 ! ------------------- Dispatch and the worker entry
 input smalltalk/core/McpDispatcher.gs
 input smalltalk/core/McpServer.gs
+input smalltalk/core/McpChannel.gs

@@ -44,3 +44,4 @@ input smalltalk/tests/McpMutationToolsetTest.gs
 input smalltalk/tests/McpTestingToolsetTest.gs
 input smalltalk/tests/McpBlindWriteTest.gs
 input smalltalk/tests/McpExtensionTest.gs
+input smalltalk/tests/McpChannelTest.gs
