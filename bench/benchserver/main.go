@@ -1,6 +1,9 @@
 // Command benchserver serves one side of a make bench comparison on a loopback port, as its own
 // process so that every side is measured the same way (and its RSS and CPU read from /proc):
 //
+//	-mode standin the real router with the GCI binding and gems of the library GEMSTONE names
+//	             (the stand-in: GEMSTONE=build/standin): what bin/mcp-gemstone runs, with -pprof
+//	             available for profiling the binding's per-call cost
 //	-mode fake   the real router (package router) with the in-process fake worker
 //	             (worker/fakeworker: the stand-in's fixture worker, no GCI, no gem process)
 //	-mode sdk    the Go SDK v1.8.0 stateful streamable server with an in-process echo tool
@@ -27,14 +30,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
 
 func main() {
-	mode := flag.String("mode", "fake", "fake | sdk | bare")
+	mode := flag.String("mode", "fake", "standin | fake | sdk | bare")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this loopback address (profiling a benchmark)")
 	flag.Parse()
@@ -75,6 +80,20 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 			Log:      zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
 		})
 		return srv.Handler(), srv.Close, nil
+	case "standin":
+		lib, err := gemstone.Open(gemstone.LibraryConfigFromEnv(os.Getenv))
+		if err != nil {
+			return nil, nil, err
+		}
+		srv := router.New(router.Options{
+			Launcher: gciworker.NewLauncher(lib, gciworker.Options{}),
+			Login:    worker.LoginSpec{StoneNRS: "!tcp@localhost#server!gs64stone", User: "DataCurator", Password: os.Getenv("GS_PASS")},
+			Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "benchserver", Version: "bench"}},
+			RouterID: "bench",
+			Classify: gemfail.Classify,
+			Log:      zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
+		})
+		return srv.Handler(), srv.Close, nil
 	case "sdk":
 		s := mcp.NewServer(&mcp.Implementation{Name: "go-sdk-echo", Version: "v1.8.0"}, nil)
 		type echoArgs struct {
@@ -101,5 +120,5 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 			_, _ = w.Write(body)
 		}), func(context.Context) {}, nil
 	}
-	return nil, nil, fmt.Errorf("unknown -mode %q (fake, sdk or bare)", mode)
+	return nil, nil, fmt.Errorf("unknown -mode %q (standin, fake, sdk or bare)", mode)
 }
