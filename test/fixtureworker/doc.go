@@ -1,7 +1,9 @@
 // Package fixtureworker is the test stand-in's MCP worker: a complete implementation of the
 // worker side of docs/worker-contract.md whose tools are test fixtures, not GemStone tools.
 // It runs inside the stand-in gem process (test/standin/gem) and, unchanged, in-process in
-// the router's unit tests. It never touches a socket, a file or the process.
+// the router's unit tests. It touches no file and no process; its one socket is the
+// worker-to-router channel (channel.go), dialled only when the prepare config offers one and a
+// tool speaks during its call.
 //
 // # API
 //
@@ -55,6 +57,32 @@
 //	die {}                    ErrDied (the stand-in gem exits mid-call)
 //	set_view_status {commitsBehind?, uncommitted?, movable?}
 //	                          sets what mcpViewStatus reports next (a test knob)
+//
+// # Conformance fixtures (conformance.go)
+//
+// The official MCP conformance suite's fixed names, with the capabilities they need declared
+// at initialize (tools, logging, completions, prompts, resources with subscribe):
+//
+//	test_simple_text, test_image_content, test_audio_content, test_embedded_resource,
+//	test_multiple_content_types, test_error_handling, json_schema_2020_12_tool
+//	                          answered directly
+//	test_tool_with_logging    three notifications/message at info, 50 ms apart (filtered by
+//	                          the session's logging/setLevel)
+//	test_tool_with_progress   progress 0, 50, 100 of 100 for the call's _meta.progressToken
+//	test_sampling {prompt}    sampling/createMessage to the client; answers its text
+//	test_elicitation {message}, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums
+//	                          elicitation/create to the client; answers its action and content
+//	test_reconnection         asks the router to close the call's stream, answers 200 ms later
+//	resources/list, resources/templates/list, resources/read (test://static-text,
+//	test://static-binary, test://watched-resource, test://template/{id}/data),
+//	resources/subscribe (announces test://watched-resource on the GET stream), unsubscribe,
+//	prompts/list, prompts/get (test_simple_prompt, test_prompt_with_arguments,
+//	test_prompt_with_embedded_resource, test_prompt_with_image), completion/complete,
+//	logging/setLevel
+//
+// The ones that speak during the call do it through the channel exactly as a Smalltalk worker
+// would (channel.go: framing, hello, a request's wait that a break ends, a flush before the
+// answer). Without a channel they answer an isError result of kind channelUnavailable.
 //
 // Text results longer than the config's resultCap characters (when resultCap > 0) are cut
 // and end with CutMarker, as the contract asks of every worker; set resultCap to 0 for big
