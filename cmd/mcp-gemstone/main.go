@@ -89,6 +89,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		withMetrics(&opts, metrics.New())
 	}
 	netMode.apply(&opts)
+	// Last of the wiring: the channel wraps the Streams and Hooks set above (docs/channel.md).
 	if hub := withChannel(&opts, log); hub != nil {
 		defer hub.Close()
 	}
