@@ -41,7 +41,9 @@ input smalltalk/core/McpSearchToolset.gs
 input smalltalk/core/McpMutationToolset.gs
 input smalltalk/core/McpTestingToolset.gs
 !
+! ------------------- The worker side of the worker-to-router channel (before its users)
+input smalltalk/core/McpChannel.gs
+!
 ! ------------------- Dispatch and the worker entry
 input smalltalk/core/McpDispatcher.gs
 input smalltalk/core/McpServer.gs
-input smalltalk/core/McpChannel.gs
