@@ -42,15 +42,16 @@ func TestMain(m *testing.M) {
 	}())
 }
 
-// session is a running server with one initialized session.
-type session struct {
+// mcpSession is a running server with one initialized session.
+type mcpSession struct {
 	t   *testing.T
-	srv *harness.Server
+	srv *harness.Server // nil for the in-process router
+	url string
 	sid string
 	n   int
 }
 
-func open(t *testing.T) *session {
+func open(t *testing.T) *mcpSession {
 	t.Helper()
 	srv, err := harness.Start(harness.Options{Binary: serverBinary, Dir: t.TempDir()})
 	if err != nil {
@@ -70,19 +71,23 @@ func open(t *testing.T) *session {
 	if err != nil {
 		t.Fatalf("initialize: %v\n%s", err, srv.Log())
 	}
-	return &session{t: t, srv: srv, sid: sid, n: 100}
+	return &mcpSession{t: t, srv: srv, url: srv.URL, sid: sid, n: 100}
 }
 
-// post sends one message and answers the raw response (the caller reads and closes it).
-func (s *session) post(body string, header ...string) *http.Response {
+// post sends one message on the session and answers the raw response (closed at cleanup).
+func (s *mcpSession) post(body string) *http.Response {
 	s.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, s.srv.URL, strings.NewReader(body))
+	return s.postTo(s.url, s.sid, body)
+}
+
+func (s *mcpSession) postTo(url, sid, body string) *http.Response {
+	s.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Session-Id", s.sid)
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -92,7 +97,7 @@ func (s *session) post(body string, header ...string) *http.Response {
 	return resp
 }
 
-func (s *session) call(tool, args, meta string) *http.Response {
+func (s *mcpSession) call(tool, args, meta string) *http.Response {
 	s.n++
 	params := `{"name":"` + tool + `","arguments":` + args
 	if meta != "" {
@@ -262,17 +267,7 @@ func TestAStreamTheGemClosesIsResumedByGETWithLastEventID(t *testing.T) {
 	if last == "" {
 		t.Fatal("the closed stream gave no event id to resume from")
 	}
-	req, _ := http.NewRequest(http.MethodGet, s.srv.URL, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", s.sid)
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	req.Header.Set("Last-Event-ID", last)
-	get, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer get.Body.Close()
-	m := decode(t, next(t, events(t, get.Body)))
+	m := decode(t, next(t, events(t, s.get(last).Body)))
 	if m.Result == nil || !strings.Contains(m.Result.Content[0].Text, "Reconnection test completed") {
 		t.Fatalf("resumed %+v", m)
 	}

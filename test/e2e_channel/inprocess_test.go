@@ -1,0 +1,135 @@
+package e2echannel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/channel"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime/wire"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// inProcess is the router with the SSE pathway of router/lifetime/wire and the channel, wired
+// the way cmd/mcp-gemstone wires them (the channel last), on in-process fixture workers that
+// still reach the channel over TCP.
+func inProcess(t *testing.T) *mcpSession {
+	t.Helper()
+	hub, err := channel.Listen(channel.Options{Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	streams := wire.New(wire.Options{Log: zerolog.Nop()})
+	o := router.Options{
+		Launcher: fakeworker.New(),
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
+		RouterID: "r1",
+		Classify: gemfail.Classify,
+		Streams:  streams,
+		Hooks:    streams.Hooks(session.Hooks{}),
+		Log:      zerolog.Nop(),
+	}
+	mode := &channel.Mode{Hub: hub, Streams: o.Streams, Standalone: streams.Stream}
+	o.PrepareSession = mode.PrepareSession
+	o.Responses, o.Streams, o.Hooks = mode, mode, mode.Hooks(o.Hooks)
+	srv := router.New(o)
+	streams.Bind(srv.Sessions(), nil)
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Close(ctx)
+		_ = hub.Close()
+	})
+	s := &mcpSession{t: t, srv: nil, n: 100}
+	s.url = ts.URL + "/mcp"
+	init := s.postTo(s.url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`)
+	s.sid = init.Header.Get("Mcp-Session-Id")
+	if s.sid == "" {
+		b, _ := io.ReadAll(init.Body)
+		t.Fatalf("initialize: %d %s", init.StatusCode, b)
+	}
+	s.postTo(s.url, s.sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+func (s *mcpSession) get(lastEventID string) *http.Response {
+	s.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", s.sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func TestAResourceUpdateTheGemAnnouncesReachesTheGETStream(t *testing.T) {
+	s := inProcess(t)
+	stream := events(t, s.get("").Body)
+	s.n++
+	sub := s.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":"test://watched-resource"}}`, s.n))
+	if b, _ := io.ReadAll(sub.Body); !strings.Contains(string(b), `"result":{}`) {
+		t.Fatalf("subscribe: %s", b)
+	}
+	for {
+		e := next(t, stream)
+		if e.data == "" {
+			continue // the GET stream's priming event
+		}
+		var m struct {
+			Method string               `json:"method"`
+			Params struct{ URI string } `json:"params"`
+		}
+		_ = json.Unmarshal([]byte(e.data), &m)
+		if m.Method != "notifications/resources/updated" || m.Params.URI != "test://watched-resource" {
+			t.Fatalf("GET stream carried %s", e.data)
+		}
+		return
+	}
+}
+
+func TestACancelledCallEndsItsQuestionAndTheSessionGoesOn(t *testing.T) {
+	s := inProcess(t)
+	resp := s.call("test_elicitation", `{"message":"still there?"}`, "")
+	id := s.n
+	stream := events(t, resp.Body)
+	next(t, stream) // priming
+	if ask := decode(t, next(t, stream)); ask.Method != "elicitation/create" {
+		t.Fatalf("want the question first, got %+v", ask)
+	}
+	start := time.Now()
+	s.post(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, id))
+	for e := range stream {
+		if m := decode(t, e); m.Result != nil {
+			t.Fatalf("a cancelled call was answered: %s", e.data)
+		}
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the cancelled call's stream took %v to end", d)
+	}
+	echo := s.call("echo", `{"text":"after"}`, "")
+	if b, _ := io.ReadAll(echo.Body); !strings.Contains(string(b), "after") {
+		t.Fatalf("the session did not go on: %s", b)
+	}
+}
