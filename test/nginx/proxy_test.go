@@ -3,6 +3,7 @@
 package nginx
 
 import (
+	"bufio"
 	"context"
 	"net/http"
 	"strings"
@@ -18,7 +19,8 @@ const keepaliveInterval = 15 * time.Second
 
 // Through nginx with TLS terminated by it: plain HTTP is redirected, a call echoes its bytes,
 // the GET stream stays open past two keepalives with each one arriving as it is written, a
-// stream reopened with Last-Event-ID is served, and DELETE ends the session.
+// stream reopened with Last-Event-ID is served, an answer stream closed mid-call (SEP-1699) is
+// resumed by GET with Last-Event-ID, and DELETE ends the session.
 func TestThroughNginxTLSACallAStreamPastTwoKeepalivesResumeAndDelete(t *testing.T) {
 	r := startRouter(t)
 	p := startNginx(t, map[string]string{"": port(t, r.URL)})
@@ -91,6 +93,8 @@ func TestThroughNginxTLSACallAStreamPastTwoKeepalivesResumeAndDelete(t *testing.
 	defer stopResume()
 	openStream(t, resumeCtx, c, sid, "Last-Event-ID", lastID)
 	stopResume()
+
+	resumeAnswerStream(t, ctx, c, sid)
 
 	if code, err := c.Delete(ctx, sid); err != nil || code != http.StatusNoContent {
 		t.Errorf("DELETE through nginx: %d (%v), want 204", code, err)
@@ -169,5 +173,93 @@ func TestTwoRoutersBehindNginxKeepEachSessionOnItsOwnRouter(t *testing.T) {
 		if code, _ := c.Delete(ctx, sid); code != http.StatusNoContent {
 			t.Errorf("DELETE %s through nginx: %d", sid, code)
 		}
+	}
+}
+
+// resumeAnswerStream is SEP-1699 through nginx: the fixture tool test_reconnection makes the
+// router answer on an SSE stream that opens with a priming event, close that stream mid-call,
+// and deliver the result to a GET carrying Last-Event-ID. Through nginx this proves the priming
+// event is not held in a buffer, the close reaches the client, and Last-Event-ID reaches the router.
+func resumeAnswerStream(t *testing.T, ctx context.Context, c *harness.Client, sid string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL,
+		strings.NewReader(string(harness.CallBody(42, "test_reconnection", `{}`))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", harness.ProtocolVersion)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("test_reconnection through nginx answered %d %s, want an SSE stream", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	events := readEvents(t, bufio.NewReader(resp.Body))
+	if len(events) == 0 || events[0].id == "" || events[0].data != "" {
+		t.Fatalf("the answer stream did not open with a priming event (an id, no data): %+v", events)
+	}
+	for _, e := range events {
+		if strings.Contains(e.data, `"id":42`) {
+			t.Fatalf("the result came on the stream the router was to close: %+v", events)
+		}
+	}
+	last := events[len(events)-1].id
+	streamCtx, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	_, lines := openStream(t, streamCtx, c, sid, "Last-Event-ID", last)
+	for {
+		e, ok := readEvent(lines)
+		if !ok {
+			t.Fatalf("the GET with Last-Event-ID %s through nginx ended without the call's result", last)
+		}
+		if strings.Contains(e.data, `"id":42`) {
+			if !strings.Contains(e.data, `"result"`) || e.id == "" {
+				t.Fatalf("the resumed result event: %+v", e)
+			}
+			return
+		}
+	}
+}
+
+type event struct{ id, data string }
+
+// readEvent reads one SSE event (comments skipped); false at the end of the stream.
+func readEvent(r *bufio.Reader) (event, bool) {
+	var e event
+	seen := false
+	for {
+		line, err := r.ReadString('\n')
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case strings.HasPrefix(line, "id:"):
+			e.id, seen = strings.TrimSpace(strings.TrimPrefix(line, "id:")), true
+		case strings.HasPrefix(line, "data:"):
+			e.data, seen = e.data+strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "), true
+		case strings.HasPrefix(line, "event:"), strings.HasPrefix(line, "retry:"):
+			seen = true
+		case line == "" && seen:
+			return e, true
+		}
+		if err != nil {
+			return e, false
+		}
+	}
+}
+
+// readEvents reads events until the stream ends.
+func readEvents(t *testing.T, r *bufio.Reader) []event {
+	t.Helper()
+	var out []event
+	for {
+		e, ok := readEvent(r)
+		if !ok {
+			return out
+		}
+		out = append(out, e)
 	}
 }
