@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,13 +23,15 @@ func TestTypeScriptSDKClientListsCallsStreamsAndDeletes(t *testing.T) {
 	s := start(t)
 	out := nodeTool(t, 60*time.Second, "ts-client.mjs", s.URL, Text)
 	var got struct {
-		SessionID       string   `json:"sessionId"`
-		ProtocolVersion string   `json:"protocolVersion"`
-		Tools           []string `json:"tools"`
-		Echo            []string `json:"echo"`
-		Unicode         []string `json:"unicode"`
-		EchoIsError     bool     `json:"echoIsError"`
-		StreamOpened    bool     `json:"streamOpened"`
+		SessionID       string    `json:"sessionId"`
+		ProtocolVersion string    `json:"protocolVersion"`
+		Tools           []string  `json:"tools"`
+		Echo            []string  `json:"echo"`
+		Unicode         []string  `json:"unicode"`
+		EchoIsError     bool      `json:"echoIsError"`
+		Progress        []float64 `json:"progress"`
+		ProgressIsError bool      `json:"progressIsError"`
+		StreamOpened    bool      `json:"streamOpened"`
 		Exchanges       []struct {
 			Verb, Method, ContentType string
 			Status                    int
@@ -48,6 +51,18 @@ func TestTypeScriptSDKClientListsCallsStreamsAndDeletes(t *testing.T) {
 	}
 	if len(got.Unicode) != 2 || got.Unicode[0] != Text || got.Unicode[1] != AstralText {
 		t.Errorf("unicode answered %q", got.Unicode)
+	}
+	if !slices.Equal(got.Progress, []float64{0, 50, 100}) || got.ProgressIsError {
+		t.Errorf("test_tool_with_progress: the SDK saw progress %v (isError %v), want 0, 50, 100 before the result", got.Progress, got.ProgressIsError)
+	}
+	var sseAnswer bool
+	for _, e := range got.Exchanges {
+		if e.Verb == "POST" && e.Method == "tools/call" && strings.HasPrefix(e.ContentType, "text/event-stream") {
+			sseAnswer = true
+		}
+	}
+	if !sseAnswer {
+		t.Errorf("no tools/call was answered as an SSE stream: %+v", got.Exchanges)
 	}
 	var sawGet, sawDelete bool
 	for _, e := range got.Exchanges {
@@ -78,7 +93,15 @@ func TestGoSDKClientFallsBackFromDiscoverListsCallsStreamsAndDeletes(t *testing.
 	s := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "mcp-gemstone-go-sdk-test", Version: "1.0.0"}, nil)
+	var progressMu sync.Mutex
+	var progress []float64
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcp-gemstone-go-sdk-test", Version: "1.0.0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			progressMu.Lock()
+			progress = append(progress, r.Params.Progress)
+			progressMu.Unlock()
+		},
+	})
 	t0 := time.Now()
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL, MaxRetries: -1}, nil)
 	if err != nil {
@@ -118,6 +141,24 @@ func TestGoSDKClientFallsBackFromDiscoverListsCallsStreamsAndDeletes(t *testing.
 			t.Errorf("%s answered %q (isError %v), want %q", tool, texts, res.IsError, want)
 		}
 	}
+	// A call whose worker speaks while it runs: the SDK reads the SSE answer's progress
+	// notifications, then the result.
+	params := &mcp.CallToolParams{Name: "test_tool_with_progress", Arguments: map[string]any{}}
+	params.SetProgressToken("go-sdk-progress")
+	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+		t.Errorf("test_tool_with_progress: %v %+v", err, res)
+	}
+	// The SDK may run notification handlers beside the call's return: give them a moment.
+	harness.WaitFor(ctx, 2*time.Second, func() bool {
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		return len(progress) >= 3
+	})
+	progressMu.Lock()
+	if !slices.Equal(progress, []float64{0, 50, 100}) {
+		t.Errorf("the Go SDK saw progress %v, want 0, 50, 100 before the result", progress)
+	}
+	progressMu.Unlock()
 	if !harness.WaitFor(ctx, 5*time.Second, func() bool { st := stories(s)[sid]; return st != nil && st.streamOpen }) {
 		t.Errorf("the Go SDK client's GET stream never opened")
 	}

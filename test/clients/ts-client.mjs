@@ -46,6 +46,11 @@ try {
   const tools = (await client.listTools()).tools.map((t) => t.name);
   const echo = await client.callTool({ name: 'echo', arguments: { text } });
   const unicode = await client.callTool({ name: 'unicode', arguments: { text } });
+  // A call whose worker speaks while it runs: the answer is an SSE stream carrying the
+  // progress notifications before the result.
+  const progress = [];
+  const withProgress = await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined,
+    { onprogress: (p) => progress.push(p.progress) });
   // The SDK opens its GET stream on its own after notifications/initialized; wait until it has.
   const streamOpened = await waitFor(() => exchanges.some((e) => e.verb === 'GET'), 5000);
   await transport.terminateSession();
@@ -54,6 +59,7 @@ try {
     sessionId, protocolVersion, server, tools,
     echo: echo.content.map((c) => c.text), echoIsError: echo.isError === true,
     unicode: unicode.content.map((c) => c.text), unicodeIsError: unicode.isError === true,
+    progress, progressIsError: withProgress.isError === true,
     streamOpened, exchanges,
   }));
   clearTimeout(timer);
