@@ -400,7 +400,9 @@ readFrameWithin: aTimeoutMs
   header := self read: 4 within: aTimeoutMs.
   header isNil ifTrue: [^nil].
   size := self class lengthFrom: header.
-  (size < 1 or: [size > self class maxFrameSize]) ifTrue: [^self giveUp: 'the router sent a frame of ' , size printString , ' bytes'].
+  (size < 1 or: [size > self class maxFrameSize]) ifTrue: [
+    self giveUp: 'the router sent a frame of ' , size printString , ' bytes'.
+    ^nil].
   payload := self read: size within: aTimeoutMs.
   payload isNil ifTrue: [^nil].
   ^[McpJson parse: payload] on: Error do: [:ex | ex return: nil]
