@@ -236,6 +236,15 @@ func TestClientThatDisconnectsMidCallLeavesTheSessionServing(t *testing.T) {
 			t.Fatalf("round %d: echo answered %q", round, text)
 		}
 	}
+	// A client chooses method names: one shaped like a session id must not become a label.
+	evil := `{"jsonrpc":"2.0","id":77,"method":"x/` + sid + `"}`
+	if a, err := c.Post(ctx, sid, []byte(evil)); err != nil || a.Status != http.StatusOK {
+		t.Fatalf("unknown method: %d %s %v", a.Status, a.Body, err)
+	}
+	wantMetrics(t, s, map[string]float64{
+		`mcp_calls_total{method="other",outcome="ok"}`: 1,
+		`mcp_sessions_open`:                            1,
+	})
 }
 
 // SIGTERM while 16 clients are calling: the server exits 0 within its grace and close budget
