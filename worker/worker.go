@@ -67,7 +67,8 @@ type PrepareConfig struct {
 	CacheName        string                                `json:"cacheName"`
 	ResultCap        int                                   `json:"resultCap"`
 	FrontEnd         FrontEnd                              `json:"frontEnd"`
-	// Channel is reserved for the worker-to-router message channel; nil means none.
+	// Channel is where the worker may connect to speak during a call (docs/channel.md); nil means
+	// the router offers no channel and the worker answers only through its results.
 	Channel *Channel `json:"channel,omitempty"`
 }
 
