@@ -293,6 +293,11 @@ func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uin
 	if err := ew.StartStream(); err != nil {
 		return true
 	}
+	// A first byte at once, for clients, proxies and people with curl who wait for one
+	// before they believe the stream is open; SSE clients ignore comments.
+	if err := ew.Comment("stream open"); err != nil {
+		return true
+	}
 	if prime {
 		id := EventID{Lane: StandaloneLane, Gen: st.gen, Seq: cursor}
 		if err := ew.Prime(id.String(), s.opts.Retry); err != nil {

@@ -23,12 +23,23 @@ type frame struct {
 	comment         string
 }
 
-// sseReader parses frames off a response body, the way a client's EventSource does.
+// sseReader parses frames off a response body, the way a client's EventSource does. It
+// passes over the opening ": stream open" comment unless raw is set (one test checks it).
 type sseReader struct {
-	r *bufio.Reader
+	r   *bufio.Reader
+	raw bool
 }
 
 func (sr *sseReader) next() (frame, error) {
+	for {
+		f, err := sr.frame()
+		if err != nil || sr.raw || f.comment != "stream open" {
+			return f, err
+		}
+	}
+}
+
+func (sr *sseReader) frame() (frame, error) {
 	var f frame
 	var data []string
 	seen := false
@@ -169,6 +180,16 @@ func TestStreamOpensAsEventStreamAndSendsKeepalive(t *testing.T) {
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("keepalive took %v at a 50ms interval", el)
+	}
+}
+
+func TestStreamStartsWithACommentSoTheClientSeesItOpenAtOnce(t *testing.T) {
+	h := newHarness(t, Options{Keepalive: time.Hour})
+	_, sr, _ := h.open("", "2025-06-18")
+	sr.raw = true
+	f, err := sr.next()
+	if err != nil || f.comment != "stream open" || f.hasID || f.hasData {
+		t.Fatalf("first frame %+v (%v), want the comment \"stream open\"", f, err)
 	}
 }
 

@@ -324,7 +324,8 @@ func (s *stream) read(r *bufio.Reader) {
 		}
 		line = strings.TrimRight(line, "\n")
 		if line == "" {
-			if seen {
+			// The opening ": stream open" comment is passed over (router/sse tests it).
+			if seen && fr.comment != "stream open" {
 				s.frames <- fr
 			}
 			fr, seen = frame{}, false

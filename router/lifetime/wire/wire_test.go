@@ -200,7 +200,8 @@ func (s *stream) read() {
 		}
 		line = strings.TrimRight(line, "\n")
 		if line == "" {
-			if seen {
+			// The opening ": stream open" comment is passed over (router/sse tests it).
+			if seen && fr.comment != "stream open" {
 				s.frames <- fr
 			}
 			fr, seen = frame{}, false
