@@ -206,10 +206,10 @@ http {
 	if err := os.WriteFile(mainConf, []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(nginxBin, "-t", "-p", p.dir, "-c", mainConf).CombinedOutput(); err != nil {
+	if out, err := exec.Command(nginxBin, "-t", "-p", p.dir, "-e", filepath.Join(p.dir, "error.log"), "-c", mainConf).CombinedOutput(); err != nil {
 		t.Fatalf("nginx -t refused the adapted configuration: %v\n%s\n%s", err, out, conf)
 	}
-	cmd := exec.Command(nginxBin, "-p", p.dir, "-c", mainConf)
+	cmd := exec.Command(nginxBin, "-p", p.dir, "-e", filepath.Join(p.dir, "error.log"), "-c", mainConf)
 	var stderr harness.LogBuffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Start(); err != nil {
