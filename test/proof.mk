@@ -20,6 +20,7 @@ PROOF_PKGS := ./test/load/... ./test/clients/... ./test/nginx/...
 
 .PHONY: proof-test
 proof-test: standin
+	test/conformance/setup.sh test/conformance
 	test/conformance/setup.sh test/clients
 	test/nginx/setup.sh
 	$(GO) vet -tags proof $(PROOF_PKGS)

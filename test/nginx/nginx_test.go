@@ -269,12 +269,15 @@ func makeCert(t *testing.T, dir string) (certFile, keyFile string, pool *x509.Ce
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(time.Now().UnixNano()),
 		Subject:      pkix.Name{CommonName: ServerName},
-		DNSNames:     []string{ServerName},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IsCA:         true, BasicConstraintsValid: true,
+		// localhost: the conformance suite's URL. evil.example.com: the suite's DNS-rebinding
+		// check forges that Host, and Node checks the certificate against it; naming it here
+		// lets the forged request reach nginx and the router, whose Host gate must refuse it.
+		DNSNames:    []string{ServerName, "localhost", "evil.example.com"},
+		NotBefore:   time.Now().Add(-time.Hour),
+		NotAfter:    time.Now().Add(24 * time.Hour),
+		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:        true, BasicConstraintsValid: true,
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
