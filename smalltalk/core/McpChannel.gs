@@ -74,6 +74,17 @@ levels
   "The MCP logging levels, least severe first."
   ^#('debug' 'info' 'notice' 'warning' 'error' 'critical' 'alert' 'emergency')
 %
+category: 'limits'
+classmethod: McpChannel
+levelsPhrase
+  "The levels as one line, for a refusal that names them."
+  | out |
+  out := WriteStream on: String new.
+  1 to: self levels size do: [:index |
+    index > 1 ifTrue: [out nextPutAll: ', '].
+    out nextPutAll: (self levels at: index)].
+  ^out contents
+%
 category: 'session'
 classmethod: McpChannel
 sessionKey
@@ -91,11 +102,23 @@ installFrom: aChannelConfig
   "Make this session's channel from the prepare config's channel member (a Dictionary holding
    address and secret); anything else leaves the session without one."
   | channel |
-  channel := (aChannelConfig isKindOf: Dictionary)
+  channel := (self isUsableConfig: aChannelConfig)
     ifTrue: [self onConfig: aChannelConfig]
     ifFalse: [nil].
+  (channel isNil and: [aChannelConfig notNil]) ifTrue: [
+    GsFile gciLogServer: 'McpChannel: the prepare config offers a channel without an address and a secret; tools go on without one'].
   SessionTemps current at: self sessionKey put: channel.
   ^channel
+%
+category: 'session'
+classmethod: McpChannel
+isUsableConfig: aValue
+  "A Dictionary whose address and secret are non-empty strings."
+  (aValue isKindOf: Dictionary) ifFalse: [^false].
+  #('address' 'secret') do: [:key | | value |
+    value := aValue at: key ifAbsent: [nil].
+    ((value isKindOf: CharacterCollection) and: [value isEmpty not]) ifFalse: [^false]].
+  ^true
 %
 category: 'session'
 classmethod: McpChannel
@@ -194,6 +217,17 @@ category: 'accessing'
 method: McpChannel
 isUnreachable
   ^unreachable
+%
+category: 'accessing'
+method: McpChannel
+callId
+  "The JSON-RPC id of the tools/call messages are bound to, or nil between calls."
+  ^callId
+%
+category: 'accessing'
+method: McpChannel
+progressToken
+  ^progressToken
 %
 category: 'accessing'
 method: McpChannel

@@ -21,11 +21,14 @@ initialize negotiates from the protocol versions of the prepare config (the vers
 client when listed, else the first), ping answers an empty object, tools/list answers the whole
 registry in one page (a cursor is refused -32602), tools/call validates the arguments against
 the closed schema of the tool (a violation is an isError result of kind invalidParams) and runs
-it. Anything a handler raises, inside the Error hierarchy or not, becomes an isError result with
+it with the session''s channel (McpChannel) bound to the call, unbinding it before the answer.
+logging/setLevel sets the level of the channel (an unknown level is -32602). Anything a handler
+raises, inside the Error hierarchy or not, becomes an isError result with
 structuredContent.error.kind; only a break (ControlInterrupt) and a Notification pass through.
 A result whose session holds uncommitted changes, or whose view moved, carries a [session] note.
 
-It never refreshes, aborts or commits, and never runs a tool that the registry does not hold.'
+It never refreshes, aborts or commits, never runs a tool that the registry does not hold, and
+never lets a failing channel cost a call its answer.'
 %
 expectvalue /Class
 doit
@@ -163,7 +166,7 @@ initialize: params id: id
   versions := server protocolVersions.
   result := Dictionary new
     at: 'protocolVersion' put: ((versions includes: requested) ifTrue: [requested] ifFalse: [versions first]);
-    at: 'capabilities' put: (Dictionary new at: 'tools' put: Dictionary new; yourself);
+    at: 'capabilities' put: self capabilities;
     at: 'serverInfo' put: self serverInfo;
     yourself.
   server serverInstructions isNil ifFalse: [
@@ -249,7 +252,17 @@ route: aMethod params: params id: id
   aMethod = 'ping' ifTrue: [^self result: Dictionary new id: id].
   aMethod = 'tools/list' ifTrue: [^self toolsList: params id: id].
   aMethod = 'tools/call' ifTrue: [^self toolsCall: params id: id].
+  aMethod = 'logging/setLevel' ifTrue: [^self setLevel: params id: id].
   ^self errorId: id code: -32601 message: 'method not found: ' , aMethod
+%
+category: 'initialize'
+method: McpDispatcher
+capabilities
+  "tools, and logging: a tool logs through the channel at the level the client sets."
+  ^Dictionary new
+    at: 'tools' put: Dictionary new;
+    at: 'logging' put: Dictionary new;
+    yourself
 %
 category: 'initialize'
 method: McpDispatcher
@@ -300,7 +313,52 @@ toolsCall: params id: id
   problem := tool validationErrorFor: args.
   problem isNil ifFalse: [
     ^self result: (self annotated: (self errorContentKind: 'invalidParams' message: problem details: nil)) id: id].
-  ^self call: tool with: args id: id
+  ^self withChannelBoundTo: id params: params do: [self call: tool with: args id: id]
+%
+category: 'tools/call'
+method: McpDispatcher
+withChannelBoundTo: id params: params do: aBlock
+  "Run aBlock with the session's channel bound to this call; before the answer leaves, end the
+   call (the router has then relayed what the tool sent) and give back any binding it replaced."
+  | channel outerId outerToken |
+  channel := McpChannel current.
+  channel isNil ifTrue: [^aBlock value].
+  outerId := channel callId.
+  outerToken := channel progressToken.
+  channel beginCall: id progressToken: (self progressTokenIn: params).
+  ^aBlock ensure: [self endCallOn: channel restoring: outerId token: outerToken]
+%
+category: 'tools/call'
+method: McpDispatcher
+endCallOn: aChannel restoring: anId token: aToken
+  "A channel that fails here never costs the call its answer."
+  [aChannel endCall] on: Error do: [:ex | ex return: nil].
+  anId isNil ifFalse: [aChannel beginCall: anId progressToken: aToken]
+%
+category: 'tools/call'
+method: McpDispatcher
+progressTokenIn: params
+  "The client's params._meta.progressToken (a string or a number), or nil."
+  | meta token |
+  meta := params at: '_meta' ifAbsent: [nil].
+  (meta isKindOf: Dictionary) ifFalse: [^nil].
+  token := meta at: 'progressToken' ifAbsent: [nil].
+  (self isValidId: token) ifFalse: [^nil].
+  ^token
+%
+category: 'logging'
+method: McpDispatcher
+setLevel: params id: id
+  "logging/setLevel: the channel sends only messages at or above the level. Without a channel
+   there is nothing to send, and a valid level is still accepted."
+  | level channel |
+  level := params at: 'level' ifAbsent: [nil].
+  (McpChannel levels includes: level) ifFalse: [
+    ^self errorId: id code: -32602
+      message: 'logging/setLevel needs params.level, one of ' , McpChannel levelsPhrase].
+  channel := McpChannel current.
+  channel isNil ifFalse: [channel level: level].
+  ^self result: Dictionary new id: id
 %
 category: 'tools/list'
 method: McpDispatcher

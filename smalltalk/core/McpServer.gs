@@ -27,7 +27,8 @@ defaultServerInstructions) or defaultToolsetNames.
 An instance holds the state of one session: the tool registry its toolsets filled, the
 dispatcher, the identity and limits of the prepare config, the options of each toolset, and the
 blind-write ledgers (what the client read and wrote in the current view) that the guardrail of
-McpToolset forwards to. The prepared instance lives in SessionTemps.
+McpToolset forwards to. The prepared instance lives in SessionTemps; the prepare also installs
+the worker-to-router channel the config offers (McpChannel), or none.
 
 It never opens a socket and never commits. It moves the view only in mcpRefreshView (System
 continueTransaction, which keeps uncommitted work, and the client is told once) and when the
@@ -184,6 +185,7 @@ prepareAnswerFor: configJson
     server := self fromConfig: config.
     server nameGem: (config at: 'cacheName' ifAbsent: [nil]).
     self install: server.
+    self installChannelFrom: config.
     server prepareAnswer]
       on: AbstractException
       do: [:ex |
@@ -214,6 +216,14 @@ category: 'session state'
 classmethod: McpServer
 install: anMcpServer
   SessionTemps current at: self sessionKey put: anMcpServer
+%
+category: 'session state'
+classmethod: McpServer
+installChannelFrom: aConfig
+  "The worker-to-router channel the prepare config offers, or none; it never fails the prepare."
+  ^[McpChannel installFrom: (aConfig at: 'channel' ifAbsent: [nil])]
+    on: Error
+    do: [:ex | ex return: (McpChannel installFrom: nil)]
 %
 category: 'session state'
 classmethod: McpServer

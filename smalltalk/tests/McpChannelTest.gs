@@ -16,7 +16,8 @@ doit
 McpChannelTest comment: 
 'The worker side of the worker-to-router channel: the frame layout (big-endian length, UTF-8
 JSON), the address split, progress only with the call''s token and bound to the call, log
-messages filtered by the session''s level, the class-side API doing nothing without a channel,
+messages filtered by the session''s level, the levels named in order, a channel installed only
+from a config with an address and a secret, the class-side API doing nothing without a channel,
 an unreachable router given up once while the tool goes on, and a question answered through a
 stand-in router on a loopback socket. Frames are captured through captureFramesWith: except in
 the loopback test. Leaves the session''s own channel as it found it; touches nothing persistent.'
@@ -194,4 +195,22 @@ testAQuestionIsAnsweredThroughTheRouterUnderItsOwnId
   self assert: (answer isKindOf: Dictionary).
   self assert: (answer at: 'action') = 'accept'.
   self deny: channel isUnreachable
+%
+category: 'tests'
+method: McpChannelTest
+testTheLevelsPhraseNamesEveryLevelLeastSevereFirst
+  self assert: McpChannel levelsPhrase = 'debug, info, notice, warning, error, critical, alert, emergency'
+%
+category: 'tests'
+method: McpChannelTest
+testAChannelIsInstalledOnlyWithAnAddressAndASecret
+  | channel |
+  channel := McpChannel installFrom: (Dictionary new at: 'address' put: '127.0.0.1:40123'; at: 'secret' put: 's'; yourself).
+  self assert: McpChannel current == channel.
+  self assert: channel port = 40123.
+  self assert: channel callId isNil.
+  self assert: (McpChannel installFrom: (Dictionary new at: 'address' put: '127.0.0.1:40123'; yourself)) isNil.
+  self assert: McpChannel current isNil.
+  self assert: (McpChannel installFrom: (Dictionary new at: 'address' put: 7; at: 'secret' put: 's'; yourself)) isNil.
+  self assert: (McpChannel installFrom: 'not a config') isNil
 %

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 TestCase subclass: 'McpDispatcherTest'
-  instVarNames: #( server)
+  instVarNames: #( server savedChannel)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -18,8 +18,12 @@ McpDispatcherTest comment:
 calls it: initialize negotiation and identity, ping, tools/list in one page, tools/call with its
 two kinds of failure (-32602 for the request, an isError result for the arguments or the tool),
 the error kinds, exceptions outside the Error hierarchy, notifications and responses answered
-with nothing, the -32600 and -32700 envelope errors, UTF-8 both ways, and the [session] notes.
-Uses McpCoreTestToolset on an McpTestServer; touches nothing in the repository.'
+with nothing, the -32600 and -32700 envelope errors, UTF-8 both ways, the [session] notes, and
+the worker-to-router channel as the dispatcher drives it: logging declared and logging/setLevel,
+a tools/call bound to its id and progress token and unbound before its answer, and a call that
+answers normally with no channel or an unreachable router. Uses McpCoreTestToolset on an
+McpTestServer; runs without the session channel (a capturing one where a test needs one) and
+gives it back after each test; touches nothing in the repository.'
 %
 expectvalue /Class
 doit
@@ -62,7 +66,43 @@ responseTo: aRequest
 category: 'running'
 method: McpDispatcherTest
 setUp
-  server := McpTestServer withToolsetNames: #('McpCoreTestToolset')
+  server := McpTestServer withToolsetNames: #('McpCoreTestToolset').
+  savedChannel := McpChannel current.
+  McpChannel installFrom: nil
+%
+category: 'running'
+method: McpDispatcherTest
+tearDown
+  SessionTemps current at: McpChannel sessionKey put: savedChannel.
+  super tearDown
+%
+category: 'helpers'
+method: McpDispatcherTest
+addProgressTool
+  "report_progress: reports half of two steps through the channel and answers whether it could."
+  server registry add: (McpTool name: 'report_progress' description: 'Report progress.'
+    schema: ((McpCoreTestToolset server: server options: nil) schemaProperties: #() required: #())
+    handler: [:args | (McpChannel progress: 1 total: 2 message: 'half') printString])
+%
+category: 'helpers'
+method: McpDispatcherTest
+installCapturingChannel: aCollection
+  "A session channel whose frames land in aCollection instead of a socket."
+  | channel |
+  channel := McpChannel installFrom: (Dictionary new
+    at: 'address' put: '127.0.0.1:9';
+    at: 'secret' put: 'test-secret';
+    yourself).
+  channel captureFramesWith: [:frame | aCollection add: frame].
+  ^channel
+%
+category: 'helpers'
+method: McpDispatcherTest
+progressCall: anId meta: aMetaJson
+  "The result of a tools/call of report_progress with id anId and params._meta aMetaJson."
+  ^(self responseTo: '{"jsonrpc":"2.0","id":' , anId printString
+    , ',"method":"tools/call","params":{"name":"report_progress","arguments":{},"_meta":' , aMetaJson , '}}')
+      at: 'result'
 %
 category: 'helpers'
 method: McpDispatcherTest
@@ -138,11 +178,14 @@ testInitializeAnswersTheFirstVersionWhenTheClientsIsNotListed
 %
 category: 'tests - methods'
 method: McpDispatcherTest
-testInitializeDeclaresOnlyTheToolsCapability
-  | result |
-  result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}') at: 'result'.
-  self assert: (result at: 'capabilities') keys size = 1.
-  self assert: ((result at: 'capabilities') includesKey: 'tools')
+testInitializeDeclaresToolsAndLoggingOnly
+  | capabilities |
+  capabilities := ((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}')
+    at: 'result') at: 'capabilities'.
+  self assert: capabilities keys size = 2.
+  self assert: ((capabilities at: 'tools') isKindOf: Dictionary).
+  self assert: ((capabilities at: 'logging') isKindOf: Dictionary).
+  self assert: (capabilities at: 'logging') isEmpty
 %
 category: 'tests - methods'
 method: McpDispatcherTest
@@ -188,7 +231,7 @@ testToolsListRefusesACursor
 category: 'tests - methods'
 method: McpDispatcherTest
 testUndeclaredMethodsAreMethodNotFound
-  #('resources/list' 'prompts/list' 'logging/setLevel' 'completion/complete' 'no/such') do: [:each |
+  #('resources/list' 'prompts/list' 'completion/complete' 'no/such') do: [:each |
     self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"' , each , '"}') = -32601]
 %
 category: 'tests - tools/call'
@@ -306,4 +349,101 @@ testRawAstralTextIsEchoedByteForByte
   answer := server handle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"' , emoji , '"}}}'.
   self assert: (answer findString: '"text":"' , emoji , '"' startingAt: 1) > 0.
   self assert: answer class == String
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testSetLevelIsAcceptedAndReachesTheChannel
+  | channel |
+  channel := self installCapturingChannel: OrderedCollection new.
+  self assert: (server handle: '{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"error"}}')
+    = '{"id":1,"jsonrpc":"2.0","result":{}}'.
+  self assert: channel level = 'error'
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testSetLevelWithoutAChannelIsAccepted
+  self assert: McpChannel current isNil.
+  self assert: (server handle: '{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}')
+    = '{"id":2,"jsonrpc":"2.0","result":{}}'
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testAnUnknownLevelIsInvalidParamsNamingTheLevels
+  | channel error |
+  channel := self installCapturingChannel: OrderedCollection new.
+  error := (self responseTo: '{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}') at: 'error'.
+  self assert: (error at: 'code') = -32602.
+  McpChannel levels do: [:each |
+    self assert: ((error at: 'message') findString: each startingAt: 1) > 0].
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{}}') = -32602.
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":3}}') = -32602.
+  self assert: channel level = 'info'
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testAToolsCallWithoutAChannelAnswersNormally
+  | result |
+  self addProgressTool.
+  self assert: McpChannel current isNil.
+  result := self progressCall: 6 meta: '{"progressToken":"tok"}'.
+  self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'false'.
+  self assert: (self textOf: (self call: 'echo' arguments: '{"text":"hello"}')) = 'hello'
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testAToolsCallIsBoundToItsIdAndTokenAndUnboundBeforeItsAnswer
+  | frames channel result progress |
+  frames := OrderedCollection new.
+  channel := self installCapturingChannel: frames.
+  self addProgressTool.
+  result := self progressCall: 41 meta: '{"progressToken":"tok"}'.
+  self assert: (self textOf: result) = 'true'.
+  self assert: frames size = 2.
+  progress := frames first.
+  self assert: (progress at: 'call') = 41.
+  self assert: ((progress at: 'message') at: 'method') = 'notifications/progress'.
+  self assert: (((progress at: 'message') at: 'params') at: 'progressToken') = 'tok'.
+  self assert: ((frames last at: 'flush') isKindOf: String).
+  self assert: (frames last at: 'call') = 41.
+  self assert: channel callId isNil.
+  self assert: channel progressToken isNil
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testAToolsCallWithoutAProgressTokenReportsNoProgress
+  | frames result |
+  frames := OrderedCollection new.
+  self installCapturingChannel: frames.
+  self addProgressTool.
+  result := self progressCall: 42 meta: '{}'.
+  self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'false'.
+  self assert: frames isEmpty
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testANestedToolsCallGivesTheOuterBindingBack
+  | channel |
+  channel := self installCapturingChannel: OrderedCollection new.
+  self addProgressTool.
+  channel beginCall: 'outer' progressToken: 'outer-token'.
+  self assert: (self textOf: (self progressCall: 43 meta: '{"progressToken":7}')) = 'true'.
+  self assert: channel callId = 'outer'.
+  self assert: channel progressToken = 'outer-token'
+%
+category: 'tests - channel'
+method: McpDispatcherTest
+testAToolAnswersWhenTheRouterIsUnreachable
+  | channel result |
+  channel := McpChannel installFrom: (Dictionary new
+    at: 'address' put: '127.0.0.1:1';
+    at: 'secret' put: 'test-secret';
+    yourself).
+  self addProgressTool.
+  result := self progressCall: 44 meta: '{"progressToken":"tok"}'.
+  self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'false'.
+  self assert: channel isUnreachable.
+  self assert: channel callId isNil
 %

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 TestCase subclass: 'McpServerTest'
-  instVarNames: #( savedServer)
+  instVarNames: #( savedServer savedChannel)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -17,9 +17,11 @@ McpServerTest comment:
 'The worker entries of the contract and the identity of the server: mcpPrepare: with every
 failure kind and its success answer, the toolset options allow-list, identity overrides and
 defaults (no title, stock instructions, an empty text meaning none), mcpHandle: before and after
-a prepare, the shape of mcpViewStatus, a subclass prepared as itself, and the truncation of the
-gem name. A prepare here never names the gem (no cacheName), and every test restores the server
-this session held in SessionTemps. Touches nothing in the repository.'
+a prepare, the shape of mcpViewStatus, a subclass prepared as itself, the truncation of the
+gem name, and the worker-to-router channel the prepare installs (or not) from the config. A
+prepare here never names the gem (no cacheName) and never connects a channel, and every test
+restores the server and the channel this session held in SessionTemps. Touches nothing in the
+repository.'
 %
 expectvalue /Class
 doit
@@ -63,12 +65,25 @@ prepareFailureOf: aConfigDictionary
 category: 'running'
 method: McpServerTest
 setUp
-  savedServer := McpServer current
+  savedServer := McpServer current.
+  savedChannel := McpChannel current
 %
 category: 'running'
 method: McpServerTest
 tearDown
-  McpServer install: savedServer
+  McpServer install: savedServer.
+  SessionTemps current at: McpChannel sessionKey put: savedChannel
+%
+category: 'helpers'
+method: McpServerTest
+secret
+  ^String new: 64 withAll: $f
+%
+category: 'helpers'
+method: McpServerTest
+config: aChannelValue
+  "A valid prepare config whose channel member is aChannelValue."
+  ^self config at: 'channel' put: aChannelValue; yourself
 %
 category: 'tests - gem name'
 method: McpServerTest
@@ -272,4 +287,37 @@ testViewStatusHasTheContractShape
   self assert: ((status at: 'uncommitted') == true or: [(status at: 'uncommitted') == false]).
   self assert: ((status at: 'movable') == true or: [(status at: 'movable') == false]).
   self assert: status size = 3
+%
+category: 'tests - channel'
+method: McpServerTest
+testPrepareInstallsTheChannelTheConfigOffers
+  | answer channel |
+  answer := McpServer mcpPrepare: (McpJson write: (self config: (Dictionary new
+    at: 'address' put: '127.0.0.1:40123';
+    at: 'secret' put: self secret;
+    yourself))).
+  self assert: ((McpJson parse: answer) at: 'ok') == true.
+  self assert: (answer findString: self secret startingAt: 1) = 0.
+  channel := McpChannel current.
+  self assert: channel notNil.
+  self assert: channel host = '127.0.0.1'.
+  self assert: channel port = 40123.
+  self deny: channel isUnreachable
+%
+category: 'tests - channel'
+method: McpServerTest
+testPrepareWithoutAChannelLeavesTheSessionWithoutOne
+  McpChannel installFrom: (Dictionary new at: 'address' put: '127.0.0.1:9'; at: 'secret' put: self secret; yourself).
+  self assert: ((self prepare: self config) at: 'ok') == true.
+  self assert: McpChannel current isNil
+%
+category: 'tests - channel'
+method: McpServerTest
+testAMalformedChannelNeverFailsThePrepare
+  {42.
+   Dictionary new at: 'address' put: 42; at: 'secret' put: self secret; yourself.
+   Dictionary new at: 'address' put: '127.0.0.1:9'; yourself.
+   Dictionary new at: 'address' put: '127.0.0.1:9'; at: 'secret' put: ''; yourself} do: [:each |
+    self assert: ((self prepare: (self config: each)) at: 'ok') == true.
+    self assert: McpChannel current isNil]
 %
