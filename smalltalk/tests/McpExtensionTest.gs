@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 TestCase subclass: 'McpExtensionTest'
-  instVarNames: #( savedServer)
+  instVarNames: #( savedServer savedChannel)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -21,7 +21,7 @@ reach only the toolset they are for and an undeclared one is refused at prepare,
 itself and the prepare config relabels it, and a toolset''s own error kind reaches the client.
 
 One test drives the class-side worker entries, which install the prepared server in this session;
-it puts back whatever server the session had, so running this suite inside a worker leaves that
+it puts back whatever server and channel the session had, so running this suite inside a worker leaves that
 worker serving.'
 %
 expectvalue /Class
@@ -84,12 +84,14 @@ category: 'running'
 method: McpExtensionTest
 setUp
   super setUp.
-  savedServer := McpServer current
+  savedServer := McpServer current.
+  savedChannel := McpChannel current
 %
 category: 'running'
 method: McpExtensionTest
 tearDown
   McpServer install: savedServer.
+  SessionTemps current at: McpChannel sessionKey put: savedChannel.
   super tearDown
 %
 category: 'tests'
