@@ -100,8 +100,8 @@ type Options struct {
 	Hooks session.Hooks
 	// Observer, when set, hears of every finished call and failed launch (metrics).
 	Observer Observer
-	// Metrics, when set, is served at GET /metrics (outside the MCP gates, like /healthz;
-	// it carries no session id, user or argument).
+	// Metrics, when set, is served at GET /metrics behind the Host and Origin gates (not
+	// the others: it is not MCP); it carries no session id, user or argument.
 	Metrics http.Handler
 
 	Log zerolog.Logger
@@ -179,9 +179,12 @@ func (s *Server) Handler() http.Handler {
 			Log: s.o.Log.With().Str("component", "trace").Logger(),
 		}))
 	}
+	// /healthz stays outside every gate: probes (nginx, orchestrators) reach it by whatever
+	// name they use, and it says only "ok". /metrics goes behind the Host and Origin gates,
+	// so a DNS-rebinding page cannot read the counters.
 	r.Get("/healthz", s.healthz)
 	if s.o.Metrics != nil {
-		r.Method(http.MethodGet, "/metrics", s.o.Metrics)
+		r.With(s.hostGate, s.originGate).Method(http.MethodGet, "/metrics", s.o.Metrics)
 	}
 	r.Route("/mcp", func(mcp chi.Router) {
 		mcp.Use(s.hostGate)

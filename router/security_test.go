@@ -48,3 +48,51 @@ func TestHealthzAnswersWithoutTheMCPGates(t *testing.T) {
 		t.Fatalf("/healthz %d", resp.StatusCode)
 	}
 }
+
+func TestMetricsIsBehindTheHostAndOriginGates(t *testing.T) {
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+		o.Metrics = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("calls 0\n")) })
+	})
+	get := func(host, origin string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, f.ts.URL+"/metrics", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	for _, c := range []struct{ host, origin string }{{"evil.example.com", ""}, {"evil.example.com:8000", ""}, {"", "https://evil.example"}} {
+		if r := get(c.host, c.origin); r.StatusCode != http.StatusForbidden {
+			t.Errorf("/metrics with Host %q Origin %q: %d, want 403", c.host, c.origin, r.StatusCode)
+		}
+	}
+	for _, host := range []string{"", "localhost:8000", "[::1]:8000"} {
+		if r := get(host, ""); r.StatusCode != http.StatusOK {
+			t.Errorf("/metrics with Host %q: %d, want 200", host, r.StatusCode)
+		}
+	}
+	// /healthz stays reachable by any name: probes from a proxy use their own.
+	if r := func() *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, f.ts.URL+"/healthz", nil)
+		req.Host = "evil.example.com"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}(); r.StatusCode != http.StatusOK {
+		t.Errorf("/healthz with a foreign Host: %d, want 200", r.StatusCode)
+	}
+}
