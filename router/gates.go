@@ -146,16 +146,38 @@ func (s *Server) bodyLimit(next http.Handler) http.Handler {
 // versionGate refuses a present MCP-Protocol-Version this server does not speak. An absent
 // header is allowed (initialize carries none, and the transport spec says to assume
 // 2025-03-26 for a client that never sends one).
+//
+// One exception: a POST without a session is let through with the refusal deferred, because
+// it may be the 2026-07-28 draft's server/discover probe, which carries that draft's version
+// and must get its own prompt answer (methodNotFound, "send initialize"); post decides once
+// it has read the body, and refuses anything else exactly as here.
 func (s *Server) versionGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := r.Header.Get(VersionHeader); v != "" && !slices.Contains(s.versions, v) {
-			s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-				"Bad Request: unsupported MCP-Protocol-Version "+quote(v)+"; this server supports "+strings.Join(s.versions, ", "),
-				"unsupportedProtocolVersion")
+			if r.Method == http.MethodPost && r.Header.Get(SessionHeader) == "" {
+				next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), versionRefusedKey{}, v)))
+				return
+			}
+			s.refuseVersion(w, r, v)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+type versionRefusedKey struct{}
+
+// deferredVersionRefusal is the unsupported MCP-Protocol-Version whose refusal the version
+// gate left to post, or "".
+func deferredVersionRefusal(r *http.Request) string {
+	v, _ := r.Context().Value(versionRefusedKey{}).(string)
+	return v
+}
+
+func (s *Server) refuseVersion(w http.ResponseWriter, r *http.Request, v string) {
+	s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+		"Bad Request: unsupported MCP-Protocol-Version "+quote(v)+"; this server supports "+strings.Join(s.versions, ", "),
+		"unsupportedProtocolVersion")
 }
 
 type sessionKey struct{}

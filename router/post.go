@@ -20,6 +20,16 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msgs, batch, err := jsonrpc.Parse(body)
+	if v := deferredVersionRefusal(r); v != "" {
+		// Only the discovery probe is answered past an unsupported version; anything else
+		// (a parse error included) gets the version gate's refusal, as if it had run here.
+		if err == nil && !batch && msgs[0].Kind == jsonrpc.Request && msgs[0].Method == "server/discover" {
+			s.noSession(w, msgs[0])
+			return
+		}
+		s.refuseVersion(w, r, v)
+		return
+	}
 	if err != nil {
 		var e *jsonrpc.Error
 		if !errors.As(err, &e) {

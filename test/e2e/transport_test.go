@@ -73,7 +73,8 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		{"not JSON-RPC", "POST", sid, `{"id":1}`, nil, 400, -32600, ""},
 		{"batch on 2025-11-25", "POST", sid, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, nil, 400, -32600, "batchRefused"},
 		{"server/discover", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, nil, 400, -32601, "methodNotFound"},
-		{"server/discover with the draft header", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32600, "unsupportedProtocolVersion"},
+		{"server/discover with the draft header (the Go SDK's probe)", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32601, "methodNotFound"},
+		{"initialize with the draft header", "POST", "", initBody, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32600, "unsupportedProtocolVersion"},
 		{"initialize on a session", "POST", sid, initBody, nil, 400, -32600, "alreadyInitialized"},
 	}
 	for _, r := range rows {
