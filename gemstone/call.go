@@ -13,6 +13,10 @@ import (
 // been seen to truncate, so results come in pages.
 const fetchPage = 256 << 10
 
+// scratchBytes is the per-session buffer a result is fetched into in the same crossing as
+// the wait; a larger result is fetched in pages into a buffer of its own size.
+const scratchBytes = 64 << 10
+
 // maxResultBytes bounds one result, so that a wrong size cannot make the server allocate
 // without limit.
 const maxResultBytes = 1 << 30
@@ -66,6 +70,23 @@ func (s *Session) Perform(ctx context.Context, receiverName, selector string, ar
 		if err != nil {
 			return nil, err
 		}
+		if len(args) == 0 || (len(args) == 1 && args[0].kind != argSmallInteger) {
+			// The common shape (the contract's entries): argument and perform in one crossing.
+			kind, arg := 0, []byte(nil)
+			if len(args) == 1 {
+				kind, arg = 1, args[0].bytes
+				if args[0].kind == argByteArray {
+					kind = 2
+				}
+			}
+			created, e := s.api.startPerform(h, s.wake.staleFd(), receiver, selector, kind, arg)
+			if created == oopIllegal {
+				return nil, e
+			}
+			s.created[0] = created
+			return s.created[:1], e
+		}
+		s.wake.drain()
 		oops := make([]oop, len(args))
 		var created []oop
 		for i, a := range args {
@@ -98,6 +119,7 @@ func (s *Session) Execute(ctx context.Context, source string) ([]byte, error) {
 		return nil, fmt.Errorf("gemstone: execute: the source holds a NUL byte")
 	}
 	return s.run(ctx, func(h handle) ([]oop, *Error) {
+		s.wake.drain()
 		return nil, s.api.nbExecute(h, source)
 	})
 }
@@ -125,7 +147,8 @@ func (s *Session) run(ctx context.Context, start func(h handle) ([]oop, *Error))
 	}
 	defer release()
 
-	s.wake.drain()
+	// A poke after this point wakes the wait below; one from an earlier call is drained by
+	// the start (or, for the general path, here).
 	stopWatch := context.AfterFunc(ctx, s.wake.poke)
 	defer stopWatch()
 
@@ -134,29 +157,41 @@ func (s *Session) run(ctx context.Context, start func(h handle) ([]oop, *Error))
 		s.release(h, created)
 		return nil, s.noteFailure(e)
 	}
-	result, e := s.await(ctx, h)
+	r, e := s.await(ctx, h, created)
 	if e != nil {
 		if !e.isFatal() {
 			s.release(h, created)
 		}
 		return nil, s.noteFailure(e)
 	}
-	bytes, e := s.fetch(h, result)
-	if !isSpecial(result) {
-		created = append(created, result)
+	bytes, fetchErr := r.bytes, r.fetchErr
+	if !r.fetched && fetchErr == nil {
+		bytes, fetchErr = s.fetch(h, r.result)
 	}
-	s.release(h, created)
-	if e != nil {
-		return nil, s.noteFailure(e)
+	if !r.released {
+		if !isSpecial(r.result) {
+			created = append(created, r.result)
+		}
+		s.release(h, created)
+	} else if r.relErr != nil && r.relErr.isFatal() && s.deadErr == nil {
+		s.deadErr = r.relErr
+	}
+	if fetchErr != nil {
+		return nil, s.noteFailure(fetchErr)
 	}
 	return bytes, nil
 }
 
 // await waits for the running call's result, escalating when ctx ends or Close is called:
 // soft break; after the gap, hard break; after another gap, the stop hook (or NbLogout).
-func (s *Session) await(ctx context.Context, h handle) (oop, *Error) {
+// The wait, the poll and (when the call is over) the result, its bytes and the release of
+// created and the result happen in one crossing into C per wake-up (gci.go, mcp_await).
+func (s *Session) await(ctx context.Context, h handle, created []oop) (awaitResult, *Error) {
 	step := NotEnded
 	var next time.Time
+	if s.scratch == nil {
+		s.scratch = make([]byte, scratchBytes)
+	}
 	for {
 		cancelled := ctx.Err() != nil || s.closing.Load()
 		timeout := -1
@@ -166,29 +201,15 @@ func (s *Session) await(ctx context.Context, h handle) (oop, *Error) {
 		case cancelled:
 			timeout = 0
 		}
-		ready, woken, err := waitReadable(s.fd, s.wake.readFd(), timeout)
+		r, err := s.api.awaitStep(h, s.fd, s.wake.readFd(), timeout, s.scratch, created)
 		if err != nil {
-			return oopIllegal, s.ended(ctx, sessionGoneError("poll", err.Error()), step)
+			return r, s.ended(ctx, sessionGoneError("poll", err.Error()), step)
 		}
-		if woken {
-			s.wake.drain()
-		}
-		if ready {
-			r, e := s.api.nbPoll(h, 0)
-			if r == 0 {
-				// Readable but not finished (keep-alive traffic): let the library read it.
-				r, e = s.api.nbPoll(h, 5)
+		if r.finished {
+			if r.callErr != nil {
+				return r, s.ended(ctx, r.callErr, step)
 			}
-			switch {
-			case r > 0:
-				res, e := s.api.nbResult(h)
-				if e != nil {
-					return oopIllegal, s.ended(ctx, e, step)
-				}
-				return res, nil
-			case r < 0:
-				return oopIllegal, s.ended(ctx, e, step)
-			}
+			return r, nil
 		}
 		now := time.Now()
 		switch {
@@ -201,10 +222,10 @@ func (s *Session) await(ctx context.Context, h handle) (oop, *Error) {
 		case step == EndedByHardBreak && !now.Before(next):
 			step, next = EndedByStop, now.Add(s.gap)
 			if !s.runStopHook(ctx) {
-				return oopIllegal, s.ended(ctx, s.logoutNow("the call ignored both breaks"), step)
+				return r, s.ended(ctx, s.logoutNow("the call ignored both breaks"), step)
 			}
 		case step == EndedByStop && !now.Before(next):
-			return oopIllegal, s.ended(ctx, s.logoutNow("the stop did not end the call"), step)
+			return r, s.ended(ctx, s.logoutNow("the stop did not end the call"), step)
 		}
 	}
 }

@@ -5,9 +5,10 @@ package gemstone
 // included; the prototypes below are written from gcits.hf), and offers them to the rest of
 // the package as Go methods on *gciAPI that take and return Go types.
 //
-// Waiting happens here too: waitReadable blocks in poll(2) inside C, on the session's GCI
-// socket and a wake-up pipe, so a waiting goroutine holds one OS thread and the GCI socket
-// never reaches Go's netpoller.
+// Waiting happens here too: mcp_await (and waitReadable, for logins) blocks in poll(2) inside
+// C, on the session's GCI socket and a wake-up pipe, so a waiting goroutine holds one OS
+// thread and the GCI socket never reaches Go's netpoller. A call crosses into C twice
+// (mcp_start, then mcp_await per wake-up), not once per GCI function.
 
 /*
 #cgo linux LDFLAGS: -ldl
@@ -170,6 +171,124 @@ static void mcp_poke(int fd) { char c = 1; ssize_t r = write(fd, &c, 1); (void)r
 static void mcp_drain(int fd) {
 	char buf[64];
 	while (read(fd, buf, sizeof buf) > 0) {}
+}
+
+// ---- the call path in two crossings ---------------------------------------------------------
+//
+// A perform used to cross from Go into C about eleven times (drain the wake pipe, new string,
+// CString and free of the selector, perform, poll(2), poll, result, fetch size, fetch bytes,
+// release). mcp_start and mcp_await do the same GCI calls in the same order, on the same
+// thread that holds the session's call slot, in two crossings. Nothing here polls a session
+// another thread is inside: both run only under the call slot, and GciTsBreak (the one call
+// made from elsewhere) is never made here.
+
+enum { opNone, opNewString, opNewByteArray, opPerform, opPoll, opResult, opFetchSize, opFetchBytes, opNoMemory };
+
+// mcp_start drains stale wake-ups (wakeFd -1: none can be there), creates the call's one byte-object argument (argKind 1
+// String, 2 ByteArray, 0 none; more args than that take the general path) and starts the
+// perform. It answers the op that failed (opNone: started) and leaves the created argument
+// in *created (OOP_ILLEGAL when none), so the caller releases it either way.
+static int mcp_start(void *fNewString, void *fNewByteArray, void *fPerform, GciSession s, int wakeFd,
+		OopType receiver, const char *sel, size_t selLen, int argKind, const unsigned char *arg, size_t argLen,
+		OopType *created, GciErrSType *e) {
+	char buf[4096];
+	if (wakeFd >= 0) { while (read(wakeFd, buf, sizeof buf) > 0) {} }
+	*created = 0x01;
+	char *csel = selLen < sizeof buf ? buf : malloc(selLen + 1);
+	if (csel == NULL) return opNoMemory;
+	memcpy(csel, sel, selLen);
+	csel[selLen] = 0;
+	OopType argOop = 0;
+	int n = 0, op = opNone;
+	if (argKind == 1) {
+		argOop = ((fnNewString_)fNewString)(s, argLen ? (const char *)arg : "", argLen, e);
+		if (argOop == 0x01) op = opNewString;
+	} else if (argKind == 2) {
+		static unsigned char none[1];
+		argOop = ((fnNewByteArray)fNewByteArray)(s, argLen ? (unsigned char *)arg : none, argLen, e);
+		if (argOop == 0x01) op = opNewByteArray;
+	}
+	if (op == opNone && argKind != 0) {
+		*created = argOop;
+		n = 1;
+		memset(e, 0, sizeof *e);
+	}
+	if (op == opNone && ((fnNbPerform)fPerform)(s, receiver, 0x01, csel, n ? &argOop : NULL, n, 0, 0, e) == 0) {
+		op = opPerform;
+	}
+	if (csel != buf) free(csel);
+	return op;
+}
+
+typedef struct {
+	int bits;          // mcp_wait's answer: 1 the GCI socket, 2 woken; 0 timed out; -errno
+	int state;         // 0 not finished, 1 finished, -1 failed (failedOp, e)
+	int failedOp;      // for state -1, and for a failed fetch with state 1
+	int released;      // 1 the created objects and the result were released (releaseFailed: how)
+	int releaseFailed;
+	OopType result;
+	int64 size;        // the result's size in bytes (byte objects)
+	int64 got;         // bytes fetched into buf; -1: not fetched (too big for buf, or special)
+} mcpAwait;
+
+// mcp_await waits like mcp_wait and, when the GCI socket turned readable, polls; when the
+// call finished it takes the result and, for a byte object that fits buf, fetches its bytes
+// and releases it together with the call's created objects. A result too big for buf is left
+// to the caller (got -1, nothing released).
+static void mcp_await(void *fPoll, void *fResult, void *fSize, void *fBytes, void *fRelease,
+		GciSession s, int fd, int wakeFd, int timeoutMs,
+		unsigned char *buf, int64 bufLen, int64 page, const OopType *created, int nCreated,
+		mcpAwait *o, GciErrSType *e, GciErrSType *re) {
+	memset(o, 0, sizeof *o);
+	o->got = -1;
+	o->bits = mcp_wait(fd, wakeFd, timeoutMs);
+	if (o->bits < 0) return;
+	if (o->bits & 2) mcp_drain(wakeFd);
+	if (!(o->bits & 1)) return;
+	int r = ((fnNbPoll)fPoll)(s, 0, e);
+	if (r == 0) { // readable but not finished (keep-alive traffic): let the library read it
+		memset(e, 0, sizeof *e);
+		r = ((fnNbPoll)fPoll)(s, 5, e);
+	}
+	if (r < 0) { o->state = -1; o->failedOp = opPoll; return; }
+	if (r == 0) return;
+	memset(e, 0, sizeof *e);
+	OopType res = ((fnNbResult)fResult)(s, e);
+	if (res == 0x01 || e->number != 0) { o->state = -1; o->failedOp = opResult; return; }
+	o->state = 1;
+	o->result = res;
+	int special = (res & 7) != 0 && (res & 1) == 0;
+	if (!special) {
+		memset(e, 0, sizeof *e);
+		int64 n = ((fnFetchSize)fSize)(s, res, e);
+		if (n < 0) {
+			o->failedOp = opFetchSize;
+		} else if (n > bufLen) {
+			o->size = n;
+			return; // the caller fetches in pages into a buffer of its size, then releases
+		} else {
+			o->size = n;
+			int64 off = 0;
+			while (off < n) {
+				int64 want = n - off < page ? n - off : page;
+				memset(e, 0, sizeof *e);
+				int64 got = ((fnFetchBytes)fBytes)(s, res, off + 1, buf + off, want, e);
+				if (got < 0) { o->failedOp = opFetchBytes; break; }
+				if (got == 0) break;
+				off += got;
+			}
+			o->got = off;
+		}
+	}
+	OopType stack[16];
+	int k = nCreated + (special ? 0 : 1);
+	OopType *rel = k <= 16 ? stack : malloc(k * sizeof *rel);
+	if (rel == NULL) return; // not released: the caller does it
+	for (int i = 0; i < nCreated; i++) rel[i] = created[i];
+	if (!special) rel[nCreated] = res;
+	if (k > 0 && ((fnOops)fRelease)(s, rel, k, re) == 0) o->releaseFailed = 1;
+	o->released = 1;
+	if (rel != stack) free(rel);
 }
 
 typedef int64 (*fnExportCount)(GciSession);
@@ -617,6 +736,93 @@ func (a *gciAPI) clearStack(h handle, process oop) *Error {
 		return failed("GciTsClearStack", e)
 	}
 	return nil
+}
+
+// callOp names the GCI function a combined call failed in.
+var callOps = map[C.int]string{
+	C.opNewString: "GciTsNewString_", C.opNewByteArray: "GciTsNewByteArray", C.opPerform: "GciTsNbPerform",
+	C.opPoll: "GciTsNbPoll", C.opResult: "GciTsNbResult", C.opFetchSize: "GciTsFetchSize", C.opFetchBytes: "GciTsFetchBytes",
+}
+
+// startPerform drains the wake pipe, creates the one byte-object argument (argKind 0 none,
+// 1 String, 2 ByteArray) and starts the perform, in one crossing. created is the argument's
+// object (oopIllegal when none was made), to be released whatever happens next.
+func (a *gciAPI) startPerform(h handle, wakeFd int, receiver oop, selector string, argKind int, arg []byte) (created oop, _ *Error) {
+	var argp *C.uchar
+	if len(arg) > 0 {
+		argp = (*C.uchar)(unsafe.Pointer(&arg[0]))
+	}
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	var c C.OopType
+	op := C.mcp_start(a.fns[symNewString], a.fns[symNewByteArray], a.fns[symNbPerform], h, C.int(wakeFd),
+		C.OopType(receiver), (*C.char)(unsafe.Pointer(unsafe.StringData(selector))), C.size_t(len(selector)),
+		C.int(argKind), argp, C.size_t(len(arg)), &c, e)
+	created = oop(c)
+	switch op {
+	case C.opNone:
+		return created, nil
+	case C.opNoMemory:
+		return created, &Error{Op: "GciTsNbPerform", Message: "out of memory for the selector"}
+	}
+	return created, failed(callOps[op], e)
+}
+
+// awaitResult is what one awaitStep saw.
+type awaitResult struct {
+	fdReady, woken bool
+	// finished: the call is over; result is its object, bytes its bytes when fetched.
+	finished bool
+	result   oop
+	bytes    []byte
+	fetched  bool // bytes were fetched (false: special result, or too big for the scratch buffer)
+	released bool // the created objects and the result were released
+	callErr  *Error
+	fetchErr *Error
+	relErr   *Error
+}
+
+// awaitStep waits for the GCI socket or the wake pipe for up to timeoutMs (-1: no limit) and,
+// when the call finished, takes its result, fetches a byte result that fits scratch and
+// releases it with created, in one crossing.
+func (a *gciAPI) awaitStep(h handle, fd, wakeFd, timeoutMs int, scratch []byte, created []oop) (awaitResult, error) {
+	var o C.mcpAwait
+	e := a.errBuf()
+	defer a.errs.Put(e)
+	re := a.errBuf()
+	defer a.errs.Put(re)
+	var cp *C.OopType
+	if len(created) > 0 {
+		cp = (*C.OopType)(unsafe.Pointer(&created[0]))
+	}
+	C.mcp_await(a.fns[symNbPoll], a.fns[symNbResult], a.fns[symFetchSize], a.fns[symFetchBytes], a.fns[symReleaseObjs],
+		h, C.int(fd), C.int(wakeFd), C.int(timeoutMs),
+		(*C.uchar)(unsafe.Pointer(&scratch[0])), C.int64(len(scratch)), C.int64(fetchPage), cp, C.int(len(created)), &o, e, re)
+	if o.bits < 0 {
+		return awaitResult{}, fmt.Errorf("gemstone: poll: errno %d", -o.bits)
+	}
+	r := awaitResult{fdReady: o.bits&1 != 0, woken: o.bits&2 != 0}
+	switch o.state {
+	case 0:
+		return r, nil
+	case -1:
+		r.finished = true
+		r.callErr = failed(callOps[o.failedOp], e)
+		return r, nil
+	}
+	r.finished, r.result, r.released = true, oop(o.result), o.released != 0
+	switch {
+	case o.failedOp != C.opNone:
+		r.fetchErr = failed(callOps[o.failedOp], e)
+	case o.got >= 0:
+		r.fetched = true
+		r.bytes = make([]byte, o.got)
+		copy(r.bytes, scratch[:o.got])
+	}
+	if o.releaseFailed != 0 {
+		r.relErr = failed("GciTsReleaseObjs", re)
+	}
+	return r, nil
 }
 
 // standinExportCount answers the size of a session's export set as the GCI test stand-in

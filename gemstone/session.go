@@ -38,6 +38,8 @@ type Session struct {
 
 	// Under the call slot:
 	receivers map[string]oop // receiver name -> resolved object, valid until logout
+	created   [1]oop         // the argument object of the call running (its one-argument path)
+	scratch   []byte         // a small result's bytes are fetched here, then copied out
 	deadErr   *Error         // the fatal error that ended the session
 
 	lastSoftBreak atomic.Int64 // unix nanoseconds
@@ -128,6 +130,9 @@ type waker struct {
 	mu     sync.Mutex
 	pipe   wakePipe
 	closed bool
+	// poked is set before each poke's write, so a call's start reads the pipe (a syscall)
+	// only when something may be in it.
+	poked atomic.Bool
 }
 
 func newWaker() (*waker, error) {
@@ -142,13 +147,27 @@ func (w *waker) poke() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.closed {
+		w.poked.Store(true)
 		w.pipe.poke()
 	}
 }
 
 // readFd and drain are used only by the goroutine that waits, before close.
 func (w *waker) readFd() int { return w.pipe.r }
-func (w *waker) drain()      { w.pipe.drain() }
+func (w *waker) drain() {
+	w.poked.Store(false)
+	w.pipe.drain()
+}
+
+// staleFd answers the read end when a poke may be waiting in it (for the start of a call to
+// drain), or -1. A poke whose flag it takes before the poke's byte lands is not lost: the
+// byte wakes the call's first wait, which drains the pipe (mcp_await) whatever the flag says.
+func (w *waker) staleFd() int {
+	if w.poked.Swap(false) {
+		return w.pipe.r
+	}
+	return -1
+}
 
 func (w *waker) close() {
 	w.mu.Lock()

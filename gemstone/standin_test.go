@@ -743,3 +743,36 @@ func TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained(t *testing.T) {
 		t.Fatalf("libgcits without libnetldi: %s; want the undefined HostCreateThread and libnetldi named", got)
 	}
 }
+
+// The one-argument path (argument, perform, wait, result, bytes and release in two
+// crossings) keeps the export set flat through successes, worker errors and special results,
+// for String and ByteArray arguments alike, and answers an empty result as empty, not nil.
+func TestOneArgumentPathReleasesEverythingAndAnswersExactBytes(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	exports := func() int64 { return lib.api.standinExportCount(s.h) }
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "warm"}); err != nil {
+		t.Fatal(err)
+	}
+	before := exports()
+	for range 10 {
+		for _, arg := range []Arg{String([]byte("x")), ByteArray([]byte{1, 2}), String(nil)} {
+			_, err := s.Perform(callCtx(t), "McpServer", "mcpPerformNothing:", arg)
+			var gerr *Error
+			if !errors.As(err, &gerr) || gerr.Number != 2010 {
+				t.Fatalf("an unknown selector with one argument = %v, want GemStone error 2010", err)
+			}
+		}
+		n, err := s.Perform(callCtx(t), "System", "session")
+		if err != nil || len(n) == 0 || n[0] < '0' || n[0] > '9' {
+			t.Fatalf("System session = %q, %v: want the session number's digits", n, err)
+		}
+		got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "é𝄞"})
+		if err != nil || len(got) != 1 || got[0] != "é𝄞" {
+			t.Fatalf("echo = %q, %v", got, err)
+		}
+	}
+	if after := exports(); after != before {
+		t.Fatalf("the export set grew from %d to %d objects", before, after)
+	}
+}
