@@ -177,11 +177,30 @@ func parseOne(raw []byte, lead int) (Message, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return Message{}, notJSONOr(nil, raw, lead, "a JSON-RPC message must be a JSON object")
 	}
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return Message{}, notJSONOr(err, raw, lead, "a JSON-RPC message must be an object with string "+
-			`"jsonrpc" and "method" members`)
+	// The common message (plain member names, each once) is split by hand after one
+	// validating pass; anything else takes encoding/json's decoder, whose rules (names
+	// matched without regard to case or escapes, the last duplicate wins) the split would
+	// otherwise have to copy. Both give the same envelope (FuzzSplitAgreesWithTheDecoder).
+	env, ok := splitEnvelope(raw)
+	if !ok || !json.Valid(raw) {
+		env = envelope{}
+		if err := json.Unmarshal(raw, &env); err != nil {
+			return Message{}, notJSONOr(err, raw, lead, "a JSON-RPC message must be an object with string "+
+				`"jsonrpc" and "method" members`)
+		}
 	}
+	return classify(raw, env)
+}
+
+// decodeEnvelope is the decoder's reading of raw (for the split's differential test).
+func decodeEnvelope(raw []byte) (envelope, error) {
+	var env envelope
+	err := json.Unmarshal(raw, &env)
+	return env, err
+}
+
+// classify turns the envelope of a JSON object into a Message.
+func classify(raw []byte, env envelope) (Message, *Error) {
 	if string(env.JSONRPC) != `"2.0"` {
 		return Message{}, invalid(`"jsonrpc" must be "2.0"`)
 	}
@@ -198,7 +217,9 @@ func parseOne(raw []byte, lead int) (Message, *Error) {
 		if nullID {
 			return Message{}, invalid(`"id" must be a string or a number, not null`)
 		}
-		if err := json.Unmarshal(env.Method, &m.Method); err != nil || env.Method[0] != '"' {
+		if plain, ok := plainString(env.Method); ok {
+			m.Method = plain
+		} else if err := json.Unmarshal(env.Method, &m.Method); err != nil || env.Method[0] != '"' {
 			return Message{}, invalid(`"method" must be a string`)
 		}
 		if hasID {
@@ -214,6 +235,145 @@ func parseOne(raw []byte, lead int) (Message, *Error) {
 		return m, nil
 	}
 	return Message{}, invalid("the message is neither a request, a notification nor a response")
+}
+
+// plainString answers the text of a JSON string with no escapes.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// splitEnvelope reads the top-level members of raw, a JSON object, into an envelope whose
+// members alias raw. It answers false for what it leaves to the decoder: a name with an
+// escape, a name that matches a member only without regard to case, a member given twice,
+// or anything malformed. It does not validate the values; the caller does (json.Valid).
+func splitEnvelope(raw []byte) (envelope, bool) {
+	var env envelope
+	i := skipSpace(raw, 1)
+	if i < len(raw) && raw[i] == '}' {
+		return env, i == len(raw)-1
+	}
+	for i < len(raw) {
+		if raw[i] != '"' {
+			return env, false
+		}
+		end := bytes.IndexByte(raw[i+1:], '"')
+		if end < 0 {
+			return env, false
+		}
+		name := raw[i+1 : i+1+end]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			return env, false
+		}
+		i = skipSpace(raw, i+end+2)
+		if i >= len(raw) || raw[i] != ':' {
+			return env, false
+		}
+		i = skipSpace(raw, i+1)
+		vend, ok := skipValue(raw, i)
+		if !ok {
+			return env, false
+		}
+		var slot *json.RawMessage
+		switch string(name) {
+		case "jsonrpc":
+			slot = &env.JSONRPC
+		case "id":
+			slot = &env.ID
+		case "method":
+			slot = &env.Method
+		case "params":
+			slot = &env.Params
+		case "result":
+			slot = &env.Result
+		case "error":
+			slot = &env.Error
+		default:
+			for _, m := range [...]string{"jsonrpc", "id", "method", "params", "result", "error"} {
+				if bytes.EqualFold(name, []byte(m)) {
+					return env, false
+				}
+			}
+		}
+		if slot != nil {
+			if *slot != nil {
+				return env, false
+			}
+			*slot = raw[i:vend:vend]
+		}
+		i = skipSpace(raw, vend)
+		if i >= len(raw) {
+			return env, false
+		}
+		if raw[i] == '}' {
+			return env, i == len(raw)-1
+		}
+		if raw[i] != ',' {
+			return env, false
+		}
+		i = skipSpace(raw, i+1)
+	}
+	return env, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipValue answers the end of the JSON value starting at b[i] (its syntax is checked
+// elsewhere; this only finds where it ends).
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				end, ok := skipString(b, i)
+				if !ok {
+					return i, false
+				}
+				i = end
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return i, false
+	}
+	start := i
+	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\r' && b[i] != '\n' {
+		i++
+	}
+	return i, i > start
+}
+
+func skipString(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return len(b), false
 }
 
 func invalid(why string) *Error {
