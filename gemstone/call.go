@@ -201,7 +201,7 @@ func (s *Session) await(ctx context.Context, h handle, created []oop) (awaitResu
 		case cancelled:
 			timeout = 0
 		}
-		r, err := s.api.awaitStep(h, s.fd, s.wake.readFd(), timeout, s.scratch, created)
+		r, err := s.awaitStep(h, timeout, created)
 		if err != nil {
 			return r, s.ended(ctx, sessionGoneError("poll", err.Error()), step)
 		}
@@ -228,6 +228,28 @@ func (s *Session) await(ctx context.Context, h handle, created []oop) (awaitResu
 			return r, s.ended(ctx, s.logoutNow("the stop did not end the call"), step)
 		}
 	}
+}
+
+// awaitStep is one wait of await: parked in the netpoller where there is one (netwait.go),
+// else in poll(2) inside C. Either way the GCI calls run on this goroutine, under the slot.
+func (s *Session) awaitStep(h handle, timeout int, created []oop) (awaitResult, error) {
+	if s.waiter == nil && !s.noWaiter {
+		s.waiter = newNetWaiter(s.fd, s.wake.readFd())
+		s.noWaiter = s.waiter == nil
+	}
+	if s.waiter == nil || timeout == 0 {
+		return s.api.awaitStep(h, s.fd, s.wake.readFd(), timeout, s.scratch, created)
+	}
+	var r awaitResult
+	var err error
+	werr := s.waiter.wait(timeout, func() bool {
+		r, err = s.api.awaitStep(h, s.fd, s.wake.readFd(), 0, s.scratch, created)
+		return err != nil || r.finished || r.fdReady || r.woken
+	})
+	if err == nil && werr != nil {
+		err = werr
+	}
+	return r, err
 }
 
 // runStopHook stops the session from elsewhere; false means there is no hook or it failed.

@@ -291,6 +291,29 @@ static void mcp_await(void *fPoll, void *fResult, void *fSize, void *fBytes, voi
 	if (rel != stack) free(rel);
 }
 
+// mcp_epoll answers a non-blocking epoll descriptor watching fd (the GCI socket, left
+// exactly as the library made it) and wakeFd for input, or -errno. Go's netpoller watches
+// this descriptor in place of the socket, so a waiting call parks its goroutine instead of
+// holding an OS thread in poll(2).
+#ifdef __linux__
+#include <sys/epoll.h>
+static int mcp_epoll(int fd, int wakeFd) {
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0) return -errno;
+	struct epoll_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.events = EPOLLIN;
+	ev.data.fd = fd;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0) { int e = errno; close(ep); return -e; }
+	ev.data.fd = wakeFd;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, wakeFd, &ev) != 0) { int e = errno; close(ep); return -e; }
+	if (fcntl(ep, F_SETFL, fcntl(ep, F_GETFL) | O_NONBLOCK) != 0) { int e = errno; close(ep); return -e; }
+	return ep;
+}
+#else
+static int mcp_epoll(int fd, int wakeFd) { (void)fd; (void)wakeFd; return -ENOSYS; }
+#endif
+
 typedef int64 (*fnExportCount)(GciSession);
 static int64 mcp_exportCount(void *f, GciSession s) { return ((fnExportCount)f)(s); }
 
@@ -823,6 +846,15 @@ func (a *gciAPI) awaitStep(h handle, fd, wakeFd, timeoutMs int, scratch []byte, 
 		r.relErr = failed("GciTsReleaseObjs", re)
 	}
 	return r, nil
+}
+
+// newWaitFd answers an epoll descriptor on fd and wakeFd for Go's netpoller (mcp_epoll).
+func newWaitFd(fd, wakeFd int) (int, error) {
+	ep := int(C.mcp_epoll(C.int(fd), C.int(wakeFd)))
+	if ep < 0 {
+		return -1, fmt.Errorf("gemstone: epoll: errno %d", -ep)
+	}
+	return ep, nil
 }
 
 // standinExportCount answers the size of a session's export set as the GCI test stand-in

@@ -40,6 +40,8 @@ type Session struct {
 	receivers map[string]oop // receiver name -> resolved object, valid until logout
 	created   [1]oop         // the argument object of the call running (its one-argument path)
 	scratch   []byte         // a small result's bytes are fetched here, then copied out
+	waiter    *netWaiter     // parks waits in the netpoller; made at the first call
+	noWaiter  bool           // the platform has none: wait in poll(2)
 	deadErr   *Error         // the fatal error that ended the session
 
 	lastSoftBreak atomic.Int64 // unix nanoseconds
@@ -118,6 +120,9 @@ func (s *Session) finish() error {
 			if e := s.api.logout(h); e != nil && s.deadErr == nil {
 				s.closeErr = e
 			}
+		}
+		if s.waiter != nil {
+			s.waiter.close()
 		}
 		s.wake.close()
 	})
