@@ -27,6 +27,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/router/metrics"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
@@ -58,6 +59,11 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcp-gemstone:", err)
 		return 2
 	}
+	lifetimeCfg, err := lifetime.FromEnv(getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-gemstone:", err)
+		return 2
+	}
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
@@ -85,15 +91,24 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		cfg.RouterID = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	}
 	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control, OneTimeUser: oneTimeUser(cfg)}), log)
+	var rec metrics.Recorder = metrics.Nop
 	if cfg.Metrics {
-		withMetrics(&opts, metrics.New())
+		reg := metrics.New()
+		withMetrics(&opts, reg)
+		rec = reg
 	}
 	netMode.apply(&opts)
+	startLifetime := withLifetime(&opts, lifetimeCfg, control, rec, log)
 	// Last of the wiring: the channel wraps the Streams and Hooks set above (docs/channel.md).
 	if hub := withChannel(&opts, log); hub != nil {
 		defer hub.Close()
 	}
 	srv := router.New(opts)
+	engine, err := startLifetime(srv)
+	if err != nil { // FromEnv validated the same settings; this is a defect, not a bad setting
+		log.Error().Err(err).Msg("session lifetime policy not started")
+		return 1
+	}
 	url := netMode.scheme() + "://" + ln.Addr().String() + "/mcp"
 	log.Info().Str("url", url).Str("version", version).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).
 		Str("workerClass", cfg.WorkerClass).Msg("listening")
@@ -126,6 +141,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		log.Error().Err(err).Msg("server stopped")
 		code = 1
 	}
+	engine.Stop() // no reaping or view hygiene while the shutdown ends sessions itself
 	shutdown(srv, hs, control, cfg.ShutdownGrace, log)
 	return code
 }

@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The binary wires the lifetime policy: a session that opens no stream is released after
+// MCP_STREAMLESS_IDLE_TIMEOUT (not before), its gem is logged out, and its id then meets 404.
+func TestAStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
+	s := start(t, "MCP_STREAMLESS_IDLE_TIMEOUT=2s", "MCP_REAPER_INTERVAL=1s", "MCP_IDLE_TIMEOUT=10m")
+	sid := s.open()
+	opened := time.Now()
+	gems := len(s.ourGems()) // the session's gem and the control session's
+	// Before the interval is over the session serves.
+	wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), http.StatusOK)
+	lastRequest := time.Now()
+	eventually(t, 15*time.Second, "the streamless session is reaped", func() bool {
+		return s.post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`).Status == http.StatusNotFound
+	})
+	if held := time.Since(lastRequest); held < 2*time.Second {
+		t.Fatalf("released %v after its last request, sooner than the 2 s interval (opened %v ago)", held, time.Since(opened))
+	}
+	eventually(t, 10*time.Second, "the reaped session's gem is gone", func() bool { return len(s.ourGems()) == gems-1 })
+	if !strings.Contains(s.log.String(), "streamlessIdle") {
+		t.Fatalf("the log does not say why the session was released:\n%s", s.log)
+	}
+}
+
+// The binary's GET stream is router/sse's: on 2025-11-25 it opens with a priming event that
+// carries an id and a retry field, so a client can resume with Last-Event-ID.
+func TestTheBinarysGetStreamPrimesAResumableStream(t *testing.T) {
+	s := start(t)
+	sid := s.open()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /mcp: %d", resp.StatusCode)
+	}
+	rd := bufio.NewReader(resp.Body)
+	var sawID, sawRetry bool
+	for !(sawID && sawRetry) {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a priming event with id and retry (id %v, retry %v): %v", sawID, sawRetry, err)
+		}
+		sawID = sawID || strings.HasPrefix(line, "id:")
+		sawRetry = sawRetry || strings.HasPrefix(line, "retry:")
+	}
+}
