@@ -402,7 +402,7 @@ func (c *Config) reconcileToolsetOptions() []string {
 	return problems
 }
 
-// Table renders the settings as a Markdown table (docs/transport.md holds its output).
+// Table renders the settings as a Markdown table (README.md holds its output).
 func Table() string {
 	var b strings.Builder
 	b.WriteString("| variable | flag | default | meaning |\n|---|---|---|---|\n")

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// The configuration table in docs/transport.md is this package's Table(): a setting added,
+// The configuration table in README.md is this package's Table(): a setting added,
 // renamed or given a new default here must be documented there in the same change.
 func TestTransportDocCarriesTheCurrentConfigurationTable(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/transport.md")
+	doc, err := os.ReadFile("../../README.md")
 	if err != nil {
-		t.Fatalf("docs/transport.md: %v", err)
+		t.Fatalf("README.md: %v", err)
 	}
 	if !strings.Contains(string(doc), Table()) {
-		t.Fatalf("docs/transport.md does not hold the current configuration table; paste this in:\n%s", Table())
+		t.Fatalf("README.md does not hold the current configuration table; paste this in:\n%s", Table())
 	}
 }
