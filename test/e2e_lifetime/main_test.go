@@ -3,6 +3,7 @@
 // server wires them (router/lifetime/wire), with worker gems that are processes of the GCI
 // test stand-in (test/standin, built by `make standin`; NOT GemStone). Intervals are scaled
 // down so every rule is reached in seconds; the rules themselves are the production code.
+// binary_test.go also runs bin/mcp-gemstone itself, configured only by MCP_* variables.
 package e2elifetime
 
 import (
