@@ -26,18 +26,24 @@
 //	goroutine holding the call slot                     other goroutines
 //	─────────────────────────────────                   ────────────────
 //	create args (GciTsNewString_ ...), start the call   Break: GciTsBreak only
-//	poll(2) in C on GciTsSocket + a wake-up pipe  ◀──── ctx done / Close: poke the pipe
+//	park in the netpoller on an epoll fd of its own,
+//	  watching GciTsSocket + a wake-up pipe       ◀──── ctx done / Close: poke the pipe
 //	GciTsNbPoll(0) → GciTsNbResult
-//	GciTsFetchSize, GciTsFetchBytes in 256 KiB pages
+//	GciTsFetchSize, GciTsFetchBytes (64 KiB buffer, else 256 KiB pages)
 //	GciTsReleaseObjs (result and arguments)
+//
+// (one crossing into C to start, one per wake-up to look and, when done, to fetch)
 //
 // A session runs one call at a time: the slot is taken without waiting, and a second call
 // fails with ErrCallInProgress (the router queues, not the binding). All GCI calls on a
 // session come from the goroutine holding the slot; only GciTsBreak comes from elsewhere,
 // because polling a session from one thread while another is inside a call on it has crashed
-// the library. A waiting goroutine blocks one OS thread in poll(2); the GCI socket never
-// reaches Go's netpoller and is never read, written or closed by Go. Logins wait the same
-// way on GciTsNbLogin's poll socket, so a slow login stalls no other session.
+// the library. A waiting goroutine parks in Go's netpoller, which watches a per-session epoll
+// descriptor holding the GCI socket and the wake-up pipe, so it holds no OS thread; the GCI
+// socket itself never reaches the netpoller and is never made non-blocking, read, written or
+// closed by Go (where epoll is missing, the wait blocks one thread in poll(2) instead).
+// Logins wait in poll(2) on GciTsNbLogin's poll socket, so a slow login stalls no other
+// session.
 //
 // # Cancellation
 //
