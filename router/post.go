@@ -39,6 +39,11 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := sessionOf(r)
+	if sess != nil {
+		// Any message, a ping or a response included, proves the client is there; only the
+		// ones forwarded below count as activity (Touch).
+		sess.See()
+	}
 	if batch {
 		s.postBatch(w, r, sess, msgs)
 		return

@@ -41,6 +41,10 @@ type Session interface {
 	// finished, whichever is later. Answers to liveness probes and the engine's own view
 	// calls do not count.
 	LastActivity() time.Time
+	// LastSeen is when the client last sent anything at all on the session, a ping or a
+	// response to a probe included. It retracts a stream-loss grace (the client is evidently
+	// still there) but is not activity: no idle deadline counts from it.
+	LastSeen() time.Time
 	// InFlight says a client call is running in the gem now.
 	InFlight() bool
 	// StreamGeneration answers the generation of the newest standalone stream and whether it
@@ -418,6 +422,7 @@ func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 	gen, open := s.StreamGeneration()
 	inFlight := s.InFlight()
 	last := s.LastActivity()
+	seen := s.LastSeen()
 	created := s.Created()
 
 	e.mu.Lock()
@@ -425,7 +430,7 @@ func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 	if open {
 		t.streamSeen = now
 	}
-	if l := t.loss; l != nil && (inFlight || (open && gen > l.gen) || last.After(l.at)) {
+	if l := t.loss; l != nil && (inFlight || (open && gen > l.gen) || last.After(l.at) || seen.After(l.at)) {
 		l.timer.Stop()
 		t.loss = nil
 		e.log.Debug().Str("session", id).Msg("stream-loss grace retracted: the client came back")

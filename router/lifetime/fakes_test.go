@@ -116,6 +116,7 @@ type fakeSession struct {
 	id       string
 	created  time.Time
 	last     time.Time
+	seen     time.Time
 	inFlight bool
 	gen      uint64
 	open     bool
@@ -137,6 +138,11 @@ func (s *fakeSession) LastActivity() time.Time {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	return s.last
+}
+func (s *fakeSession) LastSeen() time.Time {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return latest(s.last, s.seen)
 }
 func (s *fakeSession) InFlight() bool {
 	s.h.mu.Lock()
@@ -257,6 +263,9 @@ func (h *fakeHost) set(f func()) {
 
 // touch records a request now.
 func (h *fakeHost) touch(s *fakeSession) { h.set(func() { s.last = h.clock.Now() }) }
+
+// ping records a message that is not activity (a client ping, a POSTed response) now.
+func (h *fakeHost) ping(s *fakeSession) { h.set(func() { s.seen = h.clock.Now() }) }
 
 func (h *fakeHost) reapedFor(id string) (Reason, bool) {
 	h.mu.Lock()

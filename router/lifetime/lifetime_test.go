@@ -76,6 +76,7 @@ func TestStreamLossGraceIsRetracted(t *testing.T) {
 	cases := map[string]func(r *rig, s *fakeSession){
 		"by a new stream":     func(r *rig, s *fakeSession) { r.host.set(func() { s.gen, s.open = 2, true }) },
 		"by any request":      func(r *rig, s *fakeSession) { r.host.touch(s) },
+		"by a client ping":    func(r *rig, s *fakeSession) { r.host.ping(s) },
 		"by a call in flight": func(r *rig, s *fakeSession) { r.host.set(func() { s.inFlight = true }) },
 	}
 	for name, retract := range cases {
@@ -92,6 +93,54 @@ func TestStreamLossGraceIsRetracted(t *testing.T) {
 			r.mustLive("a")
 		})
 	}
+}
+
+func TestPingInsideTheGraceKeepsTheSessionButDoesNotMoveTheStreamlessDeadline(t *testing.T) {
+	r := newRig(t, nil) // grace 10s, streamless 60s, passes every 15s
+	s := r.host.add("a")
+	r.host.set(func() { s.gen, s.open = 1, true })
+	r.clock.Advance(3 * time.Second)
+	r.host.set(func() { s.open = false })
+	r.eng.StreamClosed("a", 1) // lost at 3s: grace to 13s, streamless deadline 63s
+	r.clock.Advance(2 * time.Second)
+	r.host.ping(s) // a ping at 5s, answered by the front end
+	r.clock.Advance(9 * time.Second)
+	r.mustLive("a") // 14s: past the grace's end
+	for range 9 {   // pings every 5s, to 59s
+		r.clock.Advance(5 * time.Second)
+		r.host.ping(s)
+	}
+	r.clock.Advance(3*time.Second + 900*time.Millisecond)
+	r.mustLive("a") // 62.9s: a full interval has not passed since the loss
+	r.clock.Advance(15 * time.Second)
+	r.mustBeReaped("a", KindStreamlessIdle) // the pass at 75s, pings notwithstanding
+}
+
+func TestPingBeforeTheStreamClosedDoesNotRetractItsGrace(t *testing.T) {
+	r := newRig(t, nil)
+	s := r.host.add("a")
+	r.host.set(func() { s.gen, s.open = 1, true })
+	r.clock.Advance(2 * time.Second)
+	r.host.ping(s)
+	r.clock.Advance(time.Second)
+	r.host.set(func() { s.open = false })
+	r.eng.StreamClosed("a", 1)
+	r.clock.Advance(10 * time.Second)
+	r.mustBeReaped("a", KindStreamLost)
+}
+
+func TestPingsDoNotMoveTheIdleDeadline(t *testing.T) {
+	r := newRig(t, func(c *Config) { c.IdleTimeout = After(10 * time.Minute); c.ProbeInterval = Off() })
+	s := r.host.add("a")
+	r.host.set(func() { s.gen, s.open = 1, true })
+	for elapsed := time.Duration(0); elapsed < 10*time.Minute-30*time.Second; elapsed += 30 * time.Second {
+		r.clock.Advance(30 * time.Second)
+		r.host.ping(s)
+	}
+	r.clock.Advance(29 * time.Second)
+	r.mustLive("a") // 9m59s
+	r.clock.Advance(15 * time.Second)
+	r.mustBeReaped("a", KindIdle) // the first pass past 10m, counted from the last request
 }
 
 func TestStreamLossGraceZeroReleasesAtOnce(t *testing.T) {

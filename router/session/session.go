@@ -86,6 +86,7 @@ type Session struct {
 
 	queue        fifo
 	lastActivity atomic.Int64 // unix nanoseconds
+	lastSeen     atomic.Int64 // unix nanoseconds
 
 	mu              sync.Mutex
 	calls           map[string]*Call
@@ -122,6 +123,7 @@ func New(parent context.Context, id string, gem worker.Gem, opts Options) *Sessi
 		closed:     make(chan struct{}),
 	}
 	s.Touch()
+	s.See()
 	return s
 }
 
@@ -141,6 +143,16 @@ func (s *Session) Touch() { s.lastActivity.Store(s.opts.Now().UnixNano()) }
 
 // LastActivity is when the client last did something that counts (see Touch).
 func (s *Session) LastActivity() time.Time { return time.Unix(0, s.lastActivity.Load()) }
+
+// See records that the client sent something on this session now, whether it counts as
+// activity or not: a ping, a response to a server request, any request. It proves the client
+// is there (it retracts a stream-loss grace) but never moves LastActivity, so a client that
+// only pings still does not keep a gem and a view past the idle deadlines.
+func (s *Session) See() { s.lastSeen.Store(s.opts.Now().UnixNano()) }
+
+// LastSeen is when the client last sent anything on this session (see See); before the first
+// message after initialize it is the session's creation.
+func (s *Session) LastSeen() time.Time { return time.Unix(0, s.lastSeen.Load()) }
 
 // Busy says a call is running or waiting on the session. A busy session must not be reaped.
 func (s *Session) Busy() bool {

@@ -259,6 +259,7 @@ type view struct {
 func (v *view) ID() string              { return v.s.ID() }
 func (v *view) Created() time.Time      { return v.s.Created() }
 func (v *view) LastActivity() time.Time { return v.s.LastActivity() }
+func (v *view) LastSeen() time.Time     { return v.s.LastSeen() }
 
 // InFlight counts a queued call as well as a running one: a session a request has just
 // reached is not one to reap.

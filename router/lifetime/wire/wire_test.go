@@ -460,6 +460,54 @@ func TestClosedStreamIsReleasedAfterTheGraceUnlessReopened(t *testing.T) {
 	}
 }
 
+func TestClientPingAfterAHangUpRetractsTheGraceButKeepsNoGemPastTheStreamlessDeadline(t *testing.T) {
+	cfg := fast()
+	cfg.StreamLossGrace = lifetime.After(300 * time.Millisecond)
+	cfg.StreamlessIdleTimeout = lifetime.After(1500 * time.Millisecond)
+	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour})
+	sid := f.open("2025-06-18")
+	st := f.get(sid, "")
+	time.Sleep(50 * time.Millisecond)
+	closedAt := time.Now()
+	st.cancel()
+	time.Sleep(100 * time.Millisecond)
+	// The front end answers the ping itself; it never reaches the gem or the activity clock.
+	if r := f.post(sid, `{"jsonrpc":"2.0","id":7,"method":"ping"}`); r.Status != http.StatusOK {
+		t.Fatalf("ping: %d %s", r.Status, r.Body)
+	}
+	time.Sleep(500 * time.Millisecond) // well past the 300ms grace
+	if n := f.eng.Stats().Reaped[lifetime.KindStreamLost]; n != 0 || f.l.Live() != 1 {
+		t.Fatalf("a client that pinged inside the grace was released (streamLost %d, live gems %d)", n, f.l.Live())
+	}
+	// Pings keep coming, but they are not requests: the streamless deadline, counted from the
+	// hang-up, still arrives.
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	defer func() { close(stop); <-stopped }()
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				req, _ := http.NewRequest(http.MethodPost, f.ts.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":8,"method":"ping"}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Session-Id", sid)
+				if resp, err := http.DefaultClient.Do(req); err == nil {
+					resp.Body.Close()
+				}
+			}
+		}
+	}()
+	eventually(t, 5*time.Second, "pinging streamless session released", func() bool {
+		return f.eng.Stats().Reaped[lifetime.KindStreamlessIdle] == 1
+	})
+	if el := time.Since(closedAt); el < 1500*time.Millisecond {
+		t.Fatalf("released %v after the hang-up, inside the 1.5s streamless interval", el)
+	}
+}
+
 func TestViewHygieneRefreshesTheBehindSessionAndNotTheBusyOne(t *testing.T) {
 	cfg := fast()
 	cfg.MaxCommitsBehind = 20
