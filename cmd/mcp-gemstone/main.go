@@ -27,7 +27,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
-	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/router/metrics"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
@@ -55,11 +54,6 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	}
 	log := newLogger(cfg, stderr)
 	netMode, err := loadNetworkMode(args, getenv, log)
-	if err != nil {
-		fmt.Fprintln(stderr, "mcp-gemstone:", err)
-		return 2
-	}
-	lifetimeCfg, err := lifetime.FromEnv(getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-gemstone:", err)
 		return 2
@@ -98,14 +92,14 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		rec = reg
 	}
 	netMode.apply(&opts)
-	startLifetime := withLifetime(&opts, lifetimeCfg, control, rec, log)
+	startLifetime := withLifetime(&opts, cfg.Lifetime, control, rec, log)
 	// Last of the wiring: the channel wraps the Streams and Hooks set above (docs/channel.md).
 	if hub := withChannel(&opts, log); hub != nil {
 		defer hub.Close()
 	}
 	srv := router.New(opts)
 	engine, err := startLifetime(srv)
-	if err != nil { // FromEnv validated the same settings; this is a defect, not a bad setting
+	if err != nil { // config.Load validated the same settings; this is a defect, not a bad setting
 		log.Error().Err(err).Msg("session lifetime policy not started")
 		return 1
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 )
 
 func TestABadSettingExitsTwoNamingIt(t *testing.T) {
@@ -39,6 +40,27 @@ func TestAllowedHostsAddTheListenAddressButNotAWildcard(t *testing.T) {
 		has := len(got) == 2 && got[1] == host
 		if has != want {
 			t.Errorf("%s: %v", host, got)
+		}
+	}
+}
+
+func TestABadLifetimeFlagExitsTwoNamingTheFlagAndValue(t *testing.T) {
+	var out bytes.Buffer
+	env := map[string]string{"MCP_IDLE_TIMEOUT": "20m"}
+	code := run([]string{"-idle-timeout", "ten minutes"}, func(k string) string { return env[k] }, &out)
+	if code != 2 || !strings.Contains(out.String(), `-idle-timeout="ten minutes"`) {
+		t.Fatalf("exit %d, output %q", code, out.String())
+	}
+}
+
+func TestHelpListsEveryLifetimeFlag(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"-h"}, func(string) string { return "" }, &out); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, k := range lifetime.Knobs() {
+		if !strings.Contains(out.String(), "-"+k.Flag) || !strings.Contains(out.String(), k.Env) {
+			t.Errorf("help lacks -%s [%s]", k.Flag, k.Env)
 		}
 	}
 }

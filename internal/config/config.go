@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 )
 
 // Config is the validated configuration.
@@ -70,6 +71,10 @@ type Config struct {
 	LogFormat string // json | console
 	LogLevel  string
 	Metrics   bool // serve /metrics
+
+	// Lifetime is the session-lifetime and view-hygiene policy (docs/session-lifetime.md),
+	// read from lifetime.Knobs()' variables and flags.
+	Lifetime lifetime.Config
 
 	// GrailDir is MCP_GRAIL_DIR, shorthand for McpGrailToolset's grailDirectory option.
 	GrailDir string
@@ -327,6 +332,11 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	for i, s := range all {
 		flags[i] = fs.String(s.flag, "", s.help+" ["+s.env+", default "+orQuote(s.def)+"]")
 	}
+	knobs := lifetime.Knobs()
+	knobFlags := make([]*string, len(knobs))
+	for i, k := range knobs {
+		knobFlags[i] = fs.String(k.Flag, "", k.Help+" ["+k.Env+", default "+orQuote(k.Default)+"]")
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -353,6 +363,7 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 			c.WorkerUserSet = from != "default"
 		}
 	}
+	problems = append(problems, c.loadLifetime(getenv, knobs, knobFlags, given)...)
 	if c.Password == "" {
 		c.Password = getenv("GS_PASS")
 	}
@@ -367,6 +378,37 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 		return nil, errors.New("refusing to start; bad configuration:\n  " + strings.Join(problems, "\n  "))
 	}
 	return c, nil
+}
+
+// loadLifetime reads the lifetime policy, a given flag in place of its variable; a refusal
+// names the flag when a flag set the value.
+func (c *Config) loadLifetime(getenv func(string) string, knobs []lifetime.Knob, flags []*string, given map[string]bool) []string {
+	fromFlag := map[string]string{} // variable -> flag value
+	flagOf := map[string]string{}   // variable -> -flag
+	for i, k := range knobs {
+		flagOf[k.Env] = "-" + k.Flag
+		if given[k.Flag] {
+			fromFlag[k.Env] = *flags[i]
+		}
+	}
+	get := func(env string) string {
+		if v, ok := fromFlag[env]; ok {
+			return v
+		}
+		return getenv(env)
+	}
+	name := func(env string) string {
+		if _, ok := fromFlag[env]; ok {
+			return flagOf[env]
+		}
+		return env
+	}
+	lc, err := lifetime.FromSettings(get, name)
+	if err != nil {
+		return strings.Split(err.Error(), "\n")
+	}
+	c.Lifetime = lc
+	return nil
 }
 
 // reconcileToolsetOptions applies the spec's rules between MCP_TOOLSETS,
@@ -402,12 +444,16 @@ func (c *Config) reconcileToolsetOptions() []string {
 	return problems
 }
 
-// Table renders the settings as a Markdown table (README.md holds its output).
+// Table renders the settings, then the lifetime knobs, as a Markdown table (README.md holds
+// its output).
 func Table() string {
 	var b strings.Builder
 	b.WriteString("| variable | flag | default | meaning |\n|---|---|---|---|\n")
 	for _, s := range settings() {
 		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", s.env, s.flag, orQuote(s.def), s.help)
+	}
+	for _, k := range lifetime.Knobs() {
+		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", k.Env, k.Flag, orQuote(k.Default), k.Help)
 	}
 	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 )
 
 func env(kv ...string) func(string) string {
@@ -164,5 +166,54 @@ func TestOptionsForAToolsetNotServedRefuseTheStart(t *testing.T) {
 	_, err := Load(nil, env("MCP_TOOLSETS", "McpBrowsingToolset", "MCP_TOOLSET_OPTIONS", `{"AcmeToolset":{"x":1}}`), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "AcmeToolset") {
 		t.Fatalf("options for an unserved toolset were accepted: %v", err)
+	}
+}
+
+func TestLifetimeFlagOverridesItsVariable(t *testing.T) {
+	c, err := Load([]string{"-idle-timeout", "10m", "-max-commits-behind", "none"},
+		env("MCP_IDLE_TIMEOUT", "20m", "MCP_STREAM_LOSS_GRACE", "3"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Lifetime.IdleTimeout.String() != "10m0s" {
+		t.Fatalf("idle timeout %v, want the flag's 10m over MCP_IDLE_TIMEOUT=20m", c.Lifetime.IdleTimeout)
+	}
+	if c.Lifetime.StreamLossGrace.String() != "3s" || c.Lifetime.MaxCommitsBehind != 0 {
+		t.Fatalf("policy %s", c.Lifetime.Describe())
+	}
+	if d, _ := Load(nil, env(), io.Discard); d.Lifetime.IdleTimeout.String() != "30m0s" {
+		t.Fatalf("default idle timeout %v", d.Lifetime.IdleTimeout)
+	}
+}
+
+func TestBadLifetimeFlagRefusesToStartNamingTheFlagAndValue(t *testing.T) {
+	_, err := Load([]string{"-idle-timeout", "soonish"}, env("MCP_IDLE_TIMEOUT", "20m"), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `-idle-timeout="soonish"`) {
+		t.Fatalf("error %v, want it to name -idle-timeout and its value", err)
+	}
+	// An unworkable combination names the flag that made it.
+	_, err = Load([]string{"-probe-interval", "40m"}, env(), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-probe-interval=40m0s") || !strings.Contains(err.Error(), "MCP_IDLE_TIMEOUT=30m0s") {
+		t.Fatalf("error %v, want -probe-interval and MCP_IDLE_TIMEOUT named with their values", err)
+	}
+	// A bad variable is still named as the variable.
+	_, err = Load(nil, env("MCP_STUCK_VIEW_GRACE", "-4"), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `MCP_STUCK_VIEW_GRACE="-4"`) {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestHelpAndTableListEveryLifetimeKnob(t *testing.T) {
+	var usage strings.Builder
+	if _, err := Load([]string{"-h"}, env(), &usage); err == nil {
+		t.Fatal("-h gave no flag.ErrHelp")
+	}
+	for _, k := range lifetime.Knobs() {
+		if !strings.Contains(usage.String(), "-"+k.Flag) || !strings.Contains(usage.String(), k.Env) {
+			t.Errorf("-h lacks -%s / %s", k.Flag, k.Env)
+		}
+		if !strings.Contains(Table(), "| `"+k.Env+"` | `-"+k.Flag+"` |") {
+			t.Errorf("Table lacks %s", k.Env)
+		}
 	}
 }

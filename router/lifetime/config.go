@@ -116,17 +116,26 @@ const (
 // FromEnv reads the policy from the environment through getenv (os.Getenv in production),
 // applies the defaults to what is unset, and validates the result. The error names the
 // variable and the value it refused.
-func FromEnv(getenv func(string) string) (Config, error) {
+func FromEnv(getenv func(string) string) (Config, error) { return FromSettings(getenv, nil) }
+
+// FromSettings is FromEnv for a loader that also offers the Knobs as flags: get answers a
+// knob's value by its variable (a given flag's value in place of its variable), and name
+// says what an error calls the knob (its flag, when a flag set it). A nil name calls every
+// knob by its variable.
+func FromSettings(get func(env string) string, name func(env string) string) (Config, error) {
+	if name == nil {
+		name = func(env string) string { return env }
+	}
 	c := Defaults()
 	var errs []error
-	limit := func(name string, dst *Limit) bool {
-		raw := strings.TrimSpace(getenv(name))
+	limit := func(env string, dst *Limit) bool {
+		raw := strings.TrimSpace(get(env))
 		if raw == "" {
 			return false
 		}
 		l, err := ParseLimit(raw)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q: %w", name, raw, err))
+			errs = append(errs, fmt.Errorf("%s=%q: %w", name(env), raw, err))
 			return false
 		}
 		*dst = l
@@ -140,17 +149,17 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	var pass Limit
 	if limit(EnvReaperInterval, &pass) {
 		if !pass.On() {
-			errs = append(errs, fmt.Errorf("%s=none: the maintenance pass cannot be switched off", EnvReaperInterval))
+			errs = append(errs, fmt.Errorf("%s=none: the maintenance pass cannot be switched off", name(EnvReaperInterval)))
 		} else {
 			c.PassInterval = pass.D()
 		}
 	}
 	limit(EnvStuckViewGrace, &c.StuckViewGrace)
 	limit(EnvPinnedViewGrace, &c.PinnedViewGrace)
-	if raw := strings.TrimSpace(getenv(EnvMaxCommitsBehind)); raw != "" {
+	if raw := strings.TrimSpace(get(EnvMaxCommitsBehind)); raw != "" {
 		n, err := parseCount(raw)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q: %w", EnvMaxCommitsBehind, raw, err))
+			errs = append(errs, fmt.Errorf("%s=%q: %w", name(EnvMaxCommitsBehind), raw, err))
 		} else {
 			c.MaxCommitsBehind = n
 		}
@@ -166,7 +175,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			c.ProbeInterval = Off()
 		}
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(name); err != nil {
 		return Config{}, err
 	}
 	return c, nil
@@ -211,11 +220,14 @@ func parseCount(raw string) (int, error) {
 }
 
 // Validate refuses a combination that cannot work, naming both values.
-func (c Config) Validate() error {
+func (c Config) Validate() error { return c.validate(func(env string) string { return env }) }
+
+// validate is Validate calling each knob what name says.
+func (c Config) validate(name func(env string) string) error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if c.PassInterval <= 0 {
-		bad("%s=%v: the maintenance pass needs a positive interval", EnvReaperInterval, c.PassInterval)
+		bad("%s=%v: the maintenance pass needs a positive interval", name(EnvReaperInterval), c.PassInterval)
 	}
 	if c.ProbeTimeout <= 0 {
 		bad("probe timeout %v: must be positive", c.ProbeTimeout)
@@ -223,46 +235,46 @@ func (c Config) Validate() error {
 	if c.CallTimeout <= 0 {
 		bad("call timeout %v: must be positive", c.CallTimeout)
 	}
-	zero := func(name string, l Limit) {
+	zero := func(env string, l Limit) {
 		if l.On() && l.D() == 0 {
-			bad("%s=0 would release every session at once; use none to switch it off", name)
+			bad("%s=0 would release every session at once; use none to switch it off", name(env))
 		}
 	}
 	zero(EnvIdleTimeout, c.IdleTimeout)
 	zero(EnvStreamlessIdleTimeout, c.StreamlessIdleTimeout)
 	zero(EnvMaxLifetime, c.MaxLifetime)
 	if c.ProbeInterval.On() && c.ProbeInterval.D() == 0 {
-		bad("%s=0 would probe continuously; use none to switch probes off", EnvProbeInterval)
+		bad("%s=0 would probe continuously; use none to switch probes off", name(EnvProbeInterval))
 	}
 	if c.PinnedViewGrace.On() && c.PinnedViewGrace.D() == 0 {
 		bad("%s=0 would end every call the moment the repository is under pressure, which is a request deadline, not this rule; use none to switch it off",
-			EnvPinnedViewGrace)
+			name(EnvPinnedViewGrace))
 	}
 	if c.ProbeInterval.On() && c.IdleTimeout.On() && c.ProbeInterval.D() >= c.IdleTimeout.D() {
 		bad("%s=%v is not shorter than %s=%v: no probe could ever be sent before the idle deadline",
-			EnvProbeInterval, c.ProbeInterval, EnvIdleTimeout, c.IdleTimeout)
+			name(EnvProbeInterval), c.ProbeInterval, name(EnvIdleTimeout), c.IdleTimeout)
 	}
 	if c.ProbeInterval.On() && c.PassInterval > 0 && c.ProbeInterval.D() > 0 && c.ProbeInterval.D() < c.PassInterval {
 		bad("%s=%v is shorter than %s=%v: probes are sent by the pass, so they could not keep that cadence",
-			EnvProbeInterval, c.ProbeInterval, EnvReaperInterval, c.PassInterval)
+			name(EnvProbeInterval), c.ProbeInterval, name(EnvReaperInterval), c.PassInterval)
 	}
 	if !c.IdleTimeout.On() && !c.ProbeInterval.On() {
-		bad("%s=none with %s=none: a session holding a stream open could never be released", EnvIdleTimeout, EnvProbeInterval)
+		bad("%s=none with %s=none: a session holding a stream open could never be released", name(EnvIdleTimeout), name(EnvProbeInterval))
 	}
 	if c.StreamlessIdleTimeout.On() && c.IdleTimeout.On() && c.StreamlessIdleTimeout.D() > c.IdleTimeout.D() {
 		bad("%s=%v is longer than %s=%v: a session that can never be probed would outlive one that can",
-			EnvStreamlessIdleTimeout, c.StreamlessIdleTimeout, EnvIdleTimeout, c.IdleTimeout)
+			name(EnvStreamlessIdleTimeout), c.StreamlessIdleTimeout, name(EnvIdleTimeout), c.IdleTimeout)
 	}
 	if c.StuckViewGrace.On() && c.StuckViewGrace.D() > 0 && c.StuckViewGrace.D() < c.PassInterval {
 		bad("%s=%v is shorter than %s=%v: the view is only looked at once a pass; use 0 for the pass that finds it",
-			EnvStuckViewGrace, c.StuckViewGrace, EnvReaperInterval, c.PassInterval)
+			name(EnvStuckViewGrace), c.StuckViewGrace, name(EnvReaperInterval), c.PassInterval)
 	}
 	if c.PinnedViewGrace.On() && c.PinnedViewGrace.D() > 0 && c.PinnedViewGrace.D() < c.PassInterval {
 		bad("%s=%v is shorter than %s=%v: the oldest commit record is only looked at once a pass",
-			EnvPinnedViewGrace, c.PinnedViewGrace, EnvReaperInterval, c.PassInterval)
+			name(EnvPinnedViewGrace), c.PinnedViewGrace, name(EnvReaperInterval), c.PassInterval)
 	}
 	if c.MaxCommitsBehind < 0 {
-		bad("%s=%d: must be at least 1, or none", EnvMaxCommitsBehind, c.MaxCommitsBehind)
+		bad("%s=%d: must be at least 1, or none", name(EnvMaxCommitsBehind), c.MaxCommitsBehind)
 	}
 	return errors.Join(errs...)
 }
@@ -287,8 +299,8 @@ func (c Config) Describe() string {
 }
 
 // Knob describes one variable of this policy for a configuration loader that also offers
-// command-line flags: register Flag, and hand FromEnv a getenv that answers a given flag's
-// value in place of its variable.
+// command-line flags: register Flag, and hand FromSettings a get that answers a given flag's
+// value in place of its variable (internal/config does).
 type Knob struct {
 	Env, Flag, Default, Help string
 }

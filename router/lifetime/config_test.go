@@ -164,3 +164,22 @@ func TestKnobsNameEveryVariableFromEnvReadsWithItsDefault(t *testing.T) {
 		t.Fatalf("knob defaults give %s, Defaults() is %s", c.Describe(), Defaults().Describe())
 	}
 }
+
+func TestFromSettingsCallsEachKnobWhatTheLoaderSays(t *testing.T) {
+	values := map[string]string{EnvIdleTimeout: "4m", EnvProbeInterval: "5m", EnvMaxLifetime: "forever"}
+	byFlag := func(env string) string {
+		if env == EnvIdleTimeout || env == EnvMaxLifetime {
+			return "-flag-for-" + env
+		}
+		return env
+	}
+	_, err := FromSettings(func(k string) string { return values[k] }, byFlag)
+	if err == nil || !strings.Contains(err.Error(), `-flag-for-MCP_MAX_LIFETIME="forever"`) {
+		t.Fatalf("parse error %v, want the loader's name for the knob", err)
+	}
+	delete(values, EnvMaxLifetime)
+	_, err = FromSettings(func(k string) string { return values[k] }, byFlag)
+	if err == nil || !strings.Contains(err.Error(), "MCP_PROBE_INTERVAL=5m0s is not shorter than -flag-for-MCP_IDLE_TIMEOUT=4m0s") {
+		t.Fatalf("combination error %v, want both knobs named as the loader says", err)
+	}
+}
