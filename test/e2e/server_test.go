@@ -4,132 +4,58 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 var binary string // built once by TestMain
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "mcp-e2e-bin-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "e2e:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		binary = filepath.Join(dir, "mcp-gemstone")
-		build := exec.Command("go", "build", "-o", binary, "./cmd/mcp-gemstone")
-		build.Dir = "../.."
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "e2e: building bin/mcp-gemstone failed:", err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "e2e", &binary)) }
 
 func standinHome(t *testing.T) string {
 	t.Helper()
-	home := os.Getenv("GEMSTONE_STANDIN")
-	if home == "" {
-		t.Fatal("GEMSTONE_STANDIN is not set: run `make standin` and set GEMSTONE_STANDIN=$PWD/build/standin (make test does both)")
-	}
-	if _, err := os.Stat(filepath.Join(home, "bin", "standin-gem")); err != nil {
-		t.Fatalf("GEMSTONE_STANDIN=%s holds no stand-in (bin/standin-gem): %v; run `make standin`", home, err)
-	}
-	return home
+	return binserver.StandinHome(t)
 }
 
 // server is one bin/mcp-gemstone process on the stand-in.
 type server struct {
-	t       *testing.T
-	cmd     *exec.Cmd
-	url     string
-	gemDir  string // GCI_STANDIN_DIR: one file per live gem, holding its pid
-	log     *logBuffer
-	exited  chan struct{}
-	exitErr error
+	t      *testing.T
+	proc   *binserver.Process
+	url    string
+	gemDir string // GCI_STANDIN_DIR: one file per live gem, holding its pid
+	log    *binserver.LogBuffer
 }
-
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var urlInLog = regexp.MustCompile(`"url":"(http://[^"]+)"`)
 
 // start runs the server with MCP_PORT=0 and the given extra environment (NAME=value).
 func start(t *testing.T, env ...string) *server {
 	t.Helper()
 	home := standinHome(t)
-	s := &server{t: t, gemDir: t.TempDir(), log: &logBuffer{}, exited: make(chan struct{})}
-	s.cmd = exec.Command(binary)
-	s.cmd.Env = append(os.Environ(),
-		"GEMSTONE="+home, "GCI_LIBRARY=", "GCI_STANDIN_DIR="+s.gemDir, "GS_PASS=swordfish",
-		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug")
-	s.cmd.Env = append(s.cmd.Env, env...)
-	pr, pw := io.Pipe()
-	s.cmd.Stderr = pw
-	s.cmd.Stdout = s.log
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", binary, err)
+	s := &server{t: t, gemDir: t.TempDir()}
+	proc, err := binserver.Start(binary, append([]string{
+		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish",
+		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug"}, env...)...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	go func() {
-		s.exitErr = s.cmd.Wait()
-		pw.Close()
-		close(s.exited)
-	}()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			line := sc.Text()
-			s.log.Write([]byte(line + "\n"))
-			if m := urlInLog.FindStringSubmatch(line); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-	}()
-	select {
-	case s.url = <-found:
-	case <-s.exited:
-		t.Fatalf("the server exited at start (%v):\n%s", s.exitErr, s.log)
-	case <-time.After(15 * time.Second):
-		s.cmd.Process.Kill()
+	s.proc, s.log = proc, proc.Log
+	url, exited := proc.WaitURL(15 * time.Second)
+	switch {
+	case exited:
+		t.Fatalf("the server exited at start (%v):\n%s", proc.ExitErr, s.log)
+	case url == "":
+		_ = proc.Cmd.Process.Kill()
 		t.Fatalf("the server did not say it was listening within 15 s:\n%s", s.log)
 	}
+	s.url = url
 	t.Cleanup(func() {
 		s.stop(10 * time.Second)
 		if t.Failed() {
@@ -146,63 +72,13 @@ func start(t *testing.T, env ...string) *server {
 }
 
 // stop sends SIGTERM and waits; it answers the exit code (-1: did not exit in time).
-func (s *server) stop(within time.Duration) int {
-	if s.cmd.ProcessState == nil {
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	}
-	select {
-	case <-s.exited:
-	case <-time.After(within):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-		return -1
-	}
-	return s.cmd.ProcessState.ExitCode()
-}
+func (s *server) stop(within time.Duration) int { return s.proc.Stop(within) }
 
-// ourGems lists the pids of live stand-in gem processes started for this server: found in
-// /proc by their command line and their GCI_STANDIN_DIR, so a gem orphaned by a crash (its
-// parent gone) is found too.
-func (s *server) ourGems() []int {
-	entries, _ := os.ReadDir("/proc")
-	marker := []byte("GCI_STANDIN_DIR=" + s.gemDir + "\x00")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if !bytes.Contains(cmdline, []byte("standin-gem")) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z")) {
-			continue // a zombie is dead; its parent has not reaped it yet
-		}
-		environ, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if bytes.Contains(environ, marker) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+// ourGems lists the pids of live stand-in gem processes started for this server, orphans included.
+func (s *server) ourGems() []int { return binserver.StandinGems(s.gemDir) }
 
 // gemFiles maps the stand-in's live session numbers to gem pids.
-func (s *server) gemFiles() map[string]int {
-	out := map[string]int{}
-	entries, _ := os.ReadDir(s.gemDir)
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(s.gemDir, e.Name()))
-		if err != nil {
-			continue
-		}
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			out[e.Name()] = pid
-		}
-	}
-	return out
-}
+func (s *server) gemFiles() map[string]int { return binserver.GemFiles(s.gemDir) }
 
 // answer is a decoded HTTP answer.
 type answer struct {

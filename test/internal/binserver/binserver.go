@@ -1,0 +1,202 @@
+// Package binserver runs bin/mcp-gemstone as a child process for the end-to-end tests: it builds
+// the binary once per test binary, starts it with extra environment, waits for the URL it logs
+// when it listens, stops it with SIGTERM and lists the stand-in gem processes a run left behind.
+// It holds no opinion on what a test asserts; each test package keeps its own messages.
+package binserver
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mainPackage is built by import path, so the build works from any test package's directory.
+const mainPackage = "github.com/gemstone-mcp/mcp-gemstone/cmd/mcp-gemstone"
+
+// Main builds bin/mcp-gemstone into a temporary directory, sets *binary to it, runs the tests
+// and answers the exit code for os.Exit; name prefixes what it reports on stderr.
+func Main(m *testing.M, name string, binary *string) int {
+	dir, err := os.MkdirTemp("", "mcp-"+strings.ReplaceAll(name, "_", "-")+"-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*binary = filepath.Join(dir, "mcp-gemstone")
+	if err := Build(*binary); err != nil {
+		fmt.Fprintln(os.Stderr, name+": building bin/mcp-gemstone failed:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// Build compiles cmd/mcp-gemstone to the path out; the compiler's output goes to stderr.
+func Build(out string) error {
+	build := exec.Command("go", "build", "-o", out, mainPackage)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	return build.Run()
+}
+
+// StandinHome answers GEMSTONE_STANDIN, failing the test when it is unset or holds no stand-in.
+func StandinHome(t testing.TB) string {
+	t.Helper()
+	home := os.Getenv("GEMSTONE_STANDIN")
+	if home == "" {
+		t.Fatal("GEMSTONE_STANDIN is not set: run `make standin` and set GEMSTONE_STANDIN=$PWD/build/standin (make test does both)")
+	}
+	if _, err := os.Stat(filepath.Join(home, "bin", "standin-gem")); err != nil {
+		t.Fatalf("GEMSTONE_STANDIN=%s holds no stand-in (bin/standin-gem): %v; run `make standin`", home, err)
+	}
+	return home
+}
+
+// LogBuffer collects a process's output; it is safe for the copying goroutines and the test.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// urlInLog finds the URL the server logs when it listens.
+var urlInLog = regexp.MustCompile(`"url":"(https?://[^"]+)"`)
+
+// Process is one running server. Exited is closed once it has exited; ExitErr (what Wait
+// answered) and Cmd.ProcessState may be read only after that.
+type Process struct {
+	Cmd     *exec.Cmd
+	Log     *LogBuffer
+	Exited  chan struct{}
+	ExitErr error
+	found   chan string
+}
+
+// Start runs binary with the test's environment plus env (NAME=value, later ones win). Its
+// stdout and stderr go to Log; stderr is also watched for the listening URL (see WaitURL).
+func Start(binary string, env ...string) (*Process, error) {
+	p := &Process{Cmd: exec.Command(binary), Log: &LogBuffer{}, Exited: make(chan struct{}), found: make(chan string, 1)}
+	p.Cmd.Env = append(os.Environ(), env...)
+	pr, pw := io.Pipe()
+	p.Cmd.Stdout, p.Cmd.Stderr = p.Log, pw
+	if err := p.Cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", binary, err)
+	}
+	go func() {
+		p.ExitErr = p.Cmd.Wait()
+		pw.Close()
+		close(p.Exited)
+	}()
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			line := sc.Text()
+			p.Log.Write([]byte(line + "\n"))
+			if m := urlInLog.FindStringSubmatch(line); m != nil {
+				select {
+				case p.found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	return p, nil
+}
+
+// WaitURL answers the URL the server logged on listening. It answers "" and exited true when
+// the server exited first, and "" and false when neither happened within d (the server is
+// left running: the caller decides whether to kill it).
+func (p *Process) WaitURL(d time.Duration) (url string, exited bool) {
+	select {
+	case url = <-p.found:
+		return url, false
+	case <-p.Exited:
+		return "", true
+	case <-time.After(d):
+		return "", false
+	}
+}
+
+// Stop sends SIGTERM (unless the server has exited already) and waits up to within; it
+// answers the exit code, or -1 when the server had to be killed.
+func (p *Process) Stop(within time.Duration) int {
+	select {
+	case <-p.Exited:
+	default:
+		_ = p.Cmd.Process.Signal(syscall.SIGTERM)
+	}
+	select {
+	case <-p.Exited:
+	case <-time.After(within):
+		_ = p.Cmd.Process.Kill()
+		<-p.Exited
+		return -1
+	}
+	return p.Cmd.ProcessState.ExitCode()
+}
+
+// StandinGems lists the pids of live stand-in gem processes whose GCI_STANDIN_DIR is gemDir:
+// found in /proc by command line and environment, so a gem orphaned by a crash (its parent
+// gone) is found too.
+func StandinGems(gemDir string) []int {
+	entries, _ := os.ReadDir("/proc")
+	marker := []byte("GCI_STANDIN_DIR=" + gemDir + "\x00")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if !bytes.Contains(cmdline, []byte("standin-gem")) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z")) {
+			continue // a zombie is dead; its parent has not reaped it yet
+		}
+		environ, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if bytes.Contains(environ, marker) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// GemFiles maps the stand-in's live session numbers to gem pids, as the stand-in records
+// them in gemDir (one file per live gem, holding its pid).
+func GemFiles(gemDir string) map[string]int {
+	out := map[string]int{}
+	entries, _ := os.ReadDir(gemDir)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(gemDir, e.Name()))
+		if err != nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			out[e.Name()] = pid
+		}
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package binserver
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// script writes an executable shell script standing in for the server.
+func script(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fake-server")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestStartFindsTheLoggedURLAndStopAnswersTheExitCodeAfterSIGTERM(t *testing.T) {
+	bin := script(t, `trap 'echo stopping; exit 3' TERM
+echo "out $FAKE_ENV"
+echo '{"level":"info","url":"https://127.0.0.1:4711/mcp","message":"listening"}' >&2
+while :; do sleep 0.05; done
+`)
+	p, err := Start(bin, "FAKE_ENV=passed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, exited := p.WaitURL(10 * time.Second)
+	if url != "https://127.0.0.1:4711/mcp" || exited {
+		t.Fatalf("WaitURL = %q, exited %v; log:\n%s", url, exited, p.Log)
+	}
+	if code := p.Stop(10 * time.Second); code != 3 {
+		t.Fatalf("exit code after SIGTERM %d, want 3; log:\n%s", code, p.Log)
+	}
+	if log := p.Log.String(); !strings.Contains(log, "out passed") || !strings.Contains(log, `"message":"listening"`) {
+		t.Fatalf("the log lacks stdout or stderr:\n%s", log)
+	}
+	if code := p.Stop(time.Second); code != 3 {
+		t.Fatalf("a second Stop answered %d, want the same exit code 3", code)
+	}
+}
+
+func TestWaitURLReportsAnExitBeforeListening(t *testing.T) {
+	p, err := Start(script(t, "echo refused >&2; exit 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url, exited := p.WaitURL(10 * time.Second); url != "" || !exited {
+		t.Fatalf("WaitURL = %q, exited %v; want \"\", true", url, exited)
+	}
+	if code := p.Cmd.ProcessState.ExitCode(); code != 4 || p.ExitErr == nil {
+		t.Fatalf("exit code %d (err %v), want 4", code, p.ExitErr)
+	}
+}
+
+func TestStopKillsAServerThatIgnoresSIGTERMAndAnswersMinusOne(t *testing.T) {
+	p, err := Start(script(t, "trap '' TERM\necho '{\"url\":\"http://127.0.0.1:1/mcp\"}' >&2\nwhile :; do sleep 0.05; done\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url, _ := p.WaitURL(10 * time.Second); url == "" {
+		t.Fatalf("no URL; log:\n%s", p.Log)
+	}
+	if code := p.Stop(300 * time.Millisecond); code != -1 {
+		t.Fatalf("Stop answered %d for a server that ignores SIGTERM, want -1", code)
+	}
+}
+
+func TestGemFilesMapsSessionNumbersToPidsAndSkipsJunk(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "1"), []byte("4242\n"), 0o600)
+	_ = os.WriteFile(filepath.Join(dir, "2"), []byte("not a pid"), 0o600)
+	if got, want := GemFiles(dir), map[string]int{"1": 4242}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("GemFiles = %v, want %v", got, want)
+	}
+	if got := StandinGems(dir); len(got) != 0 {
+		t.Fatalf("StandinGems found %v for a directory no gem was started with", got)
+	}
+}
+
+func TestLogBufferKeepsEveryConcurrentWrite(t *testing.T) {
+	var l LogBuffer
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 100; j++ {
+				l.Write([]byte("x"))
+				_ = l.String()
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(l.String()); n != 800 {
+		t.Fatalf("%d bytes, want 800", n)
+	}
+}
