@@ -7,8 +7,6 @@
 package e2eauth
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -23,79 +21,32 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 var binary string
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "mcp-e2e-auth-bin-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "e2e_auth:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		binary = filepath.Join(dir, "mcp-gemstone")
-		build := exec.Command("go", "build", "-o", binary, "./cmd/mcp-gemstone")
-		build.Dir = "../.."
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "e2e_auth: building bin/mcp-gemstone failed:", err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "e2e_auth", &binary)) }
 
 func standinHome(t *testing.T) string {
 	t.Helper()
-	home := os.Getenv("GEMSTONE_STANDIN")
-	if home == "" {
-		t.Fatal("GEMSTONE_STANDIN is not set: run `make standin` and set GEMSTONE_STANDIN=$PWD/build/standin (make test does both)")
-	}
-	if _, err := os.Stat(filepath.Join(home, "bin", "standin-gem")); err != nil {
-		t.Fatalf("GEMSTONE_STANDIN=%s holds no stand-in (bin/standin-gem): %v", home, err)
-	}
-	return home
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *syncBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	return binserver.StandinHome(t)
 }
 
 // server is one bin/mcp-gemstone process.
 type server struct {
 	t      *testing.T
-	cmd    *exec.Cmd
+	proc   *binserver.Process
 	addr   string // host:port
 	url    string // as the server logged it
-	log    *syncBuffer
-	exited chan struct{}
+	log    *binserver.LogBuffer
 	client *http.Client // trusts the server's throwaway certificate
 }
-
-var urlInLog = regexp.MustCompile(`"url":"(https?://[^"]+)"`)
 
 // freePort picks a port for the server, so MCP_RESOURCE can name it before the start.
 func freePort(t *testing.T) int {
@@ -144,55 +95,29 @@ func startAuth(t *testing.T, issuer string, env ...string) *server {
 	home := standinHome(t)
 	port := freePort(t)
 	certFile, keyFile, pool := throwawayCert(t)
-	s := &server{t: t, log: &syncBuffer{}, exited: make(chan struct{}), addr: fmt.Sprintf("127.0.0.1:%d", port)}
+	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	s.client = clientTrusting(pool)
-	s.cmd = exec.Command(binary)
-	s.cmd.Env = append(os.Environ(),
-		"GEMSTONE="+home, "GCI_LIBRARY=", "GCI_STANDIN_DIR="+t.TempDir(), "GS_PASS=swordfish",
+	proc, err := binserver.Start(binary, append([]string{
+		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + t.TempDir(), "GS_PASS=swordfish",
 		fmt.Sprintf("MCP_PORT=%d", port), "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
-		"MCP_AUTH=oidc", "MCP_OIDC_ISSUER="+issuer, "MCP_RESOURCE="+s.resource(),
+		"MCP_AUTH=oidc", "MCP_OIDC_ISSUER=" + issuer, "MCP_RESOURCE=" + s.resource(),
 		"MCP_REQUIRED_SCOPES=mcp:use", "MCP_EXTRA_SCOPES=profile",
-		"MCP_TLS_CERT="+certFile, "MCP_TLS_KEY="+keyFile, "MCP_WORKER_USER=")
-	s.cmd.Env = append(s.cmd.Env, env...)
-	pr, pw := io.Pipe()
-	s.cmd.Stderr, s.cmd.Stdout = pw, s.log
-	if err := s.cmd.Start(); err != nil {
+		"MCP_TLS_CERT=" + certFile, "MCP_TLS_KEY=" + keyFile, "MCP_WORKER_USER="}, env...)...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		_ = s.cmd.Wait()
-		pw.Close()
-		close(s.exited)
-	}()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			s.log.Write([]byte(sc.Text() + "\n"))
-			if m := urlInLog.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-	}()
-	select {
-	case s.url = <-found:
-	case <-s.exited:
+	s.proc, s.log = proc, proc.Log
+	url, exited := proc.WaitURL(15 * time.Second)
+	switch {
+	case exited:
 		t.Fatalf("the server exited at start:\n%s", s.log)
-	case <-time.After(15 * time.Second):
-		_ = s.cmd.Process.Kill()
+	case url == "":
+		_ = proc.Cmd.Process.Kill()
 		t.Fatalf("the server did not say it was listening within 15 s:\n%s", s.log)
 	}
+	s.url = url
 	t.Cleanup(func() {
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-		case <-time.After(15 * time.Second):
-			_ = s.cmd.Process.Kill()
-			<-s.exited
+		if proc.Stop(15*time.Second) == -1 {
 			t.Errorf("the server did not stop within 15 s of SIGTERM")
 		}
 		if t.Failed() {
