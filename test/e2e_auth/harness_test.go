@@ -117,7 +117,7 @@ func startAuth(t *testing.T, issuer string, env ...string) *server {
 	}
 	s.url = url
 	t.Cleanup(func() {
-		if proc.Stop(15*time.Second) == -1 {
+		if !proc.Terminate(15 * time.Second) {
 			t.Errorf("the server did not stop within 15 s of SIGTERM")
 		}
 		if t.Failed() {

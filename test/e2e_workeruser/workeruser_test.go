@@ -6,44 +6,23 @@
 package e2e_workeruser
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 var binary string // built once by TestMain
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "mcp-e2e-workeruser-bin-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "e2e_workeruser:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		binary = filepath.Join(dir, "mcp-gemstone")
-		build := exec.Command("go", "build", "-o", binary, "./cmd/mcp-gemstone")
-		build.Dir = "../.."
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "e2e_workeruser: building bin/mcp-gemstone failed:", err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "e2e_workeruser", &binary)) }
 
 // The stand-in starts every password it mints with this (test/standin/gem/onetime.go), so a
 // log holding any minted password holds it.
@@ -52,91 +31,29 @@ const mintedPrefix = "standin-otp-"
 // controlPassword is the control user's password; the worker user has none the router knows.
 const controlPassword = "swordfish-control"
 
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 type server struct {
-	cmd      *exec.Cmd
+	proc     *binserver.Process
 	url      string
 	gemDir   string
 	loginLog string // GCI_STANDIN_LOGIN_LOG: one JSON line per gem login
-	log      *logBuffer
-	exited   chan struct{}
-	exitErr  error
-}
-
-var urlInLog = regexp.MustCompile(`"url":"(http://[^"]+)"`)
-
-func standinHome(t *testing.T) string {
-	t.Helper()
-	home := os.Getenv("GEMSTONE_STANDIN")
-	if home == "" {
-		t.Fatal("GEMSTONE_STANDIN is not set: run `make standin` and set GEMSTONE_STANDIN=$PWD/build/standin (make test does both)")
-	}
-	if _, err := os.Stat(filepath.Join(home, "bin", "standin-gem")); err != nil {
-		t.Fatalf("GEMSTONE_STANDIN=%s holds no stand-in (bin/standin-gem): %v; run `make standin`", home, err)
-	}
-	return home
+	log      *binserver.LogBuffer
 }
 
 // launch runs the server with extra environment; it answers once the server listens or exits.
 func launch(t *testing.T, env ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
-	s := &server{gemDir: filepath.Join(dir, "sessions"), loginLog: filepath.Join(dir, "logins"), log: &logBuffer{}, exited: make(chan struct{})}
-	s.cmd = exec.Command(binary)
-	s.cmd.Env = append(os.Environ(),
-		"GEMSTONE="+standinHome(t), "GCI_LIBRARY=", "GCI_STANDIN_DIR="+s.gemDir, "GCI_STANDIN_LOGIN_LOG="+s.loginLog,
-		"GS_PASS="+controlPassword, "MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
-		"MCP_CONTROL_USER=DataCurator")
-	s.cmd.Env = append(s.cmd.Env, env...)
-	pr, pw := io.Pipe()
-	s.cmd.Stdout, s.cmd.Stderr = s.log, pw
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", binary, err)
+	s := &server{gemDir: filepath.Join(dir, "sessions"), loginLog: filepath.Join(dir, "logins")}
+	proc, err := binserver.Start(binary, append([]string{
+		"GEMSTONE=" + binserver.StandinHome(t), "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GCI_STANDIN_LOGIN_LOG=" + s.loginLog,
+		"GS_PASS=" + controlPassword, "MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
+		"MCP_CONTROL_USER=DataCurator"}, env...)...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	go func() {
-		s.exitErr = s.cmd.Wait()
-		pw.Close()
-		close(s.exited)
-	}()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			s.log.Write([]byte(sc.Text() + "\n"))
-			if m := urlInLog.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-	}()
+	s.proc, s.log = proc, proc.Log
 	t.Cleanup(func() {
-		if s.cmd.ProcessState == nil {
-			_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		}
-		select {
-		case <-s.exited:
-		case <-time.After(15 * time.Second):
-			_ = s.cmd.Process.Kill()
-			<-s.exited
+		if !proc.Terminate(15 * time.Second) {
 			t.Error("the server did not stop within 15 s of SIGTERM")
 		}
 		if entries, _ := os.ReadDir(s.gemDir); len(entries) > 0 {
@@ -146,13 +63,12 @@ func launch(t *testing.T, env ...string) *server {
 			t.Logf("server log:\n%s", s.log)
 		}
 	})
-	select {
-	case s.url = <-found:
-	case <-s.exited:
-	case <-time.After(45 * time.Second):
-		_ = s.cmd.Process.Kill()
+	url, exited := proc.WaitURL(45 * time.Second)
+	if url == "" && !exited {
+		_ = proc.Cmd.Process.Kill()
 		t.Fatalf("the server neither listened nor exited within 45 s:\n%s", s.log)
 	}
+	s.url = url
 	return s
 }
 
@@ -160,8 +76,8 @@ func launch(t *testing.T, env ...string) *server {
 func (s *server) waitExit(t *testing.T) int {
 	t.Helper()
 	select {
-	case <-s.exited:
-		return s.cmd.ProcessState.ExitCode()
+	case <-s.proc.Exited:
+		return s.proc.Cmd.ProcessState.ExitCode()
 	case <-time.After(45 * time.Second):
 		t.Fatalf("the server did not exit within 45 s:\n%s", s.log)
 		return -1
@@ -259,7 +175,7 @@ const (
 func TestWorkerGemsLogInAsTheWorkerUserWithOneTimePasswordsThatNeverReachTheLog(t *testing.T) {
 	s := launch(t, "MCP_WORKER_USER=McpReadOnly")
 	if s.url == "" {
-		t.Fatalf("the server exited at start (%v):\n%s", s.exitErr, s.log)
+		t.Fatalf("the server exited at start (%v):\n%s", s.proc.ExitErr, s.log)
 	}
 	if !strings.Contains(s.log.String(), "checked: the grant is in place") {
 		t.Errorf("the start did not report the grant check:\n%s", s.log)
@@ -291,7 +207,7 @@ func TestWorkerGemsLogInAsTheWorkerUserWithOneTimePasswordsThatNeverReachTheLog(
 			t.Errorf("DELETE %s: %d", id, code)
 		}
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	_ = s.proc.Cmd.Process.Signal(syscall.SIGTERM)
 	if code := s.waitExit(t); code != 0 {
 		t.Errorf("exit code after SIGTERM: %d", code)
 	}
@@ -321,7 +237,7 @@ func TestAMissingGrantStopsTheStartNamingTheScriptToRun(t *testing.T) {
 func TestAnUnreachableStoneOnlyWarnsAtStartAndEachSessionSaysWhy(t *testing.T) {
 	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "MCP_STONE=nostone")
 	if s.url == "" {
-		t.Fatalf("the server refused to start on an unreachable stone (%v):\n%s", s.exitErr, s.log)
+		t.Fatalf("the server refused to start on an unreachable stone (%v):\n%s", s.proc.ExitErr, s.log)
 	}
 	if !strings.Contains(s.log.String(), "could not check the one-time-password grant") {
 		t.Errorf("no warning that the grant could not be checked:\n%s", s.log)
@@ -349,7 +265,7 @@ func TestARefusedOneTimeLoginTellsTheClientWhatToProvisionAndNothingMore(t *test
 	// The grant check at start passes (it only mints); every worker login is then refused.
 	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "GCI_STANDIN_ONETIME_LOGINS=refused")
 	if s.url == "" {
-		t.Fatalf("the server exited at start (%v):\n%s", s.exitErr, s.log)
+		t.Fatalf("the server exited at start (%v):\n%s", s.proc.ExitErr, s.log)
 	}
 	a := s.initialize(t)
 	if a.Error == nil || a.Session != "" {

@@ -139,8 +139,17 @@ func (p *Process) WaitURL(d time.Duration) (url string, exited bool) {
 }
 
 // Stop sends SIGTERM (unless the server has exited already) and waits up to within; it
-// answers the exit code, or -1 when the server had to be killed.
+// answers the exit code, or -1 when the server had to be killed (or was ended by a signal).
 func (p *Process) Stop(within time.Duration) int {
+	if !p.Terminate(within) {
+		return -1
+	}
+	return p.Cmd.ProcessState.ExitCode()
+}
+
+// Terminate sends SIGTERM (unless the server has exited already) and waits up to within; when
+// the server has not exited by then it is killed and Terminate answers false.
+func (p *Process) Terminate(within time.Duration) bool {
 	select {
 	case <-p.Exited:
 	default:
@@ -148,12 +157,12 @@ func (p *Process) Stop(within time.Duration) int {
 	}
 	select {
 	case <-p.Exited:
+		return true
 	case <-time.After(within):
 		_ = p.Cmd.Process.Kill()
 		<-p.Exited
-		return -1
+		return false
 	}
-	return p.Cmd.ProcessState.ExitCode()
 }
 
 // StandinGems lists the pids of live stand-in gem processes whose GCI_STANDIN_DIR is gemDir:

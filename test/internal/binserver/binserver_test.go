@@ -40,8 +40,8 @@ while :; do sleep 0.05; done
 	if log := p.Log.String(); !strings.Contains(log, "out passed") || !strings.Contains(log, `"message":"listening"`) {
 		t.Fatalf("the log lacks stdout or stderr:\n%s", log)
 	}
-	if code := p.Stop(time.Second); code != 3 {
-		t.Fatalf("a second Stop answered %d, want the same exit code 3", code)
+	if !p.Terminate(time.Second) || p.Stop(time.Second) != 3 {
+		t.Fatal("after the exit, Terminate must answer true and Stop the same exit code 3")
 	}
 }
 
@@ -58,7 +58,7 @@ func TestWaitURLReportsAnExitBeforeListening(t *testing.T) {
 	}
 }
 
-func TestStopKillsAServerThatIgnoresSIGTERMAndAnswersMinusOne(t *testing.T) {
+func TestTerminateKillsAServerThatIgnoresSIGTERMAndAnswersFalse(t *testing.T) {
 	p, err := Start(script(t, "trap '' TERM\necho '{\"url\":\"http://127.0.0.1:1/mcp\"}' >&2\nwhile :; do sleep 0.05; done\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +66,11 @@ func TestStopKillsAServerThatIgnoresSIGTERMAndAnswersMinusOne(t *testing.T) {
 	if url, _ := p.WaitURL(10 * time.Second); url == "" {
 		t.Fatalf("no URL; log:\n%s", p.Log)
 	}
-	if code := p.Stop(300 * time.Millisecond); code != -1 {
-		t.Fatalf("Stop answered %d for a server that ignores SIGTERM, want -1", code)
+	if p.Terminate(300 * time.Millisecond) {
+		t.Fatal("Terminate answered true for a server that ignores SIGTERM")
+	}
+	if code := p.Stop(time.Second); code != -1 {
+		t.Fatalf("Stop answered %d for the killed server, want -1", code)
 	}
 }
 
