@@ -15,6 +15,7 @@
 #   gs_env_require_netldi  only where gems are forked (run-server.sh, unit tests that spawn gems)
 #   gs_env_report          the --check report
 #   gs_env_topaz LOG       linked topaz, logged in, script on stdin, output (redacted) to LOG
+#   gs_env_launch_server   run-server.sh and run-auth-server.sh: start detached, wait for health
 # Every function prints "error: ..." with the specific fix and returns non-zero; none exits.
 
 GS_ENV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -376,4 +377,74 @@ gs_env_port_pid() {
   else
     lsof -nP -iTCP:"$1" -sTCP:LISTEN -t 2>/dev/null | head -n 1
   fi
+}
+
+# How this machine reaches a server listening on host $1 (a wildcard is reached on loopback; an
+# IPv6 address goes in brackets).
+gs_env_url_host() {
+  case "$1" in 0.0.0.0|"") echo 127.0.0.1 ;; ::|"[::]") echo "[::1]" ;; *:*) echo "[$1]" ;; *) echo "$1" ;; esac
+}
+
+# gs_env_launch_server SCHEME URL_HOST LOG_START: start $BIN detached with its output appended to
+# $LOG, record "pid start port binary" in $PID_FILE, wait up to $TIMEOUT s for
+# SCHEME://URL_HOST:$PORT/healthz, then up to MCP_LOGIN_CHECK_TIMEOUT (30) s for the log lines
+# after line LOG_START to report the control session's login. Sets GS_ENV_SERVER_PID. A server
+# that dies, does not answer or cannot reach GemStone is reported with its log, stopped with
+# stop-server.sh, and the function returns 1.
+gs_env_launch_server() {
+  local scheme="$1" url_host="$2" log_start="$3" pid start health deadline login since
+  # setsid puts the server in a session of its own, so a terminal's hangup or a Ctrl-C in the
+  # caller's shell does not reach it; a non-leader caller makes setsid exec in place, so $! is
+  # the server's pid.
+  if command -v setsid >/dev/null; then
+    setsid "$BIN" </dev/null >>"$LOG" 2>&1 &
+  else
+    nohup "$BIN" </dev/null >>"$LOG" 2>&1 &
+  fi
+  pid=$!
+  # shellcheck disable=SC2034 # read by the caller
+  GS_ENV_SERVER_PID=$pid
+  sleep 0.2
+  start="$(gs_env_proc_start "$pid")"
+  echo "$pid ${start:-0} $PORT $BIN" >"$PID_FILE" || return 1
+
+  # -k: this only asks our own process whether it answers; a certificate names the public host.
+  health="$scheme://$url_host:$PORT/healthz"
+  deadline=$((SECONDS + TIMEOUT))
+  while :; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$PID_FILE"
+      gs_env__err "the server exited during startup; the end of $LOG:"
+      tail -n 20 "$LOG" | sed 's/^/    /' >&2
+      return 1
+    fi
+    if curl -fsSk --max-time 2 -o /dev/null "$health" 2>/dev/null; then break; fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      gs_env__err "the server (pid $pid) did not answer $health within ${TIMEOUT}s; stopping it. The end of $LOG:"
+      tail -n 20 "$LOG" | sed 's/^/    /' >&2
+      "$GS_ENV_ROOT/stop-server.sh" "$PORT" >&2 || true
+      return 1
+    fi
+    sleep 0.3
+  done
+
+  # /healthz answers as soon as the server listens; whether it reached GemStone shows in its log,
+  # where the control session's first login is reported (it is tried once at startup).
+  login=""
+  deadline=$((SECONDS + ${MCP_LOGIN_CHECK_TIMEOUT:-30}))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    since="$(tail -n +"$log_start" "$LOG")"
+    if grep -q 'GemStone client library not loaded' <<<"$since"; then login=nolib; break; fi
+    if grep -q 'control session not logged in' <<<"$since"; then login=failed; break; fi
+    if grep -q 'control session logged in' <<<"$since"; then login=ok; break; fi
+    sleep 0.3
+  done
+  case "$login" in
+    nolib|failed)
+      gs_env__err "the server answers, but $([ "$login" = nolib ] && echo "could not load the GemStone client library" || echo "its control session could not log in to $GS_STONE as $GS_USER"); stopping it. From $LOG:"
+      tail -n +"$log_start" "$LOG" | grep -E 'library|control session' | tail -n 5 | sed 's/^/    /' >&2
+      "$GS_ENV_ROOT/stop-server.sh" "$PORT" >/dev/null 2>&1 || true
+      return 1 ;;
+    "") echo "warning: no login of the control session reported within ${MCP_LOGIN_CHECK_TIMEOUT:-30}s; see $LOG" >&2 ;;
+  esac
 }

@@ -94,54 +94,9 @@ fi
 log_start=$(($(wc -l <"$LOG") + 1))
 printf '\n=== %s run-auth-server.sh: starting %s on %s://%s:%s (stone %s, control user %s, issuer %s, resource %s)\n' \
   "$(date -u +%FT%TZ)" "$BIN" "$SCHEME" "$HOST" "$PORT" "$GS_STONE" "$GS_USER" "$MCP_OIDC_ISSUER" "$MCP_RESOURCE" >>"$LOG"
-if command -v setsid >/dev/null; then
-  setsid "$BIN" </dev/null >>"$LOG" 2>&1 &
-else
-  nohup "$BIN" </dev/null >>"$LOG" 2>&1 &
-fi
-pid=$!
-sleep 0.2
-echo "$pid $(gs_env_proc_start "$pid") $PORT $BIN" >"$PID_FILE"
-
-url_host="$HOST"
-case "$HOST" in 0.0.0.0|"") url_host=127.0.0.1 ;; ::|"[::]") url_host="[::1]" ;; *:*) url_host="[$HOST]" ;; esac
-# -k: this only asks our own process whether it answers; the certificate names the public host.
-health="$SCHEME://$url_host:$PORT/healthz"
-deadline=$((SECONDS + TIMEOUT))
-while :; do
-  if ! kill -0 "$pid" 2>/dev/null; then
-    rm -f "$PID_FILE"
-    gs_env__err "the server exited during startup; the end of $LOG:"
-    tail -n 20 "$LOG" | sed 's/^/    /' >&2
-    exit 1
-  fi
-  if curl -fsSk --max-time 2 -o /dev/null "$health" 2>/dev/null; then break; fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    gs_env__err "the server (pid $pid) did not answer $health within ${TIMEOUT}s; stopping it. The end of $LOG:"
-    tail -n 20 "$LOG" | sed 's/^/    /' >&2
-    "$ROOT/stop-server.sh" "$PORT" >&2 || true
-    exit 1
-  fi
-  sleep 0.3
-done
-
-login=""
-deadline=$((SECONDS + ${MCP_LOGIN_CHECK_TIMEOUT:-30}))
-while [ "$SECONDS" -lt "$deadline" ]; do
-  since="$(tail -n +"$log_start" "$LOG")"
-  if grep -q 'GemStone client library not loaded' <<<"$since"; then login=nolib; break; fi
-  if grep -q 'control session not logged in' <<<"$since"; then login=failed; break; fi
-  if grep -q 'control session logged in' <<<"$since"; then login=ok; break; fi
-  sleep 0.3
-done
-case "$login" in
-  nolib|failed)
-    gs_env__err "the server answers, but $([ "$login" = nolib ] && echo "could not load the GemStone client library" || echo "its control session could not log in to $GS_STONE as $GS_USER"); stopping it. From $LOG:"
-    tail -n +"$log_start" "$LOG" | grep -E 'library|control session' | tail -n 5 | sed 's/^/    /' >&2
-    "$ROOT/stop-server.sh" "$PORT" >/dev/null 2>&1 || true
-    exit 1 ;;
-  "") echo "warning: no login of the control session reported within ${MCP_LOGIN_CHECK_TIMEOUT:-30}s; see $LOG" >&2 ;;
-esac
+url_host="$(gs_env_url_host "$HOST")"
+gs_env_launch_server "$SCHEME" "$url_host" "$log_start" || exit 1
+pid=$GS_ENV_SERVER_PID
 if tail -n +"$log_start" "$LOG" | grep -q 'OpenID discovery failed'; then
   gs_env__note "the server could not fetch the issuer's discovery document yet (it retries); until then /mcp answers 503"
 fi
