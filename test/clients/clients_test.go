@@ -12,7 +12,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,27 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
 var binary string
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "mcp-clients-bin-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "clients:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		binary, err = harness.BuildServer(dir)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "clients:", err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "clients", &binary)) }
 
 // Text is what every client sends to echo and unicode: multi-byte and astral characters.
 const Text = "héllo wörld ✓ 😀 from a real client"

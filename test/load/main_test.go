@@ -8,32 +8,17 @@ package load
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
 var binary string
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "mcp-load-bin-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "load:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		binary, err = harness.BuildServer(dir)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "load:", err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "load", &binary)) }
 
 // start runs a server for one test; at cleanup it is stopped and must leave no gem behind.
 func start(t *testing.T, env ...string) *harness.Server {

@@ -33,27 +33,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
 var binary string
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "mcp-nginx-bin-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "nginx:", err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		binary, err = harness.BuildServer(dir)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "nginx:", err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "nginx", &binary)) }
 
 // ServerName is the public name in deploy/nginx/mcp-gemstone.conf.
 const ServerName = "mcp.example.com"

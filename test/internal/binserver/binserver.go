@@ -93,12 +93,13 @@ type Process struct {
 }
 
 // Start runs binary with the test's environment plus env (NAME=value, later ones win). Its
-// stdout and stderr go to Log; stderr is also watched for the listening URL (see WaitURL).
+// stdout and stderr go to Log line by line (so lines of the two never interleave) and are
+// watched for the listening URL (see WaitURL).
 func Start(binary string, env ...string) (*Process, error) {
 	p := &Process{Cmd: exec.Command(binary), Log: &LogBuffer{}, Exited: make(chan struct{}), found: make(chan string, 1)}
 	p.Cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
-	p.Cmd.Stdout, p.Cmd.Stderr = p.Log, pw
+	p.Cmd.Stdout, p.Cmd.Stderr = pw, pw
 	if err := p.Cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", binary, err)
 	}
@@ -109,7 +110,7 @@ func Start(binary string, env ...string) (*Process, error) {
 	}()
 	go func() {
 		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		sc.Buffer(make([]byte, 1<<20), 1<<26)
 		for sc.Scan() {
 			line := sc.Text()
 			p.Log.Write([]byte(line + "\n"))
@@ -120,6 +121,8 @@ func Start(binary string, env ...string) (*Process, error) {
 				}
 			}
 		}
+		// A line too long for the scanner must not block the server's writes.
+		_, _ = io.Copy(io.Discard, pr)
 	}()
 	return p, nil
 }

@@ -6,21 +6,19 @@
 package harness
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 // RepoRoot finds the repository from the working directory (go test runs in the package's).
@@ -81,9 +79,7 @@ type Server struct {
 	GemDir string // GCI_STANDIN_DIR of its gems
 	Cmd    *exec.Cmd
 
-	log     *LogBuffer
-	exited  chan struct{}
-	exitErr error
+	proc *binserver.Process
 }
 
 // Options start a Server.
@@ -93,87 +89,48 @@ type Options struct {
 	Env    []string // extra NAME=value, after the defaults (so they win)
 }
 
-var urlInLog = regexp.MustCompile(`"url":"(http://[^"]+)"`)
-
 // Start runs the server on 127.0.0.1 with MCP_PORT=0 and waits until it says where it listens.
 func Start(o Options) (*Server, error) {
 	home, err := StandinHome()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{GemDir: filepath.Join(o.Dir, "gems"), log: &LogBuffer{}, exited: make(chan struct{})}
+	s := &Server{GemDir: filepath.Join(o.Dir, "gems")}
 	if err := os.MkdirAll(s.GemDir, 0o755); err != nil {
 		return nil, err
 	}
-	s.Cmd = exec.Command(o.Binary)
-	s.Cmd.Env = append(os.Environ(),
-		"GEMSTONE="+home, "GCI_LIBRARY=", "GCI_STANDIN_DIR="+s.GemDir, "GS_PASS=standin-password",
-		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=info")
-	s.Cmd.Env = append(s.Cmd.Env, o.Env...)
-	pr, pw := io.Pipe()
-	s.Cmd.Stdout, s.Cmd.Stderr = pw, pw
-	if err := s.Cmd.Start(); err != nil {
-		return nil, fmt.Errorf("harness: starting %s: %w", o.Binary, err)
+	s.proc, err = binserver.Start(o.Binary, append([]string{
+		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.GemDir, "GS_PASS=standin-password",
+		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=info"}, o.Env...)...)
+	if err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
 	}
-	go func() {
-		s.exitErr = s.Cmd.Wait()
-		pw.Close()
-		close(s.exited)
-	}()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<26)
-		for sc.Scan() {
-			line := sc.Text()
-			s.log.Write([]byte(line + "\n"))
-			if m := urlInLog.FindStringSubmatch(line); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	select {
-	case s.URL = <-found:
-		return s, nil
-	case <-s.exited:
-		return nil, fmt.Errorf("harness: the server exited at start (%v):\n%s", s.exitErr, s.log)
-	case <-time.After(15 * time.Second):
+	s.Cmd = s.proc.Cmd
+	url, exited := s.proc.WaitURL(15 * time.Second)
+	switch {
+	case exited:
+		return nil, fmt.Errorf("harness: the server exited at start (%v):\n%s", s.proc.ExitErr, s.proc.Log)
+	case url == "":
 		_ = s.Cmd.Process.Kill()
-		return nil, fmt.Errorf("harness: the server did not say it was listening within 15 s:\n%s", s.log)
+		return nil, fmt.Errorf("harness: the server did not say it was listening within 15 s:\n%s", s.proc.Log)
 	}
+	s.URL = url
+	return s, nil
 }
 
 // Log is everything the server wrote so far.
-func (s *Server) Log() string { return s.log.String() }
+func (s *Server) Log() string { return s.proc.Log.String() }
 
 // Exited is closed when the process has exited.
-func (s *Server) Exited() <-chan struct{} { return s.exited }
+func (s *Server) Exited() <-chan struct{} { return s.proc.Exited }
 
 // Stop sends SIGTERM and waits up to within; it answers the exit code (-1: killed after within).
-func (s *Server) Stop(within time.Duration) int {
-	select {
-	case <-s.exited:
-	default:
-		_ = s.Cmd.Process.Signal(syscall.SIGTERM)
-	}
-	select {
-	case <-s.exited:
-	case <-time.After(within):
-		_ = s.Cmd.Process.Kill()
-		<-s.exited
-		return -1
-	}
-	return s.Cmd.ProcessState.ExitCode()
-}
+func (s *Server) Stop(within time.Duration) int { return s.proc.Stop(within) }
 
 // Kill ends the server at once (and, by Cleanup, whatever gems it left).
 func (s *Server) Kill() {
 	_ = s.Cmd.Process.Kill()
-	<-s.exited
+	<-s.proc.Exited
 }
 
 // LiveGems lists the pids of live stand-in gem processes of this server: found in /proc by
@@ -181,30 +138,7 @@ func (s *Server) Kill() {
 func (s *Server) LiveGems() []int { return LiveGems(s.GemDir) }
 
 // LiveGems lists the live stand-in gems registered under gemDir.
-func LiveGems(gemDir string) []int {
-	entries, _ := os.ReadDir("/proc")
-	marker := []byte("GCI_STANDIN_DIR=" + gemDir + "\x00")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if !bytes.Contains(cmdline, []byte("standin-gem")) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z")) {
-			continue
-		}
-		environ, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if bytes.Contains(environ, marker) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func LiveGems(gemDir string) []int { return binserver.StandinGems(gemDir) }
 
 // KillGems SIGKILLs the given pids (cleanup after a failed test).
 func KillGems(pids []int) {
@@ -256,22 +190,7 @@ func ProcStat(pid int) (rss int64, cpu time.Duration, err error) {
 }
 
 // LogBuffer is a goroutine-safe log sink.
-type LogBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *LogBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *LogBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type LogBuffer = binserver.LogBuffer
 
 // WaitFor polls cond every 10 ms until it holds or d passes.
 func WaitFor(ctx context.Context, d time.Duration, cond func() bool) bool {
