@@ -35,25 +35,8 @@ const AstralText = "stand-in astral: \U0001F600 \U0001D11E \U00010348 \U0001F680
 
 func start(t *testing.T) *harness.Server {
 	t.Helper()
-	s, err := harness.Start(harness.Options{Binary: binary, Dir: t.TempDir(),
+	return harness.StartForTest(t, "server", harness.Options{Binary: binary, Dir: t.TempDir(),
 		Env: []string{"MCP_MAX_SESSIONS=none", "MCP_TRACE=1", "MCP_TRACE_LIMIT=none"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		code := s.Stop(30 * time.Second)
-		if left := s.LiveGems(); len(left) > 0 {
-			harness.KillGems(left)
-			t.Errorf("stand-in gems left alive after the server stopped: %v", left)
-		}
-		if code != 0 {
-			t.Errorf("the server exited %d after SIGTERM, want 0", code)
-		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.Log())
-		}
-	})
-	return s
 }
 
 // traced is one inbound or outbound line of the server's message trace.

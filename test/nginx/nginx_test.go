@@ -47,24 +47,7 @@ const ServerName = "mcp.example.com"
 func startRouter(t *testing.T, env ...string) *harness.Server {
 	t.Helper()
 	env = append([]string{"MCP_MAX_SESSIONS=none", "MCP_ALLOWED_HOSTS=" + ServerName}, env...)
-	s, err := harness.Start(harness.Options{Binary: binary, Dir: t.TempDir(), Env: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		code := s.Stop(30 * time.Second)
-		if left := s.LiveGems(); len(left) > 0 {
-			harness.KillGems(left)
-			t.Errorf("stand-in gems left alive after the router stopped: %v", left)
-		}
-		if code != 0 {
-			t.Errorf("the router exited %d after SIGTERM, want 0", code)
-		}
-		if t.Failed() {
-			t.Logf("router log:\n%s", s.Log())
-		}
-	})
-	return s
+	return harness.StartForTest(t, "router", harness.Options{Binary: binary, Dir: t.TempDir(), Env: env})
 }
 
 func port(t *testing.T, rawURL string) string {

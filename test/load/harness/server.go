@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
@@ -116,6 +117,31 @@ func Start(o Options) (*Server, error) {
 	}
 	s.URL = url
 	return s, nil
+}
+
+// StartForTest starts a server for one test. At cleanup it is stopped with SIGTERM and must
+// exit 0 within 30 s and leave no gem alive; its log is printed when the test failed. what
+// names the process in those messages ("server", "router").
+func StartForTest(t testing.TB, what string, o Options) *Server {
+	t.Helper()
+	s, err := Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		code := s.Stop(30 * time.Second)
+		if left := s.LiveGems(); len(left) > 0 {
+			KillGems(left)
+			t.Errorf("stand-in gems left alive after the %s stopped: %v", what, left)
+		}
+		if code != 0 {
+			t.Errorf("the %s exited %d after SIGTERM, want 0", what, code)
+		}
+		if t.Failed() {
+			t.Logf("%s log:\n%s", what, s.Log())
+		}
+	})
+	return s
 }
 
 // Log is everything the server wrote so far.
