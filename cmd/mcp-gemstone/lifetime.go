@@ -23,7 +23,7 @@ func withLifetime(o *router.Options, cfg lifetime.Config, stone lifetime.StoneRe
 	o.Streams = countedStreams{Streams: streams, rec: rec}
 	o.Hooks = streams.Hooks(o.Hooks)
 	return func(srv *router.Server) (*lifetime.Engine, error) {
-		eng, err := lifetime.New(cfg, streams, stone, lifetime.WithLogger(log))
+		eng, err := lifetime.New(cfg, countedReaps{Streams: streams, rec: rec}, stone, lifetime.WithLogger(log))
 		if err != nil {
 			return nil, err
 		}
@@ -48,3 +48,16 @@ func (c countedStreams) ServeStream(w http.ResponseWriter, r *http.Request, sess
 
 // Stream is wire.Streams' own, named here so the promotion is visible to a reader of withChannel.
 func (c countedStreams) Stream(id string) (*sse.Session, bool) { return c.Streams.Stream(id) }
+
+// countedReaps is the engine's host with every reap counted in the metrics by its reason.
+type countedReaps struct {
+	*wire.Streams
+	rec metrics.Recorder
+}
+
+func (c countedReaps) Reap(id string, why lifetime.Reason) {
+	if _, live := c.Streams.Session(id); live {
+		c.rec.Reaped(why.Kind)
+	}
+	c.Streams.Reap(id, why)
+}

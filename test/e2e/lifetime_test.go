@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -28,6 +29,15 @@ func TestAStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	eventually(t, 10*time.Second, "the reaped session's gem is gone", func() bool { return len(s.ourGems()) == gems-1 })
 	if !strings.Contains(s.log.String(), "streamlessIdle") {
 		t.Fatalf("the log does not say why the session was released:\n%s", s.log)
+	}
+	resp, err := http.Get(strings.TrimSuffix(s.url, "/mcp") + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), `mcp_reaps_total{reason="streamlessIdle"} 1`) {
+		t.Fatalf("/metrics does not count the reap:\n%s", body)
 	}
 }
 
