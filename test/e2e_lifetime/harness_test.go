@@ -1,7 +1,6 @@
 package e2elifetime
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,6 +24,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime/wire"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
@@ -285,103 +285,11 @@ func (f *fixture) answers(sid string) int {
 	return f.post(sid, `{"jsonrpc":"2.0","id":77,"method":"tools/list"}`).Status
 }
 
-type frame struct{ id, data, retry, comment string }
-
-type stream struct {
-	resp   *http.Response
-	cancel context.CancelFunc
-	frames chan frame
-}
-
-func (f *fixture) get(sid, lastEventID string) *stream {
+// get opens GET /mcp and reads its frames on a goroutine.
+func (f *fixture) get(sid, lastEventID string) *ssetest.Stream {
 	f.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/mcp", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", sid)
-	if lastEventID != "" {
-		req.Header.Set("Last-Event-ID", lastEventID)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		cancel()
-		f.t.Fatalf("GET: %v", err)
-	}
-	s := &stream{resp: resp, cancel: cancel, frames: make(chan frame, 256)}
-	f.t.Cleanup(func() { cancel(); resp.Body.Close() })
-	go s.read(bufio.NewReader(resp.Body))
-	return s
+	return ssetest.Open(f.t, f.ts.URL+"/mcp", sid, lastEventID, 256)
 }
-
-func (s *stream) read(r *bufio.Reader) {
-	defer close(s.frames)
-	var fr frame
-	seen := false
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		line = strings.TrimRight(line, "\n")
-		if line == "" {
-			// The opening ": stream open" comment is passed over (router/sse tests it).
-			if seen && fr.comment != "stream open" {
-				s.frames <- fr
-			}
-			fr, seen = frame{}, false
-			continue
-		}
-		seen = true
-		k, v, _ := strings.Cut(line, ":")
-		v = strings.TrimPrefix(v, " ")
-		switch k {
-		case "":
-			fr.comment = v
-		case "id":
-			fr.id = v
-		case "data":
-			fr.data = v
-		case "retry":
-			fr.retry = v
-		}
-	}
-}
-
-func (s *stream) next(t *testing.T, d time.Duration, keep func(frame) bool) frame {
-	t.Helper()
-	timeout := time.After(d)
-	for {
-		select {
-		case fr, ok := <-s.frames:
-			if !ok {
-				t.Fatal("stream ended while waiting for a frame")
-			}
-			if keep(fr) {
-				return fr
-			}
-		case <-timeout:
-			t.Fatalf("no matching frame within %v", d)
-		}
-	}
-}
-
-func (s *stream) ended(d time.Duration) bool {
-	timeout := time.After(d)
-	for {
-		select {
-		case _, ok := <-s.frames:
-			if !ok {
-				return true
-			}
-		case <-timeout:
-			return false
-		}
-	}
-}
-
-func anyFrame(frame) bool     { return true }
-func isEvent(fr frame) bool   { return fr.data != "" }
-func isComment(fr frame) bool { return fr.comment != "" }
 
 func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()

@@ -12,20 +12,21 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 )
 
 func TestStreamOpensAndAKeepaliveArrives(t *testing.T) {
 	f := newFixture(t, fast(), sse.Options{Keepalive: 100 * time.Millisecond})
 	sid := f.open("2025-11-25")
 	s := f.get(sid, "")
-	if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("GET /mcp: %d %q", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+	if s.Resp.StatusCode != http.StatusOK || s.Resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET /mcp: %d %q", s.Resp.StatusCode, s.Resp.Header.Get("Content-Type"))
 	}
-	if prime := s.next(t, 5*time.Second, anyFrame); prime.id == "" || prime.retry == "" || prime.data != "" {
+	if prime := s.Next(t, 5*time.Second, ssetest.AnyFrame); prime.ID == "" || prime.Retry == "" || prime.Data != "" {
 		t.Fatalf("first frame %+v, want the 2025-11-25 priming event with retry", prime)
 	}
 	start := time.Now()
-	s.next(t, 5*time.Second, func(fr frame) bool { return fr.comment == "keepalive" })
+	s.Next(t, 5*time.Second, func(fr ssetest.Frame) bool { return fr.Comment == "keepalive" })
 	t.Logf("keepalive after %v (interval 100ms)", time.Since(start))
 }
 
@@ -33,17 +34,17 @@ func TestSecondGETEndsTheFirst(t *testing.T) {
 	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
-	first.next(t, 5*time.Second, anyFrame)
+	first.Next(t, 5*time.Second, ssetest.AnyFrame)
 	start := time.Now()
 	second := f.get(sid, "")
-	if !first.ended(3 * time.Second) {
+	if !first.Ended(3 * time.Second) {
 		t.Fatal("the first stream is still open 3s after a second GET")
 	}
 	t.Logf("first stream ended %v after the second GET", time.Since(start))
-	second.next(t, 5*time.Second, anyFrame) // the second one is primed and open
+	second.Next(t, 5*time.Second, ssetest.AnyFrame) // the second one is primed and open
 	st, _ := f.streams.Stream(sid)
 	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/e2e"}`))
-	if fr := second.next(t, 5*time.Second, isEvent); !strings.Contains(fr.data, "notifications/e2e") {
+	if fr := second.Next(t, 5*time.Second, ssetest.IsEvent); !strings.Contains(fr.Data, "notifications/e2e") {
 		t.Fatalf("second stream got %+v", fr)
 	}
 }
@@ -104,9 +105,9 @@ func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
 	pid := f.gemPID(sid)
 	s := f.get(sid, "")
 	sent := time.Now()
-	ping := s.next(t, 5*time.Second, isEvent)
-	if !strings.Contains(ping.data, `"method":"ping"`) || !strings.Contains(ping.data, `"id":"srv-`) {
-		t.Fatalf("probe %q, want a ping with a srv- id", ping.data)
+	ping := s.Next(t, 5*time.Second, ssetest.IsEvent)
+	if !strings.Contains(ping.Data, `"method":"ping"`) || !strings.Contains(ping.Data, `"id":"srv-`) {
+		t.Fatalf("probe %q, want a ping with a srv- id", ping.Data)
 	}
 	// Polled from outside: a request would itself be proof of life.
 	eventually(t, 10*time.Second, "gem process gone after an unanswered probe", func() bool { return !alive(pid) })
@@ -128,11 +129,11 @@ func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
 	s := f.get(sid, "")
 	answered := 0
 	for start := time.Now(); time.Since(start) < 2*time.Second; {
-		fr := s.next(t, 5*time.Second, isEvent)
+		fr := s.Next(t, 5*time.Second, ssetest.IsEvent)
 		var ping struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if err := json.Unmarshal([]byte(fr.data), &ping); err != nil {
+		if err := json.Unmarshal([]byte(fr.Data), &ping); err != nil {
 			t.Fatal(err)
 		}
 		if r := f.post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, ping.ID)); r.Status != http.StatusAccepted {
@@ -180,31 +181,31 @@ func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
 	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
-	first.next(t, 5*time.Second, anyFrame)
+	first.Next(t, 5*time.Second, ssetest.AnyFrame)
 	st, _ := f.streams.Stream(sid)
 	for i := 1; i <= 5; i++ {
 		st.Send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":%d}}`, i)))
 	}
 	var resumeFrom string
 	for i := 1; i <= 5; i++ {
-		fr := first.next(t, 5*time.Second, isEvent)
+		fr := first.Next(t, 5*time.Second, ssetest.IsEvent)
 		if i == 2 {
-			resumeFrom = fr.id
+			resumeFrom = fr.ID
 		}
 	}
-	first.cancel()
-	first.ended(5 * time.Second)
+	first.Cancel()
+	first.Ended(5 * time.Second)
 	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":6}}`))
 	second := f.get(sid, resumeFrom)
 	for i := 3; i <= 6; i++ {
-		fr := second.next(t, 5*time.Second, isEvent)
-		if !strings.Contains(fr.data, fmt.Sprintf(`{"n":%d}`, i)) {
-			t.Fatalf("replay delivered %q, want n=%d", fr.data, i)
+		fr := second.Next(t, 5*time.Second, ssetest.IsEvent)
+		if !strings.Contains(fr.Data, fmt.Sprintf(`{"n":%d}`, i)) {
+			t.Fatalf("replay delivered %q, want n=%d", fr.Data, i)
 		}
 	}
 	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":7}}`))
-	if fr := second.next(t, 5*time.Second, isEvent); !strings.Contains(fr.data, `{"n":7}`) {
-		t.Fatalf("after the replay got %q, want n=7 and nothing twice", fr.data)
+	if fr := second.Next(t, 5*time.Second, ssetest.IsEvent); !strings.Contains(fr.Data, `{"n":7}`) {
+		t.Fatalf("after the replay got %q, want n=7 and nothing twice", fr.Data)
 	}
 }
 

@@ -1,7 +1,6 @@
 package wire_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime/wire"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -158,106 +158,11 @@ func toolCall(id int, tool, args string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
 }
 
-// frame is one SSE frame.
-type frame struct{ id, data, retry, comment string }
-
-type stream struct {
-	resp   *http.Response
-	r      *bufio.Reader
-	cancel context.CancelFunc
-	frames chan frame
-}
-
 // get opens GET /mcp and reads its frames on a goroutine.
-func (f *fixture) get(sid, lastEventID string) *stream {
+func (f *fixture) get(sid, lastEventID string) *ssetest.Stream {
 	f.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/mcp", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", sid)
-	if lastEventID != "" {
-		req.Header.Set("Last-Event-ID", lastEventID)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		cancel()
-		f.t.Fatalf("GET: %v", err)
-	}
-	s := &stream{resp: resp, r: bufio.NewReader(resp.Body), cancel: cancel, frames: make(chan frame, 64)}
-	f.t.Cleanup(func() { cancel(); resp.Body.Close() })
-	go s.read()
-	return s
+	return ssetest.Open(f.t, f.ts.URL+"/mcp", sid, lastEventID, 64)
 }
-
-func (s *stream) read() {
-	defer close(s.frames)
-	var fr frame
-	seen := false
-	for {
-		line, err := s.r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		line = strings.TrimRight(line, "\n")
-		if line == "" {
-			// The opening ": stream open" comment is passed over (router/sse tests it).
-			if seen && fr.comment != "stream open" {
-				s.frames <- fr
-			}
-			fr, seen = frame{}, false
-			continue
-		}
-		seen = true
-		k, v, _ := strings.Cut(line, ":")
-		v = strings.TrimPrefix(v, " ")
-		switch k {
-		case "":
-			fr.comment = v
-		case "id":
-			fr.id = v
-		case "data":
-			fr.data = v
-		case "retry":
-			fr.retry = v
-		}
-	}
-}
-
-// next answers the next frame that satisfies keep, within d.
-func (s *stream) next(t *testing.T, d time.Duration, keep func(frame) bool) frame {
-	t.Helper()
-	timeout := time.After(d)
-	for {
-		select {
-		case fr, ok := <-s.frames:
-			if !ok {
-				t.Fatalf("stream ended while waiting")
-			}
-			if keep(fr) {
-				return fr
-			}
-		case <-timeout:
-			t.Fatalf("no matching frame within %v", d)
-		}
-	}
-}
-
-// ended reports whether the stream ends within d.
-func (s *stream) ended(d time.Duration) bool {
-	timeout := time.After(d)
-	for {
-		select {
-		case _, ok := <-s.frames:
-			if !ok {
-				return true
-			}
-		case <-timeout:
-			return false
-		}
-	}
-}
-
-func isEvent(fr frame) bool { return fr.data != "" }
 
 func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -278,21 +183,21 @@ func TestGETOpensTheSessionStreamWithPrimingAndKeepalive(t *testing.T) {
 	f := newFixture(t, fast(), sse.Options{Keepalive: 50 * time.Millisecond})
 	sid := f.open("2025-11-25")
 	s := f.get(sid, "")
-	if s.resp.StatusCode != http.StatusOK || s.resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("GET: %d %q", s.resp.StatusCode, s.resp.Header.Get("Content-Type"))
+	if s.Resp.StatusCode != http.StatusOK || s.Resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET: %d %q", s.Resp.StatusCode, s.Resp.Header.Get("Content-Type"))
 	}
-	prime := s.next(t, 2*time.Second, func(fr frame) bool { return true })
-	if prime.id == "" || prime.retry == "" || prime.data != "" {
+	prime := s.Next(t, 2*time.Second, func(fr ssetest.Frame) bool { return true })
+	if prime.ID == "" || prime.Retry == "" || prime.Data != "" {
 		t.Fatalf("first frame %+v, want the priming event with retry", prime)
 	}
-	s.next(t, 2*time.Second, func(fr frame) bool { return fr.comment == "keepalive" })
+	s.Next(t, 2*time.Second, func(fr ssetest.Frame) bool { return fr.Comment == "keepalive" })
 }
 
 func TestGETWithoutPrimingFor20250618(t *testing.T) {
 	f := newFixture(t, fast(), sse.Options{Keepalive: 50 * time.Millisecond})
 	sid := f.open("2025-06-18")
 	s := f.get(sid, "")
-	if fr := s.next(t, 2*time.Second, func(frame) bool { return true }); fr.comment != "keepalive" || fr.id != "" || fr.retry != "" {
+	if fr := s.Next(t, 2*time.Second, func(ssetest.Frame) bool { return true }); fr.Comment != "keepalive" || fr.ID != "" || fr.Retry != "" {
 		t.Fatalf("first frame %+v, want a keepalive and no priming event", fr)
 	}
 }
@@ -301,14 +206,14 @@ func TestSecondGETEndsTheFirstThroughTheRouter(t *testing.T) {
 	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
-	first.next(t, 2*time.Second, func(frame) bool { return true }) // primed: open
+	first.Next(t, 2*time.Second, func(ssetest.Frame) bool { return true }) // primed: open
 	second := f.get(sid, "")
-	if !first.ended(2 * time.Second) {
+	if !first.Ended(2 * time.Second) {
 		t.Fatal("the first stream is still open 2s after a second GET")
 	}
 	st, _ := f.streams.Stream(sid)
 	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/x"}`))
-	if fr := second.next(t, 2*time.Second, isEvent); !strings.Contains(fr.data, "notifications/x") {
+	if fr := second.Next(t, 2*time.Second, ssetest.IsEvent); !strings.Contains(fr.Data, "notifications/x") {
 		t.Fatalf("second stream got %+v", fr)
 	}
 	if f.gone(sid) {
@@ -320,30 +225,30 @@ func TestLastEventIDReplaysExactlyTheMissedEventsThroughTheRouter(t *testing.T) 
 	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
-	first.next(t, 2*time.Second, func(frame) bool { return true })
+	first.Next(t, 2*time.Second, func(ssetest.Frame) bool { return true })
 	st, _ := f.streams.Stream(sid)
 	for i := 1; i <= 4; i++ {
 		st.Send([]byte(fmt.Sprintf(`{"n":%d}`, i)))
 	}
 	var resumeFrom string
 	for i := 1; i <= 4; i++ {
-		fr := first.next(t, 2*time.Second, isEvent)
+		fr := first.Next(t, 2*time.Second, ssetest.IsEvent)
 		if i == 1 {
-			resumeFrom = fr.id
+			resumeFrom = fr.ID
 		}
 	}
-	first.cancel()
-	first.ended(2 * time.Second)
+	first.Cancel()
+	first.Ended(2 * time.Second)
 	st.Send([]byte(`{"n":5}`))
 	second := f.get(sid, resumeFrom)
 	for i := 2; i <= 5; i++ {
-		if fr := second.next(t, 2*time.Second, isEvent); fr.data != fmt.Sprintf(`{"n":%d}`, i) {
-			t.Fatalf("replay delivered %q, want n=%d", fr.data, i)
+		if fr := second.Next(t, 2*time.Second, ssetest.IsEvent); fr.Data != fmt.Sprintf(`{"n":%d}`, i) {
+			t.Fatalf("replay delivered %q, want n=%d", fr.Data, i)
 		}
 	}
 	st.Send([]byte(`{"n":6}`))
-	if fr := second.next(t, 2*time.Second, isEvent); fr.data != `{"n":6}` {
-		t.Fatalf("after the replay got %q, want n=6 (nothing twice)", fr.data)
+	if fr := second.Next(t, 2*time.Second, ssetest.IsEvent); fr.Data != `{"n":6}` {
+		t.Fatalf("after the replay got %q, want n=6 (nothing twice)", fr.Data)
 	}
 }
 
@@ -353,9 +258,9 @@ func TestUnansweredProbeReleasesTheGemAndTheClientMeets404(t *testing.T) {
 	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour})
 	sid := f.open("2025-06-18")
 	s := f.get(sid, "")
-	ping := s.next(t, 3*time.Second, isEvent)
-	if !strings.Contains(ping.data, `"method":"ping"`) || !strings.Contains(ping.data, `"srv-`) {
-		t.Fatalf("probe %q, want a ping with a srv- id", ping.data)
+	ping := s.Next(t, 3*time.Second, ssetest.IsEvent)
+	if !strings.Contains(ping.Data, `"method":"ping"`) || !strings.Contains(ping.Data, `"srv-`) {
+		t.Fatalf("probe %q, want a ping with a srv- id", ping.Data)
 	}
 	// Polled without requests: a request would itself be proof of life.
 	eventually(t, 5*time.Second, "gem logged out after an unanswered probe", func() bool { return f.l.Live() == 0 })
@@ -378,11 +283,11 @@ func TestAnsweredProbesKeepTheGemButDoNotResetTheIdleClock(t *testing.T) {
 	start := time.Now()
 	answered := 0
 	for time.Since(start) < 1200*time.Millisecond {
-		fr := s.next(t, 3*time.Second, isEvent)
+		fr := s.Next(t, 3*time.Second, ssetest.IsEvent)
 		var ping struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if err := json.Unmarshal([]byte(fr.data), &ping); err != nil {
+		if err := json.Unmarshal([]byte(fr.Data), &ping); err != nil {
 			t.Fatal(err)
 		}
 		r := f.post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, ping.ID))
@@ -437,7 +342,7 @@ func TestClosedStreamIsReleasedAfterTheGraceUnlessReopened(t *testing.T) {
 	kept := f.open("2025-06-18")
 	s1 := f.get(kept, "")
 	time.Sleep(50 * time.Millisecond)
-	s1.cancel()
+	s1.Cancel()
 	time.Sleep(100 * time.Millisecond)
 	f.get(kept, "") // reattached inside the grace
 
@@ -445,7 +350,7 @@ func TestClosedStreamIsReleasedAfterTheGraceUnlessReopened(t *testing.T) {
 	s2 := f.get(lost, "")
 	time.Sleep(50 * time.Millisecond)
 	closedAt := time.Now()
-	s2.cancel()
+	s2.Cancel()
 	eventually(t, 5*time.Second, "session whose client hung up is released", func() bool {
 		return f.eng.Stats().Reaped[lifetime.KindStreamLost] == 1
 	})
@@ -469,7 +374,7 @@ func TestClientPingAfterAHangUpRetractsTheGraceButKeepsNoGemPastTheStreamlessDea
 	st := f.get(sid, "")
 	time.Sleep(50 * time.Millisecond)
 	closedAt := time.Now()
-	st.cancel()
+	st.Cancel()
 	time.Sleep(100 * time.Millisecond)
 	// The front end answers the ping itself; it never reaches the gem or the activity clock.
 	if r := f.post(sid, `{"jsonrpc":"2.0","id":7,"method":"ping"}`); r.Status != http.StatusOK {
