@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"sync"
 
 	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
@@ -26,6 +27,13 @@ import (
 const gciFd = 3
 
 func main() {
+	// A gem is one thread. With one P the reader and the call goroutine never hand work to
+	// another OS thread, and a non-blocking socket lets the reader park in the runtime's
+	// netpoller instead of sitting in read(2), where sysmon keeps taking its P away and waking
+	// other threads. Both only cut the stand-in's own overhead (docs/performance.md); if the
+	// flag cannot be set, the blocking read still works.
+	runtime.GOMAXPROCS(1)
+	_ = syscall.SetNonblock(gciFd, true)
 	conn := os.NewFile(gciFd, "gci-socket")
 	if conn == nil {
 		fmt.Fprintln(os.Stderr, "standin-gem: no GCI socket on fd 3; this program is started by the stand-in libgcits")
@@ -45,6 +53,7 @@ type gem struct {
 	mu      sync.Mutex
 	running bool
 	breaks  chan fixtureBreak
+	calls   chan gemproto.Frame // to the call goroutine (runCalls)
 
 	session  int
 	sessions sessionDir
@@ -53,7 +62,7 @@ type gem struct {
 }
 
 func newGem(out io.Writer, pid int) *gem {
-	return &gem{out: out, pid: pid, state: &workerState{}}
+	return &gem{out: out, pid: pid, state: &workerState{}, calls: make(chan gemproto.Frame, 1)}
 }
 
 func (g *gem) send(kind byte, payload []byte) error {
@@ -70,6 +79,7 @@ func (g *gem) serve(in io.Reader) int {
 	}
 	defer g.sessions.unregister(g.session, g.pid)
 	g.unregisterOnTerm()
+	go g.runCalls()
 	for {
 		f, err := gemproto.ReadFrame(in)
 		if err != nil {
@@ -148,7 +158,8 @@ func (g *gem) deliverBreak(hard bool) {
 	}
 }
 
-// start runs a call on its own goroutine; its result frame is written when it ends.
+// start runs a call; its result frame is written when it ends. A call that may block runs on
+// the gem's call goroutine, so the reader goes on reading and a break reaches it.
 func (g *gem) start(f gemproto.Frame) {
 	g.mu.Lock()
 	if g.running {
@@ -158,25 +169,35 @@ func (g *gem) start(f gemproto.Frame) {
 		return
 	}
 	g.running = true
-	breaks := make(chan fixtureBreak, 4)
-	g.breaks = breaks
+	g.breaks = make(chan fixtureBreak, 4)
 	g.mu.Unlock()
-
-	finish := func() {
-		r := g.run(f, breaks)
-		g.mu.Lock()
-		g.running = false
-		g.breaks = nil
-		g.mu.Unlock()
-		if err := g.send(r.Frame()); err != nil && !errors.Is(err, syscall.EPIPE) {
-			fmt.Fprintf(os.Stderr, "standin-gem: writing a result: %v\n", err)
-		}
-	}
 	if mayBlock(f) {
-		go finish() // the reader goes on reading, so a break reaches the call
+		g.calls <- f
 		return
 	}
-	finish() // a call that cannot wait needs no goroutine of its own: a shorter round trip
+	g.finish(f) // a call that cannot wait needs no hand-off: a shorter round trip
+}
+
+// runCalls is the call goroutine. It lives as long as the gem, as the one thread of a real
+// gem does: a goroutine per call would grow a fresh stack through the JSON work every time.
+func (g *gem) runCalls() {
+	for f := range g.calls {
+		g.finish(f)
+	}
+}
+
+func (g *gem) finish(f gemproto.Frame) {
+	g.mu.Lock()
+	breaks := g.breaks
+	g.mu.Unlock()
+	r := g.run(f, breaks)
+	g.mu.Lock()
+	g.running = false
+	g.breaks = nil
+	g.mu.Unlock()
+	if err := g.send(r.Frame()); err != nil && !errors.Is(err, syscall.EPIPE) {
+		fmt.Fprintf(os.Stderr, "standin-gem: writing a result: %v\n", err)
+	}
 }
 
 // mayBlock says whether a call can run long enough to be broken: only mcpHandle: runs tools.
