@@ -57,6 +57,13 @@
 //	die {}                    ErrDied (the stand-in gem exits mid-call)
 //	set_view_status {commitsBehind?, uncommitted?, movable?}
 //	                          sets what mcpViewStatus reports next (a test knob)
+//	flood {kind, count, size} sends count notifications through the channel during the call,
+//	                          each padded with size bytes (at most 512 KiB), then answers how
+//	                          many it sent; kind progress (needs _meta.progressToken) or log
+//	                          (info, subject to logging/setLevel) are bound to the call and
+//	                          go to its POST stream, resourceUpdated is bound to no call and
+//	                          goes to the session's GET stream; a break ends it. Without a
+//	                          channel it is an isError result of kind channelUnavailable
 //
 // # Conformance fixtures (conformance.go)
 //

@@ -109,6 +109,7 @@ var fixtureTools = []*tool{
 			})
 			return c.text(string(marshal(v))), nil
 		}},
+	floodTool(),
 }
 
 func msArg() argSpec {
