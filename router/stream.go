@@ -8,6 +8,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
 // StreamOpener serves the standalone server-to-client stream (GET /mcp) of a live session,
@@ -19,8 +20,8 @@ type StreamOpener interface {
 	ServeStream(w http.ResponseWriter, r *http.Request, sess *session.Session)
 }
 
-// KeepaliveStream holds the stream open and sends a keepalive comment every Interval, and
-// nothing else: no server message exists yet to send.
+// KeepaliveStream holds the stream open and sends a keepalive comment on the process's shared
+// keepalive beat (sse.UntilBeat: at least every Interval), and nothing else.
 type KeepaliveStream struct {
 	Interval     time.Duration
 	WriteTimeout time.Duration // default 5 s
@@ -51,7 +52,7 @@ func (k KeepaliveStream) ServeStream(w http.ResponseWriter, r *http.Request, ses
 	if !write(": stream open\n\n") {
 		return
 	}
-	tick := time.NewTicker(interval)
+	tick := time.NewTimer(sse.UntilBeat(interval))
 	defer tick.Stop()
 	for {
 		select {
@@ -63,6 +64,7 @@ func (k KeepaliveStream) ServeStream(w http.ResponseWriter, r *http.Request, ses
 			if !write(": keepalive\n\n") {
 				return
 			}
+			tick.Reset(sse.UntilBeat(interval))
 		}
 	}
 }

@@ -212,6 +212,13 @@ func (s *Session) Close() {
 // SEP-1699 priming event. It returns when the stream ends: the client hung up, a write failed
 // or timed out, a newer GET superseded it, or the session was closed.
 func (s *Session) ServeStream(w http.ResponseWriter, r *http.Request, protocolVersion string) {
+	s.ServeStreamUntil(w, r, protocolVersion, nil)
+}
+
+// ServeStreamUntil is ServeStream that also ends the stream when until closes: the caller's
+// session ending, watched by the stream's own goroutine rather than by one more goroutine per
+// stream (an idle router holds one stream per session).
+func (s *Session) ServeStreamUntil(w http.ResponseWriter, r *http.Request, protocolVersion string, until <-chan struct{}) {
 	st, prev, cursor, note, ok := s.attach(r.Header.Get("Last-Event-ID"))
 	if !ok {
 		http.Error(w, "session not found", http.StatusNotFound)
@@ -221,9 +228,19 @@ func (s *Session) ServeStream(w http.ResponseWriter, r *http.Request, protocolVe
 		s.awaitHandover(prev)
 	}
 	ew := NewEventWriter(w, s.opts.WriteTimeout)
-	failed := s.serve(r, ew, st, cursor, note, protocolVersion >= PrimingSince)
+	failed := s.serve(r, ew, st, cursor, note, protocolVersion >= PrimingSince, until)
 	ew.Finish()
-	s.detach(st, failed)
+	s.detach(st, failed, !isClosed(until))
+}
+
+// isClosed says whether ch is closed; a nil channel never is.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // attach makes a new stream the current one, superseding any open stream, and decides where
@@ -289,7 +306,7 @@ func (s *Session) awaitHandover(prev *stream) {
 }
 
 // serve writes the stream until it ends and answers whether a write failed.
-func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uint64, note string, prime bool) (failed bool) {
+func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uint64, note string, prime bool, until <-chan struct{}) (failed bool) {
 	if err := ew.StartStream(); err != nil {
 		return true
 	}
@@ -309,7 +326,7 @@ func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uin
 			return true
 		}
 	}
-	keepalive := time.NewTicker(s.opts.Keepalive)
+	keepalive := time.NewTimer(UntilBeat(s.opts.Keepalive))
 	defer keepalive.Stop()
 	ctx := r.Context()
 	for {
@@ -333,12 +350,15 @@ func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uin
 			return false
 		case <-st.stop:
 			return false
+		case <-until:
+			return false
 		case <-st.wake:
 		case <-keepalive.C:
 			if err := ew.Comment("keepalive"); err != nil {
 				s.log.Info().Err(err).Uint64("gen", st.gen).Msg("sse stream: keepalive failed; ending stream")
 				return true
 			}
+			keepalive.Reset(UntilBeat(s.opts.Keepalive))
 		}
 	}
 }
@@ -368,7 +388,9 @@ func (s *Session) take(st *stream, cursor uint64) (m message, ok, current bool) 
 }
 
 // detach ends a stream's hold on the session and reports a stream the client lost.
-func (s *Session) detach(st *stream, failed bool) {
+// A stream ended because its caller's session ended (report false) is not a lost stream: the
+// lifetime policy has nothing left to judge.
+func (s *Session) detach(st *stream, failed, report bool) {
 	s.mu.Lock()
 	lost := s.cur == st
 	if lost {
@@ -379,7 +401,7 @@ func (s *Session) detach(st *stream, failed bool) {
 	}
 	s.mu.Unlock()
 	close(st.done)
-	if lost && s.opts.OnStreamClosed != nil {
+	if lost && report && s.opts.OnStreamClosed != nil {
 		s.opts.OnStreamClosed(st.gen)
 	}
 }

@@ -626,3 +626,38 @@ func TestLaneReplayFloorRisesAsDeliveredMessagesAreEvicted(t *testing.T) {
 		t.Fatalf("pending %d, want 0", l.pending())
 	}
 }
+
+func TestStreamEndsWhenItsUntilChannelClosesWithoutReportingALoss(t *testing.T) {
+	closed := make(chan uint64, 1)
+	sess := NewSession(Options{Keepalive: time.Hour, OnStreamClosed: func(gen uint64) { closed <- gen }})
+	until := make(chan struct{})
+	served := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(served)
+		sess.ServeStreamUntil(w, r, "2025-06-18", until)
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sr := &sseReader{r: bufio.NewReader(resp.Body), raw: true}
+	if f, err := sr.next(); err != nil || f.comment != "stream open" {
+		t.Fatalf("first frame %+v (%v), want the stream open comment", f, err)
+	}
+	close(until)
+	select {
+	case <-served:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream was still served 5 s after until closed")
+	}
+	if _, err := sr.next(); err == nil {
+		t.Fatal("the client read another frame after the stream ended")
+	}
+	select {
+	case gen := <-closed:
+		t.Fatalf("OnStreamClosed(%d) for a stream ended by its session: the lifetime policy would start a stream-loss grace", gen)
+	default:
+	}
+}

@@ -139,16 +139,12 @@ func (w *Streams) eng() *lifetime.Engine {
 // the client leaves, the server shuts down (r's context), or the session ends.
 func (w *Streams) ServeStream(rw http.ResponseWriter, r *http.Request, sess *session.Session) {
 	st := w.stream(sess.ID())
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	go func() {
-		select {
-		case <-sess.Done():
-			w.drop(sess.ID())
-		case <-ctx.Done():
-		}
-	}()
-	st.ServeStream(rw, r, sess.ProtocolVersion())
+	st.ServeStreamUntil(rw, r, sess.ProtocolVersion(), sess.Done())
+	select {
+	case <-sess.Done(): // the session ended while its stream was open, or before it opened
+		w.drop(sess.ID())
+	default:
+	}
 }
 
 // Sessions implements lifetime.Host.
