@@ -4,8 +4,10 @@
 //	-mode standin the real router with the GCI binding and gems of the library GEMSTONE names
 //	             (the stand-in: GEMSTONE=build/standin): what bin/mcp-gemstone runs, with -pprof
 //	             available for profiling the binding's per-call cost
-//	-mode fake   the real router (package router) with the in-process fake worker
-//	             (worker/fakeworker: the stand-in's fixture worker, no GCI, no gem process)
+//	-mode fake   the router assembled as bin/mcp-gemstone assembles it (internal/wiring:
+//	             metrics, router/sse streams, the lifetime policy at its defaults, the channel)
+//	             with the in-process fake worker (worker/fakeworker: the stand-in's fixture
+//	             worker, no GCI, no gem process)
 //	-mode sdk    the Go SDK v1.8.0 stateful streamable server with an in-process echo tool
 //	-mode bare   a bare net/http handler answering a fixed JSON-RPC result (the ceiling)
 //
@@ -31,8 +33,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
@@ -70,16 +74,32 @@ func main() {
 }
 
 func build(mode string) (http.Handler, func(context.Context), error) {
+	log := zerolog.New(os.Stderr).Level(zerolog.WarnLevel)
 	switch mode {
 	case "fake":
-		srv := router.New(router.Options{
-			Launcher: fakeworker.New(),
+		// Assembled as bin/mcp-gemstone assembles it (metrics, router/sse streams under the
+		// default lifetime policy, the channel), with the fake worker in place of the binding.
+		launcher := fakeworker.New()
+		asm, err := wiring.Assemble(router.Options{
+			Launcher: launcher,
 			Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "benchserver", Version: "bench"}},
 			RouterID: "bench",
 			Classify: gemfail.Classify,
-			Log:      zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
+			Log:      log,
+		}, wiring.Parts{
+			Metrics:  true,
+			Lifetime: lifetime.Defaults(),
+			Stone:    &fakeworker.Control{L: launcher, Stone: worker.StoneStatus{SignalAbortBacklog: -1}},
+			Log:      log,
 		})
-		return srv.Handler(), srv.Close, nil
+		if err != nil {
+			return nil, nil, err
+		}
+		return asm.Server.Handler(), func(ctx context.Context) {
+			asm.Engine.Stop()
+			asm.Server.Close(ctx)
+			asm.CloseChannel()
+		}, nil
 	case "standin":
 		lib, err := gemstone.Open(gemstone.LibraryConfigFromEnv(os.Getenv))
 		if err != nil {
@@ -91,7 +111,7 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 			Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "benchserver", Version: "bench"}},
 			RouterID: "bench",
 			Classify: gemfail.Classify,
-			Log:      zerolog.New(os.Stderr).Level(zerolog.WarnLevel),
+			Log:      log,
 		})
 		return srv.Handler(), srv.Close, nil
 	case "sdk":

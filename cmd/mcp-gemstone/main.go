@@ -25,9 +25,9 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
-	"github.com/gemstone-mcp/mcp-gemstone/router/metrics"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
@@ -85,24 +85,15 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		cfg.RouterID = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	}
 	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control, OneTimeUser: oneTimeUser(cfg)}), log)
-	var rec metrics.Recorder = metrics.Nop
-	if cfg.Metrics {
-		reg := metrics.New()
-		withMetrics(&opts, reg)
-		rec = reg
-	}
-	netMode.apply(&opts)
-	startLifetime := withLifetime(&opts, cfg.Lifetime, control, rec, log)
-	// Last of the wiring: the channel wraps the Streams and Hooks set above (docs/channel.md).
-	if hub := withChannel(&opts, log); hub != nil {
-		defer hub.Close()
-	}
-	srv := router.New(opts)
-	engine, err := startLifetime(srv)
+	asm, err := wiring.Assemble(opts, wiring.Parts{
+		Metrics: cfg.Metrics, Lifetime: cfg.Lifetime, Stone: control, Network: netMode.apply, Log: log,
+	})
 	if err != nil { // config.Load validated the same settings; this is a defect, not a bad setting
 		log.Error().Err(err).Msg("session lifetime policy not started")
 		return 1
 	}
+	defer asm.CloseChannel()
+	srv, engine := asm.Server, asm.Engine
 	url := netMode.scheme() + "://" + ln.Addr().String() + "/mcp"
 	log.Info().Str("url", url).Str("version", version).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).
 		Str("workerClass", cfg.WorkerClass).Msg("listening")

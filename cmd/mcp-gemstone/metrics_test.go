@@ -11,8 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
-	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/metrics"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
 
@@ -21,9 +20,15 @@ func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := routerOptions(cfg, fakeworker.New(), zerolog.New(io.Discard))
-	withMetrics(&opts, metrics.New())
-	srv := router.New(opts)
+	launcher := fakeworker.New()
+	opts := routerOptions(cfg, launcher, zerolog.New(io.Discard))
+	asm, err := wiring.Assemble(opts, wiring.Parts{Metrics: true, Lifetime: cfg.Lifetime, Stone: &fakeworker.Control{L: launcher}, Log: zerolog.New(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer asm.CloseChannel()
+	defer asm.Engine.Stop()
+	srv := asm.Server
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	defer srv.Close(t.Context())

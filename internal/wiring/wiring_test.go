@@ -1,0 +1,102 @@
+package wiring
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+func options(l *fakeworker.Launcher) router.Options {
+	return router.Options{
+		Launcher: l,
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "wiring-test", Version: "0"}},
+		RouterID: "w",
+		Classify: gemfail.Classify,
+		Log:      zerolog.New(io.Discard),
+	}
+}
+
+func assemble(t *testing.T, metrics bool) *httptest.Server {
+	t.Helper()
+	l := fakeworker.New()
+	asm, err := Assemble(options(l), Parts{Metrics: metrics, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
+	if err != nil {
+		t.Fatalf("Assemble: %v", err)
+	}
+	ts := httptest.NewServer(asm.Server.Handler())
+	t.Cleanup(func() {
+		asm.Engine.Stop()
+		ts.Close()
+		asm.Server.Close(t.Context())
+		asm.CloseChannel()
+	})
+	return ts
+}
+
+func initialize(t *testing.T, url, version string) string {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `"}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"))
+	}
+	return resp.Header.Get("Mcp-Session-Id")
+}
+
+func TestAssemblyWithoutAStoneReaderIsRefusedNamingIt(t *testing.T) {
+	l := fakeworker.New()
+	_, err := Assemble(options(l), Parts{Lifetime: lifetime.Defaults(), Log: zerolog.New(io.Discard)})
+	if err == nil || !strings.Contains(err.Error(), "stone reader") {
+		t.Fatalf("Assemble without Stone: %v, want a refusal naming the stone reader", err)
+	}
+}
+
+func TestTheGETStreamIsTheSSEPathwayWithItsPrimingEvent(t *testing.T) {
+	ts := assemble(t, false)
+	sid := initialize(t, ts.URL+"/mcp", sse.PrimingSince)
+	s := ssetest.Open(t, ts.URL+"/mcp", sid, "", 8)
+	if s.Resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /mcp: %d", s.Resp.StatusCode)
+	}
+	fr := s.Next(t, 5*time.Second, ssetest.AnyFrame)
+	if fr.ID == "" || fr.Retry == "" {
+		t.Fatalf("first frame %+v: want the priming event (an id and a retry) of router/sse", fr)
+	}
+}
+
+func TestMetricsAreServedOnlyWhenAskedFor(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		ts := assemble(t, on)
+		initialize(t, ts.URL+"/mcp", "2025-06-18")
+		resp, err := http.Get(ts.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		served := resp.StatusCode == http.StatusOK && strings.Contains(string(b), "mcp_sessions_open 1")
+		if served != on {
+			t.Fatalf("Metrics %v: /metrics answered %d %.80q", on, resp.StatusCode, b)
+		}
+	}
+}
