@@ -13,8 +13,8 @@ import (
 // been seen to truncate, so results come in pages.
 const fetchPage = 256 << 10
 
-// scratchBytes is the per-session buffer a result is fetched into in the same crossing as
-// the wait; a larger result is fetched in pages into a buffer of its own size.
+// scratchBytes is the size of the buffer a waiting call's result is fetched into, in the same
+// crossing as the wait; a larger result is fetched in pages into a buffer of its own size.
 const scratchBytes = 64 << 10
 
 // maxResultBytes bounds one result, so that a wrong size cannot make the server allocate
@@ -189,9 +189,12 @@ func (s *Session) run(ctx context.Context, start func(h handle) ([]oop, *Error))
 func (s *Session) await(ctx context.Context, h handle, created []oop) (awaitResult, *Error) {
 	step := NotEnded
 	var next time.Time
-	if s.scratch == nil {
-		s.scratch = make([]byte, scratchBytes)
-	}
+	buf := s.api.scratchBuf()
+	s.scratch = *buf
+	defer func() {
+		s.scratch = nil
+		s.api.scratch.Put(buf)
+	}()
 	for {
 		cancelled := ctx.Err() != nil || s.closing.Load()
 		timeout := -1

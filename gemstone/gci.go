@@ -425,6 +425,19 @@ type gciAPI struct {
 
 	// errs recycles the 2168-byte error structs every call passes to the library.
 	errs sync.Pool
+	// scratch recycles the buffers results are fetched into (*[]byte of scratchBytes): one
+	// per call waiting, not one per session, so a thousand idle sessions hold none.
+	scratch sync.Pool
+}
+
+// scratchBuf answers a buffer of scratchBytes; give it back with scratch.Put once the
+// result's bytes were copied out of it.
+func (a *gciAPI) scratchBuf() *[]byte {
+	if b, ok := a.scratch.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, scratchBytes)
+	return &b
 }
 
 // errBuf answers a cleared GciErrSType; give it back with errs.Put when the call is over

@@ -39,7 +39,7 @@ type Session struct {
 	// Under the call slot:
 	receivers map[string]oop // receiver name -> resolved object, valid until logout
 	created   [1]oop         // the argument object of the call running (its one-argument path)
-	scratch   []byte         // a small result's bytes are fetched here, then copied out
+	scratch   []byte         // while a call waits: its result's bytes are fetched here, then copied out
 	waiter    *netWaiter     // parks waits in the netpoller; made at the first call
 	noWaiter  bool           // the platform has none: wait in poll(2)
 	deadErr   *Error         // the fatal error that ended the session

@@ -776,3 +776,21 @@ func TestOneArgumentPathReleasesEverythingAndAnswersExactBytes(t *testing.T) {
 		t.Fatalf("the export set grew from %d to %d objects", before, after)
 	}
 }
+
+func TestAnIdleSessionHoldsNoResultBuffer(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	reply, err := s.Perform(callCtx(t), "McpServer", "mcpHandle:", ByteArray(toolCall(2, "echo", map[string]any{"text": "hello"})))
+	if err != nil || !strings.Contains(string(reply), "hello") {
+		t.Fatalf("echo answered %s (%v)", reply, err)
+	}
+	// The result came through the fetch buffer; between calls the session must not keep
+	// it, or a thousand idle sessions would hold 64 MiB of buffers.
+	if s.scratch != nil {
+		t.Fatalf("after the call the session still holds a %d-byte result buffer", len(s.scratch))
+	}
+	b := lib.api.scratchBuf()
+	if len(*b) != scratchBytes {
+		t.Fatalf("a recycled result buffer has %d bytes, want %d", len(*b), scratchBytes)
+	}
+}
