@@ -4,160 +4,98 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 // These tests run the server binary as an operator does, configured only through MCP_*
-// variables, on the stand-in: they prove the lifetime knobs reach the policy.
+// variables, on the stand-in: they prove the lifetime knobs reach the policy. The binary is
+// built once by TestMain (binserver.Main) into binary.
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
+var binary string
 
-// serverBinary builds cmd/mcp-gemstone once per run.
-func serverBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "e2e-lifetime-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "mcp-gemstone")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/mcp-gemstone")
-		cmd.Dir = moduleRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build ./cmd/mcp-gemstone: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
-
+// server is one bin/mcp-gemstone process on the stand-in.
 type server struct {
-	t        *testing.T
-	url      string
-	sessions string // the stand-in session directory of this server's gems
-	logs     *syncBuf
-}
-
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	t      *testing.T
+	proc   *binserver.Process
+	url    string // http://127.0.0.1:<port>/mcp
+	gemDir string // GCI_STANDIN_DIR of this server's gems: one file per live gem, holding its pid
+	logs   *binserver.LogBuffer
 }
 
 // startServer runs the binary on a free port with env added to a stand-in environment, and
 // stops it with SIGTERM at the end of the test, checking that no gem outlives it.
 func startServer(t *testing.T, env ...string) *server {
 	t.Helper()
-	standin(t) // fails plainly when the stand-in is not built
-	home := os.Getenv("GEMSTONE_STANDIN")
-	if home == "" {
-		home = filepath.Join(moduleRoot(), "build", "standin")
-	}
-	sessions := t.TempDir()
-	logs := &syncBuf{}
-	cmd := exec.Command(serverBinary(t))
-	cmd.Env = append(os.Environ(),
-		"GEMSTONE="+home, "GCI_STANDIN_DIR="+sessions, "GS_PASS=swordfish",
-		"MCP_PORT=0", "MCP_WORKER_USER=DataCurator", "MCP_LOG_FORMAT=json")
-	cmd.Env = append(cmd.Env, env...)
-	pr, pw := io.Pipe()
-	cmd.Stdout = logs
-	cmd.Stderr = io.MultiWriter(logs, pw)
-	if err := cmd.Start(); err != nil {
+	home := binserver.StandinHome(t) // fails plainly when the stand-in is not built
+	s := &server{t: t, gemDir: t.TempDir()}
+	proc, err := binserver.Start(binary, append([]string{
+		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish",
+		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_WORKER_USER=DataCurator", "MCP_LOG_FORMAT=json"}, env...)...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{t: t, sessions: sessions, logs: logs}
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			var l struct {
-				Message, URL string
-			}
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Message == "listening" && l.URL != "" {
-				urlc <- l.URL
-			}
-		}
-	}()
+	s.proc, s.logs = proc, proc.Log
+	url, exited := proc.WaitURL(15 * time.Second)
+	switch {
+	case exited:
+		t.Fatalf("the server exited at start (%v):\n%s", proc.ExitErr, s.logs)
+	case url == "":
+		_ = proc.Cmd.Process.Kill()
+		<-proc.Exited
+		t.Fatalf("the server did not report listening within 15 s; log:\n%s", s.logs)
+	}
+	s.url = url
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
+		if !proc.Terminate(20 * time.Second) {
 			t.Errorf("server did not stop within 20s of SIGTERM")
 		}
-		pw.Close()
-		if n := s.liveGems(); n != 0 {
-			t.Errorf("%d stand-in gem(s) outlived the server", n)
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.logs)
+		}
+		if left := binserver.StandinGems(s.gemDir); len(left) > 0 {
+			for _, pid := range left {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Errorf("%d stand-in gem(s) outlived the server: %v", len(left), left)
 		}
 	})
-	select {
-	case s.url = <-urlc:
-	case <-time.After(15 * time.Second):
-		t.Fatalf("server did not report listening; log:\n%s", logs.String())
-	}
 	return s
 }
 
-// liveGems counts the stand-in gems of this server that are still running.
-func (s *server) liveGems() int {
-	entries, _ := os.ReadDir(s.sessions)
-	n := 0
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(s.sessions, e.Name()))
-		if err != nil {
-			continue
-		}
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && alive(pid) {
-			n++
-		}
-	}
-	return n
+// hostPort is the server's listening address, for the tests that speak HTTP on a raw socket.
+func (s *server) hostPort() string {
+	return strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 }
 
 func (s *server) post(sid, body string) (int, http.Header, []byte) {
+	s.t.Helper()
+	return s.postWith(http.DefaultClient, sid, body)
+}
+
+// postWith sends one message with client; a test that needs a fresh connection passes a
+// client of its own.
+func (s *server) postWith(client *http.Client, sid, body string) (int, http.Header, []byte) {
 	s.t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if sid != "" {
 		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", binaryProtocol)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		s.t.Fatalf("POST: %v", err)
 	}
@@ -166,13 +104,84 @@ func (s *server) post(sid, body string) (int, http.Header, []byte) {
 	return resp.StatusCode, resp.Header, b
 }
 
+// binaryProtocol is the revision the binary tests' sessions speak.
+const binaryProtocol = "2025-06-18"
+
 func (s *server) open() string {
 	s.t.Helper()
-	code, h, b := s.post("", fmt.Sprintf(initBody, "2025-06-18"))
+	code, h, b := s.post("", fmt.Sprintf(initBody, binaryProtocol))
 	if code != http.StatusOK {
 		s.t.Fatalf("initialize: %d %s", code, b)
 	}
-	return h.Get("Mcp-Session-Id")
+	sid := h.Get("Mcp-Session-Id")
+	if sid == "" {
+		s.t.Fatal("initialize answered no Mcp-Session-Id")
+	}
+	return sid
+}
+
+// openWithGem opens a session and answers its id and the pid of its gem: the one gem the
+// stand-in recorded during the initialize. The control session logs in after the server
+// listens, so its gem is waited for first.
+func (s *server) openWithGem() (string, int) {
+	s.t.Helper()
+	eventually(s.t, 10*time.Second, "the control session is logged in", func() bool { return len(binserver.GemFiles(s.gemDir)) == 1 })
+	before := binserver.GemFiles(s.gemDir)
+	sid := s.open()
+	var pids []int
+	for n, pid := range binserver.GemFiles(s.gemDir) {
+		if _, old := before[n]; !old {
+			pids = append(pids, pid)
+		}
+	}
+	if len(pids) != 1 {
+		s.t.Fatalf("the initialize started %d gems (%v), want 1", len(pids), pids)
+	}
+	if !alive(pids[0]) {
+		s.t.Fatalf("the session's gem %d is not running", pids[0])
+	}
+	return sid, pids[0]
+}
+
+// metrics answers the server's /metrics text.
+func (s *server) metrics() string {
+	s.t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(s.url, "/mcp") + "/metrics")
+	if err != nil {
+		s.t.Fatalf("GET /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		s.t.Fatalf("GET /metrics: %d %s", resp.StatusCode, b)
+	}
+	return string(b)
+}
+
+// metric answers the value of one sample of /metrics (name with its labels, as printed), and
+// false when the sample is absent.
+func (s *server) metric(sample string) (float64, bool) {
+	s.t.Helper()
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(sample) + ` (\S+)$`).FindStringSubmatch(s.metrics())
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		s.t.Fatalf("/metrics %s = %q", sample, m[1])
+	}
+	return v, true
+}
+
+// logged answers the server's log lines whose message is msg.
+func (s *server) logged(msg string) []string {
+	var out []string
+	for _, line := range strings.Split(s.logs.String(), "\n") {
+		if strings.Contains(line, `"message":"`+msg+`"`) {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func TestBinaryReleasesAGemAfterMCPStreamLossGraceWhenTheClientHangsUp(t *testing.T) {
@@ -208,9 +217,9 @@ func TestBinaryReleasesAGemAfterMCPStreamLossGraceWhenTheClientHangsUp(t *testin
 }
 
 func TestBinaryRefusesAnUnworkableLifetimeNamingBothValues(t *testing.T) {
-	standin(t)
-	cmd := exec.Command(serverBinary(t))
-	cmd.Env = append(os.Environ(), "MCP_PORT=0", "MCP_IDLE_TIMEOUT=5m", "MCP_PROBE_INTERVAL=10m")
+	binserver.StandinHome(t)
+	cmd := exec.Command(binary)
+	cmd.Env = append(cmd.Environ(), "MCP_PORT=0", "MCP_IDLE_TIMEOUT=5m", "MCP_PROBE_INTERVAL=10m")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() == 0 {

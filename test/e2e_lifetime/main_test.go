@@ -3,7 +3,8 @@
 // server wires them (router/lifetime/wire), with worker gems that are processes of the GCI
 // test stand-in (test/standin, built by `make standin`; NOT GemStone). Intervals are scaled
 // down so every rule is reached in seconds; the rules themselves are the production code.
-// binary_test.go also runs bin/mcp-gemstone itself, configured only by MCP_* variables.
+// binary_test.go and stalled_test.go also run bin/mcp-gemstone itself (through
+// test/internal/binserver), configured only by MCP_* variables.
 package e2elifetime
 
 import (
@@ -11,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 // readingsFile is where the stand-in's control session reads the stone readings on every call.
@@ -36,7 +39,7 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("GCI_STANDIN_STONE_READINGS_FILE", readingsFile)
-	code := m.Run()
+	code := binserver.Main(m, "e2e_lifetime", &binary)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
