@@ -172,6 +172,17 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 	if n, ok := s.metric("mcp_streams_open"); !ok || n != 0 {
 		t.Fatalf("mcp_streams_open %v (present %v) after the cut, want 0", n, ok)
 	}
+	// What the stalled stream could not take waited in the session's outbox, bounded at 256
+	// messages with the oldest dropped and the drop logged (docs/session-lifetime.md): the
+	// flood overran it.
+	full := s.logged("sse outbox full: dropping the oldest undelivered messages")
+	if len(full) == 0 || !strings.Contains(full[0], `"outboxLimit":256`) || !strings.Contains(full[0], sid) {
+		t.Fatalf("%d messages behind a stalled stream: want an \"sse outbox full\" line for this session with outboxLimit 256, got %q", floodCount, full)
+	}
+	// Not asserted: /metrics registers mcp_outbox_dropped_total, but nothing in the binary
+	// feeds it (metrics.Registry.OutboxDropped has no caller), so it stays 0 here.
+	dropped, _ := s.metric("mcp_outbox_dropped_total")
+	t.Logf("the outbox overflowed (%d \"sse outbox full\" line); mcp_outbox_dropped_total reads %.0f", len(full), dropped)
 
 	// Lifetime policy: a cut stream is a lost stream; after the grace the gem goes.
 	line, released := waitLogged(t, s, 10*time.Second, "session released", func(l string) bool {
