@@ -184,28 +184,38 @@ func (s *Server) Handler() http.Handler {
 	// so a DNS-rebinding page cannot read the counters.
 	r.Get("/healthz", s.healthz)
 	if s.o.Metrics != nil {
-		r.With(s.hostGate, s.originGate).Method(http.MethodGet, "/metrics", s.o.Metrics)
+		r.With(gates(s.hostGate, s.originGate)).Method(http.MethodGet, "/metrics", s.o.Metrics)
 	}
-	r.Route("/mcp", func(mcp chi.Router) {
-		mcp.Use(s.hostGate)
-		mcp.Use(s.originGate)
-		if s.o.Auth != nil {
-			mcp.Use(s.o.Auth)
-		}
-		mcp.Use(s.bodyLimit)
-		mcp.Use(s.versionGate)
-		mcp.Use(s.sessionLookup)
-		mcp.Post("/", s.post)
-		mcp.Get("/", s.get)
-		mcp.Delete("/", s.delete)
-		mcp.MethodNotAllowed(s.methodNotAllowed)
-	})
+	// /mcp is one handler behind one run of gates, not a chi sub-router behind nested
+	// middlewares: every open GET stream keeps this whole chain on its goroutine's stack.
+	mcp := http.Handler(http.HandlerFunc(s.serveMCP))
+	if s.o.Auth != nil {
+		mcp = gates(s.hostGate, s.originGate)(s.o.Auth(gates(s.bodyLimit, s.versionGate, s.sessionLookup)(mcp)))
+	} else {
+		mcp = gates(s.hostGate, s.originGate, s.bodyLimit, s.versionGate, s.sessionLookup)(mcp)
+	}
+	r.Handle("/mcp", mcp)
+	r.Handle("/mcp/", mcp)
 	// chi answers a method it has never heard of (PROPFIND) at the top level, before routing.
 	r.MethodNotAllowed(s.methodNotAllowed)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found: the MCP endpoint is /mcp", http.StatusNotFound)
 	})
 	return r
+}
+
+// serveMCP dispatches /mcp by verb, once the gates have passed the request.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		s.post(w, r)
+	case http.MethodGet:
+		s.get(w, r)
+	case http.MethodDelete:
+		s.delete(w, r)
+	default:
+		s.methodNotAllowed(w, r)
+	}
 }
 
 // BeginShutdown refuses new sessions and ends every GET stream; running calls go on.

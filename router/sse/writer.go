@@ -49,7 +49,27 @@ func (e *EventWriter) StartStream() error {
 		return err
 	}
 	e.w.WriteHeader(http.StatusOK)
-	return e.flush()
+	return e.flushAside()
+}
+
+// flushAside is flush on a short-lived goroutine of its own. The first flush writes the
+// header block through net/http frames several KiB deep (chunkWriter.writeHeader alone takes
+// 2.8 KiB); on the stream's own goroutine, already deep in the router's handler chain, that
+// doubles its stack to 16 KiB for the rest of the stream's life. An idle router holds one
+// stream per session, so this is 8 KiB per session (docs/performance.md). The handler waits,
+// so the ResponseWriter is still used by one goroutine at a time.
+func (e *EventWriter) flushAside() error {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				e.broken = true
+				done <- fmt.Errorf("sse: flush panicked: %v", p)
+			}
+		}()
+		done <- e.flush()
+	}()
+	return <-done
 }
 
 // Event writes one event carrying data under the given id. Data holding line breaks is split

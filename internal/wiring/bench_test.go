@@ -1,0 +1,85 @@
+package wiring
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// BenchmarkIdleStreamCost opens b.N GET streams on an assembled router and reports what each
+// costs while idle: goroutines and stack bytes (the part of benchmark 3's RSS that the depth
+// of the handler chain decides; docs/performance.md). Run it with a fixed count:
+//
+//	go test -run '^$' -bench IdleStreamCost -benchtime 500x ./internal/wiring
+func BenchmarkIdleStreamCost(b *testing.B) {
+	l := fakeworker.New()
+	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(asm.Server.Handler())
+	defer func() {
+		asm.Engine.Stop()
+		ts.Close()
+		asm.Server.Close(b.Context())
+		asm.CloseChannel()
+	}()
+	sids := make([]string, b.N)
+	for i := range sids {
+		sids[i] = open(b, ts.URL+"/mcp")
+	}
+	runtime.GC()
+	g0, s0 := runtime.NumGoroutine(), stackBytes()
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	b.ResetTimer()
+	for _, sid := range sids {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n", addr, sid)
+		if line, _ := bufio.NewReader(c).ReadString('\n'); !strings.Contains(line, " 200 ") {
+			b.Fatalf("GET /mcp answered %q", line)
+		}
+	}
+	b.StopTimer()
+	time.Sleep(200 * time.Millisecond) // every stream parked in its wait
+	runtime.GC()
+	g1, s1 := runtime.NumGoroutine(), stackBytes()
+	b.ReportMetric(float64(g1-g0)/float64(b.N), "goroutines/stream")
+	b.ReportMetric(float64(s1-s0)/float64(b.N), "stack-bytes/stream")
+}
+
+func open(b *testing.B, url string) string {
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.Header.Get("Mcp-Session-Id")
+}
+
+func stackBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
