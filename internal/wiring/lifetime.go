@@ -19,7 +19,7 @@ import (
 // Hooks set here. The answer binds the policy to the router once it exists and starts it;
 // the engine is stopped by the caller before shutdown begins.
 func withLifetime(o *router.Options, cfg lifetime.Config, stone lifetime.StoneReader, rec metrics.Recorder, log zerolog.Logger) (start func(*router.Server) (*lifetime.Engine, error)) {
-	streams := wire.New(wire.Options{Log: log})
+	streams := wire.New(wire.Options{Log: log, SSE: sse.Options{OnDrop: func() { rec.OutboxDropped(1) }}})
 	o.Streams = countedStreams{Streams: streams, rec: rec}
 	o.Hooks = streams.Hooks(o.Hooks)
 	return func(srv *router.Server) (*lifetime.Engine, error) {

@@ -47,6 +47,9 @@ type Options struct {
 	// failed or timed out. The lifetime policy starts its stream-loss grace from it. It is
 	// called without any lock held, on the goroutine that served the stream.
 	OnStreamClosed func(gen uint64)
+	// OnDrop is called for each message dropped from a full outbox (metrics). It is called with
+	// the session's lock held and must not call back into the session.
+	OnDrop func()
 }
 
 func (o Options) withDefaults() Options {
@@ -148,6 +151,9 @@ func (s *Session) pushLocked(msg []byte) uint64 {
 	s.stats.Sent++
 	if didDrop {
 		s.stats.Dropped++
+		if s.opts.OnDrop != nil {
+			s.opts.OnDrop()
+		}
 		// One line when a gap opens and one when it closes, not one per message: a flood
 		// into a full outbox must not become a flood in the log.
 		if s.gap.count == 0 {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -659,5 +660,17 @@ func TestStreamEndsWhenItsUntilChannelClosesWithoutReportingALoss(t *testing.T) 
 	case gen := <-closed:
 		t.Fatalf("OnStreamClosed(%d) for a stream ended by its session: the lifetime policy would start a stream-loss grace", gen)
 	default:
+	}
+}
+
+func TestEveryMessageDroppedFromAFullOutboxIsReported(t *testing.T) {
+	var drops int
+	sess := NewSession(Options{Keepalive: time.Hour, OutboxLimit: 4, OnDrop: func() { drops++ }})
+	defer sess.Close()
+	for i := range 10 {
+		sess.Send([]byte(`{"n":` + strconv.Itoa(i) + `}`))
+	}
+	if drops != 6 || sess.Stats().Dropped != 6 {
+		t.Fatalf("10 messages into an outbox of 4: OnDrop called %d times, Stats().Dropped %d; want 6 and 6", drops, sess.Stats().Dropped)
 	}
 }

@@ -183,9 +183,11 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 	if len(full) == 0 || !strings.Contains(full[0], `"outboxLimit":256`) || !strings.Contains(full[0], sid) {
 		t.Fatalf("%d messages behind a stalled stream: want an \"sse outbox full\" line for this session with outboxLimit 256, got %q", floodCount, full)
 	}
-	// Not asserted: /metrics registers mcp_outbox_dropped_total, but nothing in the binary
-	// feeds it (metrics.Registry.OutboxDropped has no caller), so it stays 0 here.
+	// Every message dropped from the outbox is counted in /metrics.
 	dropped, _ := s.metric("mcp_outbox_dropped_total")
+	if dropped < 1 {
+		t.Fatalf("the outbox overflowed but mcp_outbox_dropped_total reads %.0f", dropped)
+	}
 	t.Logf("the outbox overflowed (%d \"sse outbox full\" line); mcp_outbox_dropped_total reads %.0f", len(full), dropped)
 
 	// Lifetime policy: a cut stream is a lost stream; after the grace the gem goes.
