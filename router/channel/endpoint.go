@@ -271,8 +271,11 @@ func (c *conn) handle(raw []byte, remote string) {
 
 func (c *conn) notify(b *boundCall, f frame, method string, log zerolog.Logger) {
 	if b != nil {
-		if err := b.stream.Message(f.Message); err != nil {
+		switch err := b.stream.Message(f.Message); {
+		case errors.Is(err, ErrStreamGone):
 			log.Debug().Err(err).Str("method", method).Msg("channel: notification not delivered")
+		case err != nil: // the write that found the stream broken: once per stream, so worth an operator's eye
+			log.Info().Err(err).Str("method", method).Msg("channel: the call's response stream failed; the call goes on and its further messages are dropped")
 		}
 		return
 	}
