@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"runtime/metrics"
@@ -39,7 +38,7 @@ func BenchmarkIdleStreamCost(b *testing.B) {
 	}()
 	sids := make([]string, b.N)
 	for i := range sids {
-		sids[i] = open(b, ts.URL+"/mcp")
+		sids[i] = initialize(b, ts.URL+"/mcp", "2025-06-18")
 	}
 	runtime.GC()
 	g0, s0 := runtime.NumGoroutine(), stackBytes()
@@ -62,20 +61,6 @@ func BenchmarkIdleStreamCost(b *testing.B) {
 	g1, s1 := runtime.NumGoroutine(), stackBytes()
 	b.ReportMetric(float64(g1-g0)/float64(b.N), "goroutines/stream")
 	b.ReportMetric(float64(s1-s0)/float64(b.N), "stack-bytes/stream")
-}
-
-func open(b *testing.B, url string) string {
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.Header.Get("Mcp-Session-Id")
 }
 
 func stackBytes() uint64 {

@@ -46,7 +46,7 @@ func assemble(t *testing.T, metrics bool) *httptest.Server {
 	return ts
 }
 
-func initialize(t *testing.T, url, version string) string {
+func initialize(t testing.TB, url, version string) string {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `"}}`
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))

@@ -40,21 +40,10 @@ func start(t *testing.T, env ...string) *server {
 	t.Helper()
 	home := standinHome(t)
 	s := &server{t: t, gemDir: t.TempDir()}
-	proc, err := binserver.Start(binary, append([]string{
+	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
 		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish",
 		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug"}, env...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.proc, s.log = proc, proc.Log
-	url, exited := proc.WaitURL(15 * time.Second)
-	switch {
-	case exited:
-		t.Fatalf("the server exited at start (%v):\n%s", proc.ExitErr, s.log)
-	case url == "":
-		_ = proc.Cmd.Process.Kill()
-		t.Fatalf("the server did not say it was listening within 15 s:\n%s", s.log)
-	}
 	s.url = url
 	t.Cleanup(func() {
 		s.stop(10 * time.Second)

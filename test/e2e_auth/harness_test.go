@@ -97,24 +97,13 @@ func startAuth(t *testing.T, issuer string, env ...string) *server {
 	certFile, keyFile, pool := throwawayCert(t)
 	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	s.client = clientTrusting(pool)
-	proc, err := binserver.Start(binary, append([]string{
+	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
 		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + t.TempDir(), "GS_PASS=swordfish",
 		fmt.Sprintf("MCP_PORT=%d", port), "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
 		"MCP_AUTH=oidc", "MCP_OIDC_ISSUER=" + issuer, "MCP_RESOURCE=" + s.resource(),
 		"MCP_REQUIRED_SCOPES=mcp:use", "MCP_EXTRA_SCOPES=profile",
 		"MCP_TLS_CERT=" + certFile, "MCP_TLS_KEY=" + keyFile, "MCP_WORKER_USER="}, env...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.proc, s.log = proc, proc.Log
-	url, exited := proc.WaitURL(15 * time.Second)
-	switch {
-	case exited:
-		t.Fatalf("the server exited at start:\n%s", s.log)
-	case url == "":
-		_ = proc.Cmd.Process.Kill()
-		t.Fatalf("the server did not say it was listening within 15 s:\n%s", s.log)
-	}
 	s.url = url
 	t.Cleanup(func() {
 		if !proc.Terminate(15 * time.Second) {

@@ -40,22 +40,10 @@ func startServer(t *testing.T, env ...string) *server {
 	t.Helper()
 	home := binserver.StandinHome(t) // fails plainly when the stand-in is not built
 	s := &server{t: t, gemDir: t.TempDir()}
-	proc, err := binserver.Start(binary, append([]string{
+	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
 		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish",
 		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_WORKER_USER=DataCurator", "MCP_LOG_FORMAT=json"}, env...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.proc, s.logs = proc, proc.Log
-	url, exited := proc.WaitURL(15 * time.Second)
-	switch {
-	case exited:
-		t.Fatalf("the server exited at start (%v):\n%s", proc.ExitErr, s.logs)
-	case url == "":
-		_ = proc.Cmd.Process.Kill()
-		<-proc.Exited
-		t.Fatalf("the server did not report listening within 15 s; log:\n%s", s.logs)
-	}
 	s.url = url
 	t.Cleanup(func() {
 		if !proc.Terminate(20 * time.Second) {

@@ -141,6 +141,26 @@ func (p *Process) WaitURL(d time.Duration) (url string, exited bool) {
 	}
 }
 
+// StartListening is Start then WaitURL for a test: a server that cannot start, exits first or
+// does not report listening within d fails the test with its log (and is killed).
+func StartListening(t testing.TB, d time.Duration, binary string, env ...string) (*Process, string) {
+	t.Helper()
+	p, err := Start(binary, env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, exited := p.WaitURL(d)
+	switch {
+	case exited:
+		t.Fatalf("the server exited at start (%v):\n%s", p.ExitErr, p.Log)
+	case url == "":
+		_ = p.Cmd.Process.Kill()
+		<-p.Exited
+		t.Fatalf("the server did not report listening within %v; log:\n%s", d, p.Log)
+	}
+	return p, url
+}
+
 // Stop sends SIGTERM (unless the server has exited already) and waits up to within; it
 // answers the exit code, or -1 when the server had to be killed (or was ended by a signal).
 func (p *Process) Stop(within time.Duration) int {

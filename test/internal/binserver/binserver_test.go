@@ -104,3 +104,14 @@ func TestLogBufferKeepsEveryConcurrentWrite(t *testing.T) {
 		t.Fatalf("%d bytes, want 800", n)
 	}
 }
+
+func TestStartListeningAnswersTheURLTheServerLogged(t *testing.T) {
+	bin := script(t, `echo '{"level":"info","url":"http://127.0.0.1:4712/mcp","message":"listening"}' >&2
+while :; do sleep 0.05; done
+`)
+	p, url := StartListening(t, 10*time.Second, bin)
+	defer p.Terminate(5 * time.Second)
+	if url != "http://127.0.0.1:4712/mcp" {
+		t.Fatalf("StartListening answered %q; log:\n%s", url, p.Log)
+	}
+}
