@@ -69,7 +69,7 @@ func (e *Engine) hygiene(ctx context.Context, now time.Time, sessions []Session)
 			e.pinned(now, s, r)
 			continue
 		}
-		e.setPinned(s.ID(), time.Time{})
+		e.clearSince(s.ID(), pinnedStamp)
 		if askViews {
 			e.view(ctx, now, s, r)
 		}
@@ -88,7 +88,7 @@ func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings)
 		return // could not ask: proves nothing either way
 	}
 	if r.refreshAt > 0 && vs.CommitsBehind >= r.refreshAt && vs.Movable {
-		e.setStuck(id, time.Time{})
+		e.clearSince(id, stuckStamp)
 		if e.declinedBefore(id, vs.CommitsBehind) {
 			return
 		}
@@ -99,17 +99,17 @@ func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings)
 		return
 	}
 	if vs.Movable || r.pressureAt == 0 || vs.CommitsBehind < r.pressureAt {
-		e.setStuck(id, time.Time{})
+		e.clearSince(id, stuckStamp)
 		return
 	}
 	if !r.backlogKnown {
 		return // the stone could not be read: proves nothing
 	}
 	if !r.pressure {
-		e.setStuck(id, time.Time{})
+		e.clearSince(id, stuckStamp)
 		return
 	}
-	since := e.startStuck(id, now)
+	since := e.startSince(id, stuckStamp, now)
 	if now.Sub(since) < e.cfg.StuckViewGrace.D() {
 		return
 	}
@@ -159,14 +159,14 @@ func (e *Engine) pinned(now time.Time, s Session, r readings) {
 	}
 	id := s.ID()
 	if !r.pressure || !slices.Contains(r.stone.OldestCRSessions, s.GemSession()) {
-		e.setPinned(id, time.Time{})
+		e.clearSince(id, pinnedStamp)
 		return
 	}
-	since := e.startPinned(id, now)
+	since := e.startSince(id, pinnedStamp, now)
 	if now.Sub(since) < e.cfg.PinnedViewGrace.D() {
 		return
 	}
-	e.setPinned(id, time.Time{})
+	e.clearSince(id, pinnedStamp)
 	why := Reason{KindPinnedView, fmt.Sprintf(
 		"the server ended this call because it held the repository's oldest commit record for %v while the commit-record backlog stood at %d (limit %d); the session and its uncommitted work are kept (MCP_PINNED_VIEW_GRACE=%v)",
 		now.Sub(since).Round(100*time.Millisecond), r.stone.CommitRecordBacklog, r.pressureAt, e.cfg.PinnedViewGrace)}
@@ -177,38 +177,29 @@ func (e *Engine) pinned(now time.Time, s Session, r readings) {
 	e.host.EndCall(id, why)
 }
 
-func (e *Engine) setStuck(id string, at time.Time) {
+// A sinceStamp picks one of a tracked session's pressure clocks: when its view was first seen
+// stuck, or when its call was first seen pinning the oldest commit record.
+type sinceStamp func(*tracked) *time.Time
+
+func stuckStamp(t *tracked) *time.Time  { return &t.stuckSince }
+func pinnedStamp(t *tracked) *time.Time { return &t.pinnedSince }
+
+// clearSince stops a pressure clock: the pressure or the condition is gone.
+func (e *Engine) clearSince(id string, stamp sinceStamp) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if t, ok := e.state[id]; ok {
-		t.stuckSince = at
+		*stamp(t) = time.Time{}
 	}
 }
 
-func (e *Engine) startStuck(id string, now time.Time) time.Time {
+// startSince starts a pressure clock at now unless it is running, and answers its start.
+func (e *Engine) startSince(id string, stamp sinceStamp, now time.Time) time.Time {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t := e.trackLocked(id)
-	if t.stuckSince.IsZero() {
-		t.stuckSince = now
+	since := stamp(e.trackLocked(id))
+	if since.IsZero() {
+		*since = now
 	}
-	return t.stuckSince
-}
-
-func (e *Engine) setPinned(id string, at time.Time) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if t, ok := e.state[id]; ok {
-		t.pinnedSince = at
-	}
-}
-
-func (e *Engine) startPinned(id string, now time.Time) time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	t := e.trackLocked(id)
-	if t.pinnedSince.IsZero() {
-		t.pinnedSince = now
-	}
-	return t.pinnedSince
+	return *since
 }
