@@ -75,13 +75,9 @@ func (e *EventWriter) flushAside() error {
 // Event writes one event carrying data under the given id. Data holding line breaks is split
 // into several data lines, which a client joins back with "\n".
 func (e *EventWriter) Event(id string, data []byte) error {
-	if err := checkField("id", id); err != nil {
+	if err := e.beginEvent(id); err != nil {
 		return err
 	}
-	e.buf.Reset()
-	e.buf.WriteString("id: ")
-	e.buf.WriteString(id)
-	e.buf.WriteByte('\n')
 	writeData(&e.buf, data)
 	e.buf.WriteByte('\n')
 	return e.send()
@@ -91,13 +87,9 @@ func (e *EventWriter) Event(id string, data []byte) error {
 // its resume point without dispatching anything, plus the retry interval a client should wait
 // before reconnecting. retry <= 0 leaves the retry field out.
 func (e *EventWriter) Prime(id string, retry time.Duration) error {
-	if err := checkField("id", id); err != nil {
+	if err := e.beginEvent(id); err != nil {
 		return err
 	}
-	e.buf.Reset()
-	e.buf.WriteString("id: ")
-	e.buf.WriteString(id)
-	e.buf.WriteByte('\n')
 	if retry > 0 {
 		e.buf.WriteString("retry: ")
 		e.buf.WriteString(strconv.FormatInt(retry.Milliseconds(), 10))
@@ -105,6 +97,18 @@ func (e *EventWriter) Prime(id string, retry time.Duration) error {
 	}
 	e.buf.WriteString("data: \n\n")
 	return e.send()
+}
+
+// beginEvent starts a frame in the buffer with its id line.
+func (e *EventWriter) beginEvent(id string) error {
+	if err := checkField("id", id); err != nil {
+		return err
+	}
+	e.buf.Reset()
+	e.buf.WriteString("id: ")
+	e.buf.WriteString(id)
+	e.buf.WriteByte('\n')
+	return nil
 }
 
 // Comment writes an SSE comment line, which clients ignore: keepalives, and notes a human
