@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
@@ -36,7 +37,7 @@ func TestCancelledNotificationEndsTheCallAndBothPOSTsGet202(t *testing.T) {
 			done := make(chan reply, 1)
 			start := time.Now()
 			go func() { done <- f.post(sid, call(5, tool, `{"ms":20000}`)) }()
-			eventually(t, 2*time.Second, "the call is running", busy(f, sid))
+			mcptest.Eventually(t, 2*time.Second, "the call is running", busy(f, sid))
 			r := f.post(sid, cancelOf("5"))
 			wantStatus(t, r, http.StatusAccepted)
 			select {
@@ -66,9 +67,9 @@ func TestCancellingAQueuedRequestMeansItNeverRuns(t *testing.T) {
 	first := make(chan reply, 1)
 	second := make(chan reply, 1)
 	go func() { first <- f.post(sid, call(1, "sleep", `{"ms":800}`)) }()
-	eventually(t, 2*time.Second, "the first call is running", busy(f, sid))
+	mcptest.Eventually(t, 2*time.Second, "the first call is running", busy(f, sid))
 	go func() { second <- f.post(sid, call("q2", "echo", `{"text":"never"}`)) }()
-	eventually(t, 2*time.Second, "the second call is queued", func() bool {
+	mcptest.Eventually(t, 2*time.Second, "the second call is queued", func() bool {
 		s, _ := f.srv.Sessions().Get(sid)
 		return s.Queued() == 1
 	})
@@ -139,7 +140,7 @@ func TestGemKilledMidCallAnswersSessionGone(t *testing.T) {
 	sid := f.open()
 	done := make(chan reply, 1)
 	go func() { done <- f.post(sid, call(8, "sleep", `{"ms":20000}`)) }()
-	eventually(t, 2*time.Second, "the call is running", busy(f, sid))
+	mcptest.Eventually(t, 2*time.Second, "the call is running", busy(f, sid))
 	if !f.l.Kill(1) {
 		t.Fatal("no gem 1 to kill")
 	}

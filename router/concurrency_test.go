@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
@@ -25,7 +26,7 @@ func TestASecondRequestQueuesBehindTheFirst(t *testing.T) {
 		}
 		first <- time.Now()
 	}()
-	eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
+	mcptest.Eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
 	sent := time.Now()
 	r := f.post(sid, call(2, "echo", `{"text":"after"}`))
 	waited := time.Since(sent)
@@ -64,7 +65,7 @@ func TestALongCallDelaysNeitherAnotherSessionNorNewConnections(t *testing.T) {
 	slow, other := f.open(), f.open()
 	done := make(chan reply, 1)
 	go func() { done <- f.post(slow, call(1, "sleep", `{"ms":3000}`)) }()
-	eventually(t, 2*time.Second, "the sleep is running", busy(f, slow))
+	mcptest.Eventually(t, 2*time.Second, "the sleep is running", busy(f, slow))
 	start := time.Now()
 	wantStatus(t, f.post(other, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
 	resp, err := http.Get(f.ts.URL + "/healthz")
@@ -139,7 +140,7 @@ func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
 	f.open()
 	done := make(chan reply, 1)
 	go func() { done <- f.post(sid, call(1, "sleep_soft_immune", `{"ms":20000}`)) }()
-	eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
+	mcptest.Eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
 	f.srv.BeginShutdown()
 	r := f.post("", initBody)
 	wantError(t, r, http.StatusServiceUnavailable, -32001, "shuttingDown")

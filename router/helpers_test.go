@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -86,23 +87,7 @@ type reply struct {
 	Status int
 	Header http.Header
 	Body   []byte
-	RPC    struct {
-		ID     json.RawMessage `json:"id"`
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int            `json:"code"`
-			Message string         `json:"message"`
-			Data    map[string]any `json:"data"`
-		} `json:"error"`
-	}
-}
-
-func (r reply) kind() string {
-	if r.RPC.Error == nil || r.RPC.Error.Data == nil {
-		return ""
-	}
-	k, _ := r.RPC.Error.Data["kind"].(string)
-	return k
+	RPC    mcptest.RPC
 }
 
 // do sends one request; headers are name, value pairs.
@@ -208,19 +193,7 @@ func wantError(t *testing.T, r reply, status, code int, kind string) {
 	if r.RPC.Error.Code != code {
 		t.Fatalf("error code %d, want %d; body %s", r.RPC.Error.Code, code, r.Body)
 	}
-	if kind != "" && r.kind() != kind {
-		t.Fatalf("data.kind %q, want %q; body %s", r.kind(), kind, r.Body)
-	}
-}
-
-// eventually polls cond for up to d.
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if kind != "" && r.RPC.Kind() != kind {
+		t.Fatalf("data.kind %q, want %q; body %s", r.RPC.Kind(), kind, r.Body)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -49,7 +50,7 @@ func TestTheObserverHearsEveryCallOutcomeAndFailedLaunch(t *testing.T) {
 	f.post(sid, call(2, "echo", `{"text":"x"}`))
 	f.post(sid, call(3, "sleep", `{"ms":5000}`))
 	f.post(sid, call(4, "die", `{}`))
-	eventually(t, 2*time.Second, "all outcomes observed", func() bool {
+	mcptest.Eventually(t, 2*time.Second, "all outcomes observed", func() bool {
 		o := obs.outcomes()
 		return o["initialize ok"] == 1 && o["notifications/initialized ok"] == 1 && o["tools/call ok"] == 1 &&
 			o["tools/call requestTimeout"] == 1 && o["tools/call sessionGone"] == 1

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 func TestRequestWithoutSessionIdIs400(t *testing.T) {
@@ -84,7 +86,7 @@ func TestPingIsAnsweredByTheFrontEndWhileTheSessionIsBusy(t *testing.T) {
 	sid := f.open()
 	done := make(chan reply, 1)
 	go func() { done <- f.post(sid, call(10, "sleep", `{"ms":3000}`)) }()
-	eventually(t, 2*time.Second, "the sleep is running", func() bool { s, _ := f.srv.Sessions().Get(sid); return s.Busy() })
+	mcptest.Eventually(t, 2*time.Second, "the sleep is running", func() bool { s, _ := f.srv.Sessions().Get(sid); return s.Busy() })
 	start := time.Now()
 	r := f.post(sid, `{"jsonrpc":"2.0","id":"p1","method":"ping"}`)
 	elapsed := time.Since(start)
@@ -198,7 +200,7 @@ func TestDuplicateInFlightIdIsRefused(t *testing.T) {
 	sid := f.open()
 	done := make(chan reply, 1)
 	go func() { done <- f.post(sid, call(7, "sleep", `{"ms":2000}`)) }()
-	eventually(t, 2*time.Second, "the sleep is running", func() bool { s, _ := f.srv.Sessions().Get(sid); return s.Busy() })
+	mcptest.Eventually(t, 2*time.Second, "the sleep is running", func() bool { s, _ := f.srv.Sessions().Get(sid); return s.Busy() })
 	wantError(t, f.post(sid, call(7, "echo", `{"text":"x"}`)), http.StatusBadRequest, -32600, "duplicateId")
 	f.post(sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
 	<-done

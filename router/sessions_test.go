@@ -104,7 +104,7 @@ func TestConcurrentInitializesNeverOvershootTheCap(t *testing.T) {
 			switch {
 			case r.RPC.Error == nil && r.Header.Get("Mcp-Session-Id") != "":
 				opened++
-			case r.kind() == "sessionLimit":
+			case r.RPC.Kind() == "sessionLimit":
 				limited++
 			default:
 				t.Errorf("unexpected answer %d %s", r.Status, r.Body)

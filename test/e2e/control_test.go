@@ -6,13 +6,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // controlGem waits for the control session's gem (the server's first login) and answers its
 // session number and pid.
 func controlGem(t *testing.T, s *server) (string, int) {
 	t.Helper()
-	eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
+	mcptest.Eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
 	for n, pid := range s.gemFiles() {
 		return n, pid
 	}
@@ -36,11 +38,11 @@ func TestACallIgnoringBothBreaksIsStoppedFromTheControlSession(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("a call ignoring both breaks was not stopped")
 	}
-	eventually(t, 5*time.Second, "the stopped gem is gone", func() bool { return len(s.gemFiles()) == 1 })
+	mcptest.Eventually(t, 5*time.Second, "the stopped gem is gone", func() bool { return len(s.gemFiles()) == 1 })
 	if pid := s.gemFiles()[ctlNumber]; pid != ctlPid {
 		t.Fatalf("the control session's gem changed (%d → %d): it must outlive the stop", ctlPid, pid)
 	}
-	eventually(t, 5*time.Second, "the log says the stop ended the call", func() bool {
+	mcptest.Eventually(t, 5*time.Second, "the log says the stop ended the call", func() bool {
 		return strings.Contains(s.log.String(), "ended by stopping the session")
 	})
 	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`), http.StatusNotFound, -32001, "sessionNotFound")
@@ -52,7 +54,7 @@ func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
 	if err := syscall.Kill(ctlPid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 5*time.Second, "the killed control gem is gone", func() bool { return len(s.ourGems()) == 0 })
+	mcptest.Eventually(t, 5*time.Second, "the killed control gem is gone", func() bool { return len(s.ourGems()) == 0 })
 	for i := range 2 { // the first stop finds the control session dead; the second uses a new one
 		sid := s.open()
 		done := s.async(sid, call(i, "sleep_immune", `{"ms":60000}`))
@@ -68,7 +70,7 @@ func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
 		}
 		wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusNotFound)
 	}
-	eventually(t, 10*time.Second, "a new control session is logged in", func() bool {
+	mcptest.Eventually(t, 10*time.Second, "a new control session is logged in", func() bool {
 		for _, pid := range s.gemFiles() {
 			if pid != ctlPid {
 				return true

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 func TestADeniedLoginNamesTheNumberAndWhatToFixAndLeaksNoNRS(t *testing.T) {
@@ -42,7 +44,7 @@ func TestARefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
 			t.Fatalf("message %q should point at MCP_TOOLSETS", a.RPC.Error.Message)
 		}
 	}
-	eventually(t, 5*time.Second, "no worker gem is left from the refused prepares", func() bool { return len(s.gemFiles()) <= 1 })
+	mcptest.Eventually(t, 5*time.Second, "no worker gem is left from the refused prepares", func() bool { return len(s.gemFiles()) <= 1 })
 }
 
 func TestGetOpensTheStreamAndItEndsWithTheSession(t *testing.T) {

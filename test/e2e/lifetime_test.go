@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // The binary wires the lifetime policy: a session that opens no stream is released after
@@ -20,13 +22,13 @@ func TestAStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	// Before the interval is over the session serves.
 	wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), http.StatusOK)
 	lastRequest := time.Now()
-	eventually(t, 15*time.Second, "the streamless session is reaped", func() bool {
+	mcptest.Eventually(t, 15*time.Second, "the streamless session is reaped", func() bool {
 		return s.post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`).Status == http.StatusNotFound
 	})
 	if held := time.Since(lastRequest); held < 2*time.Second {
 		t.Fatalf("released %v after its last request, sooner than the 2 s interval (opened %v ago)", held, time.Since(opened))
 	}
-	eventually(t, 10*time.Second, "the reaped session's gem is gone", func() bool { return len(s.ourGems()) == gems-1 })
+	mcptest.Eventually(t, 10*time.Second, "the reaped session's gem is gone", func() bool { return len(s.ourGems()) == gems-1 })
 	if !strings.Contains(s.log.String(), "streamlessIdle") {
 		t.Fatalf("the log does not say why the session was released:\n%s", s.log)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
@@ -74,25 +75,9 @@ type answer struct {
 	Status int
 	Header http.Header
 	Body   []byte
-	RPC    struct {
-		ID     json.RawMessage `json:"id"`
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int            `json:"code"`
-			Message string         `json:"message"`
-			Data    map[string]any `json:"data"`
-		} `json:"error"`
-	}
-	Took time.Duration
-	Err  error // set by async when the request itself failed
-}
-
-func (a answer) kind() string {
-	if a.RPC.Error == nil {
-		return ""
-	}
-	k, _ := a.RPC.Error.Data["kind"].(string)
-	return k
+	RPC    mcptest.RPC
+	Took   time.Duration
+	Err    error // set by async when the request itself failed
 }
 
 var client = &http.Client{Timeout: 60 * time.Second}
@@ -205,18 +190,7 @@ func wantError(t *testing.T, a answer, status, code int, kind string) {
 	if a.RPC.Error == nil || a.RPC.Error.Code != code {
 		t.Fatalf("want JSON-RPC error %d, got %s", code, a.Body)
 	}
-	if kind != "" && a.kind() != kind {
-		t.Fatalf("data.kind %q, want %q; body %s", a.kind(), kind, a.Body)
-	}
-}
-
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if kind != "" && a.RPC.Kind() != kind {
+		t.Fatalf("data.kind %q, want %q; body %s", a.RPC.Kind(), kind, a.Body)
 	}
 }

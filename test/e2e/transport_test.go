@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 var hex128 = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -45,7 +47,7 @@ func TestSessionLifecycleOnTheStandIn(t *testing.T) {
 	}
 	workers := len(s.gemFiles())
 	wantStatus(t, s.do(http.MethodDelete, sid, ""), http.StatusNoContent)
-	eventually(t, 5*time.Second, "the worker gem is logged out after DELETE", func() bool { return len(s.gemFiles()) == workers-1 })
+	mcptest.Eventually(t, 5*time.Second, "the worker gem is logged out after DELETE", func() bool { return len(s.gemFiles()) == workers-1 })
 	wantError(t, s.post(sid, call(5, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
 	wantError(t, s.do(http.MethodDelete, sid, ""), http.StatusNotFound, -32001, "sessionNotFound")
 }
@@ -163,7 +165,7 @@ func TestDieAnswersSessionGoneThen404AndTheSlotComesBack(t *testing.T) {
 
 func TestSigkilledGemMidCallAnswersSessionGoneThen404AndFreesTheSlot(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=1")
-	eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
+	mcptest.Eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
 	before := s.gemFiles()
 	sid := s.open()
 	var pid int
@@ -234,7 +236,7 @@ func TestPingIsAnsweredQuicklyWhileItsSessionSleeps(t *testing.T) {
 
 func TestTheCapHoldsUnderTwentyConcurrentInitializes(t *testing.T) {
 	s := start(t)
-	eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
+	mcptest.Eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
 	var mu sync.Mutex
 	opened, refused := 0, 0
 	var wg sync.WaitGroup
@@ -252,7 +254,7 @@ func TestTheCapHoldsUnderTwentyConcurrentInitializes(t *testing.T) {
 			switch {
 			case a.Status == http.StatusOK && a.Header.Get("Mcp-Session-Id") != "":
 				opened++
-			case a.kind() == "sessionLimit":
+			case a.RPC.Kind() == "sessionLimit":
 				refused++
 			default:
 				t.Errorf("unexpected %d %s", a.Status, a.Body)
@@ -359,7 +361,7 @@ func TestTraceLogsBothDirectionsIncludingRefusals(t *testing.T) {
 	s := start(t, "MCP_TRACE=1", "MCP_TRACE_LIMIT=64")
 	s.post("", initBody, "Origin", "https://evil.example", "Authorization", "Bearer do-not-log-me")
 	for _, want := range []string{`"dir":"in"`, `"dir":"out"`, `"status":403`, "originRefused", "message trace: ON", "...(+"} {
-		eventually(t, 5*time.Second, "the trace shows "+want, func() bool { return strings.Contains(s.log.String(), want) })
+		mcptest.Eventually(t, 5*time.Second, "the trace shows "+want, func() bool { return strings.Contains(s.log.String(), want) })
 	}
 	if strings.Contains(s.log.String(), "do-not-log-me") {
 		t.Fatal("a header reached the trace")

@@ -171,8 +171,8 @@ func TestStoneRefusingTheTokensUserSaysWhatToProvision(t *testing.T) {
 		t.Fatalf("%d %s", a.Status, a.Body)
 	}
 	msg := a.RPC.Error.Message
-	if a.kind() != "loginDenied" || !strings.Contains(msg, "its preferred_username claim") || !strings.Contains(msg, "setup-oidc-users.sh") {
-		t.Fatalf("the refusal does not say what to provision: kind %q: %s", a.kind(), msg)
+	if a.RPC.Kind() != "loginDenied" || !strings.Contains(msg, "its preferred_username claim") || !strings.Contains(msg, "setup-oidc-users.sh") {
+		t.Fatalf("the refusal does not say what to provision: kind %q: %s", a.RPC.Kind(), msg)
 	}
 	if strings.Contains(msg, "baduser") {
 		t.Fatalf("the refusal echoes a user id to the client: %s", msg)

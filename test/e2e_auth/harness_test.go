@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
@@ -129,22 +130,7 @@ type answer struct {
 	Status int
 	Header http.Header
 	Body   []byte
-	RPC    struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int            `json:"code"`
-			Message string         `json:"message"`
-			Data    map[string]any `json:"data"`
-		} `json:"error"`
-	}
-}
-
-func (a answer) kind() string {
-	if a.RPC.Error == nil {
-		return ""
-	}
-	k, _ := a.RPC.Error.Data["kind"].(string)
-	return k
+	RPC    mcptest.RPC
 }
 
 // do sends one request with client; token "" sends no Authorization header.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
@@ -113,7 +114,7 @@ func (s *server) open() string {
 // listens, so its gem is waited for first.
 func (s *server) openWithGem() (string, int) {
 	s.t.Helper()
-	eventually(s.t, 10*time.Second, "the control session is logged in", func() bool { return len(binserver.GemFiles(s.gemDir)) == 1 })
+	mcptest.Eventually(s.t, 10*time.Second, "the control session is logged in", func() bool { return len(binserver.GemFiles(s.gemDir)) == 1 })
 	before := binserver.GemFiles(s.gemDir)
 	sid := s.open()
 	var pids []int
@@ -192,7 +193,7 @@ func TestBinaryReleasesAGemAfterMCPStreamLossGraceWhenTheClientHangsUp(t *testin
 	cancel() // the editor tab closes
 	closed := time.Now()
 	// Watched through the log, not by requests: a request would itself retract the grace.
-	eventually(t, 10*time.Second, "the session released after the grace", func() bool {
+	mcptest.Eventually(t, 10*time.Second, "the session released after the grace", func() bool {
 		return strings.Contains(s.logs.String(), `"reason":"streamLost"`)
 	})
 	if el := time.Since(closed); el < 1500*time.Millisecond {

@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
@@ -139,7 +140,7 @@ func newFixture(t *testing.T, cfg lifetime.Config, sseOpts sse.Options) *fixture
 		defer cancel()
 		srv.Close(ctx)
 		control.Close(ctx)
-		eventually(t, 5*time.Second, "every stand-in gem gone after shutdown", func() bool { return len(gemProcesses()) == 0 })
+		mcptest.Eventually(t, 5*time.Second, "every stand-in gem gone after shutdown", func() bool { return len(gemProcesses()) == 0 })
 	})
 	return f
 }
@@ -224,11 +225,7 @@ type rpcReply struct {
 	Header http.Header
 	Body   []byte
 	Result json.RawMessage
-	Error  *struct {
-		Code    int            `json:"code"`
-		Message string         `json:"message"`
-		Data    map[string]any `json:"data"`
-	}
+	Error  *mcptest.Error
 }
 
 func (f *fixture) post(sid, body string) rpcReply {
@@ -275,10 +272,6 @@ func (f *fixture) open(version string) string {
 	return sid
 }
 
-func toolCall(id int, tool, args string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
-}
-
 // statusCode of a request that proves nothing about liveness (it is itself activity): use it
 // only for the final 404 check.
 func (f *fixture) answers(sid string) int {
@@ -289,15 +282,4 @@ func (f *fixture) answers(sid string) int {
 func (f *fixture) get(sid, lastEventID string) *ssetest.Stream {
 	f.t.Helper()
 	return ssetest.Open(f.t, f.ts.URL+"/mcp", sid, lastEventID, 256)
-}
-
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

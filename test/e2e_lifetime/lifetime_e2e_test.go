@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
@@ -86,12 +87,12 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	eventually(t, 20*time.Second, "the stalled stream is cut", func() bool {
+	mcptest.Eventually(t, 20*time.Second, "the stalled stream is cut", func() bool {
 		return st.Stats().WriteFailures == 1
 	})
 	t.Logf("stalled stream cut %v after the writes began (write timeout %v)", time.Since(start), writeTimeout)
 	// A cut stream is a lost stream: after the grace the gem goes.
-	eventually(t, 10*time.Second, "gem process gone after the stream-loss grace", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "gem process gone after the stream-loss grace", func() bool { return !alive(pid) })
 	if n := f.eng.Stats().Reaped[lifetime.KindStreamLost]; n != 1 {
 		t.Fatalf("reaped for streamLost %d times, want 1", n)
 	}
@@ -110,7 +111,7 @@ func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
 		t.Fatalf("probe %q, want a ping with a srv- id", ping.Data)
 	}
 	// Polled from outside: a request would itself be proof of life.
-	eventually(t, 10*time.Second, "gem process gone after an unanswered probe", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "gem process gone after an unanswered probe", func() bool { return !alive(pid) })
 	t.Logf("gem gone %v after the probe was sent (probe timeout %v)", time.Since(sent), cfg.ProbeTimeout)
 	if n := f.eng.Stats().Reaped[lifetime.KindProbeUnanswered]; n != 1 {
 		t.Fatalf("reaped for probeUnanswered %d times, want 1", n)
@@ -159,7 +160,7 @@ func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
 	time.Sleep(600 * time.Millisecond)
-	if r := f.post(sid, toolCall(2, "echo", `{"text":"still here"}`)); r.Status != http.StatusOK {
+	if r := f.post(sid, mcptest.ToolCall(2, "echo", `{"text":"still here"}`)); r.Status != http.StatusOK {
 		t.Fatalf("call at 0.6s: %d %s", r.Status, r.Body)
 	}
 	last := time.Now()
@@ -167,7 +168,7 @@ func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	if !alive(pid) {
 		t.Fatalf("gem released %v after the last request, before the 1s interval", time.Since(last))
 	}
-	eventually(t, 10*time.Second, "streamless gem process gone", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "streamless gem process gone", func() bool { return !alive(pid) })
 	if el := time.Since(last); el < time.Second {
 		t.Fatalf("released %v after the last request", el)
 	}
@@ -216,25 +217,25 @@ func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T
 	idle := f.open("2025-06-18")
 	busy := f.open("2025-06-18")
 	for _, sid := range []string{idle, busy} {
-		if r := f.post(sid, toolCall(2, "set_view_status", `{"commitsBehind":30}`)); r.Status != http.StatusOK || r.Error != nil {
+		if r := f.post(sid, mcptest.ToolCall(2, "set_view_status", `{"commitsBehind":30}`)); r.Status != http.StatusOK || r.Error != nil {
 			t.Fatalf("set_view_status: %d %s", r.Status, r.Body)
 		}
 	}
 	done := make(chan rpcReply, 1)
-	go func() { done <- f.post(busy, toolCall(3, "sleep", `{"ms":1500}`)) }()
-	eventually(t, 5*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
+	go func() { done <- f.post(busy, mcptest.ToolCall(3, "sleep", `{"ms":1500}`)) }()
+	mcptest.Eventually(t, 5*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
 	time.Sleep(300 * time.Millisecond)
 	if n := f.eng.Stats().Refreshes; n != 1 {
 		t.Fatalf("%d refreshes while the busy session's call ran, want exactly 1 (the idle session)", n)
 	}
 	// What the idle worker's gem reports now: its view moved (the text result is the view status).
-	if r := f.post(idle, toolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
+	if r := f.post(idle, mcptest.ToolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
 		t.Fatalf("view status after the refresh: %s, want commitsBehind 0", r.Body)
 	}
 	if r := <-done; r.Status != http.StatusOK || r.Error != nil {
 		t.Fatalf("the busy session's call: %d %s", r.Status, r.Body)
 	}
-	eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
+	mcptest.Eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
 }
 
 func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t *testing.T) {
@@ -245,7 +246,7 @@ func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t
 	sid := f.open("2025-06-18")
 	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
 	start := time.Now()
-	r := f.post(sid, toolCall(2, "sleep", `{"ms":20000}`))
+	r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":20000}`))
 	if r.Error == nil || r.Error.Code != -32001 || r.Error.Data["kind"] != lifetime.KindPinnedView {
 		t.Fatalf("answer %d %s, want -32001 with data.kind pinnedView", r.Status, r.Body)
 	}
@@ -254,7 +255,7 @@ func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t
 	}
 	t.Logf("pinning call ended after %v (grace 300ms)", time.Since(start))
 	setReadings(t, "0 20")
-	if r := f.post(sid, toolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.Error != nil {
+	if r := f.post(sid, mcptest.ToolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.Error != nil {
 		t.Fatalf("the session after its call was ended: %d %s", r.Status, r.Body)
 	}
 }
@@ -266,7 +267,7 @@ func TestQuietRepositoryNeverEndsALongCall(t *testing.T) {
 	f := newFixture(t, cfg, sse.Options{})
 	sid := f.open("2025-06-18")
 	setReadings(t, fmt.Sprintf("3 20 %d", f.gemSession(sid)))
-	if r := f.post(sid, toolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.Error != nil {
+	if r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.Error != nil {
 		t.Fatalf("a long call on a quiet repository: %d %s", r.Status, r.Body)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // A client that stops reading, proved through bin/mcp-gemstone with the data coming from a
@@ -206,7 +208,7 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 	if held := released.Sub(cut); held < grace/2 {
 		t.Fatalf("released %v after the cut, inside MCP_STREAM_LOSS_GRACE=%v", held, grace)
 	}
-	eventually(t, 10*time.Second, "the stalled session's gem process gone", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "the stalled session's gem process gone", func() bool { return !alive(pid) })
 	t.Logf("session released %v after the cut (grace %v); gem %d gone %v after the cut",
 		released.Sub(cut).Round(time.Millisecond), grace, pid, time.Since(cut).Round(time.Millisecond))
 	if n, ok := s.metric(`mcp_reaps_total{reason="streamLost"}`); !ok || n != 1 {
@@ -263,7 +265,7 @@ func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *test
 		len(got), events, ended.Seconds())
 
 	// The call was not cancelled: it ran to its end and was counted as answered.
-	eventually(t, 30*time.Second, "the flood call counted as answered", func() bool {
+	mcptest.Eventually(t, 30*time.Second, "the flood call counted as answered", func() bool {
 		n, _ := s.metric(`mcp_calls_total{method="tools/call",outcome="ok"}`)
 		return n == 1
 	})
@@ -282,7 +284,7 @@ func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *test
 	// The session goes on, on a fresh connection, with the same gem.
 	fresh := &http.Client{Transport: &http.Transport{}, Timeout: 30 * time.Second}
 	defer fresh.CloseIdleConnections()
-	code, _, echo := s.postWith(fresh, sid, toolCall(3, "echo", `{"text":"still here"}`))
+	code, _, echo := s.postWith(fresh, sid, mcptest.ToolCall(3, "echo", `{"text":"still here"}`))
 	if code != http.StatusOK || !strings.Contains(string(echo), `"text":"still here"`) {
 		t.Fatalf("echo after the cut: %d %s", code, echo)
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
@@ -101,11 +102,7 @@ type rpcAnswer struct {
 	Status  int
 	Session string
 	Result  json.RawMessage `json:"result"`
-	Error   *struct {
-		Code    int            `json:"code"`
-		Message string         `json:"message"`
-		Data    map[string]any `json:"data"`
-	} `json:"error"`
+	Error   *mcptest.Error  `json:"error"`
 }
 
 func (s *server) initialize(t *testing.T) rpcAnswer {

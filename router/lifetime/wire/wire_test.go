@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
@@ -109,11 +110,7 @@ type rpcReply struct {
 	Status int
 	Header http.Header
 	Body   []byte
-	Error  *struct {
-		Code    int            `json:"code"`
-		Message string         `json:"message"`
-		Data    map[string]any `json:"data"`
-	}
+	Error  *mcptest.Error
 }
 
 func (f *fixture) post(sid, body string) rpcReply {
@@ -154,25 +151,10 @@ func (f *fixture) open(version string) string {
 	return r.Header.Get("Mcp-Session-Id")
 }
 
-func toolCall(id int, tool, args string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
-}
-
 // get opens GET /mcp and reads its frames on a goroutine.
 func (f *fixture) get(sid, lastEventID string) *ssetest.Stream {
 	f.t.Helper()
 	return ssetest.Open(f.t, f.ts.URL+"/mcp", sid, lastEventID, 64)
-}
-
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 func (f *fixture) gone(sid string) bool {
@@ -263,7 +245,7 @@ func TestUnansweredProbeReleasesTheGemAndTheClientMeets404(t *testing.T) {
 		t.Fatalf("probe %q, want a ping with a srv- id", ping.Data)
 	}
 	// Polled without requests: a request would itself be proof of life.
-	eventually(t, 5*time.Second, "gem logged out after an unanswered probe", func() bool { return f.l.Live() == 0 })
+	mcptest.Eventually(t, 5*time.Second, "gem logged out after an unanswered probe", func() bool { return f.l.Live() == 0 })
 	if !f.gone(sid) {
 		t.Fatal("released session still answers")
 	}
@@ -303,7 +285,7 @@ func TestAnsweredProbesKeepTheGemButDoNotResetTheIdleClock(t *testing.T) {
 		t.Fatal("an answering client was released as unanswered")
 	}
 	// Answers are not activity: the idle deadline, counted from initialize, still arrives.
-	eventually(t, 5*time.Second, "released at the idle deadline", func() bool {
+	mcptest.Eventually(t, 5*time.Second, "released at the idle deadline", func() bool {
 		return f.eng.Stats().Reaped[lifetime.KindIdle] == 1
 	})
 	if !f.gone(sid) {
@@ -325,7 +307,7 @@ func TestStreamlessSessionIsReleasedAfterItsIntervalAndNotBefore(t *testing.T) {
 	if f.l.Live() != 1 || f.eng.Stats().Reaped[lifetime.KindStreamlessIdle] != 0 {
 		t.Fatalf("released %v after its last request, before the 1s interval", time.Since(last))
 	}
-	eventually(t, 5*time.Second, "streamless session released", func() bool { return f.l.Live() == 0 })
+	mcptest.Eventually(t, 5*time.Second, "streamless session released", func() bool { return f.l.Live() == 0 })
 	if el := time.Since(last); el < time.Second {
 		t.Fatalf("released %v after its last request", el)
 	}
@@ -351,7 +333,7 @@ func TestClosedStreamIsReleasedAfterTheGraceUnlessReopened(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	closedAt := time.Now()
 	s2.Cancel()
-	eventually(t, 5*time.Second, "session whose client hung up is released", func() bool {
+	mcptest.Eventually(t, 5*time.Second, "session whose client hung up is released", func() bool {
 		return f.eng.Stats().Reaped[lifetime.KindStreamLost] == 1
 	})
 	if el := time.Since(closedAt); el < 300*time.Millisecond {
@@ -405,7 +387,7 @@ func TestClientPingAfterAHangUpRetractsTheGraceButKeepsNoGemPastTheStreamlessDea
 			}
 		}
 	}()
-	eventually(t, 5*time.Second, "pinging streamless session released", func() bool {
+	mcptest.Eventually(t, 5*time.Second, "pinging streamless session released", func() bool {
 		return f.eng.Stats().Reaped[lifetime.KindStreamlessIdle] == 1
 	})
 	if el := time.Since(closedAt); el < 1500*time.Millisecond {
@@ -420,14 +402,14 @@ func TestViewHygieneRefreshesTheBehindSessionAndNotTheBusyOne(t *testing.T) {
 	idle := f.open("2025-06-18")
 	busy := f.open("2025-06-18")
 	for _, sid := range []string{idle, busy} {
-		r := f.post(sid, toolCall(2, "set_view_status", `{"commitsBehind":30}`))
+		r := f.post(sid, mcptest.ToolCall(2, "set_view_status", `{"commitsBehind":30}`))
 		if r.Status != http.StatusOK {
 			t.Fatalf("set_view_status: %d %s", r.Status, r.Body)
 		}
 	}
 	done := make(chan rpcReply, 1)
-	go func() { done <- f.post(busy, toolCall(3, "sleep", `{"ms":800}`)) }()
-	eventually(t, 3*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
+	go func() { done <- f.post(busy, mcptest.ToolCall(3, "sleep", `{"ms":800}`)) }()
+	mcptest.Eventually(t, 3*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
 	time.Sleep(200 * time.Millisecond)
 	if n := f.eng.Stats().Refreshes; n != 1 {
 		t.Fatalf("%d refreshes while the busy session's call ran, want 1 (the idle one only)", n)
@@ -435,7 +417,7 @@ func TestViewHygieneRefreshesTheBehindSessionAndNotTheBusyOne(t *testing.T) {
 	if r := <-done; r.Status != http.StatusOK {
 		t.Fatalf("the busy session's call: %d %s", r.Status, r.Body)
 	}
-	eventually(t, 3*time.Second, "the busy session refreshed once its call ended", func() bool { return f.eng.Stats().Refreshes == 2 })
+	mcptest.Eventually(t, 3*time.Second, "the busy session refreshed once its call ended", func() bool { return f.eng.Stats().Refreshes == 2 })
 }
 
 func TestCallPinningTheOldestRecordUnderPressureIsEndedWithAReason(t *testing.T) {
@@ -450,7 +432,7 @@ func TestCallPinningTheOldestRecordUnderPressureIsEndedWithAReason(t *testing.T)
 	}
 	f.stone.set(worker.StoneStatus{CommitRecordBacklog: 500, SignalAbortBacklog: 20, OldestCRSessions: []int{gemSession}})
 	start := time.Now()
-	r := f.post(sid, toolCall(2, "sleep", `{"ms":10000}`))
+	r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":10000}`))
 	if r.Error == nil || r.Error.Code != -32001 || r.Error.Data["kind"] != lifetime.KindPinnedView {
 		t.Fatalf("answer %d %s, want -32001 with data.kind pinnedView", r.Status, r.Body)
 	}
@@ -477,7 +459,7 @@ func TestQuietRepositoryLetsALongCallRun(t *testing.T) {
 		gemSession = s.Gem().Prepared().GemSession
 	}
 	f.stone.set(worker.StoneStatus{CommitRecordBacklog: 3, SignalAbortBacklog: 20, OldestCRSessions: []int{gemSession}})
-	r := f.post(sid, toolCall(2, "sleep", `{"ms":700}`))
+	r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":700}`))
 	if r.Status != http.StatusOK || r.Error != nil {
 		t.Fatalf("a long call on a quiet repository: %d %s", r.Status, r.Body)
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // ProtocolVersion is the revision the harness negotiates.
@@ -52,25 +54,8 @@ type Answer struct {
 	Message []byte
 }
 
-// RPC is a decoded JSON-RPC response.
-type RPC struct {
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int            `json:"code"`
-		Message string         `json:"message"`
-		Data    map[string]any `json:"data"`
-	} `json:"error"`
-}
-
-// Kind is error.data.kind ("" for none).
-func (r RPC) Kind() string {
-	if r.Error == nil {
-		return ""
-	}
-	k, _ := r.Error.Data["kind"].(string)
-	return k
-}
+// RPC is a decoded JSON-RPC response (Kind answers error.data.kind).
+type RPC = mcptest.RPC
 
 // Decode reads the answer's JSON-RPC message.
 func (a Answer) Decode() (RPC, error) {
