@@ -1,6 +1,8 @@
 package mcptest
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"testing"
 )
@@ -36,5 +38,25 @@ func TestToolCallIsAValidRequestNamingTheToolWithItsArguments(t *testing.T) {
 	}
 	if req.ID != 7 || req.Method != "tools/call" || req.Params.Name != `say "hi"` || req.Params.Arguments["text"] != "x" {
 		t.Fatalf("decoded %+v", req)
+	}
+}
+
+func TestSelfSignedCertNamesItsIPsAndHostsAndIsItsOwnRoot(t *testing.T) {
+	certFile, keyFile, cert := SelfSignedCert(t, t.TempDir(), "cn", "127.0.0.1", "localhost")
+	if _, err := tls.LoadX509KeyPair(certFile, keyFile); err != nil {
+		t.Fatalf("the files do not load as a pair: %v", err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	for _, host := range []string{"127.0.0.1", "localhost"} {
+		if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: host}); err != nil {
+			t.Errorf("verify for %s: %v", host, err)
+		}
+	}
+	if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: "evil.example.com"}); err == nil {
+		t.Error("the certificate verifies for a name it was not given")
+	}
+	if cert.Subject.CommonName != "cn" {
+		t.Errorf("common name %q", cert.Subject.CommonName)
 	}
 }

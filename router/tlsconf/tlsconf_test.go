@@ -2,58 +2,19 @@ package tlsconf
 
 import (
 	"bufio"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"time"
 )
-
-// writePair writes a throwaway self-signed certificate for 127.0.0.1 and localhost.
-func writePair(t *testing.T, dir, cn string) (certFile, keyFile string, cert *x509.Certificate) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: cn},
-		NotBefore:    time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
-		IsCA: true, BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, _ = x509.ParseCertificate(der)
-	return certFile, keyFile, cert
-}
 
 // serve runs an HTTPS server with the Load configuration; reached counts handler calls.
 func serve(t *testing.T, cfg *tls.Config) (addr string, reached *atomic.Int64) {
@@ -74,6 +35,12 @@ func serve(t *testing.T, cfg *tls.Config) (addr string, reached *atomic.Int64) {
 	go func() { _ = hs.ServeTLS(ln, "", "") }()
 	t.Cleanup(func() { _ = hs.Close() })
 	return ln.Addr().String(), reached
+}
+
+// writePair writes a throwaway self-signed certificate for 127.0.0.1 and localhost.
+func writePair(t *testing.T, dir, cn string) (certFile, keyFile string, cert *x509.Certificate) {
+	t.Helper()
+	return mcptest.SelfSignedCert(t, dir, cn, "127.0.0.1", "localhost")
 }
 
 func clientFor(cert *x509.Certificate, edit func(*tls.Config)) *http.Client {
