@@ -1,13 +1,11 @@
 package router_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,30 +24,13 @@ type fixture struct {
 	srv *router.Server
 	ts  *httptest.Server
 	l   *fakeworker.Launcher
-	log *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	log *mcptest.LogBuffer
 }
 
 func newFixture(t *testing.T, tune ...func(*router.Options, *fakeworker.Launcher)) *fixture {
 	t.Helper()
 	l := fakeworker.New()
-	logs := &syncBuffer{}
+	logs := &mcptest.LogBuffer{}
 	o := router.Options{
 		Launcher:    l,
 		Login:       worker.LoginSpec{StoneNRS: "!tcp@secret-host#server!gs64stone", User: "SecretUser", Password: "hunter2"},

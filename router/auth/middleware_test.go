@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -20,26 +19,9 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
 )
-
-// syncBuffer is a log sink the test can read while handlers write to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // fixture is a resource server in front of a handler that opens and serves sessions the
 // way the router does: POST without Mcp-Session-Id opens one bound to the token's subject,
@@ -51,7 +33,7 @@ type fixture struct {
 	a      *Authenticator
 	owners *Owners
 	srv    *httptest.Server
-	logs   *syncBuffer
+	logs   *mcptest.LogBuffer
 	tokens []string // every token the test sent, for the log check
 	clock  *clock
 }
@@ -78,7 +60,7 @@ const sessionHeader = "Mcp-Session-Id"
 
 func newFixture(t *testing.T, edit func(*Config)) *fixture {
 	t.Helper()
-	f := &fixture{t: t, is: authtest.NewIssuer(t), owners: NewOwners(), logs: &syncBuffer{}, clock: &clock{}}
+	f := &fixture{t: t, is: authtest.NewIssuer(t), owners: NewOwners(), logs: &mcptest.LogBuffer{}, clock: &clock{}}
 	var handler http.Handler = http.NotFoundHandler()
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(f.srv.Close)

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // frame is one parsed SSE frame as a client sees it.
@@ -486,7 +488,7 @@ func TestUnknownLastEventIDOpensWithoutReplay(t *testing.T) {
 }
 
 func TestOutboxKeepsTheNewest256AndCountsTheDropped(t *testing.T) {
-	var logs syncBuffer
+	var logs mcptest.LogBuffer
 	h := newHarness(t, Options{Keepalive: time.Hour, Logger: zerolog.New(&logs)})
 	for i := 1; i <= 300; i++ {
 		h.sess.Send([]byte(fmt.Sprintf(`{"n":%d}`, i)))
@@ -509,23 +511,6 @@ func TestOutboxKeepsTheNewest256AndCountsTheDropped(t *testing.T) {
 	if n := strings.Count(out, "outbox gap"); n != 1 || !strings.Contains(out, `"dropped":44`) || !strings.Contains(out, `"fromSeq":1`) || !strings.Contains(out, `"toSeq":44`) {
 		t.Fatalf("gap line missing or wrong (want one, dropped 44, seq 1-44):\n%s", out)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestSendOnDeliversOnlyToTheNamedGeneration(t *testing.T) {

@@ -15,10 +15,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // mainPackage is built by import path, so the build works from any test package's directory.
@@ -62,22 +63,7 @@ func StandinHome(t testing.TB) string {
 }
 
 // LogBuffer collects a process's output; it is safe for the copying goroutines and the test.
-type LogBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *LogBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *LogBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type LogBuffer = mcptest.LogBuffer
 
 // urlInLog finds the URL the server logs when it listens.
 var urlInLog = regexp.MustCompile(`"url":"(https?://[^"]+)"`)
