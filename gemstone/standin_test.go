@@ -9,12 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 func TestLoginAndLogoutAgainstTheStandIn(t *testing.T) {
@@ -397,35 +398,13 @@ func gemChildren(t *testing.T) map[int]bool {
 // children lists this process's live child processes whose command name contains name.
 func children(t *testing.T, name string) map[int]bool {
 	t.Helper()
-	out := map[int]bool{}
-	entries, err := os.ReadDir("/proc")
+	pids, err := mcptest.Children(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	me := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		rest := string(stat)
-		rp := strings.LastIndexByte(rest, ')')
-		lp := strings.IndexByte(rest, '(')
-		if lp < 0 || rp < 0 {
-			continue
-		}
-		fields := strings.Fields(rest[rp+1:])
-		if len(fields) < 2 || fields[0] == "Z" {
-			continue
-		}
-		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && strings.Contains(rest[lp+1:rp], name) {
-			out[pid] = true
-		}
+	out := map[int]bool{}
+	for _, pid := range pids {
+		out[pid] = true
 	}
 	return out
 }

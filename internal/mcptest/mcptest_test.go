@@ -4,7 +4,10 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"os/exec"
+	"slices"
 	"testing"
+	"time"
 )
 
 func TestKindIsTheErrorsDataKindOrNothing(t *testing.T) {
@@ -58,5 +61,30 @@ func TestSelfSignedCertNamesItsIPsAndHostsAndIsItsOwnRoot(t *testing.T) {
 	}
 	if cert.Subject.CommonName != "cn" {
 		t.Errorf("common name %q", cert.Subject.CommonName)
+	}
+}
+
+func TestChildrenAndAliveSeeAChildUntilItIsReaped(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	kids, err := Children("sleep")
+	if err != nil || !slices.Contains(kids, pid) || !Alive(pid) {
+		t.Fatalf("a running child %d: Children(sleep) %v (%v), Alive %v", pid, kids, err, Alive(pid))
+	}
+	_ = cmd.Process.Kill()
+	for deadline := time.Now().Add(5 * time.Second); Alive(pid); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a killed child %d still counts as alive (a zombie must not)", pid)
+		}
+	}
+	if kids, _ := Children("sleep"); slices.Contains(kids, pid) {
+		t.Fatalf("a killed child %d is still listed", pid)
+	}
+	_ = cmd.Wait()
+	if Alive(pid) {
+		t.Fatalf("a reaped child %d counts as alive", pid)
 	}
 }

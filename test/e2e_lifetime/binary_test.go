@@ -126,7 +126,7 @@ func (s *server) openWithGem() (string, int) {
 	if len(pids) != 1 {
 		s.t.Fatalf("the initialize started %d gems (%v), want 1", len(pids), pids)
 	}
-	if !alive(pids[0]) {
+	if !mcptest.Alive(pids[0]) {
 		s.t.Fatalf("the session's gem %d is not running", pids[0])
 	}
 	return sid, pids[0]

@@ -154,32 +154,8 @@ func setReadings(t *testing.T, s string) {
 
 // gemProcesses answers the live (not zombie) stand-in gem processes this test process started.
 func gemProcesses() []int {
-	var out []int
-	entries, _ := os.ReadDir("/proc")
-	me := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		lp, rp := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if lp < 0 || rp < lp {
-			continue
-		}
-		fields := strings.Fields(s[rp+1:])
-		if len(fields) < 2 || fields[0] == "Z" {
-			continue
-		}
-		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && strings.Contains(s[lp+1:rp], "standin") {
-			out = append(out, pid)
-		}
-	}
-	return out
+	pids, _ := mcptest.Children("standin")
+	return pids
 }
 
 // gemPID answers the pid of a session's gem from the stand-in's session directory.
@@ -208,16 +184,6 @@ func (f *fixture) gemSession(sid string) int {
 		f.t.Fatalf("session %s not mapped", sid)
 	}
 	return s.Gem().Prepared().GemSession
-}
-
-func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	rp := strings.LastIndexByte(s, ')')
-	return rp >= 0 && !strings.HasPrefix(strings.TrimSpace(s[rp+1:]), "Z")
 }
 
 type rpcReply struct {

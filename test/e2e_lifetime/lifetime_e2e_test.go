@@ -92,7 +92,7 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	})
 	t.Logf("stalled stream cut %v after the writes began (write timeout %v)", time.Since(start), writeTimeout)
 	// A cut stream is a lost stream: after the grace the gem goes.
-	mcptest.Eventually(t, 10*time.Second, "gem process gone after the stream-loss grace", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "gem process gone after the stream-loss grace", func() bool { return !mcptest.Alive(pid) })
 	if n := f.eng.Stats().Reaped[lifetime.KindStreamLost]; n != 1 {
 		t.Fatalf("reaped for streamLost %d times, want 1", n)
 	}
@@ -111,7 +111,7 @@ func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
 		t.Fatalf("probe %q, want a ping with a srv- id", ping.Data)
 	}
 	// Polled from outside: a request would itself be proof of life.
-	mcptest.Eventually(t, 10*time.Second, "gem process gone after an unanswered probe", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "gem process gone after an unanswered probe", func() bool { return !mcptest.Alive(pid) })
 	t.Logf("gem gone %v after the probe was sent (probe timeout %v)", time.Since(sent), cfg.ProbeTimeout)
 	if n := f.eng.Stats().Reaped[lifetime.KindProbeUnanswered]; n != 1 {
 		t.Fatalf("reaped for probeUnanswered %d times, want 1", n)
@@ -145,7 +145,7 @@ func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
 	if answered < 4 {
 		t.Fatalf("%d probes answered in 2s at a 200ms interval, want at least 4", answered)
 	}
-	if !alive(pid) {
+	if !mcptest.Alive(pid) {
 		t.Fatal("the gem of a client that answered every probe is gone")
 	}
 	if st := f.eng.Stats(); st.ProbesAnswered < 4 || len(st.Reaped) != 0 {
@@ -165,10 +165,10 @@ func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	}
 	last := time.Now()
 	time.Sleep(800 * time.Millisecond)
-	if !alive(pid) {
+	if !mcptest.Alive(pid) {
 		t.Fatalf("gem released %v after the last request, before the 1s interval", time.Since(last))
 	}
-	mcptest.Eventually(t, 10*time.Second, "streamless gem process gone", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "streamless gem process gone", func() bool { return !mcptest.Alive(pid) })
 	if el := time.Since(last); el < time.Second {
 		t.Fatalf("released %v after the last request", el)
 	}

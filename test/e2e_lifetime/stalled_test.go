@@ -208,7 +208,7 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 	if held := released.Sub(cut); held < grace/2 {
 		t.Fatalf("released %v after the cut, inside MCP_STREAM_LOSS_GRACE=%v", held, grace)
 	}
-	mcptest.Eventually(t, 10*time.Second, "the stalled session's gem process gone", func() bool { return !alive(pid) })
+	mcptest.Eventually(t, 10*time.Second, "the stalled session's gem process gone", func() bool { return !mcptest.Alive(pid) })
 	t.Logf("session released %v after the cut (grace %v); gem %d gone %v after the cut",
 		released.Sub(cut).Round(time.Millisecond), grace, pid, time.Since(cut).Round(time.Millisecond))
 	if n, ok := s.metric(`mcp_reaps_total{reason="streamLost"}`); !ok || n != 1 {
@@ -288,7 +288,7 @@ func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *test
 	if code != http.StatusOK || !strings.Contains(string(echo), `"text":"still here"`) {
 		t.Fatalf("echo after the cut: %d %s", code, echo)
 	}
-	if !alive(pid) {
+	if !mcptest.Alive(pid) {
 		t.Fatalf("the session's gem %d is gone", pid)
 	}
 	if n, ok := s.metric("mcp_sessions_open"); !ok || n != 1 {

@@ -190,9 +190,8 @@ func StandinGems(gemDir string) []int {
 		if !bytes.Contains(cmdline, []byte("standin-gem")) {
 			continue
 		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z")) {
-			continue // a zombie is dead; its parent has not reaped it yet
+		if !mcptest.Alive(pid) {
+			continue // gone, or a zombie: dead, its parent has not reaped it yet
 		}
 		environ, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
 		if bytes.Contains(environ, marker) {
