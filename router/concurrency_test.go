@@ -112,18 +112,7 @@ func TestGetOpensAKeepaliveStreamThatEndsWithTheSession(t *testing.T) {
 		}
 	}
 	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
-	ended := make(chan struct{})
-	go func() {
-		for {
-			if _, err := rd.ReadString('\n'); err != nil {
-				close(ended)
-				return
-			}
-		}
-	}()
-	select {
-	case <-ended:
-	case <-time.After(2 * time.Second):
+	if !mcptest.EndsWithin(rd, 2*time.Second) {
 		t.Fatal("the stream outlived its session")
 	}
 }

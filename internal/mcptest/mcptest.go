@@ -6,6 +6,7 @@ package mcptest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 )
@@ -47,5 +48,21 @@ func Eventually(t testing.TB, d time.Duration, what string, cond func() bool) {
 			t.Fatalf("not within %v: %s", d, what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// EndsWithin reads r, discarding what it reads, and says whether it ended (EOF or an error)
+// within d. A reader that outlives d is left to its reading goroutine.
+func EndsWithin(r io.Reader, d time.Duration) bool {
+	ended := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, r)
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		return true
+	case <-time.After(d):
+		return false
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -86,5 +88,16 @@ func TestChildrenAndAliveSeeAChildUntilItIsReaped(t *testing.T) {
 	_ = cmd.Wait()
 	if Alive(pid) {
 		t.Fatalf("a reaped child %d counts as alive", pid)
+	}
+}
+
+func TestEndsWithinTellsAnEndedReaderFromAnOpenOne(t *testing.T) {
+	if !EndsWithin(strings.NewReader("some bytes"), time.Second) {
+		t.Fatal("a reader at its end did not end")
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	if EndsWithin(pr, 50*time.Millisecond) {
+		t.Fatal("an open pipe counted as ended")
 	}
 }

@@ -68,18 +68,7 @@ func TestGetOpensTheStreamAndItEndsWithTheSession(t *testing.T) {
 		t.Fatalf("first frame %q %v, want a comment", line, err)
 	}
 	wantStatus(t, s.do(http.MethodDelete, sid, ""), http.StatusNoContent)
-	ended := make(chan struct{})
-	go func() {
-		for {
-			if _, err := rd.ReadString('\n'); err != nil {
-				close(ended)
-				return
-			}
-		}
-	}()
-	select {
-	case <-ended:
-	case <-time.After(5 * time.Second):
+	if !mcptest.EndsWithin(rd, 5*time.Second) {
 		t.Fatal("the stream outlived its session")
 	}
 }
