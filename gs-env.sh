@@ -385,6 +385,58 @@ gs_env_url_host() {
   case "$1" in 0.0.0.0|"") echo 127.0.0.1 ;; ::|"[::]") echo "[::1]" ;; *:*) echo "[$1]" ;; *) echo "$1" ;; esac
 }
 
+# gs_env_server_settings: the launch settings both run scripts read from MCP_* (PORT, BIN,
+# STATE_DIR, PID_FILE, LOG, TIMEOUT), checked: a valid port, a built binary.
+gs_env_server_settings() {
+  PORT="${MCP_PORT:-8000}"
+  gs_env_valid_port "$PORT" || return 1
+  BIN="${MCP_BIN:-$ROOT/bin/mcp-gemstone}"
+  STATE_DIR="$(gs_env_state_dir)"
+  PID_FILE="$(gs_env_pid_file "$PORT")"
+  LOG="${MCP_LOG_FILE:-$STATE_DIR/mcp-gemstone-$PORT.log}"
+  TIMEOUT="${MCP_START_TIMEOUT:-60}"
+  if [ ! -x "$BIN" ]; then
+    gs_env__err "no server binary at $BIN" "build it: ./install.sh (or make build)"
+    return 1
+  fi
+}
+
+# gs_env_claim_port RERUN: refuses (returns 1) when our server or anything else already holds
+# $PORT, naming RERUN as the way to start on another port; a stale pid file is removed.
+gs_env_claim_port() {
+  local old_pid old_start holder
+  if [ -f "$PID_FILE" ]; then
+    read -r old_pid old_start _ <"$PID_FILE" || true
+    if gs_env_is_our_server "${old_pid:-}" "${old_start:-}"; then
+      gs_env__err "an mcp-gemstone server is already running on port $PORT (pid $old_pid)" "stop it first: ./stop-server.sh $PORT"
+      return 1
+    fi
+    rm -f "$PID_FILE"
+  fi
+  holder="$(gs_env_port_holder "$PORT")" || return 1
+  if [ -n "$holder" ]; then
+    gs_env__err "port $PORT is already in use by $holder; nothing was started" \
+      "choose another: MCP_PORT=<port> $1, or stop what holds it"
+    return 1
+  fi
+}
+
+# gs_env_prepare_server: after the settings, what both run scripts need before the launch: the
+# GemStone environment, the password, a running NetLDI, the state directory and a private log,
+# and the password handed to the server (as a file it reads itself when there is one).
+gs_env_prepare_server() {
+  gs_env_load || return 1
+  gs_env_require_password || return 1
+  gs_env_require_netldi "the server (one gem per MCP session, plus its control session)" || return 1
+  mkdir -p "$STATE_DIR" "$(dirname "$LOG")"
+  (umask 077; touch "$LOG")
+  if [ -n "${GS_PASS_FILE:-}" ]; then
+    export MCP_PASSWORD_FILE="$GS_PASS_FILE"; unset GS_PASS
+  else
+    export GS_PASS="$GS_ENV_PASSWORD"
+  fi
+}
+
 # gs_env_launch_server SCHEME URL_HOST LOG_START: start $BIN detached with its output appended to
 # $LOG, record "pid start port binary" in $PID_FILE, wait up to $TIMEOUT s for
 # SCHEME://URL_HOST:$PORT/healthz, then up to MCP_LOGIN_CHECK_TIMEOUT (30) s for the log lines

@@ -62,35 +62,10 @@ if ! curl -fsS --max-time 10 -o /dev/null "${MCP_OIDC_ISSUER%/}/.well-known/open
 fi
 
 # ---- as run-server.sh: port, binary, stone, control session ---------------------------------------
-PORT="${MCP_PORT:-8000}"
-gs_env_valid_port "$PORT" || exit 1
-BIN="${MCP_BIN:-$ROOT/bin/mcp-gemstone}"
-STATE_DIR="$(gs_env_state_dir)"
-PID_FILE="$(gs_env_pid_file "$PORT")"
-LOG="${MCP_LOG_FILE:-$STATE_DIR/mcp-gemstone-$PORT.log}"
-TIMEOUT="${MCP_START_TIMEOUT:-60}"
-[ -x "$BIN" ] || fail "no server binary at $BIN" "build it: ./install.sh (or make build)"
-if [ -f "$PID_FILE" ]; then
-  read -r old_pid old_start _ <"$PID_FILE" || true
-  gs_env_is_our_server "${old_pid:-}" "${old_start:-}" &&
-    fail "an mcp-gemstone server is already running on port $PORT (pid $old_pid)" "stop it first: ./stop-server.sh $PORT"
-  rm -f "$PID_FILE"
-fi
-holder="$(gs_env_port_holder "$PORT")" || exit 1
-[ -z "$holder" ] || fail "port $PORT is already in use by $holder; nothing was started" "choose another: MCP_PORT=<port> $0"
-
-gs_env_load || exit 1
-gs_env_require_password || exit 1
-gs_env_require_netldi "the server (one gem per MCP session, plus its control session)" || exit 1
-
-mkdir -p "$STATE_DIR" "$(dirname "$LOG")"
-(umask 077; touch "$LOG")
+gs_env_server_settings || exit 1
+gs_env_claim_port "$0" || exit 1
+gs_env_prepare_server || exit 1
 export MCP_AUTH=oidc MCP_PORT="$PORT" MCP_HOST="$HOST" MCP_STONE="$GS_STONE" MCP_CONTROL_USER="$GS_USER"
-if [ -n "${GS_PASS_FILE:-}" ]; then
-  export MCP_PASSWORD_FILE="$GS_PASS_FILE"; unset GS_PASS
-else
-  export GS_PASS="$GS_ENV_PASSWORD"
-fi
 log_start=$(($(wc -l <"$LOG") + 1))
 printf '\n=== %s run-auth-server.sh: starting %s on %s://%s:%s (stone %s, control user %s, issuer %s, resource %s)\n' \
   "$(date -u +%FT%TZ)" "$BIN" "$SCHEME" "$HOST" "$PORT" "$GS_STONE" "$GS_USER" "$MCP_OIDC_ISSUER" "$MCP_RESOURCE" >>"$LOG"

@@ -27,51 +27,15 @@ ROOT="$(cd "$(dirname "$0")" && pwd)"
 [ $# -eq 0 ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 gs_env_load_setenv || exit 1
-PORT="${MCP_PORT:-8000}"
 HOST="${MCP_HOST:-127.0.0.1}"
-gs_env_valid_port "$PORT" || exit 1
-BIN="${MCP_BIN:-$ROOT/bin/mcp-gemstone}"
-STATE_DIR="$(gs_env_state_dir)"
-PID_FILE="$(gs_env_pid_file "$PORT")"
-LOG="${MCP_LOG_FILE:-$STATE_DIR/mcp-gemstone-$PORT.log}"
-TIMEOUT="${MCP_START_TIMEOUT:-60}"
-
 command -v curl >/dev/null || { gs_env__err "curl is not on PATH" "it is how this script knows the server answers; install curl"; exit 1; }
-if [ ! -x "$BIN" ]; then
-  gs_env__err "no server binary at $BIN" "build it: ./install.sh (or make build)"
-  exit 1
-fi
-if [ -f "$PID_FILE" ]; then
-  read -r old_pid old_start _ <"$PID_FILE" || true
-  if gs_env_is_our_server "${old_pid:-}" "${old_start:-}"; then
-    gs_env__err "an mcp-gemstone server is already running on port $PORT (pid $old_pid)" "stop it first: ./stop-server.sh $PORT"
-    exit 1
-  fi
-  rm -f "$PID_FILE"
-fi
-holder="$(gs_env_port_holder "$PORT")" || exit 1
-if [ -n "$holder" ]; then
-  gs_env__err "port $PORT is already in use by $holder; nothing was started" \
-    "choose another: MCP_PORT=<port> ./run-server.sh${holder:+, or stop what holds it}"
-  exit 1
-fi
-
-gs_env_load || exit 1
-gs_env_require_password || exit 1
-gs_env_require_netldi "the server (one gem per MCP session, plus its control session)" || exit 1
-
-mkdir -p "$STATE_DIR" "$(dirname "$LOG")"
-(umask 077; touch "$LOG")
+gs_env_server_settings || exit 1
+gs_env_claim_port ./run-server.sh || exit 1
+gs_env_prepare_server || exit 1
 # The server's own names for what gs-env.sh resolved (internal/config): the stone, the control
-# session's user, the workers' user (the control user unless MCP_WORKER_USER says otherwise), and
-# the password as a file it reads itself when there is one.
+# session's user and the workers' user (the control user unless MCP_WORKER_USER says otherwise).
 export MCP_PORT="$PORT" MCP_HOST="$HOST" MCP_STONE="$GS_STONE" MCP_CONTROL_USER="$GS_USER"
 export MCP_WORKER_USER="${MCP_WORKER_USER:-$GS_USER}"
-if [ -n "${GS_PASS_FILE:-}" ]; then
-  export MCP_PASSWORD_FILE="$GS_PASS_FILE"; unset GS_PASS
-else
-  export GS_PASS="$GS_ENV_PASSWORD"
-fi
 log_start=$(($(wc -l <"$LOG") + 1))
 printf '\n=== %s run-server.sh: starting %s on %s:%s (stone %s, user %s, netldi %s)\n' \
   "$(date -u +%FT%TZ)" "$BIN" "$HOST" "$PORT" "$GS_STONE" "$GS_USER" "$MCP_NETLDI" >>"$LOG"
