@@ -110,20 +110,7 @@ func (s *session) notify(body string) {
 // JSON-RPC response in it.
 func (s *session) post(body string, wantAnswer bool) (rpcResponse, http.Header) {
 	s.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if s.id != "" {
-		req.Header.Set("Mcp-Session-Id", s.id)
-		req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	}
-	res, err := s.http.Do(req)
-	if err != nil {
-		s.t.Fatalf("POST %s: %v", s.url, err)
-	}
+	res := s.postRaw([]byte(body))
 	defer res.Body.Close()
 	if !wantAnswer {
 		if res.StatusCode != http.StatusAccepted {
@@ -146,6 +133,27 @@ func (s *session) post(body string, wantAnswer bool) (rpcResponse, http.Header) 
 		s.t.Fatalf("not a JSON-RPC response: %v: %s", err, payload)
 	}
 	return out, res.Header
+}
+
+// postRaw POSTs body as an MCP client does, on the session when it has one; the caller closes
+// the response body.
+func (s *session) postRaw(body []byte) *http.Response {
+	s.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if s.id != "" {
+		req.Header.Set("Mcp-Session-Id", s.id)
+		req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	}
+	res, err := s.http.Do(req)
+	if err != nil {
+		s.t.Fatalf("POST %s: %v", s.url, err)
+	}
+	return res
 }
 
 // lastSSEResponse reads an SSE stream until a data payload that is a response (has an id).
@@ -393,20 +401,7 @@ var placeholders = contract.Placeholders{"WORKER_CLASS": "McpServer", "ARGS_TOOL
 // for a 202 with no body.
 func (s *session) send(body []byte) []byte {
 	s.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if s.id != "" {
-		req.Header.Set("Mcp-Session-Id", s.id)
-		req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	}
-	res, err := s.http.Do(req)
-	if err != nil {
-		s.t.Fatalf("POST: %v", err)
-	}
+	res := s.postRaw(body)
 	defer res.Body.Close()
 	if id := res.Header.Get("Mcp-Session-Id"); s.id == "" && id != "" {
 		s.id = id // an initialize sent without a session opened one; DELETE it at the end
