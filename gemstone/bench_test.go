@@ -93,18 +93,23 @@ func processEcho(b *testing.B, msg []byte, n int) float64 {
 	if _, err := io.ReadFull(near, reply); err != nil {
 		b.Fatal(err)
 	}
+	elapsed := roundTrips(b, near, msg, reply, n)
+	syscall.Shutdown(fds[0], syscall.SHUT_RDWR)
+	return float64(elapsed.Nanoseconds()) / float64(n)
+}
+
+// roundTrips times n writes of msg to conn, each followed by reading the echo into reply.
+func roundTrips(b *testing.B, conn io.ReadWriter, msg, reply []byte, n int) time.Duration {
 	start := time.Now()
 	for range n {
-		if _, err := near.Write(msg); err != nil {
+		if _, err := conn.Write(msg); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := io.ReadFull(near, reply); err != nil {
+		if _, err := io.ReadFull(conn, reply); err != nil {
 			b.Fatal(err)
 		}
 	}
-	elapsed := time.Since(start)
-	syscall.Shutdown(fds[0], syscall.SHUT_RDWR)
-	return float64(elapsed.Nanoseconds()) / float64(n)
+	return time.Since(start)
 }
 
 // socketpairEcho answers the mean ns of writing msg to a socketpair and reading it back from
@@ -132,16 +137,7 @@ func socketpairEcho(b *testing.B, msg []byte, n int) float64 {
 		}
 	}()
 	reply := make([]byte, len(msg))
-	start := time.Now()
-	for range n {
-		if _, err := near.Write(msg); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := io.ReadFull(near, reply); err != nil {
-			b.Fatal(err)
-		}
-	}
-	elapsed := time.Since(start)
+	elapsed := roundTrips(b, near, msg, reply, n)
 	syscall.Shutdown(fds[0], syscall.SHUT_RDWR)
 	<-done
 	return float64(elapsed.Nanoseconds()) / float64(n)
