@@ -3,98 +3,98 @@ package gscheck
 // The AST keeps only what the checks read: names with their offsets, sends with their selectors,
 // literals with their values, and the scopes (method, block) that declare names.
 
-type expr interface{ pos() int }
+type Expr interface{ pos() int }
 
-// ident is a declared or referenced name at a byte offset.
-type ident struct {
+// Ident is a declared or referenced name at a byte offset.
+type Ident struct {
 	Name string
 	Pos  int
 }
 
-// methodNode is a parsed method: its pattern, temporaries, pragmas and statements.
-type methodNode struct {
+// MethodNode is a parsed method: its pattern, temporaries, pragmas and statements.
+type MethodNode struct {
 	Selector    string
 	SelectorPos int
-	Args        []ident
-	Body        *sequence
-	Pragmas     []*sendNode // each pragma as a receiver-less keyword or unary message
+	Args        []Ident
+	Body        *Sequence
+	Pragmas     []*SendNode // each pragma as a receiver-less keyword or unary message
 }
 
-// sequence is a statement list with its own temporaries (a method, doit or block body).
-type sequence struct {
-	Temps []ident
-	Stmts []expr
+// Sequence is a statement list with its own temporaries (a method, doit or block body).
+type Sequence struct {
+	Temps []Ident
+	Stmts []Expr
 }
 
-type varRef struct{ ident }
+type VarRef struct{ Ident }
 
-func (v *varRef) pos() int { return v.Pos }
+func (v *VarRef) pos() int { return v.Pos }
 
-type assignNode struct {
-	Target ident
-	Value  expr
+type AssignNode struct {
+	Target Ident
+	Value  Expr
 }
 
-func (a *assignNode) pos() int { return a.Target.Pos }
+func (a *AssignNode) pos() int { return a.Target.Pos }
 
-type returnNode struct {
+type ReturnNode struct {
 	At    int
-	Value expr
+	Value Expr
 }
 
-func (r *returnNode) pos() int { return r.At }
+func (r *ReturnNode) pos() int { return r.At }
 
-// sendNode is one message. In a cascade the messages after the first have a nil Receiver.
-type sendNode struct {
-	Receiver expr
+// SendNode is one message. In a cascade the messages after the first have a nil Receiver.
+type SendNode struct {
+	Receiver Expr
 	Selector string
 	At       int // offset of the first selector part
-	Args     []expr
+	Args     []Expr
 }
 
-func (s *sendNode) pos() int { return s.At }
+func (s *SendNode) pos() int { return s.At }
 
-type cascadeNode struct {
-	Receiver expr
-	Messages []*sendNode
+type CascadeNode struct {
+	Receiver Expr
+	Messages []*SendNode
 }
 
-func (c *cascadeNode) pos() int { return c.Receiver.pos() }
+func (c *CascadeNode) pos() int { return c.Receiver.pos() }
 
-type literalKind int
+type LiteralKind int
 
 const (
-	litNumber literalKind = iota
-	litString
-	litSymbol
-	litChar
-	litTrue
-	litFalse
-	litNil
-	litArray
-	litByteArray
+	LitNumber LiteralKind = iota
+	LitString
+	LitSymbol
+	LitChar
+	LitTrue
+	LitFalse
+	LitNil
+	LitArray
+	LitByteArray
 )
 
-type literalNode struct {
-	Kind  literalKind
+type LiteralNode struct {
+	Kind  LiteralKind
 	At    int
 	Value string         // decoded text for strings, symbols, characters; spelling for numbers
-	Elems []*literalNode // for literal and byte arrays
+	Elems []*LiteralNode // for literal and byte arrays
 }
 
-func (l *literalNode) pos() int { return l.At }
+func (l *LiteralNode) pos() int { return l.At }
 
-type blockNode struct {
+type BlockNode struct {
 	At     int
-	Params []ident
-	Body   *sequence
+	Params []Ident
+	Body   *Sequence
 }
 
-func (b *blockNode) pos() int { return b.At }
+func (b *BlockNode) pos() int { return b.At }
 
-type braceNode struct {
+type BraceNode struct {
 	At    int
-	Elems []expr
+	Elems []Expr
 }
 
-func (b *braceNode) pos() int { return b.At }
+func (b *BraceNode) pos() int { return b.At }

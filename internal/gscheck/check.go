@@ -21,9 +21,9 @@ type Result struct {
 type parsedBody struct {
 	*body
 	File     string
-	Method   *methodNode // for methods that parsed
+	Method   *MethodNode // for methods that parsed
 	Selector string      // for methods whose pattern parsed, even if the rest did not
-	Doit     *sequence   // for doits that parsed
+	Doit     *Sequence   // for doits that parsed
 	newlines []int       // offsets of the newlines of Src, built on first use by lineOf
 }
 

@@ -99,7 +99,7 @@ func (n *nameChecker) where() string { return n.b.where() }
 // declare adds names to s, reporting a name declared twice in one list and a name that shadows
 // an instance variable (GemStone refuses both: [1030] variable has already been declared,
 // gemstone-smalltalk.md s3).
-func (n *nameChecker) declare(s *scope, ids []ident, kind string) {
+func (n *nameChecker) declare(s *scope, ids []Ident, kind string) {
 	for _, id := range ids {
 		if prev, dup := s.names[id.Name]; dup {
 			n.report(id.Pos, kind+" "+id.Name+" is already declared as "+prev+" in "+n.where())
@@ -118,46 +118,46 @@ func (n *nameChecker) declare(s *scope, ids []ident, kind string) {
 
 // checkSequence declares seq's temporaries in s (a method's sit beside its arguments, so a clash
 // between them is a duplicate) and checks its statements.
-func (n *nameChecker) checkSequence(seq *sequence, s *scope) {
+func (n *nameChecker) checkSequence(seq *Sequence, s *scope) {
 	n.declare(s, seq.Temps, "temporary")
 	for _, st := range seq.Stmts {
 		n.checkExpr(st, s)
 	}
 }
 
-func (n *nameChecker) checkExpr(e expr, s *scope) {
+func (n *nameChecker) checkExpr(e Expr, s *scope) {
 	switch x := e.(type) {
 	case nil:
-	case *varRef:
-		n.checkVar(x.ident, s)
-	case *assignNode:
+	case *VarRef:
+		n.checkVar(x.Ident, s)
+	case *AssignNode:
 		n.checkAssign(x.Target, s)
 		n.checkExpr(x.Value, s)
-	case *returnNode:
+	case *ReturnNode:
 		n.checkExpr(x.Value, s)
-	case *sendNode:
+	case *SendNode:
 		n.checkSend(x)
 		n.checkExpr(x.Receiver, s)
 		for _, a := range x.Args {
 			n.checkExpr(a, s)
 		}
-	case *cascadeNode:
+	case *CascadeNode:
 		n.checkExpr(x.Receiver, s)
 		for _, m := range x.Messages {
 			n.checkExpr(m, s)
 		}
-	case *blockNode:
+	case *BlockNode:
 		bs := &scope{names: map[string]string{}, parent: s}
 		n.declare(bs, x.Params, "block parameter")
 		n.checkSequence(x.Body, &scope{names: map[string]string{}, parent: bs})
-	case *braceNode:
+	case *BraceNode:
 		for _, el := range x.Elems {
 			n.checkExpr(el, s)
 		}
 	}
 }
 
-func (n *nameChecker) checkAssign(target ident, s *scope) {
+func (n *nameChecker) checkAssign(target Ident, s *scope) {
 	if pseudoVariables[target.Name] {
 		n.report(target.Pos, "cannot assign to "+target.Name)
 		return
@@ -169,7 +169,7 @@ func (n *nameChecker) checkAssign(target ident, s *scope) {
 	n.checkVar(target, s)
 }
 
-func (n *nameChecker) checkVar(id ident, s *scope) {
+func (n *nameChecker) checkVar(id Ident, s *scope) {
 	name := id.Name
 	if pseudoVariables[name] {
 		return
@@ -198,7 +198,7 @@ func (n *nameChecker) checkVar(id ident, s *scope) {
 }
 
 // checkSend reports a selector implemented nowhere: the mark of a typo in a send.
-func (n *nameChecker) checkSend(s *sendNode) {
+func (n *nameChecker) checkSend(s *SendNode) {
 	sel := s.Selector
 	if n.c.tree.selectors[sel] {
 		return

@@ -30,7 +30,7 @@ func (p *parser) enter(t token) error {
 func (p *parser) leave() { p.depth-- }
 
 // parseMethod parses a method: its pattern, then temporaries/pragmas, then statements.
-func parseMethod(src string) (*methodNode, []comment, error) {
+func parseMethod(src string) (*MethodNode, []comment, error) {
 	toks, comments, err := lex(src)
 	if err != nil {
 		return nil, comments, err
@@ -41,7 +41,7 @@ func parseMethod(src string) (*methodNode, []comment, error) {
 }
 
 // parseDoit parses doit/run/printit source: optional temporaries, then statements.
-func parseDoit(src string) (*sequence, []comment, error) {
+func parseDoit(src string) (*Sequence, []comment, error) {
 	toks, comments, err := lex(src)
 	if err != nil {
 		return nil, comments, err
@@ -91,8 +91,8 @@ func (p *parser) expect(k tokenKind) error {
 
 func isBinaryOp(t token) bool { return t.Kind == tokBinary || t.Kind == tokBar }
 
-func (p *parser) method() (*methodNode, error) {
-	m := &methodNode{}
+func (p *parser) method() (*MethodNode, error) {
+	m := &MethodNode{}
 	t := p.peek()
 	m.SelectorPos = t.Start
 	switch {
@@ -107,7 +107,7 @@ func (p *parser) method() (*methodNode, error) {
 		}
 		p.advance()
 		m.Selector = t.Text
-		m.Args = append(m.Args, ident{arg.Text, arg.Start})
+		m.Args = append(m.Args, Ident{arg.Text, arg.Start})
 	case t.Kind == tokKeyword:
 		var sel strings.Builder
 		for p.peek().Kind == tokKeyword {
@@ -118,13 +118,13 @@ func (p *parser) method() (*methodNode, error) {
 			}
 			p.advance()
 			sel.WriteString(kw.Text)
-			m.Args = append(m.Args, ident{arg.Text, arg.Start})
+			m.Args = append(m.Args, Ident{arg.Text, arg.Start})
 		}
 		m.Selector = sel.String()
 	default:
 		return nil, p.errorf(t, "expected a message pattern, found %s", describe(t))
 	}
-	var temps []ident
+	var temps []Ident
 	for {
 		if t := p.peek(); t.Kind == tokBinary && t.Text == "<" {
 			prag, err := p.pragma()
@@ -154,9 +154,9 @@ func (p *parser) method() (*methodNode, error) {
 }
 
 // pragma parses <primitive: 1>, <protected>, <protected primitive: 12>, <foo: 'x' bar: 3>.
-func (p *parser) pragma() (*sendNode, error) {
+func (p *parser) pragma() (*SendNode, error) {
 	open := p.advance()
-	s := &sendNode{At: open.Start}
+	s := &SendNode{At: open.Start}
 	var sel strings.Builder
 	for {
 		t := p.peek()
@@ -185,15 +185,15 @@ func (p *parser) pragma() (*sendNode, error) {
 	}
 }
 
-func (p *parser) temporaries() ([]ident, error) {
+func (p *parser) temporaries() ([]Ident, error) {
 	p.advance() // opening bar
-	var out []ident
+	var out []Ident
 	for {
 		t := p.peek()
 		switch t.Kind {
 		case tokIdent:
 			p.advance()
-			out = append(out, ident{t.Text, t.Start})
+			out = append(out, Ident{t.Text, t.Start})
 		case tokBar:
 			p.advance()
 			return out, nil
@@ -205,8 +205,8 @@ func (p *parser) temporaries() ([]ident, error) {
 
 // sequence parses `[| temps |] statement (. statement)* [.]` up to (not including) the closing
 // token.
-func (p *parser) sequence(closer tokenKind) (*sequence, error) {
-	seq := &sequence{}
+func (p *parser) sequence(closer tokenKind) (*Sequence, error) {
+	seq := &Sequence{}
 	if p.peek().Kind == tokBar {
 		ts, err := p.temporaries()
 		if err != nil {
@@ -238,19 +238,19 @@ func (p *parser) sequence(closer tokenKind) (*sequence, error) {
 	}
 }
 
-func (p *parser) statement() (expr, error) {
+func (p *parser) statement() (Expr, error) {
 	if t := p.peek(); t.Kind == tokCaret {
 		p.advance()
 		v, err := p.expression()
 		if err != nil {
 			return nil, err
 		}
-		return &returnNode{At: t.Start, Value: v}, nil
+		return &ReturnNode{At: t.Start, Value: v}, nil
 	}
 	return p.expression()
 }
 
-func (p *parser) expression() (expr, error) {
+func (p *parser) expression() (Expr, error) {
 	if t := p.peek(); t.Kind == tokIdent && p.peekN(1).Kind == tokAssign {
 		p.advance()
 		p.advance()
@@ -258,7 +258,7 @@ func (p *parser) expression() (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &assignNode{Target: ident{t.Text, t.Start}, Value: v}, nil
+		return &AssignNode{Target: Ident{t.Text, t.Start}, Value: v}, nil
 	}
 	first, err := p.keywordExpr()
 	if err != nil {
@@ -267,11 +267,11 @@ func (p *parser) expression() (expr, error) {
 	if p.peek().Kind != tokSemicolon {
 		return first, nil
 	}
-	send, ok := first.(*sendNode)
+	send, ok := first.(*SendNode)
 	if !ok {
 		return nil, p.errorf(p.peek(), "a cascade ';' must follow a message send")
 	}
-	c := &cascadeNode{Receiver: send.Receiver}
+	c := &CascadeNode{Receiver: send.Receiver}
 	send.Receiver = nil
 	c.Messages = append(c.Messages, send)
 	for p.peek().Kind == tokSemicolon {
@@ -287,7 +287,7 @@ func (p *parser) expression() (expr, error) {
 
 // cascadePart parses the messages after a ';': the first goes to the cascade receiver (a nil
 // Receiver here), any further ones to the result of the previous.
-func (p *parser) cascadePart() (*sendNode, error) {
+func (p *parser) cascadePart() (*SendNode, error) {
 	t := p.peek()
 	if t.Kind != tokIdent && t.Kind != tokKeyword && !isBinaryOp(t) {
 		return nil, p.errorf(t, "expected a message after ';', found %s", describe(t))
@@ -299,10 +299,10 @@ func (p *parser) cascadePart() (*sendNode, error) {
 	if e, err = p.keywordTail(e); err != nil {
 		return nil, err
 	}
-	return e.(*sendNode), nil
+	return e.(*SendNode), nil
 }
 
-func (p *parser) keywordExpr() (expr, error) {
+func (p *parser) keywordExpr() (Expr, error) {
 	r, err := p.binaryExpr()
 	if err != nil {
 		return nil, err
@@ -310,11 +310,11 @@ func (p *parser) keywordExpr() (expr, error) {
 	return p.keywordTail(r)
 }
 
-func (p *parser) keywordTail(recv expr) (expr, error) {
+func (p *parser) keywordTail(recv Expr) (Expr, error) {
 	if p.peek().Kind != tokKeyword {
 		return recv, nil
 	}
-	s := &sendNode{Receiver: recv, At: p.peek().Start}
+	s := &SendNode{Receiver: recv, At: p.peek().Start}
 	var sel strings.Builder
 	for p.peek().Kind == tokKeyword {
 		kw := p.advance()
@@ -329,7 +329,7 @@ func (p *parser) keywordTail(recv expr) (expr, error) {
 	return s, nil
 }
 
-func (p *parser) binaryExpr() (expr, error) {
+func (p *parser) binaryExpr() (Expr, error) {
 	r, err := p.unaryExpr()
 	if err != nil {
 		return nil, err
@@ -337,19 +337,19 @@ func (p *parser) binaryExpr() (expr, error) {
 	return p.binaryTail(r)
 }
 
-func (p *parser) binaryTail(recv expr) (expr, error) {
+func (p *parser) binaryTail(recv Expr) (Expr, error) {
 	for isBinaryOp(p.peek()) {
 		op := p.advance()
 		arg, err := p.unaryExpr()
 		if err != nil {
 			return nil, err
 		}
-		recv = &sendNode{Receiver: recv, Selector: op.Text, At: op.Start, Args: []expr{arg}}
+		recv = &SendNode{Receiver: recv, Selector: op.Text, At: op.Start, Args: []Expr{arg}}
 	}
 	return recv, nil
 }
 
-func (p *parser) unaryExpr() (expr, error) {
+func (p *parser) unaryExpr() (Expr, error) {
 	r, err := p.primary()
 	if err != nil {
 		return nil, err
@@ -358,28 +358,28 @@ func (p *parser) unaryExpr() (expr, error) {
 }
 
 // unaryTail appends unary sends to recv (nil for the first message of a cascade part).
-func (p *parser) unaryTail(recv expr) expr {
+func (p *parser) unaryTail(recv Expr) Expr {
 	for p.peek().Kind == tokIdent {
 		t := p.advance()
-		recv = &sendNode{Receiver: recv, Selector: t.Text, At: t.Start}
+		recv = &SendNode{Receiver: recv, Selector: t.Text, At: t.Start}
 	}
 	return recv
 }
 
-func (p *parser) primary() (expr, error) {
+func (p *parser) primary() (Expr, error) {
 	t := p.peek()
 	switch t.Kind {
 	case tokIdent:
 		p.advance()
 		switch t.Text {
 		case "true":
-			return &literalNode{Kind: litTrue, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitTrue, At: t.Start, Value: t.Text}, nil
 		case "false":
-			return &literalNode{Kind: litFalse, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitFalse, At: t.Start, Value: t.Text}, nil
 		case "nil":
-			return &literalNode{Kind: litNil, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitNil, At: t.Start, Value: t.Text}, nil
 		}
-		return &varRef{ident{t.Text, t.Start}}, nil
+		return &VarRef{Ident{t.Text, t.Start}}, nil
 	case tokLParen:
 		if err := p.enter(t); err != nil {
 			return nil, err
@@ -410,9 +410,9 @@ func (p *parser) primary() (expr, error) {
 	return nil, p.errorf(t, "expected an expression, found %s", describe(t))
 }
 
-func (p *parser) block() (expr, error) {
+func (p *parser) block() (Expr, error) {
 	open := p.advance()
-	b := &blockNode{At: open.Start}
+	b := &BlockNode{At: open.Start}
 	for p.peek().Kind == tokColon {
 		p.advance()
 		n := p.peek()
@@ -420,7 +420,7 @@ func (p *parser) block() (expr, error) {
 			return nil, p.errorf(n, "expected a block parameter name after ':', found %s", describe(n))
 		}
 		p.advance()
-		b.Params = append(b.Params, ident{n.Text, n.Start})
+		b.Params = append(b.Params, Ident{n.Text, n.Start})
 	}
 	if len(b.Params) > 0 {
 		switch t := p.peek(); {
@@ -439,9 +439,9 @@ func (p *parser) block() (expr, error) {
 	return b, p.expect(tokRBracket)
 }
 
-func (p *parser) brace() (expr, error) {
+func (p *parser) brace() (Expr, error) {
 	open := p.advance()
-	b := &braceNode{At: open.Start}
+	b := &BraceNode{At: open.Start}
 	for {
 		for p.peek().Kind == tokDot {
 			p.advance()
@@ -463,36 +463,36 @@ func (p *parser) brace() (expr, error) {
 
 // literal parses one literal. inArray selects the literal-array element rules, where bare words
 // are symbols and nested parentheses are arrays.
-func (p *parser) literal(inArray bool) (*literalNode, error) {
+func (p *parser) literal(inArray bool) (*LiteralNode, error) {
 	t := p.peek()
 	switch t.Kind {
 	case tokNumber:
 		p.advance()
-		return &literalNode{Kind: litNumber, At: t.Start, Value: t.Text}, nil
+		return &LiteralNode{Kind: LitNumber, At: t.Start, Value: t.Text}, nil
 	case tokBinary:
 		if t.Text == "-" && p.peekN(1).Kind == tokNumber && p.peekN(1).Start == t.End {
 			p.advance()
 			n := p.advance()
-			return &literalNode{Kind: litNumber, At: t.Start, Value: "-" + n.Text}, nil
+			return &LiteralNode{Kind: LitNumber, At: t.Start, Value: "-" + n.Text}, nil
 		}
 		if inArray {
 			p.advance()
-			return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Text}, nil
 		}
 	case tokBar:
 		if inArray {
 			p.advance()
-			return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Text}, nil
 		}
 	case tokString:
 		p.advance()
-		return &literalNode{Kind: litString, At: t.Start, Value: t.Value}, nil
+		return &LiteralNode{Kind: LitString, At: t.Start, Value: t.Value}, nil
 	case tokChar:
 		p.advance()
-		return &literalNode{Kind: litChar, At: t.Start, Value: t.Value}, nil
+		return &LiteralNode{Kind: LitChar, At: t.Start, Value: t.Value}, nil
 	case tokSymbol:
 		p.advance()
-		return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Value}, nil
+		return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Value}, nil
 	case tokLitArrayOpen:
 		return p.literalArray()
 	case tokByteArrayOpen:
@@ -515,7 +515,7 @@ func (p *parser) literal(inArray bool) (*literalNode, error) {
 				if err != nil {
 					return nil, err
 				}
-				return e.(*literalNode), nil
+				return e.(*LiteralNode), nil
 			}
 		}
 	}
@@ -524,18 +524,18 @@ func (p *parser) literal(inArray bool) (*literalNode, error) {
 
 // arrayWord reads a bare word inside a literal array: true/false/nil, or a symbol such as foo,
 // foo:, or at:put: (adjacent keyword parts).
-func (p *parser) arrayWord() (*literalNode, error) {
+func (p *parser) arrayWord() (*LiteralNode, error) {
 	t := p.advance()
 	if t.Kind == tokIdent {
 		switch t.Text {
 		case "true":
-			return &literalNode{Kind: litTrue, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitTrue, At: t.Start, Value: t.Text}, nil
 		case "false":
-			return &literalNode{Kind: litFalse, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitFalse, At: t.Start, Value: t.Text}, nil
 		case "nil":
-			return &literalNode{Kind: litNil, At: t.Start, Value: t.Text}, nil
+			return &LiteralNode{Kind: LitNil, At: t.Start, Value: t.Text}, nil
 		}
-		return &literalNode{Kind: litSymbol, At: t.Start, Value: t.Text}, nil
+		return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Text}, nil
 	}
 	val := t.Text
 	end := t.End
@@ -544,16 +544,16 @@ func (p *parser) arrayWord() (*literalNode, error) {
 		val += n.Text
 		end = n.End
 	}
-	return &literalNode{Kind: litSymbol, At: t.Start, Value: val}, nil
+	return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: val}, nil
 }
 
-func (p *parser) literalArray() (*literalNode, error) {
+func (p *parser) literalArray() (*LiteralNode, error) {
 	if err := p.enter(p.peek()); err != nil {
 		return nil, err
 	}
 	defer p.leave()
 	open := p.advance()
-	arr := &literalNode{Kind: litArray, At: open.Start}
+	arr := &LiteralNode{Kind: LitArray, At: open.Start}
 	for {
 		t := p.peek()
 		switch t.Kind {
@@ -571,9 +571,9 @@ func (p *parser) literalArray() (*literalNode, error) {
 	}
 }
 
-func (p *parser) byteArray() (*literalNode, error) {
+func (p *parser) byteArray() (*LiteralNode, error) {
 	open := p.advance()
-	arr := &literalNode{Kind: litByteArray, At: open.Start}
+	arr := &LiteralNode{Kind: LitByteArray, At: open.Start}
 	for {
 		t := p.peek()
 		switch t.Kind {
@@ -585,7 +585,7 @@ func (p *parser) byteArray() (*literalNode, error) {
 			if !isByteValue(t.Text) {
 				return nil, p.errorf(t, "byte array element %s is not an integer 0-255", t.Text)
 			}
-			arr.Elems = append(arr.Elems, &literalNode{Kind: litNumber, At: t.Start, Value: t.Text})
+			arr.Elems = append(arr.Elems, &LiteralNode{Kind: LitNumber, At: t.Start, Value: t.Text})
 		case tokEOF:
 			return nil, p.errorf(open, "a byte array opened here is never closed")
 		default:

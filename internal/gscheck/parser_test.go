@@ -6,17 +6,17 @@ import (
 )
 
 // literalOf parses `^<src>` as a doit and answers the returned literal.
-func literalOf(t *testing.T, src string) *literalNode {
+func literalOf(t *testing.T, src string) *LiteralNode {
 	t.Helper()
 	seq, _, err := parseDoit("^" + src)
 	if err != nil {
 		t.Fatalf("parse %q: %v", src, err)
 	}
-	ret, ok := seq.Stmts[0].(*returnNode)
+	ret, ok := seq.Stmts[0].(*ReturnNode)
 	if !ok {
 		t.Fatalf("parse %q: statement is %T, want a return", src, seq.Stmts[0])
 	}
-	lit, ok := ret.Value.(*literalNode)
+	lit, ok := ret.Value.(*LiteralNode)
 	if !ok {
 		t.Fatalf("parse %q: value is %T, want a literal", src, ret.Value)
 	}
@@ -27,7 +27,7 @@ func TestParserReadsEveryNumberForm(t *testing.T) {
 	for _, src := range []string{"42", "16r1F", "2r1010", "36rZZ", "16r-1F", "1.5", "2e10", "1.0e-3",
 		"1.5s2", "3s", "1.0d0", "-7", "-1.5e-2", "-16r1F"} {
 		lit := literalOf(t, src)
-		if lit.Kind != litNumber || lit.Value != src {
+		if lit.Kind != LitNumber || lit.Value != src {
 			t.Errorf("%q read as kind %d value %q", src, lit.Kind, lit.Value)
 		}
 	}
@@ -36,7 +36,7 @@ func TestParserReadsEveryNumberForm(t *testing.T) {
 func TestParserReadsCharactersIncludingQuoteAndSpace(t *testing.T) {
 	for src, want := range map[string]string{"$a": "a", "$'": "'", "$ ": " ", `$"`: `"`, "$$": "$"} {
 		lit := literalOf(t, src)
-		if lit.Kind != litChar || lit.Value != want {
+		if lit.Kind != LitChar || lit.Value != want {
 			t.Errorf("%q read as kind %d value %q, want char %q", src, lit.Kind, lit.Value, want)
 		}
 	}
@@ -45,19 +45,19 @@ func TestParserReadsCharactersIncludingQuoteAndSpace(t *testing.T) {
 func TestParserReadsStringsAndSymbols(t *testing.T) {
 	cases := []struct {
 		src  string
-		kind literalKind
+		kind LiteralKind
 		want string
 	}{
-		{"'it''s'", litString, "it's"},
-		{"''", litString, ""},
-		{"'say \"hi\"'", litString, `say "hi"`},
-		{"#foo", litSymbol, "foo"},
-		{"#at:put:", litSymbol, "at:put:"},
-		{"#Foo", litSymbol, "Foo"},
-		{"#'hello world'", litSymbol, "hello world"},
-		{"#+", litSymbol, "+"},
-		{"#->", litSymbol, "->"},
-		{"#==>", litSymbol, "==>"},
+		{"'it''s'", LitString, "it's"},
+		{"''", LitString, ""},
+		{"'say \"hi\"'", LitString, `say "hi"`},
+		{"#foo", LitSymbol, "foo"},
+		{"#at:put:", LitSymbol, "at:put:"},
+		{"#Foo", LitSymbol, "Foo"},
+		{"#'hello world'", LitSymbol, "hello world"},
+		{"#+", LitSymbol, "+"},
+		{"#->", LitSymbol, "->"},
+		{"#==>", LitSymbol, "==>"},
 	}
 	for _, c := range cases {
 		lit := literalOf(t, c.src)
@@ -69,15 +69,15 @@ func TestParserReadsStringsAndSymbols(t *testing.T) {
 
 func TestParserReadsNestedLiteralArrays(t *testing.T) {
 	lit := literalOf(t, "#(1 #(2) (3 4) foo: $a 'x' #sym true nil false foo bar:baz: -5 #[1 2] + #+ 16r1F 1.5s2)")
-	if lit.Kind != litArray {
+	if lit.Kind != LitArray {
 		t.Fatalf("kind %d, want literal array", lit.Kind)
 	}
 	var got []string
 	for _, el := range lit.Elems {
 		switch el.Kind {
-		case litArray:
+		case LitArray:
 			got = append(got, "array"+itoa(len(el.Elems)))
-		case litByteArray:
+		case LitByteArray:
 			got = append(got, "bytes"+itoa(len(el.Elems)))
 		default:
 			got = append(got, el.Value)
@@ -87,14 +87,14 @@ func TestParserReadsNestedLiteralArrays(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("elements %q, want %q", strings.Join(got, " "), want)
 	}
-	if lit.Elems[7].Kind != litTrue || lit.Elems[8].Kind != litNil || lit.Elems[6].Kind != litSymbol {
+	if lit.Elems[7].Kind != LitTrue || lit.Elems[8].Kind != LitNil || lit.Elems[6].Kind != LitSymbol {
 		t.Errorf("true/nil/#sym kinds wrong: %d %d %d", lit.Elems[7].Kind, lit.Elems[8].Kind, lit.Elems[6].Kind)
 	}
 }
 
 func TestParserReadsByteArrays(t *testing.T) {
 	lit := literalOf(t, "#[1 2 255 0 16rFF 2r101]")
-	if lit.Kind != litByteArray || len(lit.Elems) != 6 {
+	if lit.Kind != LitByteArray || len(lit.Elems) != 6 {
 		t.Fatalf("got kind %d with %d elements", lit.Kind, len(lit.Elems))
 	}
 	for _, bad := range []string{"^#[1 256]", "^#[16r100]", "^#[1.5]", "^#[-1]"} {
@@ -112,8 +112,8 @@ func TestParserReadsBraceArraysCascadesAndBinarySelectors(t *testing.T) {
 		t.Fatalf("parse: %v", err)
 	}
 	var sels []string
-	walkSequence(seq, func(e expr) {
-		if s, ok := e.(*sendNode); ok {
+	walkSequence(seq, func(e Expr) {
+		if s, ok := e.(*SendNode); ok {
 			sels = append(sels, s.Selector)
 		}
 	})
@@ -190,8 +190,8 @@ func TestParserReadsIdiomsOfRealGemStoneCode(t *testing.T) {
 		t.Fatalf("parse: %v", err)
 	}
 	var sels []string
-	walkSequence(m.Body, func(e expr) {
-		if s, ok := e.(*sendNode); ok {
+	walkSequence(m.Body, func(e Expr) {
+		if s, ok := e.(*SendNode); ok {
 			sels = append(sels, s.Selector)
 		}
 	})

@@ -23,28 +23,28 @@ func (c *checker) checkToolNames() {
 		switch {
 		case !b.Meta && b.Method.Selector == "registerOn:":
 			registerBody[b.Class] = b
-			walkSequence(b.Method.Body, func(e expr) {
-				s, ok := e.(*sendNode)
+			walkSequence(b.Method.Body, func(e Expr) {
+				s, ok := e.(*SendNode)
 				if !ok || !strings.HasPrefix(s.Selector, "name:") || len(s.Args) == 0 {
 					return
 				}
-				if lit, ok := s.Args[0].(*literalNode); ok && lit.Kind == litString {
+				if lit, ok := s.Args[0].(*LiteralNode); ok && lit.Kind == LitString {
 					registered[b.Class] = append(registered[b.Class], nameAt{lit.Value, b.lineOf(lit.At)})
 				}
 			})
 		case b.Meta && b.Method.Selector == "toolNames":
 			listBody[b.Class] = b
-			walkSequence(b.Method.Body, func(e expr) {
+			walkSequence(b.Method.Body, func(e Expr) {
 				switch n := e.(type) {
-				case *literalNode:
+				case *LiteralNode:
 					for _, el := range n.Elems {
-						if el.Kind == litString || el.Kind == litSymbol {
+						if el.Kind == LitString || el.Kind == LitSymbol {
 							listed[b.Class] = append(listed[b.Class], nameAt{el.Value, b.lineOf(el.At)})
 						}
 					}
-				case *braceNode:
+				case *BraceNode:
 					for _, el := range n.Elems {
-						if lit, ok := el.(*literalNode); ok && (lit.Kind == litString || lit.Kind == litSymbol) {
+						if lit, ok := el.(*LiteralNode); ok && (lit.Kind == LitString || lit.Kind == LitSymbol) {
 							listed[b.Class] = append(listed[b.Class], nameAt{lit.Value, b.lineOf(lit.At)})
 						}
 					}

@@ -23,7 +23,7 @@ type treeModel struct {
 
 type classNote struct {
 	class string
-	send  *sendNode
+	send  *SendNode
 	body  *parsedBody
 }
 
@@ -87,8 +87,8 @@ func buildTree(bodies []*parsedBody) *treeModel {
 			continue
 		}
 		binds := false
-		walkSequence(b.Doit, func(e expr) {
-			s, ok := e.(*sendNode)
+		walkSequence(b.Doit, func(e Expr) {
+			s, ok := e.(*SendNode)
 			if !ok {
 				return
 			}
@@ -133,14 +133,14 @@ func (t *treeModel) salvageClassNames(b *parsedBody) {
 
 // noteDoitSend records what a doit send defines: a class, or a name bound with at:put: /
 // createDictionary: / name: given a Symbol literal.
-func (t *treeModel) noteDoitSend(b *parsedBody, s *sendNode) {
+func (t *treeModel) noteDoitSend(b *parsedBody, s *SendNode) {
 	if isClassDefinition(s.Selector) {
 		name, ok := literalText(s.Args[0])
 		if !ok {
 			return
 		}
 		def := &classDef{Name: name, File: b.File, Line: b.lineOf(s.At)}
-		if r, ok := s.Receiver.(*varRef); ok {
+		if r, ok := s.Receiver.(*VarRef); ok {
 			def.Super = r.Name
 		}
 		parts := strings.SplitAfter(s.Selector, ":")
@@ -165,12 +165,12 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *sendNode) {
 		t.globals[name] = true
 		return
 	}
-	if r, ok := s.Receiver.(*varRef); ok && (s.Selector == "comment:" || s.Selector == "category:") {
+	if r, ok := s.Receiver.(*VarRef); ok && (s.Selector == "comment:" || s.Selector == "category:") {
 		t.pendingClassNotes = append(t.pendingClassNotes, classNote{r.Name, s, b})
 	}
 	switch s.Selector {
 	case "at:put:", "createDictionary:", "name:", "at:ifAbsentPut:":
-		if lit, ok := s.Args[0].(*literalNode); ok && lit.Kind == litSymbol {
+		if lit, ok := s.Args[0].(*LiteralNode); ok && lit.Kind == LitSymbol {
 			t.globals[lit.Value] = true
 		}
 	}
@@ -179,43 +179,43 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *sendNode) {
 // notePredeclaredNames records the capitalised Symbol literals of a doit that binds names with
 // at:put:, the loader idiom that pre-declares a group's classes before filing them in
 // (gemstone-smalltalk.md s1): #( #McpError #McpTool ) do: [:each | mcp at: each put: nil].
-func (t *treeModel) notePredeclaredNames(seq *sequence) {
-	var note func(l *literalNode)
-	note = func(l *literalNode) {
-		if l.Kind == litSymbol && l.Value != "" && l.Value[0] >= 'A' && l.Value[0] <= 'Z' {
+func (t *treeModel) notePredeclaredNames(seq *Sequence) {
+	var note func(l *LiteralNode)
+	note = func(l *LiteralNode) {
+		if l.Kind == LitSymbol && l.Value != "" && l.Value[0] >= 'A' && l.Value[0] <= 'Z' {
 			t.globals[l.Value] = true
 		}
 		for _, el := range l.Elems {
 			note(el)
 		}
 	}
-	walkSequence(seq, func(e expr) {
-		if l, ok := e.(*literalNode); ok {
+	walkSequence(seq, func(e Expr) {
+		if l, ok := e.(*LiteralNode); ok {
 			note(l)
 		}
 	})
 }
 
 // literalText answers the text of a string or symbol literal.
-func literalText(e expr) (string, bool) {
-	lit, ok := e.(*literalNode)
-	if !ok || lit.Kind != litString && lit.Kind != litSymbol {
+func literalText(e Expr) (string, bool) {
+	lit, ok := e.(*LiteralNode)
+	if !ok || lit.Kind != LitString && lit.Kind != LitSymbol {
 		return "", false
 	}
 	return lit.Value, true
 }
 
 // namesIn answers the names in #(a b), #(#a #b), #('a'), or {#a. #b}.
-func namesIn(e expr) []string {
+func namesIn(e Expr) []string {
 	var out []string
 	switch n := e.(type) {
-	case *literalNode:
+	case *LiteralNode:
 		for _, el := range n.Elems {
-			if el.Kind == litString || el.Kind == litSymbol {
+			if el.Kind == LitString || el.Kind == LitSymbol {
 				out = append(out, el.Value)
 			}
 		}
-	case *braceNode:
+	case *BraceNode:
 		for _, el := range n.Elems {
 			if s, ok := literalText(el); ok {
 				out = append(out, s)
@@ -227,35 +227,35 @@ func namesIn(e expr) []string {
 
 // walkSequence calls fn for every expression in seq, depth first, including inside blocks,
 // cascades and brace arrays.
-func walkSequence(seq *sequence, fn func(expr)) {
+func walkSequence(seq *Sequence, fn func(Expr)) {
 	for _, st := range seq.Stmts {
 		walkExpr(st, fn)
 	}
 }
 
-func walkExpr(e expr, fn func(expr)) {
+func walkExpr(e Expr, fn func(Expr)) {
 	if e == nil {
 		return
 	}
 	fn(e)
 	switch n := e.(type) {
-	case *assignNode:
+	case *AssignNode:
 		walkExpr(n.Value, fn)
-	case *returnNode:
+	case *ReturnNode:
 		walkExpr(n.Value, fn)
-	case *sendNode:
+	case *SendNode:
 		walkExpr(n.Receiver, fn)
 		for _, a := range n.Args {
 			walkExpr(a, fn)
 		}
-	case *cascadeNode:
+	case *CascadeNode:
 		walkExpr(n.Receiver, fn)
 		for _, m := range n.Messages {
 			walkExpr(m, fn)
 		}
-	case *blockNode:
+	case *BlockNode:
 		walkSequence(n.Body, fn)
-	case *braceNode:
+	case *BraceNode:
 		for _, el := range n.Elems {
 			walkExpr(el, fn)
 		}
