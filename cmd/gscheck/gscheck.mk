@@ -9,5 +9,6 @@ bin/gscheck:
 	$(GO) build $(GOFLAGS) -o $@ ./cmd/gscheck
 
 # Fails when smalltalk/ holds no .gs file at all, so a missing tree is never a silent pass.
+# -strict: this project's own files must keep its layout rules too, not only GemStone's.
 gscheck-smalltalk: bin/gscheck
-	bin/gscheck smalltalk
+	bin/gscheck -strict smalltalk

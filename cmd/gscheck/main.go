@@ -2,9 +2,11 @@
 // not tell you: syntax errors, the silent quote traps, lost % lines, undefined globals, selectors
 // implemented nowhere, non-ASCII source, and toolsets whose toolNames disagree with registerOn:.
 //
-// Usage: gscheck [-inventory DIR]... PATH...
+// Usage: gscheck [-strict] [-inventory DIR]... PATH...
 //
-// Exit status: 0 clean, 1 findings (one "file:line: finding" per line on stdout), 2 usage error.
+// Every finding is an error (the file-in breaks or the code is certain to fail) or style (this
+// project's layout conventions). Exit status: 0 no errors (and, with -strict, no style findings
+// either), 1 otherwise (one "file:line: severity: finding" per line on stdout), 2 usage error.
 // See docs/gscheck.md.
 package main
 
@@ -33,8 +35,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var extra dirList
 	fs.Var(&extra, "inventory", "an extra inventory directory of *.txt files (repeatable)")
+	strict := fs.Bool("strict", false, "fail on style findings (this project's layout rules) as well as on errors")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gscheck [-inventory DIR]... PATH...  (files or directories of .gs files)")
+		fmt.Fprintln(stderr, "usage: gscheck [-strict] [-inventory DIR]... PATH...  (files or directories of .gs files)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -63,13 +66,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	for _, f := range res.Findings {
-		fmt.Fprintln(stdout, f)
+	if len(res.Findings) == 0 {
+		fmt.Fprintf(stdout, "gscheck: %d files, %d methods, clean\n", res.Files, res.Methods)
+		return 0
 	}
-	if len(res.Findings) > 0 {
-		fmt.Fprintf(stderr, "gscheck: %d findings in %d files (%d methods)\n", len(res.Findings), res.Files, res.Methods)
+	for _, f := range res.Findings {
+		fmt.Fprintln(stdout, f.Tagged())
+	}
+	errs, style := gscheck.Counts(res.Findings)
+	fmt.Fprintf(stderr, "gscheck: %d errors, %d style findings in %d files (%d methods)\n", errs, style, res.Files, res.Methods)
+	if errs > 0 || *strict {
 		return 1
 	}
-	fmt.Fprintf(stdout, "gscheck: %d files, %d methods, clean\n", res.Files, res.Methods)
+	fmt.Fprintln(stderr, "gscheck: no errors; style findings fail only with -strict")
 	return 0
 }

@@ -35,7 +35,7 @@ func TestFindingsExitOneWithOneFileLinePerFinding(t *testing.T) {
 			t.Errorf("line %q is not file:line: finding", l)
 		}
 	}
-	if !strings.Contains(errOut, "3 findings") {
+	if !strings.Contains(errOut, "2 errors, 1 style findings") {
 		t.Errorf("stderr %q does not count the findings", errOut)
 	}
 }
@@ -53,5 +53,26 @@ func TestDirectoryWithoutGsFilesFailsPlainly(t *testing.T) {
 	code, out, _ := runCmd(dir)
 	if code != 1 || out != "gscheck: no .gs files under "+dir+"\n" {
 		t.Errorf("exit %d, stdout %q; want 1 and the no-.gs-files line", code, out)
+	}
+}
+
+func TestStyleFindingsFailOnlyWithStrict(t *testing.T) {
+	layout := fixtures + "broken/categories"
+	code, out, errOut := runCmd(layout)
+	if code != 0 {
+		t.Errorf("without -strict: exit %d, want 0 (style only); stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, ": style: ") || strings.Contains(out, ": error: ") {
+		t.Errorf("without -strict: stdout %q should list the style findings, tagged style", out)
+	}
+	if code, _, _ := runCmd("-strict", layout); code != 1 {
+		t.Errorf("with -strict: exit %d, want 1", code)
+	}
+}
+
+func TestErrorsFailWithoutStrict(t *testing.T) {
+	code, out, _ := runCmd(fixtures + "broken/FxSyntax.gs")
+	if code != 1 || !strings.Contains(out, ": error: syntax error") {
+		t.Errorf("exit %d, stdout %q; want 1 and error-tagged lines", code, out)
 	}
 }

@@ -52,7 +52,12 @@ type checker struct {
 }
 
 func (c *checker) report(file string, line int, msg string) {
-	c.findings = append(c.findings, Finding{file, line, msg})
+	c.findings = append(c.findings, Finding{File: file, Line: line, Msg: msg, Severity: Error})
+}
+
+// reportStyle records a breach of this project's conventions rather than of GemStone's rules.
+func (c *checker) reportStyle(file string, line int, msg string) {
+	c.findings = append(c.findings, Finding{File: file, Line: line, Msg: msg, Severity: Style})
 }
 
 // CollectFiles expands paths into the sorted list of .gs files they name (directories recurse).
@@ -154,7 +159,7 @@ func (c *checker) checkASCII(path string, data []byte) {
 			continue
 		}
 		if b >= 0x80 && !reported {
-			c.report(path, line, fmt.Sprintf("non-ASCII byte 0x%02X at column %d (sources must be ASCII)", b, col))
+			c.reportStyle(path, line, fmt.Sprintf("non-ASCII byte 0x%02X at column %d (sources must be ASCII)", b, col))
 			reported = true
 		}
 		col++

@@ -188,3 +188,53 @@ func TestClassWithoutCommentOrCategoryOrOutOfItsGroupIsReported(t *testing.T) {
 		"testdata/broken/categories/FxNoComment.gs:2: class FxNoComment has no class comment (a `FxNoComment comment: '...'` doit saying what it is for and what it must never do)",
 		"testdata/broken/categories/FxOtherCategory.gs:14: class FxOtherCategory is in category 'Fx-Elsewhere' but its directory's classes are in 'Fx-Group'")
 }
+
+// severities maps each finding's text to its severity, for the severity tests.
+func severities(res *Result) map[string]Severity {
+	out := map[string]Severity{}
+	for _, f := range res.Findings {
+		out[f.String()] = f.Severity
+	}
+	return out
+}
+
+func TestLayoutFindingsAreStyleAndCodeFindingsAreErrors(t *testing.T) {
+	cases := []struct {
+		path string
+		want Severity
+	}{
+		{"testdata/broken/layout", Style},
+		{"testdata/broken/categories", Style},
+		{"testdata/broken/toolnames", Style},
+		{"testdata/broken/FxAscii.gs", Style},
+		{"testdata/broken/FxSyntax.gs", Error},
+		{"testdata/broken/FxCommentQuote.gs", Error},
+		{"testdata/broken/FxClassComment.gs", Error},
+		{"testdata/broken/FxLostPercent.gs", Error},
+		{"testdata/broken/FxGlobals.gs", Error},
+		{"testdata/broken/FxSelectors.gs", Error},
+	}
+	for _, tc := range cases {
+		res := runCheck(t, []string{tc.path})
+		if len(res.Findings) == 0 {
+			t.Errorf("%s: no findings; the fixture must break a rule", tc.path)
+		}
+		for text, sev := range severities(res) {
+			// A loader naming a file that does not exist breaks the file-in wherever it is.
+			if sev != tc.want && !strings.Contains(text, "input names a file that does not exist") {
+				t.Errorf("%s: %q is %v, want %v", tc.path, text, sev, tc.want)
+			}
+		}
+	}
+}
+
+func TestTaggedFindingNamesItsSeverity(t *testing.T) {
+	f := Finding{File: "a.gs", Line: 3, Msg: "m", Severity: Style}
+	if got := f.Tagged(); got != "a.gs:3: style: m" {
+		t.Errorf("Tagged() = %q", got)
+	}
+	errs, style := Counts([]Finding{f, {Msg: "x"}, {Msg: "y"}})
+	if errs != 2 || style != 1 {
+		t.Errorf("Counts = %d errors, %d style; want 2, 1", errs, style)
+	}
+}

@@ -75,7 +75,7 @@ func (inv *Inventory) parse(file, text string) {
 		if raw == "" || strings.HasPrefix(raw, "#") {
 			continue
 		}
-		bad := func(msg string) { inv.Problems = append(inv.Problems, Finding{file, line, msg}) }
+		bad := func(msg string) { inv.Problems = append(inv.Problems, Finding{File: file, Line: line, Msg: msg}) }
 		// The citation follows the first " --" (spaced, so that a selector such as -> is no cut).
 		entry, citation, found := strings.Cut(raw, " --")
 		citation = strings.TrimSpace(citation)

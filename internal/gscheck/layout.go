@@ -26,11 +26,11 @@ func (c *checker) checkLayout(files []*gsFile) {
 		defs := classesByFile[f.Path]
 		sort.Slice(defs, func(i, j int) bool { return defs[i].Line < defs[j].Line })
 		if len(defs) > 1 {
-			c.report(f.Path, defs[1].Line, "a second class ("+defs[1].Name+") in a file that defines "+
+			c.reportStyle(f.Path, defs[1].Line, "a second class ("+defs[1].Name+") in a file that defines "+
 				defs[0].Name+": one class per .gs file")
 		}
 		if len(defs) >= 1 && strings.TrimSuffix(base, ".gs") != defs[0].Name {
-			c.report(f.Path, defs[0].Line, "the file defining class "+defs[0].Name+" must be named "+defs[0].Name+".gs")
+			c.reportStyle(f.Path, defs[0].Line, "the file defining class "+defs[0].Name+" must be named "+defs[0].Name+".gs")
 		}
 	}
 }
@@ -51,7 +51,7 @@ func (c *checker) checkLoaderCoversDirectory(loader *gsFile) {
 		if e.IsDir() || !strings.HasSuffix(n, ".gs") || n == "load.gs" || named[n] {
 			continue
 		}
-		c.report(loader.Path, 1, n+" is in "+dir+" but this loader never inputs it")
+		c.reportStyle(loader.Path, 1, n+" is in "+dir+" but this loader never inputs it")
 	}
 }
 
@@ -63,11 +63,11 @@ func (c *checker) checkCommentsAndCategories() {
 	for _, def := range c.tree.classes {
 		byDir[filepath.Dir(def.File)] = append(byDir[filepath.Dir(def.File)], def)
 		if !def.HasComment && !c.trappedComments[def.Name] {
-			c.report(def.File, def.Line, "class "+def.Name+" has no class comment (a `"+def.Name+
+			c.reportStyle(def.File, def.Line, "class "+def.Name+" has no class comment (a `"+def.Name+
 				" comment: '...'` doit saying what it is for and what it must never do)")
 		}
 		if def.Category == "" {
-			c.report(def.File, def.Line, "class "+def.Name+" has no category (a `"+def.Name+" category: '...'` doit)")
+			c.reportStyle(def.File, def.Line, "class "+def.Name+" has no category (a `"+def.Name+" category: '...'` doit)")
 		}
 	}
 	for _, defs := range byDir {
@@ -85,7 +85,7 @@ func (c *checker) checkCommentsAndCategories() {
 		}
 		for _, d := range defs {
 			if d.Category != "" && d.Category != group {
-				c.report(d.File, d.CategoryLine, "class "+d.Name+" is in category '"+d.Category+
+				c.reportStyle(d.File, d.CategoryLine, "class "+d.Name+" is in category '"+d.Category+
 					"' but its directory's classes are in '"+group+"'")
 			}
 		}

@@ -56,7 +56,7 @@ func (c *checker) checkToolNames() {
 		lb, ok := listBody[cls]
 		if !ok {
 			rb := registerBody[cls]
-			c.report(rb.File, rb.CmdLine, cls+">>registerOn: registers tools but "+cls+" has no class-side toolNames")
+			c.reportStyle(rb.File, rb.CmdLine, cls+">>registerOn: registers tools but "+cls+" has no class-side toolNames")
 			continue
 		}
 		inList := map[string]bool{}
@@ -65,7 +65,7 @@ func (c *checker) checkToolNames() {
 		}
 		for _, r := range regs {
 			if !inList[r.name] {
-				c.report(registerBody[cls].File, r.line, "tool '"+r.name+"' is registered in "+cls+
+				c.reportStyle(registerBody[cls].File, r.line, "tool '"+r.name+"' is registered in "+cls+
 					">>registerOn: but missing from "+cls+" class>>toolNames")
 			}
 		}
@@ -75,7 +75,7 @@ func (c *checker) checkToolNames() {
 		}
 		for _, l := range listed[cls] {
 			if !inRegs[l.name] {
-				c.report(lb.File, l.line, "tool '"+l.name+"' is listed in "+cls+
+				c.reportStyle(lb.File, l.line, "tool '"+l.name+"' is listed in "+cls+
 					" class>>toolNames but not registered in "+cls+">>registerOn:")
 			}
 		}

@@ -75,8 +75,7 @@ func buildTree(bodies []*parsedBody) *treeModel {
 			t.selectors[b.Selector] = true
 			k := methodKey{b.Class, b.Meta, b.Selector}
 			if first, dup := seen[k]; dup {
-				t.duplicates = append(t.duplicates, Finding{b.File, b.CmdLine,
-					b.where() + " is defined twice (first at " + first.File + ":" + itoa(first.CmdLine) + "); the later one wins"})
+				t.duplicates = append(t.duplicates, Finding{File: b.File, Line: b.CmdLine, Msg: b.where() + " is defined twice (first at " + first.File + ":" + itoa(first.CmdLine) + "); the later one wins"})
 			} else {
 				seen[k] = b
 			}
@@ -158,8 +157,7 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *SendNode) {
 			}
 		}
 		if prev, dup := t.classes[name]; dup && (prev.File != def.File) {
-			t.duplicates = append(t.duplicates, Finding{def.File, def.Line,
-				"class " + name + " is also defined at " + prev.File + ":" + itoa(prev.Line)})
+			t.duplicates = append(t.duplicates, Finding{File: def.File, Line: def.Line, Msg: "class " + name + " is also defined at " + prev.File + ":" + itoa(prev.Line)})
 		}
 		t.classes[name] = def
 		t.globals[name] = true
