@@ -19,9 +19,21 @@ TEST_STEPS :=
 all: build
 
 # ---- the server binary -------------------------------------------------------------------
-.PHONY: bin/mcp-gemstone
+# VERSION is what `bin/mcp-gemstone -version` prints, the startup log and /metrics carry: the
+# tag when the commit has one, else the commit, with -dirty for uncommitted changes.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: bin/mcp-gemstone version-check
 bin/mcp-gemstone:
-	$(GO) build $(GOFLAGS) -o $@ ./cmd/mcp-gemstone
+	$(GO) build $(GOFLAGS) -ldflags "-X main.version=$(VERSION)" -o $@ ./cmd/mcp-gemstone
+
+# The binary make build made names the source it was built from.
+version-check: bin/mcp-gemstone
+	@got=$$(./bin/mcp-gemstone -version); want="mcp-gemstone $(VERSION) ("; \
+	case "$$got" in "$$want"*) echo "version-check: $$got";; \
+	*) echo "version-check: bin/mcp-gemstone -version printed '$$got', want it to begin '$$want'"; exit 1;; esac
+
+TEST_STEPS += version-check
 
 # ---- the GCI test stand-in (test/standin) ------------------------------------------------
 include test/standin/standin.mk

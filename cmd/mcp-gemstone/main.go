@@ -32,20 +32,27 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
 
-// version is set at build time (-ldflags "-X main.version=...").
+// version is set at build time: make build passes -ldflags "-X main.version=<git describe>".
+// A plain go build leaves it "dev".
 var version = "dev"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
 // closeTimeout bounds the last step of a shutdown: breaking what still runs and logging
 // every gem out.
 const closeTimeout = 30 * time.Second
 
-func run(args []string, getenv func(string) string, stderr io.Writer) int {
-	cfg, err := config.Load(args, getenv, stderr)
+// run is the program: -help and -version write to stdout, everything else (the log, a
+// refused setting) to stderr.
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := config.Load(args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if errors.Is(err, config.ErrVersion) {
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
 	if err != nil {
@@ -78,7 +85,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	}
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
-		log.Error().Err(err).Str("addr", cfg.Addr()).Msg("cannot listen")
+		log.Error().Err(err).Str("addr", cfg.Addr()).Msg(listenHint(err, cfg.Port))
 		return 1
 	}
 	if !cfg.RouterIDSet { // the router is known by its port; with MCP_PORT=0 that is the one it got
@@ -95,7 +102,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	defer asm.CloseChannel()
 	srv, engine := asm.Server, asm.Engine
 	url := netMode.scheme() + "://" + ln.Addr().String() + "/mcp"
-	log.Info().Str("url", url).Str("version", version).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).
+	log.Info().Str("url", url).Str("version", buildVersion()).Str("routerId", cfg.RouterID).Int("maxSessions", cfg.MaxSessions).
 		Str("workerClass", cfg.WorkerClass).Msg("listening")
 	netMode.announce(log)
 	if !cfg.IsLoopback() && !netMode.authenticated() {
@@ -170,7 +177,7 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 			ServerTitle:    cfg.ServerTitle,
 			Instructions:   cfg.Instructions,
 			ResultCap:      cfg.ResultCap,
-			FrontEnd:       worker.FrontEnd{Name: "mcp-gemstone", Version: version},
+			FrontEnd:       worker.FrontEnd{Name: "mcp-gemstone", Version: buildVersion()},
 		},
 		RouterID:       cfg.RouterID,
 		IDPrefixed:     cfg.RouterIDSet,

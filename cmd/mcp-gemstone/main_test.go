@@ -12,7 +12,7 @@ import (
 func TestABadSettingExitsTwoNamingIt(t *testing.T) {
 	var out bytes.Buffer
 	env := map[string]string{"MCP_REQUEST_TIMEOUT": "forever", "GS_PASS": "pw-not-shown"}
-	code := run(nil, func(k string) string { return env[k] }, &out)
+	code := run(nil, func(k string) string { return env[k] }, &out, &out)
 	if code != 2 || !strings.Contains(out.String(), "MCP_REQUEST_TIMEOUT") {
 		t.Fatalf("exit %d, output %q", code, out.String())
 	}
@@ -23,7 +23,7 @@ func TestABadSettingExitsTwoNamingIt(t *testing.T) {
 
 func TestHelpExitsZeroAndListsTheSettings(t *testing.T) {
 	var out bytes.Buffer
-	if code := run([]string{"-h"}, func(string) string { return "" }, &out); code != 0 {
+	if code := run([]string{"-h"}, func(string) string { return "" }, &out, &out); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"-max-sessions", "MCP_MAX_SESSIONS", "-request-timeout"} {
@@ -47,7 +47,7 @@ func TestAllowedHostsAddTheListenAddressButNotAWildcard(t *testing.T) {
 func TestABadLifetimeFlagExitsTwoNamingTheFlagAndValue(t *testing.T) {
 	var out bytes.Buffer
 	env := map[string]string{"MCP_IDLE_TIMEOUT": "20m"}
-	code := run([]string{"-idle-timeout", "ten minutes"}, func(k string) string { return env[k] }, &out)
+	code := run([]string{"-idle-timeout", "ten minutes"}, func(k string) string { return env[k] }, &out, &out)
 	if code != 2 || !strings.Contains(out.String(), `-idle-timeout="ten minutes"`) {
 		t.Fatalf("exit %d, output %q", code, out.String())
 	}
@@ -55,7 +55,7 @@ func TestABadLifetimeFlagExitsTwoNamingTheFlagAndValue(t *testing.T) {
 
 func TestHelpListsEveryLifetimeFlag(t *testing.T) {
 	var out bytes.Buffer
-	if code := run([]string{"-h"}, func(string) string { return "" }, &out); code != 0 {
+	if code := run([]string{"-h"}, func(string) string { return "" }, &out, &out); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	for _, k := range lifetime.Knobs() {

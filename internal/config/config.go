@@ -116,6 +116,22 @@ type setting struct {
 	parse                func(c *Config, v string) error
 }
 
+// defaultText is the default as people read it. A few defaults follow from other settings
+// rather than being a fixed value; stated as the bare def they would read "".
+func (s setting) defaultText() string {
+	switch s.env {
+	case "MCP_ROUTER_ID":
+		return "the port"
+	case "MCP_CONTROL_USER":
+		return "MCP_WORKER_USER"
+	case "MCP_TOOLSETS":
+		return "the worker's default"
+	case "MCP_PASSWORD_FILE":
+		return "none: GS_PASS"
+	}
+	return orQuote(s.def)
+}
+
 // Settings lists every setting in the order the docs table shows them.
 func settings() []setting {
 	return []setting{
@@ -327,18 +343,29 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	}
 	all := settings()
 	fs := flag.NewFlagSet("mcp-gemstone", flag.ContinueOnError)
-	fs.SetOutput(usage)
+	// The flag package's own usage is the bare flag list; the help is written below instead,
+	// and a parse error is returned for the caller to print once.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	flags := make([]*string, len(all))
 	for i, s := range all {
-		flags[i] = fs.String(s.flag, "", s.help+" ["+s.env+", default "+orQuote(s.def)+"]")
+		flags[i] = fs.String(s.flag, "", s.help)
 	}
 	knobs := lifetime.Knobs()
 	knobFlags := make([]*string, len(knobs))
 	for i, k := range knobs {
-		knobFlags[i] = fs.String(k.Flag, "", k.Help+" ["+k.Env+", default "+orQuote(k.Default)+"]")
+		knobFlags[i] = fs.String(k.Flag, "", k.Help)
 	}
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		if errors.Is(err, flag.ErrHelp) {
+			writeHelp(usage, all, knobs)
+			return nil, err
+		}
+		return nil, fmt.Errorf("%v (mcp-gemstone --help lists every setting)", err)
+	}
+	if *showVersion {
+		return nil, ErrVersion
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q: every setting is a -flag or an MCP_* variable", fs.Args())
@@ -450,7 +477,7 @@ func Table() string {
 	var b strings.Builder
 	b.WriteString("| variable | flag | default | meaning |\n|---|---|---|---|\n")
 	for _, s := range settings() {
-		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", s.env, s.flag, orQuote(s.def), s.help)
+		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", s.env, s.flag, s.defaultText(), s.help)
 	}
 	for _, k := range lifetime.Knobs() {
 		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", k.Env, k.Flag, orQuote(k.Default), k.Help)

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
+	"github.com/gemstone-mcp/mcp-gemstone/router/tlsconf"
+)
+
+func noEnv(string) string { return "" }
+
+func TestVersionPrintsOneLineToStdoutAndExitsZero(t *testing.T) {
+	for _, arg := range []string{"-version", "--version"} {
+		var stdout, stderr bytes.Buffer
+		// A bad setting does not stand in the way of asking which build this is.
+		code := run([]string{arg}, func(k string) string {
+			if k == "MCP_PORT" {
+				return "not-a-port"
+			}
+			return ""
+		}, &stdout, &stderr)
+		if code != 0 || stderr.Len() != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", arg, code, stderr.String())
+		}
+		line := stdout.String()
+		if !strings.HasPrefix(line, "mcp-gemstone "+buildVersion()+" (go") || strings.Count(line, "\n") != 1 {
+			t.Fatalf("%s printed %q", arg, line)
+		}
+	}
+}
+
+func TestHelpDescribesTheServerEverySettingTheEnvironmentOnlyOnesAndTheDocs(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--help"}, noEnv, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	help := stdout.String()
+	wants := []string{"Model Context Protocol server for GemStone/S 64", "-version", "Documentation:",
+		"README.md", "-router-id  (MCP_ROUTER_ID, default the port)", "-control-user  (MCP_CONTROL_USER, default MCP_WORKER_USER)",
+		"-port  (MCP_PORT, default 8000)"}
+	// The variables other packages read from the environment alone must all be named.
+	wants = append(wants, gemstone.EnvHome, gemstone.EnvLibrary, "GS_PASS", tlsconf.EnvCert, tlsconf.EnvKey,
+		auth.EnvMode, auth.EnvIssuer, auth.EnvResource, auth.EnvRequiredScopes, auth.EnvExtraScopes,
+		auth.EnvUserIDClaim, auth.EnvClockSkew)
+	for _, w := range wants {
+		if !strings.Contains(help, w) {
+			t.Errorf("help lacks %q", w)
+		}
+	}
+	for _, line := range strings.Split(help, "\n") {
+		if strings.Contains(line, `default "")`) && strings.Contains(line, "MCP_ROUTER_ID") {
+			t.Errorf("help still says the router id defaults to empty: %q", line)
+		}
+	}
+}
+
+func TestAnUnknownFlagIsOneLinePointingAtHelpNotTheWholeUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-verbose"}, noEnv, &stdout, &stderr)
+	if code != 2 || stdout.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q", code, stdout.String())
+	}
+	if got := stderr.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, "-verbose") || !strings.Contains(got, "--help") {
+		t.Fatalf("stderr %q", got)
+	}
+}
+
+func TestATakenPortNamesMCP_PORTAndWhatHoldsIt(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	holder := portHolder(port)
+	if want := "pid " + strconv.Itoa(os.Getpid()) + " ("; !strings.HasPrefix(holder, want) {
+		t.Fatalf("portHolder(%d) = %q, want this test process (%s...)", port, holder, want)
+	}
+	var stdout, stderr bytes.Buffer
+	env := map[string]string{"MCP_PORT": strconv.Itoa(port), "MCP_LOG_FORMAT": "console"}
+	code := run(nil, func(k string) string { return env[k] }, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d with the port taken; log:\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"port " + strconv.Itoa(port) + " is in use", holder, "MCP_PORT"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+func TestAPortNobodyHoldsHasNoHolder(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	if h := portHolder(port); h != "" {
+		t.Fatalf("a closed port is held by %q", h)
+	}
+}
+
+func TestLoadAnswersErrVersionForTheVersionFlag(t *testing.T) {
+	if _, err := config.Load([]string{"-version"}, noEnv, nil); err != config.ErrVersion {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -1,0 +1,88 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+)
+
+// ErrVersion is what Load answers for -version: the caller prints the version and exits 0.
+var ErrVersion = errors.New("version requested")
+
+// description is the help's opening paragraph.
+const description = `mcp-gemstone is a Model Context Protocol server for GemStone/S 64 (3.7.5 and later). It serves
+MCP Streamable HTTP at /mcp and gives every client its own worker gem, logged in through
+GemStone's thread-safe client library (libgcits) and running the Smalltalk worker that
+install.sh files into the stone; nothing is committed on a client's behalf. /healthz says the
+process is up, /readyz that the client library is loaded and the router's own login works,
+/metrics serves Prometheus metrics.`
+
+// EnvOnly is a variable read from the environment only, never a flag: a secret (flags show in
+// ps), a path the GemStone tools share, or a family documented with its own policy.
+type EnvOnly struct{ Name, Meaning string }
+
+// EnvOnlyVariables lists them in the order the help shows them.
+func EnvOnlyVariables() []EnvOnly {
+	return []EnvOnly{
+		{"GEMSTONE", "a GemStone product directory: the server loads $GEMSTONE/lib/libgcits-<version>-64.so from it"},
+		{"GCI_LIBRARY", "the libgcits file itself, in place of GEMSTONE"},
+		{"GS_PASS", "the GemStone password, when MCP_PASSWORD_FILE is not set (never logged)"},
+		{"MCP_AUTH", "oidc turns on the network-facing mode: OAuth 2.1 bearer tokens, a gem per user (docs/auth.md)"},
+		{"MCP_OIDC_ISSUER", "that mode's issuer URL"},
+		{"MCP_RESOURCE", "that mode's canonical URL of this server, the tokens' audience"},
+		{"MCP_REQUIRED_SCOPES", "scopes every token must carry"},
+		{"MCP_EXTRA_SCOPES", "scopes advertised but not required"},
+		{"MCP_USERID_CLAIM", "the token claim naming the GemStone user (default sub)"},
+		{"MCP_OIDC_CLOCK_SKEW", "how far exp/nbf may be off this host's clock (default 60s)"},
+		{"MCP_TLS_CERT, MCP_TLS_KEY", "PEM certificate chain and key: the port speaks HTTPS only (both or neither)"},
+	}
+}
+
+// writeHelp writes the whole help: what the program is, every setting by flag and variable
+// with its default, the environment-only variables and where the documentation is.
+func writeHelp(w io.Writer, all []setting, knobs []lifetime.Knob) {
+	var b strings.Builder
+	b.WriteString(description)
+	b.WriteString("\n\nUsage:\n  mcp-gemstone [-flag value ...]\n  mcp-gemstone -version\n  mcp-gemstone -help\n\n")
+	b.WriteString("Settings: each is a flag and the equivalent environment variable (a flag wins). A bad\n" +
+		"value refuses the start with exit status 2. Durations are whole seconds or Go durations\n" +
+		"(1m30s); none switches a limit off where the setting says so.\n\n")
+	row := func(flagName, env, def, help string) {
+		fmt.Fprintf(&b, "  -%s  (%s, default %s)\n      %s\n", flagName, env, strings.Trim(def, "`"), help)
+	}
+	for _, s := range all {
+		row(s.flag, s.env, s.defaultText(), s.help)
+	}
+	for _, k := range knobs {
+		row(k.Flag, k.Env, orQuote(k.Default), k.Help)
+	}
+	b.WriteString("\nEnvironment only (never a flag):\n")
+	for _, e := range EnvOnlyVariables() {
+		fmt.Fprintf(&b, "  %s\n      %s\n", e.Name, e.Meaning)
+	}
+	fmt.Fprintf(&b, "\nDocumentation: %s\n", docsLocation())
+	_, _ = io.WriteString(w, b.String())
+}
+
+// docsLocation names where the README and docs/ are: next to the binary when it runs from a
+// checkout (bin/mcp-gemstone), else the module's source tree.
+func docsLocation() string {
+	const tree = "README.md and docs/ in the source tree (github.com/gemstone-mcp/mcp-gemstone)"
+	exe, err := os.Executable()
+	if err != nil {
+		return tree
+	}
+	root := filepath.Dir(filepath.Dir(exe))
+	if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
+		return tree
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs")); err != nil {
+		return tree
+	}
+	return filepath.Join(root, "README.md") + " and " + filepath.Join(root, "docs") + string(filepath.Separator)
+}
