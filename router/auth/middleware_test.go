@@ -436,3 +436,45 @@ func TestGETStreamContextEndsWhenItsTokenExpires(t *testing.T) {
 		t.Fatalf("the stream's context did not end at the token's expiry (%v)", d)
 	}
 }
+
+// signPayload signs raw claim bytes as they are, so a test can send what a map cannot hold
+// (a claim given twice, names differing only in case).
+func (f *fixture) signPayload(payload string) string {
+	f.t.Helper()
+	k, kid := f.is.Current()
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: k},
+		(&jose.SignerOptions{}).WithType("at+jwt").WithHeader(jose.HeaderKey("kid"), kid))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	obj, err := signer.Sign([]byte(payload))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	tok, err := obj.CompactSerialize()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return tok
+}
+
+func TestRegisteredClaimsAreReadByTheirExactNameAndNeverTwice(t *testing.T) {
+	f := newFixture(t, nil)
+	c := f.is.Claims(f.cfg.Resource, "carol", "mcp:use profile")
+	head, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSuffix(string(head), "}")
+	// RFC 7519 claim names are case-sensitive: SUB is some other claim, and sub stays carol
+	// for both the session's owner and the gem's login.
+	got := f.do(http.MethodPost, f.signPayload(base+`,"SUB":"alice"}`), "")
+	if got.status != 200 || got.body["sub"] != "carol" || got.body["user"] != "carol" {
+		t.Fatalf("sub beside SUB: %+v, want sub and user carol", got)
+	}
+	// A claim given twice could be read either way; the token is refused.
+	got = f.do(http.MethodPost, f.signPayload(base+`,"sub":"alice"}`), "")
+	if got.status != 401 || got.challenge != f.challenge("invalid_token", "the token's claims are malformed") {
+		t.Fatalf("sub given twice: %d %q", got.status, got.challenge)
+	}
+}

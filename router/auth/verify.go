@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 )
 
 // Rejection is why a token was not accepted, in the terms the challenge needs.
@@ -182,25 +184,46 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (*Principal, *Rejecti
 }
 
 // claims are the registered claims this server reads, plus the whole set for the user claim.
+// They are read by exact name (RFC 7519 section 4: claim names are case-sensitive), and a
+// claim given twice refuses the token: encoding/json's struct tags would match "SUB" as sub
+// and keep the last of two, so the session's owner and the gem's login could be two users.
 type claims struct {
-	Issuer   string          `json:"iss"`
-	Subject  string          `json:"sub"`
-	Audience json.RawMessage `json:"aud"`
-	Expiry   *json.Number    `json:"exp"`
-	NotBef   *json.Number    `json:"nbf"`
-	Scope    json.RawMessage `json:"scope"`
-	Scp      json.RawMessage `json:"scp"`
+	Issuer   string
+	Subject  string
+	Audience json.RawMessage
+	Expiry   *json.Number
+	NotBef   *json.Number
+	Scope    json.RawMessage
+	Scp      json.RawMessage
 	all      map[string]json.RawMessage
 }
 
 func (c *claims) UnmarshalJSON(b []byte) error {
-	type plain claims
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if err := d.Decode((*plain)(c)); err != nil {
-		return err
+	all, err := jsonrpc.Members(b)
+	if err != nil {
+		return fmt.Errorf("token claims: %w", err)
 	}
-	return json.Unmarshal(b, &c.all)
+	c.all = all
+	for name, dst := range map[string]*string{"iss": &c.Issuer, "sub": &c.Subject} {
+		if raw, ok := all[name]; ok && json.Unmarshal(raw, dst) != nil {
+			return fmt.Errorf("token claims: %s is not a string", name)
+		}
+	}
+	for name, dst := range map[string]**json.Number{"exp": &c.Expiry, "nbf": &c.NotBef} {
+		raw, ok := all[name]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		var n json.Number
+		if d.Decode(&n) != nil {
+			return fmt.Errorf("token claims: %s is not a number", name)
+		}
+		*dst = &n
+	}
+	c.Audience, c.Scope, c.Scp = all["aud"], all["scope"], all["scp"]
+	return nil
 }
 
 func (v *Verifier) check(raw string, c *claims) (*Principal, *Rejection) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -80,7 +81,7 @@ func (e *Endpoint) Attach(r Relay) {
 // the call has ended). Messages for a call that is not bound are dropped, and questions
 // for it are answered callEnded.
 func (e *Endpoint) Bind(id json.RawMessage, s CallStream) (unbind func()) {
-	key := jsonrpc.IDKey(id)
+	key := callKey(id)
 	b := &boundCall{stream: s, done: make(chan struct{})}
 	e.mu.Lock()
 	e.calls[key] = b
@@ -104,7 +105,29 @@ func (e *Endpoint) call(id json.RawMessage) *boundCall {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.calls[jsonrpc.IDKey(id)]
+	return e.calls[callKey(id)]
+}
+
+// callKey matches the id a worker frame names to the call it was bound under by value, not by
+// text: the worker echoes the id through its own JSON writer, which may escape a string or
+// spell a number differently from the client. (Duplicates and cancellations match by exact
+// text, jsonrpc.IDKey; here the worst a collision could do is route a message to the
+// other of two queued calls whose ids the client made equal in value.)
+func callKey(id json.RawMessage) string {
+	if len(id) == 0 {
+		return ""
+	}
+	if id[0] == '"' {
+		var s string
+		if json.Unmarshal(id, &s) != nil {
+			return ""
+		}
+		return "s:" + s
+	}
+	if f, err := strconv.ParseFloat(string(id), 64); err == nil {
+		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return "t:" + string(id)
 }
 
 // Close ends the endpoint with its session: the secret stops working, connections close,

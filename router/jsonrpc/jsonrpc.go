@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -159,16 +159,21 @@ func syntaxError(body []byte, lead int) *Error {
 	return &Error{Code: CodeParseError, Message: msg}
 }
 
-// envelope is decoded with RawMessage members so that nothing but the routing facts is
-// interpreted; presence is told apart from null by the raw bytes.
+// envelope holds the raw values of the members the front end routes on; a member's
+// presence is told apart from null by the raw bytes.
 type envelope struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	JSONRPC json.RawMessage
+	ID      json.RawMessage
+	Method  json.RawMessage
+	Params  json.RawMessage
+	Result  json.RawMessage
+	Error   json.RawMessage
 }
+
+// MaxIDBytes bounds a request id's JSON text. Every answer and every refusal echoes the id,
+// so an unbounded one would let a client make the server hold and write as much as it likes
+// for a ping; real clients send integers or short strings.
+const MaxIDBytes = 1024
 
 // parseOne reads one message; lead is how many bytes of the body precede raw, so that a
 // syntax error's offset counts from the start of the body.
@@ -177,26 +182,77 @@ func parseOne(raw []byte, lead int) (Message, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return Message{}, notJSONOr(nil, raw, lead, "a JSON-RPC message must be a JSON object")
 	}
-	// The common message (plain member names, each once) is split by hand after one
-	// validating pass; anything else takes encoding/json's decoder, whose rules (names
-	// matched without regard to case or escapes, the last duplicate wins) the split would
-	// otherwise have to copy. Both give the same envelope (FuzzSplitAgreesWithTheDecoder).
-	env, ok := splitEnvelope(raw)
-	if !ok || !json.Valid(raw) {
-		env = envelope{}
-		if err := json.Unmarshal(raw, &env); err != nil {
-			return Message{}, notJSONOr(err, raw, lead, "a JSON-RPC message must be an object with string "+
-				`"jsonrpc" and "method" members`)
-		}
+	if !json.Valid(raw) {
+		return Message{}, syntaxError(raw, lead)
+	}
+	env, err := readEnvelope(raw)
+	if err != nil {
+		return Message{}, err
 	}
 	return classify(raw, env)
 }
 
-// decodeEnvelope is the decoder's reading of raw (for the split's differential test).
-func decodeEnvelope(raw []byte) (envelope, error) {
+// readEnvelope reads the routing members of raw, a valid JSON object, exactly: names are
+// compared byte for byte after their escapes are decoded (JSON-RPC member names are
+// case-sensitive), a member given twice is refused, and so is a name that differs from a
+// JSON-RPC member only in case. The worker reads the same bytes, so a message the router
+// accepts can only be read one way.
+func readEnvelope(raw []byte) (envelope, *Error) {
 	var env envelope
-	err := json.Unmarshal(raw, &env)
-	return env, err
+	var variant []byte
+	dup, ok := eachMember(raw, func(name, value []byte) {
+		var slot *json.RawMessage
+		switch string(name) {
+		case "jsonrpc":
+			slot = &env.JSONRPC
+		case "id":
+			slot = &env.ID
+		case "method":
+			slot = &env.Method
+		case "params":
+			slot = &env.Params
+		case "result":
+			slot = &env.Result
+		case "error":
+			slot = &env.Error
+		default:
+			if variant == nil && isMemberVariant(name) {
+				variant = name
+			}
+			return
+		}
+		*slot = value
+	})
+	switch {
+	case !ok:
+		return env, invalid("a JSON-RPC message must be a JSON object")
+	case dup != nil:
+		return env, invalid("member " + quoteName(dup) + " is given twice; each member may appear once")
+	case variant != nil:
+		return env, invalid("member " + quoteName(variant) + " is not a JSON-RPC member: member names are case-sensitive (" +
+			quoteName(bytes.ToLower(variant)) + ")")
+	}
+	return env, nil
+}
+
+var memberNames = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+func isMemberVariant(name []byte) bool {
+	for _, m := range memberNames {
+		if bytes.EqualFold(name, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteName shows a client-chosen member name in a message, bounded.
+func quoteName(name []byte) string {
+	if len(name) > 40 {
+		name = append(name[:40:40], "..."...)
+	}
+	b, _ := json.Marshal(strings.ToValidUTF8(string(name), "?"))
+	return string(b)
 }
 
 // classify turns the envelope of a JSON object into a Message.
@@ -210,6 +266,9 @@ func classify(raw []byte, env envelope) (Message, *Error) {
 	if hasID {
 		if !validID(env.ID) {
 			return Message{}, invalid(`"id" must be a string or a number`)
+		}
+		if len(env.ID) > MaxIDBytes {
+			return Message{}, invalid(fmt.Sprintf(`"id" is %d bytes of JSON; this server takes ids of up to %d`, len(env.ID), MaxIDBytes))
 		}
 		m.ID = env.ID
 	}
@@ -245,77 +304,105 @@ func plainString(raw []byte) (string, bool) {
 	return string(raw[1 : len(raw)-1]), true
 }
 
-// splitEnvelope reads the top-level members of raw, a JSON object, into an envelope whose
-// members alias raw. It answers false for what it leaves to the decoder: a name with an
-// escape, a name that matches a member only without regard to case, a member given twice,
-// or anything malformed. It does not validate the values; the caller does (json.Valid).
-func splitEnvelope(raw []byte) (envelope, bool) {
-	var env envelope
+// eachMember calls fn with every top-level member of raw, a JSON object json.Valid has
+// accepted, in order: the name with its escapes decoded, and the value's bytes (aliasing
+// raw). It answers the first name given twice (fn is not called for it, nor for anything
+// after it), and false when raw is not an object after all.
+func eachMember(raw []byte, fn func(name, value []byte)) (dup []byte, ok bool) {
+	var small [16][]byte
+	seen := small[:0]
+	var many map[string]struct{}
 	i := skipSpace(raw, 1)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
 	if i < len(raw) && raw[i] == '}' {
-		return env, i == len(raw)-1
+		return nil, i == len(raw)-1
 	}
 	for i < len(raw) {
 		if raw[i] != '"' {
-			return env, false
+			return nil, false
 		}
-		end := bytes.IndexByte(raw[i+1:], '"')
-		if end < 0 {
-			return env, false
+		end, ok := skipString(raw, i)
+		if !ok {
+			return nil, false
 		}
-		name := raw[i+1 : i+1+end]
+		name := raw[i+1 : end-1 : end-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
-			return env, false
+			var s string
+			if json.Unmarshal(raw[i:end], &s) != nil {
+				return nil, false
+			}
+			name = []byte(s)
 		}
-		i = skipSpace(raw, i+end+2)
+		if many != nil {
+			if _, d := many[string(name)]; d {
+				return name, true
+			}
+			many[string(name)] = struct{}{}
+		} else {
+			for _, n := range seen {
+				if bytes.Equal(n, name) {
+					return name, true
+				}
+			}
+			if len(seen) < cap(seen) {
+				seen = append(seen, name)
+			} else {
+				many = make(map[string]struct{}, 4*len(seen))
+				for _, n := range seen {
+					many[string(n)] = struct{}{}
+				}
+				many[string(name)] = struct{}{}
+			}
+		}
+		i = skipSpace(raw, end)
 		if i >= len(raw) || raw[i] != ':' {
-			return env, false
+			return nil, false
 		}
 		i = skipSpace(raw, i+1)
 		vend, ok := skipValue(raw, i)
 		if !ok {
-			return env, false
+			return nil, false
 		}
-		var slot *json.RawMessage
-		switch string(name) {
-		case "jsonrpc":
-			slot = &env.JSONRPC
-		case "id":
-			slot = &env.ID
-		case "method":
-			slot = &env.Method
-		case "params":
-			slot = &env.Params
-		case "result":
-			slot = &env.Result
-		case "error":
-			slot = &env.Error
-		default:
-			for _, m := range [...]string{"jsonrpc", "id", "method", "params", "result", "error"} {
-				if bytes.EqualFold(name, []byte(m)) {
-					return env, false
-				}
-			}
-		}
-		if slot != nil {
-			if *slot != nil {
-				return env, false
-			}
-			*slot = raw[i:vend:vend]
-		}
+		fn(name, raw[i:vend:vend])
 		i = skipSpace(raw, vend)
 		if i >= len(raw) {
-			return env, false
+			return nil, false
 		}
 		if raw[i] == '}' {
-			return env, i == len(raw)-1
+			return nil, i == len(raw)-1
 		}
 		if raw[i] != ',' {
-			return env, false
+			return nil, false
 		}
 		i = skipSpace(raw, i+1)
 	}
-	return env, false
+	return nil, false
+}
+
+// ErrDuplicateMember: an object names a member twice, so two readers could each take a
+// different one.
+var ErrDuplicateMember = errors.New("jsonrpc: a member is given twice")
+
+// Members reads the top-level members of the JSON object raw exactly: names compared byte for
+// byte after their escapes are decoded, and a name given twice refused (ErrDuplicateMember).
+// encoding/json would match names without regard to case and keep the last duplicate, which
+// is how one message comes to be read two ways.
+func Members(raw []byte) (map[string]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if !json.Valid(raw) {
+		return nil, errors.New("jsonrpc: not valid JSON")
+	}
+	out := make(map[string]json.RawMessage)
+	dup, ok := eachMember(raw, func(name, value []byte) { out[string(name)] = value })
+	if !ok {
+		return nil, errors.New("jsonrpc: not a JSON object")
+	}
+	if dup != nil {
+		return nil, fmt.Errorf("%w: %s", ErrDuplicateMember, quoteName(dup))
+	}
+	return out, nil
 }
 
 func skipSpace(b []byte, i int) int {
@@ -390,24 +477,11 @@ func validID(id json.RawMessage) bool {
 	return false
 }
 
-// IDKey is the canonical matching key of a raw id: "s:" and the decoded string, or "n:" and
-// the number in shortest form. An absent or unusable id gives "".
-func IDKey(id json.RawMessage) string {
-	if len(id) == 0 {
-		return ""
-	}
-	if id[0] == '"' {
-		var s string
-		if json.Unmarshal(id, &s) != nil {
-			return ""
-		}
-		return "s:" + s
-	}
-	if f, err := strconv.ParseFloat(string(id), 64); err == nil {
-		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return ""
-}
+// IDKey is the matching key of a raw id: its exact JSON text. Ids are compared as sent, so
+// two ids the client wrote differently never collide (decoding would turn every lone
+// surrogate into U+FFFD and round large numbers through float64); a client echoes its own id
+// as it wrote it. An absent id gives "".
+func IDKey(id json.RawMessage) string { return string(id) }
 
 // response is the wire form of a response the front end writes itself.
 type response struct {
@@ -459,35 +533,37 @@ func BatchOf(replies [][]byte) []byte {
 	return b.Bytes()
 }
 
-// CancelledRequestID reads params.requestId of a notifications/cancelled message.
+// CancelledRequestID reads params.requestId of a notifications/cancelled message (members
+// read exactly, see Members).
 func CancelledRequestID(params json.RawMessage) (json.RawMessage, bool) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 || !validID(p.RequestID) {
+	if len(params) == 0 {
 		return nil, false
 	}
-	return p.RequestID, true
+	p, err := Members(params)
+	id := p["requestId"]
+	if err != nil || len(id) == 0 || !validID(id) {
+		return nil, false
+	}
+	return id, true
 }
 
 // ProtocolVersionOf reads params.protocolVersion of an initialize request, or result.protocolVersion of
 // its answer; "" when absent.
 func ProtocolVersionOf(member string, raw []byte) string {
-	var outer map[string]json.RawMessage
-	if json.Unmarshal(raw, &outer) != nil {
+	outer, err := Members(raw)
+	if err != nil || len(outer[member]) == 0 {
 		return ""
 	}
-	var inner struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	if json.Unmarshal(outer[member], &inner) != nil {
+	inner, err := Members(outer[member])
+	var v string
+	if err != nil || json.Unmarshal(inner["protocolVersion"], &v) != nil {
 		return ""
 	}
-	return inner.ProtocolVersion
+	return v
 }
 
 // IsErrorResponse says whether raw is a JSON-RPC response carrying an error member.
 func IsErrorResponse(raw []byte) bool {
-	var env envelope
-	return json.Unmarshal(raw, &env) == nil && len(env.Error) > 0 && string(env.Error) != "null"
+	m, err := Members(raw)
+	return err == nil && len(m["error"]) > 0 && string(m["error"]) != "null"
 }

@@ -73,20 +73,67 @@ func TestInvalidUTF8OffsetFindsTheFirstBadByte(t *testing.T) {
 
 func TestBatchKeepsMembersInOrder(t *testing.T) {
 	msgs, batch, err := Parse([]byte(`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},{"jsonrpc":"2.0","id":3,"method":"c"}]`))
-	if err != nil || !batch || len(msgs) != 3 || msgs[0].Method != "a" || msgs[1].Kind != Notification || msgs[2].IDKey() != "n:3" {
+	if err != nil || !batch || len(msgs) != 3 || msgs[0].Method != "a" || msgs[1].Kind != Notification || msgs[2].IDKey() != "3" {
 		t.Fatalf("batch: %+v %v %v", msgs, batch, err)
 	}
 }
 
-func TestIDKeysMatchNumbersByValueAndNeverStringsToNumbers(t *testing.T) {
-	if IDKey(json.RawMessage(`7`)) != IDKey(json.RawMessage(`7.0`)) {
-		t.Error("7 and 7.0 should match")
+func TestIDKeysAreTheExactJSONText(t *testing.T) {
+	// Each pair collided when ids were decoded first: lone surrogates both became U+FFFD,
+	// 2^53+1 rounded to 2^53, and 1e400 had no key at all.
+	for _, p := range [][2]string{{`"\ud800"`, `"\udc00"`}, {`9007199254740993`, `9007199254740992`},
+		{`7`, `7.0`}, {`"7"`, `7`}, {`1e400`, `1e401`}} {
+		a, b := IDKey(json.RawMessage(p[0])), IDKey(json.RawMessage(p[1]))
+		if a == b || a == "" || b == "" {
+			t.Errorf("ids %s and %s have keys %q and %q: want two different non-empty keys", p[0], p[1], a, b)
+		}
 	}
-	if IDKey(json.RawMessage(`"7"`)) == IDKey(json.RawMessage(`7`)) {
-		t.Error(`"7" and 7 must not match`)
+	if IDKey(json.RawMessage(`"x"`)) != IDKey(json.RawMessage(`"x"`)) {
+		t.Error("the same id must have the same key")
 	}
-	if IDKey(json.RawMessage(`"a\u00e9"`)) != IDKey(json.RawMessage(`"aé"`)) {
-		t.Error("escaped and literal strings should match")
+}
+
+func TestParseReadsMembersExactlyAndRefusesDuplicates(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"JSONRPC":"2.0","id":1,"METHOD":"ping"}`:                       "case-sensitive",
+		`{"jsonrpc":"2.0","ID":1,"method":"tools/call"}`:                 "case-sensitive",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call"}`: "case-sensitive",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call"}`: "given twice",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","\u006dethod":"x"}`:     "given twice",
+		`{"jsonrpc":"2.0","id":1,"method":"x","extra":1,"extra":2}`:      "given twice",
+	} {
+		e := parseErr(t, body)
+		if e.Code != CodeInvalidRequest || !strings.Contains(e.Message, want) {
+			t.Errorf("%s: %+v, want -32600 saying %q", body, e, want)
+		}
+	}
+	msgs, _, err := Parse([]byte(`{"jsonrpc":"2.0","\u0069d":1,"method":"\u0070ing"}`))
+	if err != nil || msgs[0].Kind != Request || msgs[0].Method != "ping" || string(msgs[0].ID) != "1" {
+		t.Fatalf("escaped member names are the members they spell: %+v %v", msgs, err)
+	}
+}
+
+func TestParseRefusesAnIDLongerThanTheBound(t *testing.T) {
+	long := `"` + strings.Repeat("a", MaxIDBytes) + `"`
+	if e := parseErr(t, `{"jsonrpc":"2.0","id":`+long+`,"method":"ping"}`); e.Code != CodeInvalidRequest || !strings.Contains(e.Message, "ids of up to") {
+		t.Fatalf("long id: %+v", e)
+	}
+	ok := `"` + strings.Repeat("a", MaxIDBytes-2) + `"`
+	if _, _, err := Parse([]byte(`{"jsonrpc":"2.0","id":` + ok + `,"method":"ping"}`)); err != nil {
+		t.Fatalf("an id of exactly the bound: %v", err)
+	}
+}
+
+func TestMembersAreExact(t *testing.T) {
+	if _, err := Members([]byte(`{"sub":"carol","sub":"alice"}`)); !errors.Is(err, ErrDuplicateMember) {
+		t.Fatalf("duplicate: %v", err)
+	}
+	m, err := Members([]byte(` {"sub":"carol","SUB":"alice"} `))
+	if err != nil || string(m["sub"]) != `"carol"` || string(m["SUB"]) != `"alice"` {
+		t.Fatalf("case-distinct names are distinct members: %v %v", m, err)
+	}
+	if _, err := Members([]byte(`[1]`)); err == nil {
+		t.Fatal("an array is not an object")
 	}
 }
 
@@ -97,6 +144,12 @@ func TestCancelledRequestIDAndProtocolVersionReaders(t *testing.T) {
 	}
 	if _, ok := CancelledRequestID(json.RawMessage(`{"reason":"r"}`)); ok {
 		t.Fatal("no requestId accepted")
+	}
+	if _, ok := CancelledRequestID(json.RawMessage(`{"requestId":1,"REQUESTID":2}`)); !ok {
+		t.Fatal("requestId beside a differently cased member is still requestId")
+	}
+	if _, ok := CancelledRequestID(json.RawMessage(`{"requestId":1,"requestId":2}`)); ok {
+		t.Fatal("a requestId given twice names no request")
 	}
 	if v := ProtocolVersionOf("result", []byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}`)); v != "2025-06-18" {
 		t.Fatalf("protocolVersion %q", v)
