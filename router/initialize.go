@@ -88,6 +88,9 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 			return nil, http.StatusOK, launchFailure{message: "cannot open a session: the front end could not prepare it (see the server log)", kind: "prepareFailed"}
 		}
 	}
+	if s.o.Grants != nil {
+		cfg.Grant = &worker.Grant{Toolsets: s.o.Grants.Granted(reqCtx)}
+	}
 	login := s.o.Login
 	if s.o.Identity != nil {
 		if login, err = s.o.Identity.WorkerLogin(reqCtx, s.o.Login); err != nil {
@@ -124,6 +127,15 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	if s.base.Err() != nil { // the server began to close during the login
 		_ = gem.Close(context.WithoutCancel(ctx))
 		return nil, http.StatusServiceUnavailable, launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}
+	}
+	if cfg.Grant != nil {
+		gg, err := newGrantedGem(gem, cfg.Grant.Toolsets)
+		if err != nil {
+			_ = gem.Close(context.WithoutCancel(ctx))
+			s.o.Log.Error().Err(err).Msg("the worker did not apply the token's grant; gem logged out")
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: " + err.Error(), kind: "grantUnsupported"}
+		}
+		gem = gg
 	}
 	if s.o.Identity != nil {
 		if err := s.o.Identity.Bind(reqCtx, id); err != nil {

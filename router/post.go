@@ -66,7 +66,8 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		// A request the worker answers: its answer goes through the response mode.
 		ans := s.o.Responses.Begin(w, r, sess, m)
 		status, reply := s.forward(r.Context(), sess, m)
-		ans.Final(status, nil, reply)
+		status, header, reply := s.stepUp(r.Context(), m, status, reply)
+		ans.Final(status, header, reply)
 		return
 	}
 	status, reply := s.dispatch(r.Context(), sess, m)
@@ -156,7 +157,7 @@ func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
 func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
 	sess.Touch()
 	start := time.Now()
-	out := sess.Do(ctx, m)
+	out := sess.DoAfter(ctx, m, s.prelude(ctx, sess))
 	s.observeCall(m, out, time.Since(start))
 	sess.Touch()
 	return s.outcome(sess, m, out)

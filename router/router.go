@@ -96,6 +96,10 @@ type Options struct {
 	// Identity, when set, binds sessions to principals and logs gems in as them (the
 	// network-facing mode); it needs Auth to have put a principal in the request context.
 	Identity Identity
+	// Grants, when set, lets each request's token choose the toolsets its session is offered
+	// (prepare config's grant, then mcpGrant: when a later token grants otherwise) and turns
+	// a call outside them into a 403 step-up challenge; it needs Auth, as Identity does.
+	Grants Grants
 	// Hooks follow sessions opening and ending (lifetime policy, metrics).
 	Hooks session.Hooks
 	// Observer, when set, hears of every finished call and failed launch (metrics).

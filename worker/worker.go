@@ -70,6 +70,28 @@ type PrepareConfig struct {
 	// Channel is where the worker may connect to speak during a call (docs/channel.md); nil means
 	// the router offers no channel and the worker answers only through its results.
 	Channel *Channel `json:"channel,omitempty"`
+	// Grant, when set, narrows what the client is offered to these toolsets of the surface
+	// (the token's scopes chose them); nil offers the whole surface.
+	Grant *Grant `json:"grant,omitempty"`
+}
+
+// Grant is the part of the tool surface a client may see and call: the toolsets its token's
+// scopes cover. A tool of the surface outside it is not listed, and calling it is answered
+// with the JSON-RPC error of kind NotGrantedKind naming its toolset.
+type Grant struct {
+	Toolsets []string `json:"toolsets"`
+}
+
+// NotGrantedKind is the data.kind of the worker's error for a tool that exists in the
+// surface but outside the session's grant; data.toolset names the toolset that would cover it.
+const NotGrantedKind = "toolNotGranted"
+
+// Granter is a Gem whose grant can change between calls (the contract's mcpGrant: entry):
+// the same session is offered more after a step-up, less after a narrower token, and nothing
+// it did is lost. A Gem that is not a Granter cannot serve a scope mapping.
+type Granter interface {
+	// Grant replaces the session's grant and answers the grant the worker now applies.
+	Grant(ctx context.Context, g Grant) (Grant, error)
 }
 
 // FrontEnd identifies the router that opened the session, for the worker's log and status.
@@ -92,6 +114,8 @@ type PrepareResult struct {
 	WorkerClass string `json:"workerClass"`
 	ServerName  string `json:"serverName"`
 	Tools       int    `json:"tools"`
+	// Grant echoes the prepare config's grant: a worker that answers none did not apply it.
+	Grant *Grant `json:"grant,omitempty"`
 }
 
 // ViewStatus is the worker's answer to the contract's view-status entry.

@@ -28,6 +28,13 @@ type Config struct {
 	UserIDClaim string
 	// ClockSkew is how far exp and nbf may be off this host's clock (default 60 s, at most 5 min).
 	ClockSkew time.Duration
+	// ScopeToolsets, when set, lets a token's scopes choose which toolsets of Surface it is
+	// offered (MCP_SCOPE_TOOLSETS); nil offers every token the whole surface.
+	ScopeToolsets *ScopeMap
+	// Surface is the configured tool surface by toolset name, which ScopeToolsets is held
+	// against; SurfaceFrom says where it came from, for the messages.
+	Surface     []string
+	SurfaceFrom string
 }
 
 // Variable names, in one place so messages and docs agree.
@@ -75,6 +82,11 @@ func FromEnv(getenv func(string) string) (*Config, error) {
 		} else {
 			c.ClockSkew = d
 		}
+	}
+	if m, err := ParseScopeMap(getenv(EnvScopeToolsets)); err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		c.ScopeToolsets = m
 	}
 	if getenv(EnvWorkerUser) != "" {
 		problems = append(problems, EnvWorkerUser+" is refused with MCP_AUTH=oidc: each worker gem logs in as the GemStone user "+
@@ -124,10 +136,15 @@ func (c *Config) Validate() error {
 }
 
 // SupportedScopes is what clients are told to request: the required scopes, then the extra
-// ones, without repeats. Being a union, it can never leave a required scope out.
+// ones, then the mapped ones (MCP_SCOPE_TOOLSETS), without repeats. Being a union, it can
+// never leave a required scope out.
 func (c *Config) SupportedScopes() []string {
 	out := append([]string(nil), c.RequiredScopes...)
-	for _, s := range c.ExtraScopes {
+	more := c.ExtraScopes
+	if c.ScopeToolsets != nil {
+		more = append(slices.Clone(more), c.ScopeToolsets.Scopes()...)
+	}
+	for _, s := range more {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

@@ -34,6 +34,12 @@ func New(cfg Config, log zerolog.Logger, o VerifierOptions) (*Authenticator, err
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
+	if cfg.ScopeToolsets != nil {
+		// Only here is the surface known (the router's configuration gives it).
+		if err := cfg.ScopeToolsets.CheckSurface(cfg.Surface, cfg.SurfaceFrom); err != nil {
+			return nil, fmt.Errorf("refusing to start; bad authentication configuration:\n  %w", err)
+		}
+	}
 	doc, err := json.Marshal(ProtectedResourceMetadata{
 		Resource:               cfg.Resource,
 		AuthorizationServers:   []string{cfg.Issuer},
@@ -153,14 +159,18 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, rej *Reje
 // challenge is the WWW-Authenticate value. Every parameter is a quoted-string holding text
 // this package wrote (scopes are validated to contain no quote or backslash).
 func (a *Authenticator) challenge(rej *Rejection) string {
+	// What a client should request: for a 403 this is the step-up set (the scopes it lacks
+	// plus those it already has), for a 401 the set to start with.
+	return a.challengeFor(rej, a.cfg.SupportedScopes())
+}
+
+func (a *Authenticator) challengeFor(rej *Rejection, scopes []string) string {
 	var parts []string
 	if rej.Code != "" {
 		parts = append(parts, `error="`+rej.Code+`"`, `error_description="`+rej.Description+`"`)
 	}
 	parts = append(parts, `resource_metadata="`+a.metadataURL+`"`)
-	if scopes := a.cfg.SupportedScopes(); len(scopes) > 0 {
-		// What a client should request: for a 403 this is the step-up set (the scopes it
-		// lacks plus those it already has), for a 401 the set to start with.
+	if len(scopes) > 0 {
 		parts = append(parts, `scope="`+strings.Join(scopes, " ")+`"`)
 	}
 	return "Bearer " + strings.Join(parts, ", ")

@@ -235,6 +235,7 @@ type Call struct {
 	cancel  context.CancelCauseFunc
 	started time.Time
 	raw     []byte
+	prelude Prelude
 }
 
 // Outcome is what became of a call.
@@ -252,10 +253,22 @@ type Outcome struct {
 // is still queued, the call is dropped (ErrClientGone); once the call runs it is not stopped
 // by the client hanging up, since MCP says a disconnect is not a cancellation.
 func (s *Session) Do(waitCtx context.Context, msg jsonrpc.Message) Outcome {
+	return s.DoAfter(waitCtx, msg, nil)
+}
+
+// Prelude runs with the session's gem in a call's turn, right before the call's message:
+// what the gem must be told first (the grant of the request's token). An error ends the call
+// with that error instead of the message.
+type Prelude func(ctx context.Context, gem worker.Gem) error
+
+// DoAfter is Do with a prelude (nil: none), run in the same turn, so nothing queued can come
+// between the two.
+func (s *Session) DoAfter(waitCtx context.Context, msg jsonrpc.Message, prelude Prelude) Outcome {
 	c, t, err := s.enqueue(msg)
 	if err != nil {
 		return failedEnqueue(err)
 	}
+	c.prelude = prelude
 	return s.run(waitCtx, c, t)
 }
 
@@ -338,7 +351,14 @@ func (s *Session) run(waitCtx context.Context, c *Call, t *turn) Outcome {
 	c.started = s.opts.Now()
 	s.inflight = c
 	s.mu.Unlock()
-	reply, err := s.gem.Handle(callCtx, c.raw)
+	var reply []byte
+	var err error
+	if c.prelude != nil {
+		err = c.prelude(callCtx, s.gem)
+	}
+	if err == nil {
+		reply, err = s.gem.Handle(callCtx, c.raw)
+	}
 	s.mu.Lock()
 	s.inflight = nil
 	s.mu.Unlock()

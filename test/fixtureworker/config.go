@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // ContractVersion is the version of docs/worker-contract.md this worker speaks.
@@ -43,6 +45,7 @@ type config struct {
 	CacheName        string                                `json:"cacheName"`
 	ResultCap        int                                   `json:"resultCap"`
 	Channel          *channelConfig                        `json:"channel"`
+	Grant            *grantConfig                          `json:"grant"`
 }
 
 const maxInstructions = 32768
@@ -72,8 +75,13 @@ func parseConfig(configJSON []byte) (*config, error) {
 		}
 	}
 	for _, t := range c.Toolsets {
-		if t != ToolsetName {
-			return nil, &PrepareError{"toolsetNotFound", fmt.Sprintf("no toolset named %s in the test stand-in (it has only %s)", t, ToolsetName)}
+		if !slices.Contains(toolsetNames, t) {
+			return nil, &PrepareError{"toolsetNotFound", fmt.Sprintf("no toolset named %s in the test stand-in (it has %s)", t, strings.Join(toolsetNames, ", "))}
+		}
+	}
+	if c.Grant != nil {
+		if err := checkGrant(c.Grant, c.surface()); err != nil {
+			return nil, err
 		}
 	}
 	for t := range c.ToolsetOptions {

@@ -212,7 +212,9 @@ func (c *call) toolsList(req request) ([]byte, error) {
 	}
 	tools := make([]any, 0, len(fixtureTools))
 	for _, t := range fixtureTools {
-		tools = append(tools, t.listing())
+		if c.w.offered(t) {
+			tools = append(tools, t.listing())
+		}
 	}
 	return resultReply(req.id, map[string]any{"tools": tools}), nil
 }
@@ -229,8 +231,11 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 		return errorReply(req.id, CodeInvalidParams, "tools/call needs params.name (a string)", nil), nil
 	}
 	t := findTool(*p.Name)
-	if t == nil {
+	if t == nil || !c.w.inSurface(t) {
 		return errorReply(req.id, CodeInvalidParams, "unknown tool: "+*p.Name, nil), nil
+	}
+	if !c.w.offered(t) {
+		return notGranted(req.id, t), nil
 	}
 	c.id, c.progressToken = req.id, p.Meta.ProgressToken
 	args, problem := t.validate(p.Arguments)

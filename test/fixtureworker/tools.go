@@ -47,6 +47,8 @@ type tool struct {
 	// only checked to be an object.
 	schema json.RawMessage
 	run    func(c *call, args map[string]any) (any, error)
+	// toolset is the toolset the tool belongs to ("" for ToolsetName).
+	toolset string
 }
 
 var fixtureTools = []*tool{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -60,9 +61,11 @@ type Worker struct {
 	// config offered none.
 	channel *channelClient
 
-	mu       sync.Mutex // guards view and logLevel
+	mu       sync.Mutex // guards view, logLevel, grant and notes
 	view     viewState
 	logLevel string
+	grant    []string // the toolsets offered; nil: the whole surface
+	notes    []string // what the note tool kept
 }
 
 type refreshAnswer struct {
@@ -88,8 +91,12 @@ func New(configJSON []byte) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Worker{cfg: cfg, view: viewState{CommitsBehind: behind, Movable: true},
-		channel: newChannelClient(cfg.Channel), logLevel: "info"}, nil
+	w := &Worker{cfg: cfg, view: viewState{CommitsBehind: behind, Movable: true},
+		channel: newChannelClient(cfg.Channel), logLevel: "info"}
+	if cfg.Grant != nil {
+		w.grant = slices.Clone(cfg.Grant.Toolsets)
+	}
+	return w, nil
 }
 
 // WorkerClass is the class name the config prepared.
@@ -105,13 +112,17 @@ func (w *Worker) ServerName() string {
 
 // PrepareAnswer is the contract's successful prepare answer for a gem with that session number.
 func (w *Worker) PrepareAnswer(gemSession int) []byte {
-	out, _ := json.Marshal(map[string]any{
+	answer := map[string]any{
 		"ok":          true,
 		"gemSession":  gemSession,
 		"workerClass": w.cfg.WorkerClass,
 		"serverName":  w.ServerName(),
-		"tools":       len(fixtureTools),
-	})
+		"tools":       w.surfaceToolCount(),
+	}
+	if g := w.grantAnswer(); g != nil {
+		answer["grant"] = g
+	}
+	out, _ := json.Marshal(answer)
 	return out
 }
 

@@ -112,7 +112,7 @@ func TestPrepareAnswerCarriesSessionClassAndToolCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	if a["ok"] != true || a["gemSession"] != 12.0 || a["workerClass"] != "McpServer" ||
-		a["serverName"] != DefaultServerName || a["tools"] != float64(len(fixtureTools)) {
+		a["serverName"] != DefaultServerName || a["tools"] != float64(len(toolsOf(ToolsetName))) {
 		t.Fatalf("prepare answer %v", a)
 	}
 }
@@ -217,7 +217,7 @@ func TestToolsListOffersEveryFixtureWithAClosedSchema(t *testing.T) {
 	if err := json.Unmarshal(r.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != len(fixtureTools) || res.NextCursor != nil {
+	if len(res.Tools) != len(toolsOf(ToolsetName)) || res.NextCursor != nil {
 		t.Fatalf("tools/list: %s", r.Result)
 	}
 	for _, tl := range res.Tools {

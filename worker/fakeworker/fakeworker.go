@@ -86,7 +86,9 @@ func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 	}
 	l.next++
 	g := &Gem{l: l, w: w, number: l.next, kill: make(chan struct{})}
-	g.prepared = worker.PrepareResult{GemSession: g.number, WorkerClass: w.WorkerClass(), ServerName: w.ServerName()}
+	if err := json.Unmarshal(w.PrepareAnswer(g.number), &g.prepared); err != nil {
+		return nil, fmt.Errorf("fakeworker: the prepare answer: %w", err)
+	}
 	l.gems[g.number] = g
 	l.configs = append(l.configs, cfg)
 	return g, nil
@@ -305,6 +307,18 @@ func (g *Gem) RefreshView(ctx context.Context) (worker.RefreshResult, error) {
 	}
 	err := json.Unmarshal(g.w.RefreshView(), &r)
 	return r, err
+}
+
+// Grant implements worker.Granter.
+func (g *Gem) Grant(ctx context.Context, grant worker.Grant) (worker.Grant, error) {
+	if err := g.usable(); err != nil {
+		return worker.Grant{}, err
+	}
+	body, err := json.Marshal(grant)
+	if err != nil {
+		return worker.Grant{}, err
+	}
+	return gciworker.ParseGrantAnswer(g.w.Grant(body))
 }
 
 // Prepared implements worker.Gem.

@@ -30,6 +30,7 @@ const (
 	selectorHandle      = "mcpHandle:"
 	selectorViewStatus  = "mcpViewStatus"
 	selectorRefreshView = "mcpRefreshView"
+	selectorGrant       = "mcpGrant:"
 )
 
 // undoTimeout bounds the logout that undoes a failed launch.
@@ -161,7 +162,10 @@ type Gem struct {
 	prepared worker.PrepareResult
 }
 
-var _ worker.Gem = (*Gem)(nil)
+var (
+	_ worker.Gem     = (*Gem)(nil)
+	_ worker.Granter = (*Gem)(nil)
+)
 
 // Handle forwards one JSON-RPC message; an empty answer (a notification) is nil.
 func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
@@ -199,6 +203,53 @@ func (g *Gem) performJSON(ctx context.Context, selector string, into any) error 
 		return fmt.Errorf("gciworker: %s answered something that is not its JSON: %w", selector, err)
 	}
 	return nil
+}
+
+// Grant changes the toolsets the session offers (mcpGrant:) and answers the grant the
+// worker now applies; a refusal is a *GrantError.
+func (g *Gem) Grant(ctx context.Context, grant worker.Grant) (worker.Grant, error) {
+	body, err := json.Marshal(grant)
+	if err != nil {
+		return worker.Grant{}, fmt.Errorf("gciworker: encoding the grant: %w", err)
+	}
+	answer, err := g.session.Perform(ctx, g.class, selectorGrant, gemstone.String(body))
+	if err != nil {
+		return worker.Grant{}, err
+	}
+	return ParseGrantAnswer(answer)
+}
+
+// GrantError is the worker's refusal of a grant (docs/worker-contract.md, "mcpGrant:").
+type GrantError struct {
+	Kind    string
+	Message string
+}
+
+func (e *GrantError) Error() string {
+	return fmt.Sprintf("gciworker: the worker refused the grant (%s): %s", e.Kind, e.Message)
+}
+
+// ParseGrantAnswer reads the answer of mcpGrant:, {"ok":true,"grant":{"toolsets":[...]}} or
+// {"ok":false,"error":{"kind","message"}}.
+func ParseGrantAnswer(answer []byte) (worker.Grant, error) {
+	var reply struct {
+		OK    bool          `json:"ok"`
+		Grant *worker.Grant `json:"grant"`
+		Error *struct {
+			Kind    string `json:"kind"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(answer, &reply); err != nil {
+		return worker.Grant{}, fmt.Errorf("gciworker: %s answered something that is not its JSON: %w", selectorGrant, err)
+	}
+	switch {
+	case !reply.OK && reply.Error != nil:
+		return worker.Grant{}, &GrantError{Kind: reply.Error.Kind, Message: reply.Error.Message}
+	case !reply.OK || reply.Grant == nil:
+		return worker.Grant{}, &GrantError{Kind: "badGrant", Message: "the worker answered no grant"}
+	}
+	return *reply.Grant, nil
 }
 
 // Prepared is the worker's prepare answer.

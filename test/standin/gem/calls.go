@@ -45,6 +45,15 @@ func (g *gem) workerCall(p gemproto.PerformCall, breaks chan fixtureBreak) gempr
 			return *bad
 		}
 		return g.handle(text, breaks)
+	case "mcpGrant:":
+		text, bad := byteArg(p)
+		if bad != nil {
+			return *bad
+		}
+		if g.state.worker == nil {
+			return notPrepared()
+		}
+		return stringResult(g.state.worker.Grant(text))
 	case "mcpViewStatus", "mcpRefreshView":
 		w := g.state.worker
 		if w == nil {
