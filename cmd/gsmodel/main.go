@@ -1,0 +1,83 @@
+// Command gsmodel runs topaz input against the project's executable model of GemStone
+// (test/gsmodel). It is a model for trying and testing the project's Smalltalk, not GemStone:
+// see docs/gsmodel.md for what it models and what it refuses to guess.
+//
+//	gsmodel FILE...      read topaz input from the files, then from stdin
+//	gsmodel -test DIR    file in DIR/core and DIR/tests, run every TestCase subclass
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/gscheck"
+	"github.com/gemstone-mcp/mcp-gemstone/test/gsmodel"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gsmodel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	testDir := fs.String("test", "", "file in `DIR`/core and DIR/tests through their load.gs and run every TestCase subclass")
+	root := fs.String("root", ".", "the `directory` relative input paths resolve against (the repository root for smalltalk/)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: gsmodel [-root DIR] FILE...   run topaz input (then stdin) in a model of GemStone")
+		fmt.Fprintln(stderr, "       gsmodel [-root DIR] -test DIR  run the SUnit suites of DIR in the model")
+		fmt.Fprintln(stderr, "gsmodel is a model of GemStone for trying and testing Smalltalk, not GemStone (docs/gsmodel.md).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	inv, err := gscheck.LoadInventory()
+	if err != nil {
+		fmt.Fprintln(stderr, "gsmodel:", err)
+		return 2
+	}
+	logw := bufio.NewWriter(stderr)
+	defer logw.Flush()
+	img, err := gsmodel.NewImage(inv, func(line string) { fmt.Fprintln(logw, "[gem log] "+line) })
+	if err != nil {
+		fmt.Fprintln(stderr, "gsmodel:", err)
+		return 1
+	}
+	if *testDir != "" {
+		dir, _ := filepath.Abs(*testDir)
+		rootAbs, _ := filepath.Abs(*root)
+		res, err := gsmodel.RunTests(img, rootAbs, dir, stdout)
+		if err != nil {
+			fmt.Fprintln(stderr, "gsmodel:", err)
+			return 1
+		}
+		if res.Failed > 0 || res.FileInErrors > 0 {
+			return 1
+		}
+		return 0
+	}
+	s, err := img.Login("DataCurator")
+	if err != nil {
+		fmt.Fprintln(stderr, "gsmodel:", err)
+		return 1
+	}
+	t := gsmodel.NewTopaz(s, stdout)
+	t.Dir = *root
+	for _, f := range fs.Args() {
+		if err := t.RunFile(f); err != nil {
+			fmt.Fprintln(stderr, "gsmodel:", err)
+			return 1
+		}
+	}
+	if stdin != nil {
+		data, _ := io.ReadAll(stdin)
+		t.Run("stdin", string(data))
+	}
+	if t.Errors > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,330 @@
+package gsmodel
+
+import (
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/gscheck"
+)
+
+// Image is the model's stone: the committed objects every session shares, the symbol table,
+// and the kernel. A session sees the stone through its view (Session.rd).
+type Image struct {
+	mu       sync.Mutex
+	commit   int
+	nextID   uint64
+	nextSess int
+	symbols  map[string]*Object
+	k        *kernel
+	byName   map[string]*Object // kernel classes by name
+	globals  *Object            // the SymbolDictionary Globals
+	users    map[string]*Object // userId -> UserProfile
+	inv      *gscheck.Inventory
+	log      func(string)
+	sessions map[int]*Session
+}
+
+// kernel holds the kernel classes the Go side names.
+type kernel struct {
+	Object, Behavior, Class, Metaclass, UndefinedObject, Boolean                 *Object
+	Magnitude, Number, Integer, SmallInteger, LargePositiveInteger               *Object
+	LargeNegativeInteger, Float, Character                                       *Object
+	Collection, SequenceableCollection, ArrayedCollection, Array                 *Object
+	ByteArray, CharacterCollection, String, Symbol, DoubleByteString             *Object
+	QuadByteString, Unicode7, Unicode16, Unicode32, Utf8                         *Object
+	OrderedCollection, SortedCollection, Interval                                *Object
+	HashedCollection, Set, IdentitySet, Bag                                      *Object
+	AbstractDictionary, Dictionary, KeyValueDictionary, IdentityKeyValueDictionary *Object
+	IdentityDictionary, SymbolDictionary, GsMethodDictionary                     *Object
+	Association, SymbolAssociation, Message, ExecBlock, GsNMethod                *Object
+	AbstractException, Exception, Error, Notification, Warning, ExceptionSet     *Object
+	UserProfile, System, SessionTemps, ClassOrganizer, GsFile, JsonParser        *Object
+}
+
+//go:embed kernel/*.gs
+var kernelSources embed.FS
+
+// classSpec is one kernel class: name, superclass, instance variables, storage.
+type classSpec struct {
+	name, super string
+	ivars       string
+	format      format
+}
+
+// kernelClasses is the kernel's class tree. Where GemStone's placement of a class is not
+// attested, docs/gsmodel.md says so; the shapes code can observe (isKindOf:, instVarNames)
+// follow gemstone-smalltalk.md where it speaks.
+var kernelClasses = []classSpec{
+	{"Object", "", "", fmtPointers},
+	{"Behavior", "Object", "", fmtSpecial},
+	{"Class", "Behavior", "name classCategory classVars poolDictionaries", fmtSpecial},
+	{"Metaclass3", "Behavior", "", fmtSpecial},
+	{"UndefinedObject", "Object", "", fmtSpecial},
+	{"Boolean", "Object", "", fmtSpecial},
+	{"Magnitude", "Object", "", fmtPointers},
+	{"Character", "Magnitude", "", fmtSpecial},
+	{"Number", "Magnitude", "", fmtPointers},
+	{"Integer", "Number", "", fmtPointers},
+	{"SmallInteger", "Integer", "", fmtSpecial},
+	{"LargePositiveInteger", "Integer", "", fmtSpecial},
+	{"LargeNegativeInteger", "Integer", "", fmtSpecial},
+	{"Float", "Number", "", fmtSpecial},
+	{"Collection", "Object", "", fmtPointers},
+	{"SequenceableCollection", "Collection", "", fmtPointers},
+	{"ArrayedCollection", "SequenceableCollection", "", fmtIndexed},
+	{"Array", "ArrayedCollection", "", fmtIndexed},
+	{"ByteArray", "ArrayedCollection", "", fmtBytes},
+	{"Utf8", "ByteArray", "", fmtBytes},
+	{"CharacterCollection", "ArrayedCollection", "", fmtBytes},
+	{"String", "CharacterCollection", "", fmtBytes},
+	{"Symbol", "String", "", fmtBytes},
+	{"Unicode7", "String", "", fmtBytes},
+	{"DoubleByteString", "CharacterCollection", "", fmtBytes},
+	{"Unicode16", "DoubleByteString", "", fmtBytes},
+	{"QuadByteString", "CharacterCollection", "", fmtBytes},
+	{"Unicode32", "QuadByteString", "", fmtBytes},
+	{"OrderedCollection", "SequenceableCollection", "", fmtIndexed},
+	{"SortedCollection", "OrderedCollection", "sortBlock", fmtIndexed},
+	{"Interval", "SequenceableCollection", "from to by", fmtPointers},
+	{"HashedCollection", "Collection", "", fmtHashed},
+	{"Set", "HashedCollection", "", fmtHashed},
+	{"IdentitySet", "Set", "", fmtHashed},
+	{"Bag", "HashedCollection", "", fmtHashed},
+	{"AbstractDictionary", "HashedCollection", "", fmtHashed},
+	{"Dictionary", "AbstractDictionary", "", fmtHashed},
+	{"KeyValueDictionary", "AbstractDictionary", "", fmtHashed},
+	{"IdentityKeyValueDictionary", "KeyValueDictionary", "", fmtHashed},
+	{"IdentityDictionary", "IdentityKeyValueDictionary", "", fmtHashed},
+	{"SymbolDictionary", "IdentityKeyValueDictionary", "name", fmtHashed},
+	{"GsMethodDictionary", "IdentityKeyValueDictionary", "", fmtHashed},
+	{"Association", "Magnitude", "key value", fmtPointers},
+	{"SymbolAssociation", "Association", "", fmtPointers},
+	{"Message", "Object", "selector args", fmtPointers},
+	{"ExecBlock", "Object", "", fmtSpecial},
+	{"GsNMethod", "Object", "", fmtSpecial},
+	{"Stream", "Object", "", fmtPointers},
+	{"PositionableStream", "Stream", "collection position readLimit", fmtPointers},
+	{"ReadStream", "PositionableStream", "", fmtPointers},
+	{"WriteStream", "PositionableStream", "", fmtPointers},
+	{"ReadWriteStream", "WriteStream", "", fmtPointers},
+	{"AppendStream", "WriteStream", "", fmtPointers},
+	{"AbstractException", "Object", strings.Join(exIvars, " "), fmtPointers},
+	{"Exception", "AbstractException", "", fmtPointers},
+	{"Error", "Exception", "", fmtPointers},
+	{"ZeroDivide", "Error", "", fmtPointers},
+	{"MessageNotUnderstood", "Error", "", fmtPointers},
+	{"UserDefinedError", "Error", "", fmtPointers},
+	{"CompileError", "Error", "", fmtPointers},
+	{"ImproperOperation", "Error", "", fmtPointers},
+	{"TransactionError", "Error", "", fmtPointers},
+	{"OutOfRange", "Error", "", fmtPointers},
+	{"ArgumentError", "Error", "", fmtPointers},
+	{"ArgumentTypeError", "Error", "", fmtPointers},
+	{"SecurityError", "Error", "", fmtPointers},
+	{"Notification", "Exception", "", fmtPointers},
+	{"Warning", "Exception", "", fmtPointers},
+	{"CompileWarning", "Warning", "", fmtPointers},
+	{"Admonition", "Exception", "", fmtPointers},
+	{"AlmostOutOfStack", "Admonition", "", fmtPointers},
+	{"AlmostOutOfMemory", "Admonition", "", fmtPointers},
+	{"ControlInterrupt", "Exception", "", fmtPointers},
+	{"ExceptionSet", "Object", "", fmtIndexed},
+	{"UserProfile", "Object", "userId symbolList", fmtPointers},
+	{"SymbolList", "Array", "", fmtIndexed},
+	{"System", "Object", "", fmtPointers},
+	{"SessionTemps", "SymbolDictionary", "", fmtHashed},
+	{"ClassOrganizer", "Object", "environmentId", fmtPointers},
+	{"GsFile", "Object", "", fmtPointers},
+	{"JsonParser", "Object", "", fmtPointers},
+	{"Point", "Object", "x y", fmtPointers},
+	{"GsSocket", "Object", "", fmtPointers},
+	{"Delay", "Object", "", fmtPointers},
+}
+
+// NewImage builds a stone with the kernel and one user, DataCurator, whose symbol list is
+// UserGlobals then Globals. inv is the shared kernel inventory; log receives gem-log lines.
+func NewImage(inv *gscheck.Inventory, log func(string)) (*Image, error) {
+	if log == nil {
+		log = func(string) {}
+	}
+	img := &Image{symbols: map[string]*Object{}, byName: map[string]*Object{}, users: map[string]*Object{},
+		inv: inv, log: log, sessions: map[int]*Session{}}
+	boot := img.newSession(nil)
+	img.bootClasses(boot)
+	boot.user = img.users["SystemUser"]
+	boot.temps = boot.newObject(img.k.SessionTemps)
+	img.installPrimitives(boot)
+	if err := img.fileInKernel(boot); err != nil {
+		return nil, err
+	}
+	img.commitBoot(boot)
+	return img, nil
+}
+
+func (img *Image) newObjectID() uint64 {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.nextID++
+	return img.nextID
+}
+
+// newSession logs a session in as user (nil while booting).
+func (img *Image) newSession(user *Object) *Session {
+	img.mu.Lock()
+	img.nextSess++
+	s := &Session{img: img, id: img.nextSess, user: user, view: img.commit,
+		dirty: map[*Object]*State{}, base: map[*Object]int{}, mcache: map[cacheKey]*Method{}}
+	img.sessions[s.id] = s
+	img.mu.Unlock()
+	return s
+}
+
+// Login answers a new session of the named user.
+func (img *Image) Login(userID string) (*Session, error) {
+	up := img.users[userID]
+	if up == nil {
+		return nil, fmt.Errorf("no user %q in the model", userID)
+	}
+	s := img.newSession(up)
+	s.temps = s.newObject(img.k.SessionTemps)
+	return s, nil
+}
+
+// Logout ends a session; its uncommitted changes are discarded.
+func (s *Session) Logout() {
+	s.img.mu.Lock()
+	delete(s.img.sessions, s.id)
+	s.img.mu.Unlock()
+}
+
+func (img *Image) kernelClass(name string) *Object {
+	c := img.byName[name]
+	if c == nil {
+		panic("gsmodel: no kernel class " + name)
+	}
+	return c
+}
+
+func (img *Image) bootClasses(s *Session) {
+	img.k = &kernel{}
+	for _, spec := range kernelClasses {
+		var sup *Object
+		if spec.super != "" {
+			sup = img.byName[spec.super]
+		}
+		cls := s.makeClass(spec.name, sup, strings.Fields(spec.ivars), nil, spec.format)
+		img.byName[spec.name] = cls
+	}
+	// Metaclasses: every class's class is its metaclass, whose class is Metaclass3; the root
+	// metaclass inherits from Class.
+	meta := img.byName["Metaclass3"]
+	for _, spec := range kernelClasses {
+		cls := img.byName[spec.name]
+		m := s.rd(cls).class.thisClass
+		m.cls = meta
+		if spec.super == "" {
+			s.wr(m).class.superclass = img.byName["Class"]
+		}
+	}
+	k := img.k
+	set := map[string]**Object{"Object": &k.Object, "Behavior": &k.Behavior, "Class": &k.Class,
+		"Metaclass3": &k.Metaclass, "UndefinedObject": &k.UndefinedObject, "Boolean": &k.Boolean,
+		"Magnitude": &k.Magnitude, "Number": &k.Number, "Integer": &k.Integer,
+		"SmallInteger": &k.SmallInteger, "LargePositiveInteger": &k.LargePositiveInteger,
+		"LargeNegativeInteger": &k.LargeNegativeInteger, "Float": &k.Float, "Character": &k.Character,
+		"Collection": &k.Collection, "SequenceableCollection": &k.SequenceableCollection,
+		"ArrayedCollection": &k.ArrayedCollection, "Array": &k.Array, "ByteArray": &k.ByteArray,
+		"CharacterCollection": &k.CharacterCollection, "String": &k.String, "Symbol": &k.Symbol,
+		"DoubleByteString": &k.DoubleByteString, "QuadByteString": &k.QuadByteString,
+		"Unicode7": &k.Unicode7, "Unicode16": &k.Unicode16, "Unicode32": &k.Unicode32, "Utf8": &k.Utf8,
+		"OrderedCollection": &k.OrderedCollection, "SortedCollection": &k.SortedCollection,
+		"Interval": &k.Interval, "HashedCollection": &k.HashedCollection, "Set": &k.Set,
+		"IdentitySet": &k.IdentitySet, "Bag": &k.Bag, "AbstractDictionary": &k.AbstractDictionary,
+		"Dictionary": &k.Dictionary, "KeyValueDictionary": &k.KeyValueDictionary,
+		"IdentityKeyValueDictionary": &k.IdentityKeyValueDictionary,
+		"IdentityDictionary": &k.IdentityDictionary, "SymbolDictionary": &k.SymbolDictionary,
+		"GsMethodDictionary": &k.GsMethodDictionary, "Association": &k.Association,
+		"SymbolAssociation": &k.SymbolAssociation, "Message": &k.Message, "ExecBlock": &k.ExecBlock,
+		"GsNMethod": &k.GsNMethod, "AbstractException": &k.AbstractException, "Exception": &k.Exception,
+		"Error": &k.Error, "Notification": &k.Notification, "Warning": &k.Warning,
+		"ExceptionSet": &k.ExceptionSet, "UserProfile": &k.UserProfile, "System": &k.System,
+		"SessionTemps": &k.SessionTemps, "ClassOrganizer": &k.ClassOrganizer, "GsFile": &k.GsFile,
+		"JsonParser": &k.JsonParser}
+	for name, p := range set {
+		*p = img.byName[name]
+	}
+	// Symbols made before Symbol existed get their class now.
+	for _, sym := range img.symbols {
+		sym.cls = k.Symbol
+	}
+	img.globals = s.newDictionary(k.SymbolDictionary)
+	s.ivarPut(img.globals, 0, s.symbol("Globals"))
+	for _, spec := range kernelClasses {
+		s.dictAtPut(img.globals, s.symbol(spec.name), img.byName[spec.name])
+		s.wr(img.byName[spec.name]).class.inDictionary = img.globals
+	}
+	s.dictAtPut(img.globals, s.symbol("Metaclass"), img.byName["Metaclass3"])
+	s.dictAtPut(img.globals, s.symbol("Globals"), img.globals)
+	img.newUser(s, "DataCurator")
+	img.newUser(s, "SystemUser")
+}
+
+// newUser makes a UserProfile with its own UserGlobals before the shared Globals.
+func (img *Image) newUser(s *Session, id string) *Object {
+	up := s.newObject(img.k.UserProfile)
+	ug := s.newDictionary(img.k.SymbolDictionary)
+	s.ivarPut(ug, 0, s.symbol("UserGlobals"))
+	s.dictAtPut(ug, s.symbol("UserGlobals"), ug)
+	s.ivarPut(up, 0, s.newString(id))
+	s.ivarPut(up, 1, s.newIndexed(img.byName["SymbolList"], []Value{ug, img.globals}))
+	img.users[id] = up
+	return up
+}
+
+func (img *Image) fileInKernel(s *Session) error {
+	names, err := kernelSources.ReadDir("kernel")
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, n := range names {
+		files = append(files, n.Name())
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		data, err := kernelSources.ReadFile("kernel/" + f)
+		if err != nil {
+			return err
+		}
+		var out strings.Builder
+		t := &Topaz{s: s, out: &out, kernel: true}
+		t.Run("kernel/"+f, string(data))
+		if t.Errors > 0 {
+			return fmt.Errorf("gsmodel: the kernel source %s does not file in:\n%s", f, out.String())
+		}
+	}
+	return nil
+}
+
+// commitBoot makes the kernel persistent as commit 0, so that every later change to a kernel
+// object (a method added to Object, a global bound in Globals) is a change of some session.
+func (img *Image) commitBoot(s *Session) {
+	roots := []*Object{img.globals}
+	for _, up := range img.users {
+		roots = append(roots, up)
+	}
+	for _, sym := range img.symbols {
+		_ = sym
+	}
+	for _, r := range roots {
+		if r.st != nil {
+			st := r.st
+			r.vers = []version{{0, st}}
+			r.st = nil
+			img.persist(st, 0)
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package gsmodel
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+)
+
+// The interpreter: message lookup, method and block activation, non-local return.
+
+type cacheKey struct {
+	cls *Object
+	sel string
+}
+
+// classOf answers the class of any value.
+func (s *Session) classOf(v Value) *Object {
+	k := s.img.k
+	switch x := v.(type) {
+	case nil:
+		return k.UndefinedObject
+	case bool:
+		return k.Boolean
+	case int64:
+		return k.SmallInteger
+	case *big.Int:
+		if x.Sign() < 0 {
+			return k.LargeNegativeInteger
+		}
+		return k.LargePositiveInteger
+	case float64:
+		return k.Float
+	case Char:
+		return k.Character
+	case *Block:
+		return k.ExecBlock
+	case *Object:
+		return x.cls
+	}
+	panic(fmt.Sprintf("gsmodel: a Go value of type %T reached Smalltalk", v))
+}
+
+// lookup finds the method for sel starting at cls, through the session's method cache.
+func (s *Session) lookup(cls *Object, sel string) *Method {
+	key := cacheKey{cls, sel}
+	if m, ok := s.mcache[key]; ok {
+		return m
+	}
+	var found *Method
+	for k := cls; k != nil; {
+		cd := s.rd(k).class
+		if m := cd.methods[sel]; m != nil {
+			found = m
+			break
+		}
+		k = cd.superclass
+	}
+	s.mcache[key] = found
+	return found
+}
+
+func (s *Session) send(rcv Value, sel string, args []Value) Value {
+	cls := s.classOf(rcv)
+	m := s.lookup(cls, sel)
+	if m == nil {
+		return s.notUnderstood(rcv, sel, args)
+	}
+	return s.invoke(m, rcv, args)
+}
+
+func (s *Session) superSend(defining *Object, rcv Value, sel string, args []Value) Value {
+	sup := s.rd(defining).class.superclass
+	var m *Method
+	if sup != nil {
+		m = s.lookup(sup, sel)
+	}
+	if m == nil {
+		return s.notUnderstood(rcv, sel, args)
+	}
+	return s.invoke(m, rcv, args)
+}
+
+// maxDepth bounds the Smalltalk call depth; past it the model signals AlmostOutOfStack, as a
+// gem does before it runs out of stack.
+const maxDepth = 20000
+
+func (s *Session) invoke(m *Method, rcv Value, args []Value) Value {
+	s.checkInterrupt()
+	if m.prim != nil {
+		return m.prim(s, rcv, args)
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > maxDepth {
+		s.depth -= 100 // room for the handler
+		s.signalNew("AlmostOutOfStack", 3139, "the model's stack limit was reached", nil)
+	}
+	f := &frame{self: rcv, method: m, vars: make([]Value, m.nvars), s: s}
+	f.home = f
+	copy(f.vars, args)
+	if !m.nlr {
+		v := m.body(f)
+		f.dead = true
+		return v
+	}
+	return s.runHome(f)
+}
+
+// runHome runs a method whose blocks may return from it, catching their returns.
+func (s *Session) runHome(f *frame) (result Value) {
+	defer func() {
+		f.dead = true
+		if r := recover(); r != nil {
+			if nlr, ok := r.(*nonLocalReturn); ok && nlr.home == f {
+				result = nlr.value
+				return
+			}
+			panic(r)
+		}
+	}()
+	return f.method.body(f)
+}
+
+// callBlock evaluates a block with arguments; the caller has checked the count.
+func (s *Session) callBlock(b *Block, args []Value) Value {
+	if len(args) != b.code.nargs {
+		return s.signalNew("ArgumentError", 2101, fmt.Sprintf("a block of %d arguments was sent %d", b.code.nargs, len(args)), nil)
+	}
+	s.checkInterrupt()
+	f := &frame{self: b.outer.self, method: b.outer.method, vars: make([]Value, b.code.nvars),
+		outer: b.outer, home: b.outer.home, s: s}
+	copy(f.vars, args)
+	return b.code.body(f)
+}
+
+func (s *Session) value(b Value, args ...Value) Value {
+	if blk, ok := b.(*Block); ok {
+		return s.callBlock(blk, args)
+	}
+	sel := []string{"value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"}[len(args)]
+	return s.send(b, sel, args)
+}
+
+// notUnderstood signals MessageNotUnderstood (2010). A selector the inventory cites as
+// GemStone's that the model does not implement for this receiver says so, so that a missing
+// piece of the model is never mistaken for a defect of the code under test.
+func (s *Session) notUnderstood(rcv Value, sel string, args []Value) Value {
+	if m := s.lookup(s.classOf(rcv), "doesNotUnderstand:"); m != nil && !m.kernel {
+		msg := s.newObject(s.img.k.Message)
+		s.ivarPut(msg, 0, s.symbol(sel))
+		s.ivarPut(msg, 1, s.newArray(args))
+		return s.invoke(m, rcv, []Value{msg})
+	}
+	text := fmt.Sprintf("a %s does not understand  #%s", s.className(s.classOf(rcv)), sel)
+	if cite, ok := s.img.inv.Selectors[sel]; ok && !strings.HasPrefix(sel, "_") {
+		text += fmt.Sprintf(" (the model does not implement this cited kernel selector for %s; cited: %s)",
+			s.className(s.classOf(rcv)), shorten(cite, 80))
+	}
+	ex := s.makeException("MessageNotUnderstood", 2010, "", nil)
+	st := s.wr(ex)
+	s.setExField(st, "gsDetails", s.newString(text))
+	s.setExField(st, "gsArgs", s.newArray([]Value{rcv, s.symbol(sel), s.newArray(args)}))
+	return s.signal(ex)
+}
+
+func shorten(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// respondsTo answers whether a value's class (or an ancestor) implements sel.
+func (s *Session) respondsTo(v Value, sel string) bool {
+	return s.lookup(s.classOf(v), sel) != nil
+}
+
+// selectorsOf answers a class's own selectors, sorted.
+func (s *Session) selectorsOf(cls *Object) []string {
+	cd := s.rd(cls).class
+	out := make([]string, 0, len(cd.methods))
+	for k := range cd.methods {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (s *Session) className(cls *Object) string {
+	cd := s.rd(cls).class
+	if cd.isMeta {
+		return s.rd(cd.thisClass).class.name + " class"
+	}
+	return cd.name
+}
+
+func (s *Session) isKindOf(v Value, cls *Object) bool {
+	for k := s.classOf(v); k != nil; k = s.rd(k).class.superclass {
+		if k == cls {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) inheritsFrom(cls, anc *Object) bool {
+	for k := s.rd(cls).class.superclass; k != nil; k = s.rd(k).class.superclass {
+		if k == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// checkInterrupt raises a pending soft break (from the gem's break frame) at a send boundary.
+func (s *Session) checkInterrupt() {
+	if s.interrupt != nil && s.interrupt.Load() {
+		s.interrupt.Store(false)
+		s.signalNew("ControlInterrupt", 6001, "soft break", nil)
+	}
+}

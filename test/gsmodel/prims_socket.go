@@ -1,0 +1,149 @@
+package gsmodel
+
+import (
+	"errors"
+	"net"
+	"os"
+	"strconv"
+	"time"
+)
+
+// GsSocket as far as McpChannel needs it, over real loopback sockets: the model's gem can dial a
+// real router. A forked GsProcess is what the model cannot be (one process per session), so a
+// test that forks a server is skipped with that reason (modelLimit).
+
+type gsSocket struct {
+	conn    net.Conn
+	ln      net.Listener
+	lastErr string
+}
+
+func (s *Session) socketOf(v Value) *gsSocket {
+	o := s.argObj(v)
+	if sk, ok := o.ext.(*gsSocket); ok {
+		return sk
+	}
+	sk := &gsSocket{}
+	o.ext = sk
+	return sk
+}
+
+// modelLimit signals that a test needs what the model cannot be; the suite runner reports such a
+// test as skipped, with this reason.
+func (s *Session) modelLimit(reason string) Value {
+	return s.signalNew("Error", 1, modelLimitPrefix+reason, nil)
+}
+
+const modelLimitPrefix = "the model cannot be: "
+
+func (img *Image) socketPrims(s *Session) {
+	img.prim(s, "GsSocket", "connectTo:on:timeoutMs:", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		host, _ := s.str(x[1])
+		c, err := net.DialTimeout("tcp", net.JoinHostPort(host, strconv.Itoa(s.argInt(x[0]))),
+			time.Duration(s.argInt(x[2]))*time.Millisecond)
+		if err != nil {
+			sk.lastErr = err.Error()
+			return false
+		}
+		sk.conn = c
+		return true
+	})
+	img.prim(s, "GsSocket", "write:", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		if sk.conn == nil {
+			return s.signalNew("Error", 2718, "the socket is not connected", nil)
+		}
+		r := s.runes(x[0])
+		b := make([]byte, len(r))
+		for i, c := range r {
+			b[i] = byte(c)
+		}
+		_ = sk.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		n, err := sk.conn.Write(b)
+		if err != nil {
+			sk.lastErr = err.Error()
+			return nil
+		}
+		return int64(n)
+	})
+	img.prim(s, "GsSocket", "readWillNotBlockWithin:", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		if sk.conn == nil {
+			return false
+		}
+		// A zero-byte peek is not portable; the read below carries its own deadline instead.
+		return true
+	})
+	img.prim(s, "GsSocket", "read:into:startingAt:", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		if sk.conn == nil {
+			return nil
+		}
+		n := s.argInt(x[0])
+		buf := make([]byte, n)
+		_ = sk.conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		got, err := sk.conn.Read(buf)
+		if err != nil && got == 0 {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return int64(0)
+			}
+			sk.lastErr = err.Error()
+			return int64(0)
+		}
+		dst := s.argObj(x[1])
+		start := s.argInt(x[2])
+		st := s.wr(dst)
+		for len(st.by) < start-1+got {
+			st.by = append(st.by, 0)
+		}
+		for i := 0; i < got; i++ {
+			st.by[start-1+i] = rune(buf[i])
+		}
+		return int64(got)
+	})
+	img.prim(s, "GsSocket", "close", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		if sk.conn != nil {
+			_ = sk.conn.Close()
+		}
+		if sk.ln != nil {
+			_ = sk.ln.Close()
+		}
+		return a
+	})
+	img.prim(s, "GsSocket", "lastErrorString", func(s *Session, a Value, x []Value) Value {
+		return s.newString(s.socketOf(a).lastErr)
+	})
+	img.prim(s, "GsSocket", "makeServer:atPort:", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(s.argInt(x[1]))))
+		if err != nil {
+			sk.lastErr = err.Error()
+			return nil
+		}
+		sk.ln = ln
+		return a
+	})
+	img.prim(s, "GsSocket", "port", func(s *Session, a Value, x []Value) Value {
+		sk := s.socketOf(a)
+		if sk.ln != nil {
+			return int64(sk.ln.Addr().(*net.TCPAddr).Port)
+		}
+		return nil
+	})
+	img.prim(s, "GsSocket", "accept", func(s *Session, a Value, x []Value) Value {
+		return s.modelLimit("a GsSocket server that accepts while the same gem dials it needs a forked GsProcess")
+	})
+	img.prim(s, "Delay class", "forSeconds:", func(s *Session, a Value, x []Value) Value {
+		d := s.newObject(a.(*Object))
+		d.ext = time.Duration(s.argInt(x[0])) * time.Second
+		return d
+	})
+	img.prim(s, "Delay", "wait", func(s *Session, a Value, x []Value) Value {
+		if d, ok := a.(*Object).ext.(time.Duration); ok && d <= 5*time.Second {
+			time.Sleep(d)
+		}
+		return a
+	})
+}

@@ -1,0 +1,215 @@
+package gsmodel
+
+import (
+	"sync/atomic"
+)
+
+// Session is one logged-in gem of the model: its view of the stone, its uncommitted changes,
+// its session temps and its running Smalltalk. A Session is used by one goroutine at a time.
+type Session struct {
+	img       *Image
+	id        int
+	user      *Object // the UserProfile
+	view      int     // the commit this session's view shows
+	dirty     map[*Object]*State
+	base      map[*Object]int // the view each dirty object was first copied at
+	failed    bool            // a commit failed; continueTransaction refuses until abort
+	conflicts map[string][]*Object
+	lastRes   string // commitResult of transactionConflicts
+	mcache    map[cacheKey]*Method
+	temps     *Object // SessionTemps current
+	handlers  *handler
+	depth     int
+	interrupt *atomic.Bool
+	cacheName string
+	out       func(string) // where GsFile stdout and gciLogServer: lines go
+	sigEnv    map[*Object]*signalEnv
+}
+
+// rd answers the state of o that this session sees.
+func (s *Session) rd(o *Object) *State {
+	if o.st != nil {
+		return o.st
+	}
+	if d, ok := s.dirty[o]; ok {
+		return d
+	}
+	return o.at(s.view)
+}
+
+// at answers the newest committed state no newer than view.
+func (o *Object) at(view int) *State {
+	for i := len(o.vers) - 1; i >= 0; i-- {
+		if o.vers[i].commit <= view {
+			return o.vers[i].st
+		}
+	}
+	return o.vers[0].st
+}
+
+// wr answers the state of o that this session may change: the object itself while it is
+// transient, else the session's own copy of the committed state it sees.
+func (s *Session) wr(o *Object) *State {
+	if o.st != nil {
+		return o.st
+	}
+	if d, ok := s.dirty[o]; ok {
+		return d
+	}
+	d := o.at(s.view).clone()
+	s.dirty[o] = d
+	s.base[o] = s.view
+	if d.class != nil {
+		s.flushMethodCache()
+	}
+	return d
+}
+
+func (s *Session) flushMethodCache() { s.mcache = map[cacheKey]*Method{} }
+
+// needsCommit is GemStone's `System needsCommit`: has this session changed a persistent object.
+func (s *Session) needsCommit() bool { return len(s.dirty) > 0 }
+
+// commit installs this session's changes as a new commit, unless another session committed a
+// change to one of the same objects after this session's view of it (write-write conflict).
+func (s *Session) commit() bool {
+	img := s.img
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	if s.failed {
+		return false
+	}
+	conflicts := s.writeWriteConflicts()
+	if len(conflicts) > 0 {
+		s.failed = true
+		s.conflicts = map[string][]*Object{"Write-Write": conflicts}
+		s.lastRes = "retryFailure"
+		return false
+	}
+	img.commit++
+	n := img.commit
+	for o, st := range s.dirty {
+		o.vers = append(o.vers, version{n, st})
+	}
+	for _, st := range s.dirty {
+		img.persist(st, n)
+	}
+	s.dirty = map[*Object]*State{}
+	s.base = map[*Object]int{}
+	s.view = n
+	s.conflicts = nil
+	s.lastRes = "success"
+	s.flushMethodCache()
+	return true
+}
+
+func (s *Session) writeWriteConflicts() []*Object {
+	var out []*Object
+	for o := range s.dirty {
+		last := o.vers[len(o.vers)-1].commit
+		if last > s.base[o] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// abort discards this session's changes and refreshes its view.
+func (s *Session) abort() {
+	s.img.mu.Lock()
+	defer s.img.mu.Unlock()
+	s.dirty = map[*Object]*State{}
+	s.base = map[*Object]int{}
+	s.view = s.img.commit
+	s.failed = false
+	s.conflicts = nil
+	s.lastRes = ""
+	s.flushMethodCache()
+}
+
+// continueTransaction refreshes the view and keeps the uncommitted changes. It answers false
+// (and keeps the old view) when a change another session committed meets one of them.
+func (s *Session) continueTransaction() bool {
+	s.img.mu.Lock()
+	defer s.img.mu.Unlock()
+	if len(s.writeWriteConflicts()) > 0 {
+		s.lastRes = "failure"
+		return false
+	}
+	s.view = s.img.commit
+	for o := range s.dirty {
+		s.base[o] = s.view
+	}
+	s.lastRes = "readOnly"
+	s.flushMethodCache()
+	return true
+}
+
+// persist makes every transient object reachable from st persistent as of commit n.
+func (img *Image) persist(st *State, n int) {
+	var visit func(v Value)
+	visit = func(v Value) {
+		o, ok := v.(*Object)
+		if !ok || o == nil || o.st == nil || o.vers != nil {
+			if b, ok := v.(*Block); ok {
+				_ = b // a block keeps its frame; a committed block is not modelled
+			}
+			return
+		}
+		if o.cls != nil && img.k != nil && o.cls == img.k.Symbol {
+			return // symbols are canonical and never change
+		}
+		o.vers = []version{{n, o.st}}
+		inner := o.st
+		o.st = nil
+		img.visitState(inner, visit)
+	}
+	img.visitState(st, visit)
+}
+
+func (img *Image) visitState(st *State, visit func(Value)) {
+	for _, v := range st.iv {
+		visit(v)
+	}
+	for _, v := range st.ix {
+		visit(v)
+	}
+	if st.dict != nil {
+		for i := range st.dict.keys {
+			if st.dict.live[i] {
+				visit(st.dict.keys[i])
+				visit(st.dict.vals[i])
+			}
+		}
+	}
+	if c := st.class; c != nil {
+		visit(c.thisClass)
+		visit(c.superclass)
+		visit(c.inDictionary)
+		for _, o := range c.subclasses {
+			visit(o)
+		}
+		for _, o := range c.classHistory {
+			visit(o)
+		}
+		for _, o := range c.pools {
+			visit(o)
+		}
+		visit(c.comment)
+		visit(c.category)
+		for _, a := range c.classVars {
+			visit(a)
+		}
+		for _, v := range c.civValues {
+			visit(v)
+		}
+		for _, m := range c.methods {
+			for _, l := range m.literals {
+				visit(l)
+			}
+			for _, g := range m.globals {
+				visit(g)
+			}
+		}
+	}
+}
