@@ -54,7 +54,7 @@ func exIndex(name string) int {
 }
 
 func (s *Session) setExField(st *State, name string, v Value) { st.iv[exIndex(name)] = v }
-func (s *Session) exField(ex *Object, name string) Value    { return s.rd(ex).iv[exIndex(name)] }
+func (s *Session) exField(ex *Object, name string) Value      { return s.rd(ex).iv[exIndex(name)] }
 
 // makeException instantiates a kernel exception class by name.
 func (s *Session) makeException(className string, number int, text string, details Value) *Object {

@@ -29,19 +29,19 @@ type Image struct {
 
 // kernel holds the kernel classes the Go side names.
 type kernel struct {
-	Object, Behavior, Class, Metaclass, UndefinedObject, Boolean                 *Object
-	Magnitude, Number, Integer, SmallInteger, LargePositiveInteger               *Object
-	LargeNegativeInteger, Float, Character                                       *Object
-	Collection, SequenceableCollection, ArrayedCollection, Array                 *Object
-	ByteArray, CharacterCollection, String, Symbol, DoubleByteString             *Object
-	QuadByteString, Unicode7, Unicode16, Unicode32, Utf8                         *Object
-	OrderedCollection, SortedCollection, Interval                                *Object
-	HashedCollection, Set, IdentitySet, Bag                                      *Object
+	Object, Behavior, Class, Metaclass, UndefinedObject, Boolean                   *Object
+	Magnitude, Number, Integer, SmallInteger, LargePositiveInteger                 *Object
+	LargeNegativeInteger, Float, Character                                         *Object
+	Collection, SequenceableCollection, ArrayedCollection, Array                   *Object
+	ByteArray, CharacterCollection, String, Symbol, DoubleByteString               *Object
+	QuadByteString, Unicode7, Unicode16, Unicode32, Utf8                           *Object
+	OrderedCollection, SortedCollection, Interval                                  *Object
+	HashedCollection, Set, IdentitySet, Bag                                        *Object
 	AbstractDictionary, Dictionary, KeyValueDictionary, IdentityKeyValueDictionary *Object
-	IdentityDictionary, SymbolDictionary, GsMethodDictionary                     *Object
-	Association, SymbolAssociation, Message, ExecBlock, GsNMethod                *Object
-	AbstractException, Exception, Error, Notification, Warning, ExceptionSet     *Object
-	UserProfile, System, SessionTemps, ClassOrganizer, GsFile, JsonParser        *Object
+	IdentityDictionary, SymbolDictionary, GsMethodDictionary                       *Object
+	Association, SymbolAssociation, Message, ExecBlock, GsNMethod                  *Object
+	AbstractException, Exception, Error, Notification, Warning, ExceptionSet       *Object
+	UserProfile, System, SessionTemps, ClassOrganizer, GsFile, JsonParser          *Object
 }
 
 //go:embed kernel/*.gs
@@ -245,7 +245,7 @@ func (img *Image) bootClasses(s *Session) {
 		"IdentitySet": &k.IdentitySet, "Bag": &k.Bag, "AbstractDictionary": &k.AbstractDictionary,
 		"Dictionary": &k.Dictionary, "KeyValueDictionary": &k.KeyValueDictionary,
 		"IdentityKeyValueDictionary": &k.IdentityKeyValueDictionary,
-		"IdentityDictionary": &k.IdentityDictionary, "SymbolDictionary": &k.SymbolDictionary,
+		"IdentityDictionary":         &k.IdentityDictionary, "SymbolDictionary": &k.SymbolDictionary,
 		"GsMethodDictionary": &k.GsMethodDictionary, "Association": &k.Association,
 		"SymbolAssociation": &k.SymbolAssociation, "Message": &k.Message, "ExecBlock": &k.ExecBlock,
 		"GsNMethod": &k.GsNMethod, "AbstractException": &k.AbstractException, "Exception": &k.Exception,

@@ -70,7 +70,7 @@ type classData struct {
 	instVarNames  []string
 	format        format
 	methods       map[string]*Method
-	categories    map[string]string // selector -> category
+	categories    map[string]string  // selector -> category
 	classVars     map[string]*Object // name -> Association (shared by class and metaclass)
 	pools         []*Object
 	comment       Value

@@ -194,7 +194,7 @@ func (s *Session) allInstVarNames(cls *Object) []string {
 	return append(out, cd.instVarNames...)
 }
 
-func (s *Session) assocValue(a *Object) Value { return s.rd(a).iv[1] }
+func (s *Session) assocValue(a *Object) Value  { return s.rd(a).iv[1] }
 func (s *Session) assocPut(a *Object, v Value) { s.wr(a).iv[1] = v }
 
 // dictAssoc answers the association of key in a SymbolDictionary, or nil.
