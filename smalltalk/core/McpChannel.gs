@@ -85,6 +85,18 @@ levelsPhrase
     out nextPutAll: (self levels at: index)].
   ^out contents
 %
+category: 'gem log'
+classmethod: McpChannel
+gemLog: aString
+  "Write aString to the gem log; false when the log refuses it (a user without the right to
+   write files on the server, say). The caller goes on either way."
+  ^[self writeGemLog: aString. true] on: Error do: [:ex | ex return: false]
+%
+category: 'gem log'
+classmethod: McpChannel
+writeGemLog: aString
+  ^GsFile gciLogServer: aString
+%
 category: 'session'
 classmethod: McpChannel
 sessionKey
@@ -106,7 +118,7 @@ installFrom: aChannelConfig
     ifTrue: [self onConfig: aChannelConfig]
     ifFalse: [nil].
   (channel isNil and: [aChannelConfig notNil]) ifTrue: [
-    GsFile gciLogServer: 'McpChannel: the prepare config offers a channel without an address and a secret; tools go on without one'].
+    self gemLog: 'McpChannel: the prepare config offers a channel without an address and a secret; tools go on without one'].
   SessionTemps current at: self sessionKey put: channel.
   ^channel
 %
@@ -395,7 +407,7 @@ giveUp: aReason
   socket isNil ifFalse: [[socket close] on: Error do: [:ex | ex return: nil]].
   socket := nil.
   unreachable := true.
-  GsFile gciLogServer: 'McpChannel: the worker-to-router channel is unavailable (' , aReason
+  self class gemLog: 'McpChannel: the worker-to-router channel is unavailable (' , aReason
     , '); tools go on without progress, logging or questions to the client'.
   ^false
 %

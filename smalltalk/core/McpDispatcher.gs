@@ -24,7 +24,8 @@ the closed schema of the tool (a violation is an isError result of kind invalidP
 it with the session''s channel (McpChannel) bound to the call, unbinding it before the answer.
 logging/setLevel sets the level of the channel (an unknown level is -32602). Anything a handler
 raises, inside the Error hierarchy or not, becomes an isError result with
-structuredContent.error.kind; only a break (ControlInterrupt) and a Notification pass through.
+structuredContent.error.kind; only a break (a ControlInterrupt, or an exception numbered as a
+break) and a Notification pass through, and a CompileWarning is resumed.
 A result whose session holds uncommitted changes, or whose view moved, carries a [session] note.
 
 It never refreshes, aborts or commits, never runs a tool that the registry does not hold, and
@@ -48,7 +49,41 @@ classmethod: McpDispatcher
 mustPass: anException
   "A break must reach the router, and a Notification resumes by itself; everything else a tool
    raises is answered as a tool error."
-  ^(anException isKindOf: ControlInterrupt) or: [anException isKindOf: Notification]
+  ^(self isBreak: anException) or: [anException isKindOf: Notification]
+%
+category: 'exceptions'
+classmethod: McpDispatcher
+isBreak: anException
+  "A soft or hard break from the router. It is expected as a ControlInterrupt; the break error
+   numbers are checked as well, so that a break signalled under another class still ends the
+   call instead of being answered as a tool error."
+  | number |
+  (anException isKindOf: ControlInterrupt) ifTrue: [^true].
+  number := [anException number] on: Error do: [:ex | ex return: nil].
+  ^self breakNumbers includes: number
+%
+category: 'exceptions'
+classmethod: McpDispatcher
+breakNumbers
+  "The error numbers of GemStone's soft and hard break."
+  ^#(6003 6004)
+%
+category: 'exceptions'
+classmethod: McpDispatcher
+mustResume: anException
+  "A compiler warning (a temporary that shadows another name, say) is resumed, as Rowan and
+   Jasper resume it: it never turns a compile into an error nor escapes an entry."
+  ^anException isKindOf: CompileWarning
+%
+category: 'exceptions'
+classmethod: McpDispatcher
+settle: anException with: aBlock
+  "What every handler of the worker does with what it caught: resume a compiler warning, pass a
+   break or a Notification on, and return the value of aBlock (given the exception) for anything
+   else."
+  (self mustResume: anException) ifTrue: [^anException resume].
+  (self mustPass: anException) ifTrue: [^anException pass].
+  ^anException return: (aBlock value: anException)
 %
 category: 'notes'
 classmethod: McpDispatcher
@@ -63,9 +98,7 @@ call: aTool with: args id: id
   | outcome |
   outcome := [self textOf: (aTool callWith: args)]
     on: AbstractException
-    do: [:ex |
-      (self class mustPass: ex) ifTrue: [ex pass].
-      ex return: ex].
+    do: [:ex | self class settle: ex with: [:caught | caught]].
   (outcome isKindOf: AbstractException) ifTrue: [
     ^self result: (self annotated: (self errorContentFor: outcome)) id: id].
   ^self result: (self annotated: (self textContent: outcome isError: false)) id: id
@@ -107,7 +140,7 @@ errorContentFor: anException
   "The isError result for anException: its text, and its kind in structuredContent."
   | extra |
   (anException isKindOf: McpError)
-    ifTrue: [extra := anException details]
+    ifTrue: [extra := anException extraFields]
     ifFalse: [extra := Dictionary new at: 'exception' put: anException class name asString; yourself].
   ^self errorContentKind: (self kindOf: anException) message: (self messageOf: anException) details: extra
 %
@@ -197,8 +230,8 @@ parseErrorFor: anMcpError
   "-32700 for a body that is not UTF-8 or not JSON, with the kind and, for UTF-8, the offset."
   | data |
   data := Dictionary new.
-  anMcpError details isNil ifFalse: [
-    anMcpError details keysAndValuesDo: [:key :value | data at: key put: value]].
+  anMcpError extraFields isNil ifFalse: [
+    anMcpError extraFields keysAndValuesDo: [:key :value | data at: key put: value]].
   data at: 'kind' put: anMcpError kind.
   ^self errorId: nil code: -32700 message: anMcpError safeText data: data
 %

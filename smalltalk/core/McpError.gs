@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Error subclass: 'McpError'
-  instVarNames: #( kind extraFields)
+  instVarNames: #( mcpKind mcpFields mcpText)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -19,7 +19,11 @@ classifier (compileError, refused, notFound, invalidParams, other; a toolset may
 and optional details, a Dictionary of extra JSON-safe fields. McpDispatcher turns it into an
 isError tool result whose structuredContent.error carries the kind, the message and the details.
 McpServer also uses it for the failure kinds of mcpPrepare and McpJson for a body it refuses.
-It must never carry text that is unsafe to show a client: no host, no user, no path.'
+It must never carry text that is unsafe to show a client: no host, no user, no path.
+
+Its own data lives under its own names (mcpKind, mcpFields, mcpText, read through kind,
+extraFields and safeText): the kernel''s exception already has details accessors, and on some
+extents messageText reads through them, so an override would change what the kernel reports.'
 %
 expectvalue /Class
 doit
@@ -43,32 +47,35 @@ signalKind: aKind message: aString
 category: 'signalling'
 classmethod: McpError
 signalKind: aKind message: aString details: aDictionaryOrNil
-  ^(self new setKind: aKind details: aDictionaryOrNil) signal: aString
+  ^(self new setKind: aKind fields: aDictionaryOrNil text: aString) signal: aString
 %
 ! ------------------- Instance methods for McpError
 category: 'accessing'
 method: McpError
-details
+extraFields
   "A Dictionary of extra JSON-safe fields, or nil."
-  ^extraFields
+  ^mcpFields
 %
 category: 'accessing'
 method: McpError
 kind
-  ^kind
+  ^mcpKind
 %
 category: 'accessing'
 method: McpError
 safeText
-  "The message as a String, never nil, even when the exception machinery answers nothing."
+  "The message as a String, never nil: the text it was signalled with, else what the exception
+   machinery answers, else the kind."
   | text |
+  mcpText isNil ifFalse: [^mcpText asString].
   text := [self messageText] on: Error do: [:ex | ex return: nil].
-  text isNil ifTrue: [^kind].
+  text isNil ifTrue: [^mcpKind].
   ^text asString
 %
 category: 'initialization'
 method: McpError
-setKind: aKind details: aDictionaryOrNil
-  kind := aKind.
-  extraFields := aDictionaryOrNil
+setKind: aKind fields: aDictionaryOrNil text: aString
+  mcpKind := aKind.
+  mcpFields := aDictionaryOrNil.
+  mcpText := aString
 %

@@ -40,9 +40,10 @@ toolNames
 category: 'tools'
 method: McpExecutionToolset
 executeCode: args
-  "The printString of the value of the code, capped."
+  "The printString of the value of the code, capped. A compiler warning (a temporary that
+   shadows another name, say) is resumed, as Rowan and Jasper resume it: the code still runs."
   | value |
-  value := (args at: 'code') evaluate.
+  value := [(args at: 'code') evaluate] on: CompileWarning do: [:warning | warning resume].
   ^self capResult: value printString
 %
 category: 'tools'

@@ -77,9 +77,12 @@ category: 'reading'
 classmethod: McpJson
 decodeUtf8: aByteObject
   "Answer the text the UTF-8 bytes spell, in the String family. Signals McpError kind invalidUtf8
-   with details offset (zero-based, the first byte of the bad sequence) on malformed input."
+   with details offset (zero-based, the first byte of the bad sequence) on malformed input. A
+   ByteArray is decoded byte by byte even when it is all ASCII: its asString is the print
+   string of the object, not its bytes as text."
   | size index out |
-  (self isAscii: aByteObject) ifTrue: [^aByteObject asString].
+  ((aByteObject isKindOf: CharacterCollection) and: [self isAscii: aByteObject])
+    ifTrue: [^aByteObject asString].
   size := aByteObject size.
   index := 1.
   out := WriteStream on: String new.
@@ -193,6 +196,14 @@ parse: aByteObject
     do: [:ex | failed := true. ex return: nil].
   failed ifTrue: [^self refuseJson].
   ^value
+%
+category: 'reading'
+classmethod: McpJson
+isArray: aValue
+  "Whether aValue is what a JSON array parses to. The parser is assumed to answer an Array, but
+   any sequenceable collection that is not text is taken, so that code does not depend on it."
+  (aValue isKindOf: SequenceableCollection) ifFalse: [^false].
+  ^(aValue isKindOf: CharacterCollection) not
 %
 category: 'reading'
 classmethod: McpJson

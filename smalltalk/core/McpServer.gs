@@ -154,13 +154,12 @@ mcpViewStatus
 category: 'contract'
 classmethod: McpServer
 guarded: aBlock otherwise: aFallbackBlock
-  "The value of aBlock; whatever it raises, except a break or a Notification, answers the value
-   of aFallbackBlock with the exception instead, so no entry ever raises to the router."
+  "The value of aBlock; whatever it raises, except a break or a Notification (passed on) and a
+   compiler warning (resumed), answers the value of aFallbackBlock with the exception instead,
+   so no entry ever raises to the router."
   ^aBlock
     on: AbstractException
-    do: [:ex |
-      (McpDispatcher mustPass: ex) ifTrue: [ex pass].
-      ex return: (aFallbackBlock value: ex)]
+    do: [:ex | McpDispatcher settle: ex with: aFallbackBlock]
 %
 category: 'contract'
 classmethod: McpServer
@@ -188,9 +187,7 @@ prepareAnswerFor: configJson
     self installChannelFrom: config.
     server prepareAnswer]
       on: AbstractException
-      do: [:ex |
-        (McpDispatcher mustPass: ex) ifTrue: [ex pass].
-        ex return: (self prepareFailureFor: ex)]
+      do: [:ex | McpDispatcher settle: ex with: [:caught | self prepareFailureFor: caught]]
 %
 category: 'contract'
 classmethod: McpServer
@@ -442,12 +439,12 @@ method: McpServer
 protocolVersionsIn: aConfig
   | versions |
   versions := aConfig at: 'protocolVersions' ifAbsent: [nil].
-  ((versions isKindOf: Array) and: [versions isEmpty not]) ifFalse: [
+  ((McpJson isArray: versions) and: [versions isEmpty not]) ifFalse: [
     ^self refuse: 'badConfig' because: 'protocolVersions is missing or empty'].
   versions do: [:each |
     ((each isKindOf: CharacterCollection) and: [each isEmpty not]) ifFalse: [
       ^self refuse: 'badConfig' because: 'protocolVersions holds an empty or non-string version']].
-  ^versions
+  ^versions asArray
 %
 category: 'configuring'
 method: McpServer
@@ -484,8 +481,8 @@ toolsetNamesIn: aConfig
   | names |
   names := aConfig at: 'toolsets' ifAbsent: [nil].
   names isNil ifTrue: [^self class defaultToolsetNames].
-  (names isKindOf: Array) ifFalse: [^self refuse: 'badConfig' because: 'toolsets must be an array of class names'].
-  ^names
+  (McpJson isArray: names) ifFalse: [^self refuse: 'badConfig' because: 'toolsets must be an array of class names'].
+  ^names asArray
 %
 category: 'configuring'
 method: McpServer
@@ -504,9 +501,7 @@ handle: aByteObject
    -32603 answer of kind workerError."
   ^[dispatcher handle: aByteObject]
     on: AbstractException
-    do: [:ex |
-      (McpDispatcher mustPass: ex) ifTrue: [ex pass].
-      ex return: (McpJson write: (self workerErrorFor: ex))]
+    do: [:ex | McpDispatcher settle: ex with: [:caught | McpJson write: (self workerErrorFor: caught)]]
 %
 category: 'contract'
 method: McpServer

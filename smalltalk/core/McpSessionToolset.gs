@@ -98,10 +98,12 @@ failedCommitPending
 category: 'output'
 method: McpSessionToolset
 joined: aCollection with: aSeparator
-  | out |
+  | out first |
   out := WriteStream on: String new.
+  first := true.
   aCollection do: [:each |
-    out position > 0 ifTrue: [out nextPutAll: aSeparator].
+    first ifFalse: [out nextPutAll: aSeparator].
+    first := false.
     out nextPutAll: each].
   ^out contents
 %

@@ -149,12 +149,14 @@ validationErrorFor: anArgumentDictionary
 category: 'validating'
 method: McpTool
 unknownArgumentMessage: aKey
-  | accepted |
+  | accepted first |
   accepted := WriteStream on: String new.
+  first := true.
   self propertyNames do: [:each |
-    accepted position > 0 ifTrue: [accepted nextPutAll: ', '].
+    first ifFalse: [accepted nextPutAll: ', '].
+    first := false.
     accepted nextPutAll: each].
-  accepted contents isEmpty ifTrue: [
+  first ifTrue: [
     ^'unknown argument ' , aKey printString , '; ' , name , ' takes no arguments'].
   ^'unknown argument ' , aKey printString , '; ' , name , ' takes: ' , accepted contents
 %
@@ -165,7 +167,7 @@ value: aValue hasType: aType
   aType = 'integer' ifTrue: [^aValue isKindOf: Integer].
   aType = 'boolean' ifTrue: [^aValue == true or: [aValue == false]].
   aType = 'number' ifTrue: [^aValue isKindOf: Number].
-  aType = 'array' ifTrue: [^aValue isKindOf: Array].
+  aType = 'array' ifTrue: [^McpJson isArray: aValue].
   aType = 'object' ifTrue: [^aValue isKindOf: Dictionary].
   ^true
 %

@@ -109,10 +109,12 @@ category: 'output'
 method: McpToolset
 linesFrom: aCollectionOfStrings
   "The strings joined with line feeds."
-  | out |
+  | out first |
   out := WriteStream on: String new.
+  first := true.
   aCollectionOfStrings do: [:each |
-    out position > 0 ifTrue: [out nextPut: Character lf].
+    first ifFalse: [out nextPut: Character lf].
+    first := false.
     out nextPutAll: each].
   ^out contents
 %

@@ -214,3 +214,15 @@ testAChannelIsInstalledOnlyWithAnAddressAndASecret
   self assert: (McpChannel installFrom: (Dictionary new at: 'address' put: 7; at: 'secret' put: 's'; yourself)) isNil.
   self assert: (McpChannel installFrom: 'not a config') isNil
 %
+category: 'tests'
+method: McpChannelTest
+testARefusedGemLogNeverStopsTheWorker
+  "McpChannel class>>gemLog: guards GsFile gciLogServer:, which may refuse a user without the
+   right to write files on the server; giveUp: and installFrom: log through it."
+  | channel |
+  channel := McpRefusedLogChannel new setAddress: '127.0.0.1:9' secret: 'test-secret'.
+  self deny: (McpRefusedLogChannel gemLog: 'a line').
+  self deny: (channel giveUp: 'a test reason').
+  self assert: channel isUnreachable.
+  self assert: (McpRefusedLogChannel installFrom: (Dictionary new at: 'address' put: ''; yourself)) isNil
+%

@@ -35,7 +35,7 @@ declaredOptionNames
 category: 'tools'
 classmethod: McpCoreTestToolset
 toolNames
-  ^#('compile_error' 'echo' 'fail' 'greet' 'long_text' 'raise_error' 'raise_exception' 'typed')
+  ^#('compile_error' 'echo' 'fail' 'greet' 'long_text' 'raise_error' 'raise_exception' 'typed' 'warn')
 %
 ! ------------------- Instance methods for McpCoreTestToolset
 category: 'tools'
@@ -56,6 +56,8 @@ registerOn: aRegistry
     schema: self noArguments handler: [:args | Exception new signal: 'outside the Error hierarchy']).
   aRegistry add: (McpTool name: 'compile_error' description: 'Evaluate source that does not compile.'
     schema: self noArguments handler: [:args | '1 +' evaluate]).
+  aRegistry add: (McpTool name: 'warn' description: 'Signal a CompileWarning, then answer resumed.'
+    schema: self noArguments handler: [:args | CompileWarning new signal: 'a test warning'. 'resumed']).
   aRegistry add: (McpTool name: 'long_text' description: 'A text of n characters, capped.'
     schema: (self schemaProperties: {self integerProperty: 'n' description: 'How many.'} required: #('n'))
     handler: [:args | self capResult: (self textOfSize: (args at: 'n'))]).

@@ -43,6 +43,15 @@ bytes: anArrayOfIntegers
 %
 category: 'helpers'
 method: McpDispatcherTest
+string: aSize of: aCharacter
+  "aSize copies of aCharacter, built from what every extent has."
+  | out |
+  out := WriteStream on: String new.
+  aSize timesRepeat: [out nextPut: aCharacter].
+  ^out contents
+%
+category: 'helpers'
+method: McpDispatcherTest
 call: aToolName arguments: anArgumentsJson
   "The result of a tools/call, parsed."
   ^(self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"' , aToolName
@@ -306,6 +315,29 @@ testAToolAnswerIsTextContent
 %
 category: 'tests - tools/call'
 method: McpDispatcherTest
+testACompileWarningIsResumedNotAnsweredAsAnError
+  "The handler of call:with:id: resumes a CompileWarning (McpDispatcher class>>settle:with:); a
+   warning answered as an error would fail a compile over a shadowing temporary."
+  | result |
+  result := self call: 'warn' arguments: '{}'.
+  self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'resumed'
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
+testABreakIsRecognisedByItsClassOrItsNumber
+  "A soft break must end the call whatever class it arrives as (McpDispatcher class>>isBreak:)."
+  self assert: (McpDispatcher isBreak: ControlInterrupt new).
+  self deny: (McpDispatcher isBreak: Error new).
+  self deny: (McpDispatcher isBreak: (McpError new setKind: 'other' fields: nil text: 'x')).
+  self assert: (McpDispatcher breakNumbers includes: 6003).
+  self assert: (McpDispatcher breakNumbers includes: 6004).
+  self assert: (McpDispatcher mustPass: ControlInterrupt new).
+  self deny: (McpDispatcher mustPass: CompileWarning new).
+  self assert: (McpDispatcher mustResume: CompileWarning new)
+%
+category: 'tests - tools/call'
+method: McpDispatcherTest
 testAWrongTypeIsAnInvalidParamsToolError
   self assert: (self errorKindOf: (self call: 'typed' arguments: '{"count":"three"}')) = 'invalidParams'
 %
@@ -315,7 +347,7 @@ testLongResultsAreCappedWithAMarker
   | text |
   server resultCap: 100.
   text := self textOf: (self call: 'long_text' arguments: '{"n":150}').
-  self assert: text = ((String new: 100 withAll: $x) , '...[truncated: showing 100 of 150 characters]')
+  self assert: text = ((self string: 100 of: $x) , '...[truncated: showing 100 of 150 characters]')
 %
 category: 'tests - session notes'
 method: McpDispatcherTest

@@ -177,7 +177,7 @@ testACompileErrorInstallsNothingAndNamesTheLine
   ^1 +'}.
   self assert: failure notNil.
   self assert: failure kind = 'compileError'.
-  self assert: (failure details at: 'line') = 2.
+  self assert: (failure extraFields at: 'line') = 2.
   self assert: (self text: failure messageText includes: 'line 2').
   self deny: ((self fixtureClassNamed: 'McpFixtureAlpha') includesSelector: #broken)
 %

@@ -138,7 +138,7 @@ testAnUnreadKeyIsRefused
   | caught |
   caught := [server requireRead: 'Foo>>bar'. nil] on: McpError do: [:ex | ex return: ex].
   self assert: caught kind = 'refused'.
-  self assert: (caught details at: 'key') = 'Foo>>bar'.
+  self assert: (caught extraFields at: 'key') = 'Foo>>bar'.
   server noteRead: 'Foo>>bar'.
   self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) isNil
 %

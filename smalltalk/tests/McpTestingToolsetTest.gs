@@ -147,3 +147,13 @@ testListTestClassesMarksAbstractClasses
   self assert: (answer includes: 'McpFixtureSampleTest').
   self assert: (answer includes: 'McpToolsetTestCase  (abstract)')
 %
+category: 'tests'
+method: McpTestingToolsetTest
+testAProblemEntryIsLabelledWhetherATestCaseOrAString
+  "TestResult failures and errors hold TestCase instances on some extents and Strings on others;
+   McpTestingToolset>>labelOf: and problemLinesOf: must name the test either way."
+  | toolset |
+  toolset := McpTestingToolset server: nil options: nil.
+  self assert: (toolset labelOf: (McpJsonTest selector: #testControlsAreEscaped)) = 'McpJsonTest>>testControlsAreEscaped'.
+  self assert: (toolset labelOf: 'McpJsonTest>>testControlsAreEscaped') = 'McpJsonTest>>testControlsAreEscaped'
+%

@@ -79,7 +79,10 @@ testLedgerKeysNameClassAndSide
 category: 'tests'
 method: McpToolTest
 testLinesFromJoinsWithLineFeeds
+  "McpToolset>>linesFrom: tracks whether it wrote a line, not the stream position, whose
+   polarity differs on legacy streams; an empty first line still gets its separator."
   self assert: (toolset linesFrom: #('a' 'b' 'c')) = ('a' , (String with: Character lf) , 'b' , (String with: Character lf) , 'c').
+  self assert: (toolset linesFrom: #('' 'b')) = ((String with: Character lf) , 'b').
   self assert: (toolset linesFrom: #()) isEmpty
 %
 category: 'tests'
@@ -90,7 +93,12 @@ testMcpErrorCarriesKindMessageAndDetails
     on: McpError do: [:ex | ex return: ex].
   self assert: caught kind = 'notFound'.
   self assert: caught safeText = 'class Foo not found'.
-  self assert: (caught details at: 'name') = 'Foo'.
+  self assert: (caught extraFields at: 'name') = 'Foo'.
+  "Its own data lives under its own names: the kernel's details accessors stay the kernel's, so
+   messageText (which reads through them on some extents) is the text it was signalled with."
+  self deny: (McpError includesSelector: #details).
+  self deny: (McpError includesSelector: #details:).
+  self assert: caught messageText asString = 'class Foo not found'.
   self assert: (McpError standardKinds includes: 'invalidParams')
 %
 category: 'tests'
@@ -183,8 +191,14 @@ testStringArrayPropertyDeclaresStringItems
 category: 'tests'
 method: McpToolTest
 testValidationAcceptsWellTypedArguments
+  "McpTool>>value:hasType: takes any sequenceable collection for an array (McpJson isArray:),
+   not only the Array the kernel parser is assumed to answer."
   self assert: ((self tool: 'typed') validationErrorFor:
     (Dictionary new at: 'count' put: 3; at: 'flag' put: false; at: 'names' put: #('a' 'b'); yourself)) isNil.
+  self assert: ((self tool: 'typed') validationErrorFor:
+    (Dictionary new at: 'names' put: (OrderedCollection with: 'a'); yourself)) isNil.
+  self assert: ((self tool: 'typed') validationErrorFor:
+    (Dictionary new at: 'names' put: 'a'; yourself)) = 'argument ''names'' must be an array'.
   self assert: ((self tool: 'typed') validationErrorFor: Dictionary new) isNil
 %
 category: 'tests'
@@ -210,4 +224,15 @@ testValidationRefusesWrongTypes
   self assert: (typed validationErrorFor: (Dictionary new at: 'names' put: {'a'. 2}; yourself))
     = 'argument ''names'' must be an array whose every element is a string'.
   self assert: (typed validationErrorFor: #()) = 'arguments must be an object'
+%
+category: 'tests'
+method: McpToolTest
+testJoinedTracksAFlagNotTheStreamPosition
+  "McpSessionToolset>>joined:with: must not read the stream position, whose polarity differs on
+   legacy streams; an empty first element still gets its separator."
+  | session |
+  session := McpSessionToolset server: server options: nil.
+  self assert: (session joined: #('a' 'b') with: ', ') = 'a, b'.
+  self assert: (session joined: #('' 'b') with: ', ') = ', b'.
+  self assert: (session joined: #() with: ', ') isEmpty
 %

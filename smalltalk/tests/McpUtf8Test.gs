@@ -43,12 +43,25 @@ refusalOffsetFor: anArrayOfIntegers
     on: McpError
     do: [:ex |
       self assert: ex kind = 'invalidUtf8'.
-      ex return: (ex details at: 'offset')]
+      ex return: (ex extraFields at: 'offset')]
 %
 category: 'tests'
 method: McpUtf8Test
 testAsciiIsAnsweredUnchanged
   self assert: (McpJson decodeUtf8: 'plain {"a":1}') = 'plain {"a":1}'
+%
+category: 'tests'
+method: McpUtf8Test
+testAsciiByteArrayIsDecodedAsItsBytes
+  "McpChannel reads every router frame into a ByteArray and McpJson parse: decodes it; a
+   ByteArray's asString is its print string, so the bytes must be decoded as bytes."
+  | codes bytes |
+  codes := #(123 34 111 107 34 58 49).
+  bytes := ByteArray new: codes size.
+  1 to: codes size do: [:index | bytes at: index put: (codes at: index)].
+  self assert: (McpJson decodeUtf8: bytes) = '{"ok":1'.
+  self assert: (McpJson decodeUtf8: bytes) class == String.
+  self assert: ((McpJson parse: ('{"ok":true}' asByteArray)) at: 'ok') == true
 %
 category: 'tests'
 method: McpUtf8Test

@@ -13,7 +13,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
-   #McpTestingToolsetTest )
+   #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -22,6 +22,10 @@ true
 input smalltalk/tests/McpCoreTestToolset.gs
 input smalltalk/tests/McpTestServer.gs
 input smalltalk/tests/McpContractFixtures.gs
+input smalltalk/tests/McpRefusedLogChannel.gs
+!
+! ------------------- The kernel facts the rest relies on (run-unit-tests.sh runs this suite first)
+input smalltalk/tests/McpKernelFactsTest.gs
 !
 ! ------------------- The worker-core suites
 input smalltalk/tests/McpJsonTest.gs

@@ -1,0 +1,251 @@
+set compile_env: 0
+! ------------------- Class definition for McpKernelFactsTest
+expectvalue /Class
+doit
+TestCase subclass: 'McpKernelFactsTest'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpKernelFactsTest comment: 
+'The kernel facts the worker relies on without a public GemStone source that shows them, one test
+per fact. Each test comment names the code that depends on the fact, so a fact that fails on a
+stone points at what to change. run-unit-tests.sh runs this suite first and prints it first, and
+install.sh --check runs it. The probe selectors (probeThatFails, probeThatErrors) are not tests:
+testTestResultEntries runs them to see how a TestResult records them.
+
+It writes one key into the first dictionary of the symbol list and removes it again; the session
+then holds an uncommitted change, which the scripts discard by logging out without a commit. It
+writes one line to the gem log.'
+%
+expectvalue /Class
+doit
+McpKernelFactsTest category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpKernelFactsTest
+removeallmethods McpKernelFactsTest
+removeallclassmethods McpKernelFactsTest
+! ------------------- Instance methods for McpKernelFactsTest
+category: 'probes'
+method: McpKernelFactsTest
+probeThatErrors
+  ^1 / 0
+%
+category: 'probes'
+method: McpKernelFactsTest
+probeThatFails
+  self assert: 3 + 4 = 8
+%
+category: 'helpers'
+method: McpKernelFactsTest
+euro
+  "A one-character text wider than a byte, built the way a stream widens."
+  ^(WriteStream on: String new) nextPut: (Character codePoint: 8364); contents
+%
+category: 'helpers'
+method: McpKernelFactsTest
+caughtBy: aBlock
+  "What aBlock signals, caught whatever its class, or nil when it signals nothing."
+  ^[aBlock value. nil] on: AbstractException do: [:ex | ex return: ex]
+%
+category: 'tests - bytes'
+method: McpKernelFactsTest
+testByteArrayElementsAreIntegers
+  "McpJson class>>byteAt:in: tells a ByteArray from a byte String by its elements, and
+   McpChannel class>>lengthFrom: adds them up: at: on a ByteArray answers an Integer."
+  | bytes |
+  bytes := ByteArray new: 2.
+  bytes at: 1 put: 7; at: 2 put: 200.
+  self assert: ((bytes at: 2) isKindOf: Integer).
+  self assert: (bytes at: 2) = 200.
+  self assert: (('a' at: 1) isKindOf: Character)
+%
+category: 'tests - bytes'
+method: McpKernelFactsTest
+testStringAsByteArrayKeepsEachByte
+  "McpChannel class>>frameFor: sends the UTF-8 bytes McpJson write: answers (a byte String) as
+   asByteArray: one byte per character, the code point of each."
+  | text bytes |
+  text := McpJson write: (String with: (Character codePoint: 233)).
+  bytes := text asByteArray.
+  self assert: (bytes isKindOf: ByteArray).
+  self assert: bytes size = 4.
+  self assert: (bytes at: 2) = 195.
+  self assert: (bytes at: 3) = 169
+%
+category: 'tests - bytes'
+method: McpKernelFactsTest
+testByteArrayConcatenationIsAByteArray
+  "McpChannel class>>frameFor: joins the length header and the payload with a comma."
+  | joined |
+  joined := (ByteArray new: 2) , (ByteArray new: 3).
+  self assert: (joined isKindOf: ByteArray).
+  self assert: joined size = 5
+%
+category: 'tests - strings'
+method: McpKernelFactsTest
+testAStringStreamGivenOnlyBytesStaysAString
+  "McpJson class>>write: answers the UTF-8 bytes as a String built on WriteStream on: String new,
+   and the scripts' marker lines (smalltalk/scripts/emit.gs) are built the same way so that
+   GsFile writes them as bytes: a stream given only characters below 256 must stay a String."
+  | out |
+  out := WriteStream on: String new.
+  out nextPutAll: 'MCPI '; nextPut: (Character codePoint: 195); nextPut: (Character codePoint: 169).
+  self assert: out contents class == String.
+  self assert: (McpJson write: self euro) class == String
+%
+category: 'tests - strings'
+method: McpKernelFactsTest
+testReadStreamPositionRoundTrips
+  "McpJson class>>hexValueAfterU: and lowSurrogateAfter: read ahead and go back with position
+   and position:. Only the round trip is relied on, not what position counts from."
+  | in start |
+  in := ReadStream on: 'abcdef'.
+  in next.
+  start := in position.
+  in next; next.
+  in position: start.
+  self assert: in next = $b
+%
+category: 'tests - json'
+method: McpKernelFactsTest
+testJsonParserAnswersASequenceForAnArray
+  "McpServer>>protocolVersionsIn:, toolsetNamesIn: and McpTool>>value:hasType: take a JSON array
+   through McpJson class>>isArray:, which accepts any sequenceable collection that is not text."
+  | value |
+  value := JsonParser parse: '["a",2]'.
+  self assert: (McpJson isArray: value).
+  self assert: value size = 2.
+  self assert: (value at: 1) = 'a'.
+  self deny: (McpJson isArray: (JsonParser parse: '"ab"'))
+%
+category: 'tests - json'
+method: McpKernelFactsTest
+testJsonParserAnswersADictionaryWithStringKeys
+  "McpDispatcher>>responseTo: and every tool read members with at: 'name' (a String key)."
+  | value |
+  value := JsonParser parse: '{"id":1,"method":"ping"}'.
+  self assert: (value isKindOf: Dictionary).
+  self assert: (value at: 'method') = 'ping'.
+  self assert: (value at: 'id') = 1
+%
+category: 'tests - json'
+method: McpKernelFactsTest
+testJsonParserDecodesABmpEscape
+  "McpJson class>>combineSurrogateEscapesIn: leaves every escape but a surrogate pair to the
+   kernel parser, which must decode it to its character."
+  | value |
+  value := JsonParser parse: '"caf\u00e9"'.
+  self assert: value size = 4.
+  self assert: (value at: 4) codePoint = 233
+%
+category: 'tests - json'
+method: McpKernelFactsTest
+testJsonParserRefusesALoneSurrogateEscape
+  "McpJson class>>parse: folds an escaped surrogate pair itself because the kernel parser refuses
+   each half; a lone half left in the text must be refused (McpJson answers parseError), not
+   turned into a character no valid text holds."
+  | caught |
+  caught := self caughtBy: [JsonParser parse: '"\ud83d"'].
+  self assert: (caught isKindOf: Error)
+%
+category: 'tests - json'
+method: McpKernelFactsTest
+testJsonParserKeepsOneValueForADuplicateKey
+  "McpJson class>>parse: does not look for duplicate keys: a message with one is taken as the
+   kernel parser reads it, which must be one of the values, not an error or two entries."
+  | value |
+  value := JsonParser parse: '{"a":1,"a":2}'.
+  self assert: (value isKindOf: Dictionary).
+  self assert: value size = 1.
+  self assert: (#(1 2) includes: (value at: 'a'))
+%
+category: 'tests - transactions'
+method: McpKernelFactsTest
+testASymbolListWriteLeavesTheSessionNeedingACommit
+  "McpServer>>sessionNotes adds the uncommitted [session] note when System needsCommit is true,
+   and the suites that write the symbol list (the toolset suites) leave it true for the suites
+   after them, so McpServerTest reads a tool's text from its first line only."
+  | dictionary |
+  dictionary := System myUserProfile symbolList first.
+  dictionary at: #McpKernelFactsProbe put: 1.
+  dictionary removeKey: #McpKernelFactsProbe ifAbsent: [nil].
+  self assert: System needsCommit == true
+%
+category: 'tests - exceptions'
+method: McpKernelFactsTest
+testCompileWarningIsResumableAndNoError
+  "McpDispatcher class>>settle:with: and McpExecutionToolset>>executeCode: resume a
+   CompileWarning; the compiles of McpMutationToolset sit inside on: Error handlers, which must
+   not take a warning for a failure."
+  | outcome |
+  outcome := [CompileWarning new signal: 'a probe'. #resumed]
+    on: CompileWarning do: [:warning | warning resume].
+  self assert: outcome == #resumed.
+  self deny: (CompileWarning inheritsFrom: Error)
+%
+category: 'tests - exceptions'
+method: McpKernelFactsTest
+testControlInterruptIsOutsideError
+  "McpDispatcher class>>isBreak: passes a ControlInterrupt on to the router, and every on: Error
+   handler in the toolsets must let a break through: ControlInterrupt must be an exception
+   outside the Error hierarchy."
+  self assert: (ControlInterrupt inheritsFrom: AbstractException).
+  self deny: (ControlInterrupt inheritsFrom: Error).
+  self deny: (ControlInterrupt inheritsFrom: Notification)
+%
+category: 'tests - exceptions'
+method: McpKernelFactsTest
+testSignalTextIsTheMessageText
+  "McpError>>safeText falls back on messageText, and McpServer class>>describeException: on
+   description: both must give back the text an Error was signalled with."
+  | caught |
+  caught := self caughtBy: [Error new signal: 'probe text'].
+  self assert: caught messageText asString = 'probe text'.
+  self assert: ((caught description asString) findString: 'probe text' startingAt: 1) > 0
+%
+category: 'tests - exceptions'
+method: McpKernelFactsTest
+testMcpErrorKeepsTheKernelAccessors
+  "McpError keeps its own data under its own names (kind, extraFields, safeText), so the
+   kernel's details accessors, through which messageText reads on some extents, stay the
+   kernel's. A kernel without them is no problem; an McpError that shadows them is."
+  | caught |
+  caught := self caughtBy: [McpError signalKind: 'other' message: 'probe' details: (Dictionary new at: 'k' put: 1; yourself)].
+  self assert: caught messageText asString = 'probe'.
+  self assert: caught safeText = 'probe'.
+  self assert: ((caught extraFields) at: 'k') = 1
+%
+category: 'tests - sunit'
+method: McpKernelFactsTest
+testTestResultEntries
+  "McpTestingToolset>>problemLinesOf: and labelOf:, and run-unit-tests.sh, read the entries of
+   failures and errors: each must be a TestCase or a String naming the test, and the counts must
+   agree with the collections (on some extents they overlap)."
+  | failed errored |
+  failed := (self class selector: #probeThatFails) run.
+  errored := (self class selector: #probeThatErrors) run.
+  self assert: failed failureCount = 1.
+  self assert: failed errorCount = 0.
+  self assert: failed failures size = 1.
+  self assert: errored errorCount = 1.
+  self assert: errored failureCount = 0.
+  self assert: errored errors size = 1.
+  self assert: (((McpTestingToolset server: nil options: nil) labelOf: failed failures asArray first)
+    findString: 'probeThatFails' startingAt: 1) > 0
+%
+category: 'tests - files'
+method: McpKernelFactsTest
+testAGemLogRefusalIsAnError
+  "McpChannel class>>gemLog: guards GsFile gciLogServer: with on: Error, for a user the server
+   refuses files to: the line must be written, or refused with an Error."
+  | caught |
+  caught := self caughtBy: [GsFile gciLogServer: 'McpKernelFactsTest: a probe line'].
+  self assert: (caught isNil or: [caught isKindOf: Error])
+%
