@@ -15,7 +15,7 @@
 #   gs_env_require_netldi  only where gems are forked (run-server.sh, unit tests that spawn gems)
 #   gs_env_report          the --check report
 #   gs_env_topaz LOG       linked topaz, logged in, script on stdin, output (redacted) to LOG
-#   gs_env_launch_server   run-server.sh and run-auth-server.sh: start detached, wait for health
+#   gs_env_launch_server   run-server.sh and run-auth-server.sh: start detached, wait for /readyz
 # Every function prints "error: ..." with the specific fix and returns non-zero; none exits.
 
 GS_ENV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -439,12 +439,12 @@ gs_env_prepare_server() {
 
 # gs_env_launch_server SCHEME URL_HOST LOG_START: start $BIN detached with its output appended to
 # $LOG, record "pid start port binary" in $PID_FILE, wait up to $TIMEOUT s for
-# SCHEME://URL_HOST:$PORT/healthz, then up to MCP_LOGIN_CHECK_TIMEOUT (30) s for the log lines
-# after line LOG_START to report the control session's login. Sets GS_ENV_SERVER_PID. A server
-# that dies, does not answer or cannot reach GemStone is reported with its log, stopped with
-# stop-server.sh, and the function returns 1.
+# SCHEME://URL_HOST:$PORT/healthz, then up to MCP_LOGIN_CHECK_TIMEOUT (30) s for /readyz to say
+# ready. Sets GS_ENV_SERVER_PID. A server that dies, does not answer or cannot reach GemStone is
+# reported with its log lines after LOG_START, stopped with stop-server.sh, and the function
+# returns 1.
 gs_env_launch_server() {
-  local scheme="$1" url_host="$2" log_start="$3" pid start health deadline login since
+  local scheme="$1" url_host="$2" log_start="$3" pid start health deadline login ready body reason what
   # setsid puts the server in a session of its own, so a terminal's hangup or a Ctrl-C in the
   # caller's shell does not reach it; a non-leader caller makes setsid exec in place, so $! is
   # the server's pid.
@@ -480,23 +480,30 @@ gs_env_launch_server() {
     sleep 0.3
   done
 
-  # /healthz answers as soon as the server listens; whether it reached GemStone shows in its log,
-  # where the control session's first login is reported (it is tried once at startup).
-  login=""
+  # /healthz answers as soon as the server listens; /readyz once it can serve a session (the
+  # client library loaded, the control session logged in), else 503 with the reason. A library
+  # that is not loaded or a login that failed will not mend by waiting: they stop the start.
+  ready="$scheme://$url_host:$PORT/readyz"
   deadline=$((SECONDS + ${MCP_LOGIN_CHECK_TIMEOUT:-30}))
-  while [ "$SECONDS" -lt "$deadline" ]; do
-    since="$(tail -n +"$log_start" "$LOG")"
-    if grep -q 'GemStone client library not loaded' <<<"$since"; then login=nolib; break; fi
-    if grep -q 'control session not logged in' <<<"$since"; then login=failed; break; fi
-    if grep -q 'control session logged in' <<<"$since"; then login=ok; break; fi
+  while :; do
+    body="$(curl -sSk --max-time 3 "$ready" 2>/dev/null || true)"
+    case "$body" in *'"status":"ready"'*) return 0 ;; esac
+    reason="$(sed -n 's/.*"reason":"\([^"]*\)".*/\1/p' <<<"$body")"
+    case "$reason" in
+      *"library is not loaded"*) login=nolib ;;
+      *"login"*"failed"*) login=failed ;;
+      *) login="" ;;
+    esac
+    if [ -n "$login" ] || [ "$SECONDS" -ge "$deadline" ] || ! kill -0 "$pid" 2>/dev/null; then break; fi
     sleep 0.3
   done
   case "$login" in
-    nolib|failed)
-      gs_env__err "the server answers, but $([ "$login" = nolib ] && echo "could not load the GemStone client library" || echo "its control session could not log in to $GS_STONE as $GS_USER"); stopping it. From $LOG:"
-      tail -n +"$log_start" "$LOG" | grep -E 'library|control session' | tail -n 5 | sed 's/^/    /' >&2
-      "$GS_ENV_ROOT/stop-server.sh" "$PORT" >/dev/null 2>&1 || true
-      return 1 ;;
-    "") echo "warning: no login of the control session reported within ${MCP_LOGIN_CHECK_TIMEOUT:-30}s; see $LOG" >&2 ;;
+    nolib) what="could not load the GemStone client library" ;;
+    failed) what="its control session could not log in to $GS_STONE as $GS_USER" ;;
+    *) what="is not ready after ${MCP_LOGIN_CHECK_TIMEOUT:-30}s (${reason:-no answer from $ready})" ;;
   esac
+  gs_env__err "the server answers, but $what; stopping it. From $LOG:"
+  tail -n +"$log_start" "$LOG" | grep -E 'library|control session' | tail -n 5 | sed 's/^/    /' >&2
+  "$GS_ENV_ROOT/stop-server.sh" "$PORT" >/dev/null 2>&1 || true
+  return 1
 }

@@ -100,6 +100,12 @@ type Options struct {
 	// (prepare config's grant, then mcpGrant: when a later token grants otherwise) and turns
 	// a call outside them into a 403 step-up challenge; it needs Auth, as Identity does.
 	Grants Grants
+	// Ready, when set, says whether new sessions can be served now (the client library is
+	// loaded, the router's own login works); nil is an error naming what is missing, in words
+	// a stranger may read. GET /readyz answers from it; nil Ready is always ready.
+	Ready func(context.Context) error
+	// Version is this build's version, shown by /readyz.
+	Version string
 	// Hooks follow sessions opening and ending (lifetime policy, metrics).
 	Hooks session.Hooks
 	// Observer, when set, hears of every finished call and failed launch (metrics).
@@ -183,10 +189,11 @@ func (s *Server) Handler() http.Handler {
 			Log: s.o.Log.With().Str("component", "trace").Logger(),
 		}))
 	}
-	// /healthz stays outside every gate: probes (nginx, orchestrators) reach it by whatever
-	// name they use, and it says only "ok". /metrics goes behind the Host and Origin gates,
-	// so a DNS-rebinding page cannot read the counters.
+	// /healthz and /readyz stay outside every gate: probes (nginx, orchestrators) reach them by
+	// whatever name they use, and they say only up or down, ready or why not. /metrics goes
+	// behind the Host and Origin gates, so a DNS-rebinding page cannot read the counters.
 	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
 	if s.o.Metrics != nil {
 		r.With(gates(s.hostGate, s.originGate)).Method(http.MethodGet, "/metrics", s.o.Metrics)
 	}

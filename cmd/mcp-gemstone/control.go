@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -24,6 +25,13 @@ type lazyControl struct {
 	mu      sync.Mutex
 	control *gciworker.Control
 	closed  bool
+
+	// loggedIn is set once the login succeeded, readable without mu, which a login holds for
+	// as long as it takes; connecting keeps readiness probes from starting logins in a pile.
+	loggedIn   atomic.Bool
+	connecting atomic.Bool
+	lastTry    atomic.Int64 // unix nanoseconds of the last login attempt connect made
+	failed     atomic.Bool  // the last attempt connect made failed
 }
 
 var _ worker.Control = (*lazyControl)(nil)
@@ -50,17 +58,54 @@ func (c *lazyControl) get(ctx context.Context) (*gciworker.Control, error) {
 	}
 	c.log.Info().Msg("control session logged in (transactionless)")
 	c.control = ctl
+	c.loggedIn.Store(true)
 	return ctl, nil
 }
 
-// connect tries one login in the background at start; a failure is only logged.
-func (c *lazyControl) connect(ctx context.Context) {
+// Errors readiness answers with; /readyz shows them to anyone, so they name what is missing
+// and never a host, user or path (the log has the detail).
+var (
+	errLibraryNotLoaded = errors.New("the GemStone client library is not loaded: set GCI_LIBRARY or GEMSTONE (the server log names the paths tried)")
+	errNotLoggedIn      = errors.New("the router's own GemStone login (its control session) is under way")
+	errLoginFailed      = errors.New("the router's own GemStone login (its control session) failed; it is tried again every 5 s: check the stone, its NetLDI, MCP_CONTROL_USER and the password (the server log says why)")
+)
+
+// ready is the readiness check: the library is loaded and the control session logged in. A
+// check that finds no login starts one in the background, so a stone that comes up after the
+// server makes it ready without waiting for a client.
+func (c *lazyControl) ready(context.Context) error {
 	if c.lib == nil || c.lib.Err() != nil {
+		return errLibraryNotLoaded
+	}
+	if c.loggedIn.Load() {
+		return nil
+	}
+	if last := c.lastTry.Load(); last == 0 || time.Since(time.Unix(0, last)) >= retryEvery {
+		go c.connect(context.Background())
+	}
+	if c.failed.Load() {
+		return errLoginFailed
+	}
+	return errNotLoggedIn
+}
+
+// retryEvery spaces the logins readiness checks start: a stone that is down is not asked
+// again by every probe.
+const retryEvery = 5 * time.Second
+
+// connect tries one login in the background (at start, and when a readiness check finds none);
+// a failure is only logged. One attempt runs at a time.
+func (c *lazyControl) connect(ctx context.Context) {
+	if c.lib == nil || c.lib.Err() != nil || c.loggedIn.Load() || !c.connecting.CompareAndSwap(false, true) {
 		return
 	}
+	defer c.connecting.Store(false)
+	c.lastTry.Store(time.Now().UnixNano())
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if _, err := c.get(ctx); err != nil {
+	_, err := c.get(ctx)
+	c.failed.Store(err != nil)
+	if err != nil {
 		c.log.Warn().Err(err).Msg("control session not logged in yet; it will be tried again when needed")
 	}
 }

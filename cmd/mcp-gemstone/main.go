@@ -92,6 +92,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		cfg.RouterID = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	}
 	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control, OneTimeUser: oneTimeUser(cfg)}), log)
+	opts.Ready = control.ready
 	asm, err := wiring.Assemble(opts, wiring.Parts{
 		Metrics: cfg.Metrics, Lifetime: cfg.Lifetime, Stone: control, Network: netMode.apply, Log: log,
 	})
@@ -191,6 +192,7 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 		Trace:          cfg.Trace,
 		TraceLimit:     cfg.TraceLimit,
 		Classify:       gemfail.Classify,
+		Version:        buildVersion(),
 		Log:            log,
 	}
 }

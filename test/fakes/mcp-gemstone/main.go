@@ -1,8 +1,8 @@
 // Command mcp-gemstone (test/fakes) is a stand-in for the server binary in the script tests: it
-// answers /healthz on MCP_HOST:MCP_PORT, and on SIGTERM waits FAKE_STOP_DELAY and exits 0, as the
+// answers /healthz and /readyz on MCP_HOST:MCP_PORT, and on SIGTERM waits FAKE_STOP_DELAY and exits 0, as the
 // real server does after logging its workers out. FAKE_IGNORE_TERM=1 makes it ignore SIGTERM, so
 // stop-server.sh's SIGKILL path can be exercised; FAKE_FAIL_START=1 makes it exit 1 at once;
-// FAKE_LOGIN_FAIL=1 makes it report that its control session could not log in.
+// FAKE_LOGIN_FAIL=1 makes /readyz and its log report that its control session could not log in.
 // It logs which MCP_* and GemStone variables it was given (names only for secrets), so a test can
 // check what run-server.sh passed through. It is not the server and speaks no MCP.
 package main
@@ -33,10 +33,20 @@ func main() {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if os.Getenv("FAKE_LOGIN_FAIL") == "1" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, `{"status":"notReady","reason":"the router's own GemStone login (its control session) failed (fake)"}`)
+			return
+		}
+		fmt.Fprintln(w, `{"status":"ready","version":"fake"}`)
+	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Println("fake mcp-gemstone: listening on", addr)
-	// The two lines run-server.sh looks for, as the real server's JSON log writes them.
+	// The two lines run-server.sh shows from the log when the start fails, as the real server's
+	// JSON log writes them.
 	if os.Getenv("FAKE_LOGIN_FAIL") == "1" {
 		fmt.Println(`{"level":"warn","component":"control","error":"login refused (fake)","message":"control session not logged in yet; it will be tried again when needed"}`)
 	} else {
