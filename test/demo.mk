@@ -6,14 +6,15 @@
 # client without a stream) hold a slot until the lifetime policy reaps it. Ctrl-C stops it
 # gracefully.
 #
-# Also the front end's extra test steps: a short fuzz run of the request path. The end-to-end
+# Also the front end's extra test steps: a short fuzz run of the request path, and make demo's
+# own test (test/demo-test.sh). The end-to-end
 # tests (test/e2e) are plain `go test` and run in gotest with GEMSTONE_STANDIN set.
 
 DEMO_GEM_DIR      := $(CURDIR)/build/demo-gems
 DEMO_MAX_SESSIONS := 20
 FUZZTIME     ?= 10s
 
-.PHONY: demo fuzz-router
+.PHONY: demo fuzz-router demo-test
 demo: bin/mcp-gemstone standin
 	@mkdir -p $(DEMO_GEM_DIR)
 	@export GEMSTONE=$(STANDIN_HOME) GCI_STANDIN_DIR=$(DEMO_GEM_DIR) GS_PASS="$${GS_PASS:-swordfish}" \
@@ -32,4 +33,8 @@ demo: bin/mcp-gemstone standin
 fuzz-router:
 	$(GO) test -run '^$$' -fuzz FuzzPostBody -fuzztime $(FUZZTIME) ./router/
 
-TEST_STEPS += fuzz-router
+# make demo itself, as a new user meets it (test/demo-test.sh).
+demo-test: bin/mcp-gemstone standin
+	timeout 120 test/demo-test.sh
+
+TEST_STEPS += fuzz-router demo-test
