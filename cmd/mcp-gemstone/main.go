@@ -60,7 +60,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return 2
 	}
 	log := newLogger(cfg, stderr)
-	netMode, err := loadNetworkMode(args, getenv, log)
+	netMode, err := loadNetworkMode(args, getenv, surface{cfg.Toolsets, cfg.WorkerClass}, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-gemstone:", err)
 		return 2

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -26,9 +27,33 @@ type networkMode struct {
 	tls      *tls.Config
 }
 
+// surface is the configured tool surface: MCP_TOOLSETS, or empty for the worker class's
+// default (which the router knows for McpServer only).
+type surface struct {
+	toolsets    []string
+	workerClass string
+}
+
+// mcpServerDefaultToolsets is McpServer class >> defaultToolsetNames (smalltalk/core/McpServer.gs;
+// a test holds the two equal): the surface when MCP_TOOLSETS is empty.
+var mcpServerDefaultToolsets = []string{"McpBrowsingToolset", "McpExecutionToolset", "McpListingToolset",
+	"McpMutationToolset", "McpSearchToolset", "McpSessionToolset", "McpTestingToolset"}
+
+// resolve is the surface by toolset name and where it came from, for the scope mapping's check.
+func (s surface) resolve() ([]string, string, error) {
+	switch {
+	case len(s.toolsets) > 0:
+		return s.toolsets, "MCP_TOOLSETS", nil
+	case s.workerClass == "McpServer":
+		return mcpServerDefaultToolsets, "the default surface of McpServer, MCP_TOOLSETS being empty", nil
+	}
+	return nil, "", fmt.Errorf("%s needs MCP_TOOLSETS with MCP_WORKER_CLASS=%s: the router knows the default surface of McpServer only, "+
+		"and holds the mapping against the surface at start", auth.EnvScopeToolsets, s.workerClass)
+}
+
 // loadNetworkMode reads and checks both parts; a bad value refuses the start, naming the
 // variable.
-func loadNetworkMode(args []string, getenv func(string) string, log zerolog.Logger) (*networkMode, error) {
+func loadNetworkMode(args []string, getenv func(string) string, surf surface, log zerolog.Logger) (*networkMode, error) {
 	m := &networkMode{}
 	certFile, keyFile, err := tlsconf.FromEnv(getenv)
 	if err != nil {
@@ -44,7 +69,15 @@ func loadNetworkMode(args []string, getenv func(string) string, log zerolog.Logg
 		return nil, err
 	}
 	if cfg == nil {
+		if getenv(auth.EnvScopeToolsets) != "" {
+			return nil, errors.New(auth.EnvScopeToolsets + " needs MCP_AUTH=oidc: without bearer tokens there are no scopes to choose a surface")
+		}
 		return m, nil
+	}
+	if cfg.ScopeToolsets != nil {
+		if cfg.Surface, cfg.SurfaceFrom, err = surf.resolve(); err != nil {
+			return nil, fmt.Errorf("refusing to start; bad authentication configuration:\n  %w", err)
+		}
 	}
 	for _, a := range args {
 		if name := strings.TrimLeft(a, "-"); name == "worker-user" || strings.HasPrefix(name, "worker-user=") {
@@ -69,6 +102,9 @@ func (m *networkMode) apply(o *router.Options) {
 	}
 	o.Auth = m.auth.Middleware
 	o.Identity = m.identity
+	if m.auth.Config().ScopeToolsets != nil {
+		o.Grants = m.auth
+	}
 	if o.Metrics != nil {
 		o.Metrics = loopbackOnly(o.Metrics)
 	}
@@ -129,6 +165,11 @@ func (m *networkMode) announce(log zerolog.Logger) {
 	log.Info().Str("issuer", c.Issuer).Str("resource", c.Resource).Strs("requiredScopes", c.RequiredScopes).
 		Strs("scopesSupported", c.SupportedScopes()).Str("userIdClaim", c.UserIDClaim).
 		Str("metadata", m.auth.MetadataURL()).Msg("authentication: OAuth bearer tokens (MCP_AUTH=oidc); each worker gem logs in as its token's user")
+	if sm := c.ScopeToolsets; sm != nil {
+		for _, s := range sm.Scopes() {
+			log.Info().Str("scope", s).Strs("toolsets", sm.Toolsets(s)).Msg("scope grants toolsets (MCP_SCOPE_TOOLSETS): a token sees only the toolsets of its scopes")
+		}
+	}
 	if m.tls == nil {
 		log.Warn().Msg("authentication without TLS here: only behind a TLS-terminating proxy on loopback (deploy/nginx), never on an open port")
 	}

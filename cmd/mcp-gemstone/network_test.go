@@ -14,7 +14,7 @@ import (
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestNetworkModeIsOffWithoutItsVariables(t *testing.T) {
-	m, err := loadNetworkMode(nil, envOf(nil), zerolog.Nop())
+	m, err := loadNetworkMode(nil, envOf(nil), surface{}, zerolog.Nop())
 	if err != nil || m.authenticated() || m.scheme() != "http" {
 		t.Fatalf("%v %+v", err, m)
 	}
@@ -27,15 +27,15 @@ func TestNetworkModeIsOffWithoutItsVariables(t *testing.T) {
 
 func TestNetworkModeRefusesAWorkerUserFlagAndHalfATLSPair(t *testing.T) {
 	oidc := map[string]string{"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "https://id.example", "MCP_RESOURCE": "https://gs.example/mcp"}
-	if _, err := loadNetworkMode([]string{"-worker-user=McpReadOnly"}, envOf(oidc), zerolog.Nop()); err == nil ||
+	if _, err := loadNetworkMode([]string{"-worker-user=McpReadOnly"}, envOf(oidc), surface{}, zerolog.Nop()); err == nil ||
 		!strings.Contains(err.Error(), "-worker-user is refused with MCP_AUTH=oidc") {
 		t.Fatalf("-worker-user: %v", err)
 	}
-	if _, err := loadNetworkMode(nil, envOf(map[string]string{"MCP_TLS_CERT": "/c.pem"}), zerolog.Nop()); err == nil ||
+	if _, err := loadNetworkMode(nil, envOf(map[string]string{"MCP_TLS_CERT": "/c.pem"}), surface{}, zerolog.Nop()); err == nil ||
 		!strings.Contains(err.Error(), "MCP_TLS_CERT is set but MCP_TLS_KEY is not") {
 		t.Fatalf("half a TLS pair: %v", err)
 	}
-	m, err := loadNetworkMode(nil, envOf(oidc), zerolog.Nop())
+	m, err := loadNetworkMode(nil, envOf(oidc), surface{}, zerolog.Nop())
 	if err != nil || !m.authenticated() {
 		t.Fatalf("%v", err)
 	}

@@ -18,8 +18,10 @@ McpDispatcher comment:
 answers the UTF-8 bytes of its response, or an empty String for a notification or a response.
 
 initialize negotiates from the protocol versions of the prepare config (the version of the
-client when listed, else the first), ping answers an empty object, tools/list answers the whole
-registry in one page (a cursor is refused -32602), tools/call validates the arguments against
+client when listed, else the first), ping answers an empty object, tools/list answers the tools
+of the grant (the whole registry without one) in one page (a cursor is refused -32602), a call of
+a registered tool outside the grant is a -32001 error of kind toolNotGranted naming its toolset,
+tools/call validates the arguments against
 the closed schema of the tool (a violation is an isError result of kind invalidParams) and runs
 it with the session''s channel (McpChannel) bound to the call, unbinding it before the answer.
 logging/setLevel sets the level of the channel (an unknown level is -32602). Anything a handler
@@ -341,12 +343,29 @@ toolsCall: params id: id
     ^self errorId: id code: -32602 message: 'tools/call needs params.name (a string)'].
   tool := server registry toolNamed: name ifAbsent: [nil].
   tool isNil ifTrue: [^self errorId: id code: -32602 message: 'unknown tool: ' , name].
+  (server isToolGranted: name) ifFalse: [^self notGranted: name id: id].
   args := params at: 'arguments' ifAbsent: [nil].
   args isNil ifTrue: [args := Dictionary new].
   problem := tool validationErrorFor: args.
   problem isNil ifFalse: [
     ^self result: (self annotated: (self errorContentKind: 'invalidParams' message: problem details: nil)) id: id].
   ^self withChannelBoundTo: id params: params do: [self call: tool with: args id: id]
+%
+category: 'tools/call'
+method: McpDispatcher
+notGranted: aName id: id
+  "A tool of the surface outside the session's grant: a JSON-RPC error, not a tool result, so
+   the router may read its kind and answer the client with a step-up challenge."
+  | toolset |
+  toolset := server toolsetOfToolNamed: aName.
+  ^self errorId: id code: -32001
+    message: 'the tool ' , aName , ' is not granted to this session (its toolset ' , toolset
+      , ' is outside the token''s scopes)'
+    data: (Dictionary new
+      at: 'kind' put: 'toolNotGranted';
+      at: 'tool' put: aName;
+      at: 'toolset' put: toolset;
+      yourself)
 %
 category: 'tools/call'
 method: McpDispatcher
@@ -398,5 +417,5 @@ method: McpDispatcher
 toolsList: params id: id
   (params at: 'cursor' ifAbsent: [nil]) isNil ifFalse: [
     ^self errorId: id code: -32602 message: 'tools/list has one page; no cursor is valid'].
-  ^self result: (Dictionary new at: 'tools' put: server registry descriptors; yourself) id: id
+  ^self result: (Dictionary new at: 'tools' put: server offeredDescriptors; yourself) id: id
 %

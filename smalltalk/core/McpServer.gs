@@ -6,7 +6,8 @@ Object subclass: 'McpServer'
   instVarNames: #( registry dispatcher protocolVersions resultCap
                     configuredName configuredVersion configuredTitle configuredInstructions
                     toolsetNames toolsetOptions frontEnd
-                    readLedger writeLedger staleReads lastReadCount viewNote failedCommit)
+                    readLedger writeLedger staleReads lastReadCount viewNote failedCommit
+                    toolsetOfTool grantedToolsets)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -18,9 +19,11 @@ expectvalue /Class
 doit
 McpServer comment: 
 'The worker: the single-client MCP server that runs inside one worker gem. The Go front end
-drives it through four class-side entries (docs/worker-contract.md): mcpPrepare: once after
-login, mcpHandle: once per client message, and between calls mcpViewStatus and mcpRefreshView.
-A subclass inherits all four, so a deployment can name its own worker class and override the
+drives it through class-side entries (docs/worker-contract.md): mcpPrepare: once after login,
+mcpHandle: once per client message, and between calls mcpViewStatus, mcpRefreshView and
+mcpGrant: (the toolsets of the surface the client may see, which its token''s scopes chose; a
+tool outside them is not listed and a call to it is answered toolNotGranted, naming its toolset,
+so the router can ask the client for a token with more scope). A subclass inherits them all, so a deployment can name its own worker class and override the
 class-side identity defaults (defaultServerName, defaultServerVersion, defaultServerTitle,
 defaultServerInstructions) or defaultToolsetNames.
 
@@ -125,6 +128,37 @@ mcpPrepare: configJson
   "Entry 1: configure this session from the prepare config and answer the JSON verdict."
   ^self guarded: [McpJson write: (self prepareAnswerFor: configJson)]
     otherwise: [:ex | '{"ok":false,"error":{"kind":"badConfig","message":"the worker failed while answering the prepare"}}']
+%
+category: 'contract'
+classmethod: McpServer
+mcpGrant: grantJson
+  "Entry 5: the toolsets of the surface offered from now on; nothing else of the session changes."
+  ^self guarded: [McpJson write: (self grantAnswerFor: grantJson)]
+    otherwise: [:ex | McpJson write: (self grantFailure: 'the worker failed while applying the grant')]
+%
+category: 'contract'
+classmethod: McpServer
+grantAnswerFor: grantJson
+  "The success or failure Dictionary of mcpGrant:."
+  ^[| server |
+    server := self current.
+    server isNil
+      ifTrue: [self grantFailure: 'the worker was not prepared (mcpPrepare: has not succeeded in this session)']
+      ifFalse: [server applyGrant: (McpJson parse: grantJson)]]
+      on: AbstractException
+      do: [:ex |
+        (McpDispatcher mustPass: ex) ifTrue: [ex pass].
+        ex return: (self grantFailure: ((ex isKindOf: McpError)
+          ifTrue: [ex safeText]
+          ifFalse: ['the grant could not be applied: ' , (self describeException: ex)]))]
+%
+category: 'contract'
+classmethod: McpServer
+grantFailure: aMessage
+  ^Dictionary new
+    at: 'ok' put: false;
+    at: 'error' put: (Dictionary new at: 'kind' put: 'badGrant'; at: 'message' put: aMessage; yourself);
+    yourself
 %
 category: 'contract'
 classmethod: McpServer
@@ -342,7 +376,9 @@ configureFrom: aConfig
   self applyIdentityIn: aConfig.
   resultCap := self resultCapIn: aConfig.
   frontEnd := aConfig at: 'frontEnd' ifAbsent: [nil].
-  self installToolsets: (self toolsetNamesIn: aConfig) options: (self toolsetOptionsIn: aConfig)
+  self installToolsets: (self toolsetNamesIn: aConfig) options: (self toolsetOptionsIn: aConfig).
+  (aConfig at: 'grant' ifAbsent: [nil]) isNil ifFalse: [
+    grantedToolsets := self grantedToolsetsIn: (aConfig at: 'grant') kind: 'badConfig']
 %
 category: 'configuring'
 method: McpServer
@@ -421,7 +457,67 @@ installToolsets: anArrayOfNames options: anOptionsDictionary
     name := anArrayOfNames at: index.
     self checkOptions: (anOptionsDictionary at: name ifAbsent: [nil]) for: (classes at: index) named: name.
     ((classes at: index) server: self options: (anOptionsDictionary at: name ifAbsent: [nil]))
-      registerOn: registry]
+      registerOn: registry.
+    self recordToolset: name]
+%
+category: 'configuring'
+method: McpServer
+recordToolset: aName
+  "Every registered tool that has no toolset yet came from aName, the toolset just registered."
+  registry toolNames do: [:each |
+    (toolsetOfTool includesKey: each) ifFalse: [toolsetOfTool at: each put: aName]]
+%
+category: 'grant'
+method: McpServer
+applyGrant: aGrant
+  "mcpGrant: for this session: the grant is checked whole before it replaces the one in force."
+  grantedToolsets := self grantedToolsetsIn: aGrant kind: 'badGrant'.
+  ^Dictionary new at: 'ok' put: true; at: 'grant' put: self grantAnswer; yourself
+%
+category: 'grant'
+method: McpServer
+grantAnswer
+  ^Dictionary new at: 'toolsets' put: grantedToolsets asArray; yourself
+%
+category: 'grant'
+method: McpServer
+grantedToolsetsIn: aGrant kind: aKind
+  "The toolset names of a grant {toolsets: [...]}, each in the surface; signals McpError of aKind."
+  | names |
+  (aGrant isKindOf: Dictionary) ifFalse: [
+    ^self refuse: aKind because: 'the grant must be an object {"toolsets": [...]}'].
+  names := aGrant at: 'toolsets' ifAbsent: [nil].
+  (names isKindOf: Array) ifFalse: [
+    ^self refuse: aKind because: 'grant.toolsets must be an array of toolset names'].
+  names do: [:each |
+    ((each isKindOf: CharacterCollection) and: [toolsetNames includes: each]) ifFalse: [
+      ^self refuse: aKind because: 'the grant names ' , each printString , ', which is not in the tool surface']].
+  ^names
+%
+category: 'grant'
+method: McpServer
+grantedToolsets
+  "The toolsets offered to the client, or nil when the whole surface is."
+  ^grantedToolsets
+%
+category: 'grant'
+method: McpServer
+isToolGranted: aName
+  grantedToolsets isNil ifTrue: [^true].
+  ^grantedToolsets includes: (self toolsetOfToolNamed: aName)
+%
+category: 'grant'
+method: McpServer
+offeredDescriptors
+  "The tools/list entries of the granted tools, in name order."
+  ^((registry toolNames select: [:each | self isToolGranted: each])
+    collect: [:each | (registry toolNamed: each ifAbsent: [nil]) descriptor]) asArray
+%
+category: 'grant'
+method: McpServer
+toolsetOfToolNamed: aName
+  "The name of the toolset that registered the tool, or an empty String for one added by hand."
+  ^toolsetOfTool at: aName ifAbsent: [String new]
 %
 category: 'configuring'
 method: McpServer
@@ -515,13 +611,17 @@ nameGem: aCacheNameOrNil
 category: 'contract'
 method: McpServer
 prepareAnswer
-  ^Dictionary new
+  "The success answer; it echoes the grant, which tells the router the grant was applied."
+  | answer |
+  answer := Dictionary new
     at: 'ok' put: true;
     at: 'gemSession' put: System session;
     at: 'workerClass' put: self class name asString;
     at: 'serverName' put: self serverName;
     at: 'tools' put: self toolCount;
-    yourself
+    yourself.
+  grantedToolsets isNil ifFalse: [answer at: 'grant' put: self grantAnswer].
+  ^answer
 %
 category: 'contract'
 method: McpServer
@@ -617,7 +717,9 @@ initialize
   writeLedger := Set new.
   staleReads := OrderedCollection new.
   lastReadCount := 0.
-  failedCommit := false
+  failedCommit := false.
+  toolsetOfTool := Dictionary new.
+  grantedToolsets := nil
 %
 category: 'blind-write guardrail'
 method: McpServer

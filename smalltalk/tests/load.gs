@@ -13,7 +13,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
-   #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel )
+   #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -36,6 +36,7 @@ input smalltalk/tests/McpServerTest.gs
 input smalltalk/tests/McpSessionToolsetTest.gs
 input smalltalk/tests/McpContractTest.gs
 input smalltalk/tests/McpContractFixturesTest.gs
+input smalltalk/tests/McpGrantTest.gs
 !
 ! ------------------- The tool-surface fixtures and suites (input lines added by their owner)
 input smalltalk/tests/McpFixtureToolset.gs

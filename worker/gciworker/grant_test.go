@@ -1,0 +1,48 @@
+package gciworker
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
+
+func TestGrantTravelsInThePrepareAndThroughMcpGrant(t *testing.T) {
+	cfg := prepareConfig()
+	cfg.Toolsets = []string{"McpFixtureToolset", "McpFixtureWriteToolset", "McpFixtureExecToolset"}
+	cfg.Grant = &worker.Grant{Toolsets: []string{"McpFixtureWriteToolset"}}
+	g, err := NewLauncher(standinLibrary(t), Options{}).Launch(ctxFor(t), loginSpec(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close(ctxFor(t)) })
+	if p := g.Prepared(); p.Grant == nil || !slices.Equal(p.Grant.Toolsets, cfg.Grant.Toolsets) {
+		t.Fatalf("the prepare answer does not echo the grant: %+v", p)
+	}
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes","arguments":{}}}`)
+	if out, _ := g.Handle(ctxFor(t), call); !strings.Contains(string(out), `"kind":"toolNotGranted"`) {
+		t.Fatalf("outside the grant: %s", out)
+	}
+	got, err := g.(worker.Granter).Grant(ctxFor(t), worker.Grant{Toolsets: []string{"McpFixtureExecToolset"}})
+	if err != nil || !slices.Equal(got.Toolsets, []string{"McpFixtureExecToolset"}) {
+		t.Fatalf("Grant = %+v, %v", got, err)
+	}
+	if out, _ := g.Handle(ctxFor(t), call); strings.Contains(string(out), `"error"`) {
+		t.Fatalf("inside the new grant: %s", out)
+	}
+	_, err = g.(worker.Granter).Grant(ctxFor(t), worker.Grant{Toolsets: []string{"McpElsewhereToolset"}})
+	var ge *GrantError
+	if !errors.As(err, &ge) || ge.Kind != "badGrant" {
+		t.Fatalf("a grant outside the surface: %v", err)
+	}
+}
+
+func TestParseGrantAnswerRefusesAnAnswerWithoutAGrant(t *testing.T) {
+	for _, answer := range []string{`{"ok":true}`, `{"ok":false}`, `not json`, `{"ok":false,"error":{"kind":"badGrant","message":"m"}}`} {
+		if _, err := ParseGrantAnswer([]byte(answer)); err == nil {
+			t.Errorf("%s accepted", answer)
+		}
+	}
+}
