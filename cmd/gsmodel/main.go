@@ -24,6 +24,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gsmodel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	testDir := fs.String("test", "", "file in `DIR`/core and DIR/tests through their load.gs and run every TestCase subclass")
+	gemLog := fs.Bool("gemlog", false, "print the gem log (GsFile gciLogServer: lines) on stderr")
 	root := fs.String("root", ".", "the `directory` relative input paths resolve against (the repository root for smalltalk/)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gsmodel [-root DIR] FILE...   run topaz input (then stdin) in a model of GemStone")
@@ -41,7 +42,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logw := bufio.NewWriter(stderr)
 	defer logw.Flush()
-	img, err := gsmodel.NewImage(inv, func(line string) { fmt.Fprintln(logw, "[gem log] "+line) })
+	logLine := func(string) {}
+	if *gemLog {
+		logLine = func(line string) { fmt.Fprintln(logw, "[gem log] "+line) }
+	}
+	img, err := gsmodel.NewImage(inv, logLine)
 	if err != nil {
 		fmt.Fprintln(stderr, "gsmodel:", err)
 		return 1

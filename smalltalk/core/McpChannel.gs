@@ -368,7 +368,7 @@ method: McpChannel
 send: aFrame
   "Write one frame; false when the router cannot be reached (the tool goes on)."
   | bytes written |
-  frameSink isNil ifFalse: [frameSink value: aFrame. ^true].
+  frameSink isNil ifFalse: [frameSink value: aFrame. unflushed := true. ^true].
   self isConnected ifFalse: [^false].
   bytes := self class frameFor: aFrame.
   written := [socket write: bytes] on: Error do: [:ex | ex return: nil].

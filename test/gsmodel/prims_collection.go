@@ -53,7 +53,7 @@ func (img *Image) collectionPrims(s *Session) {
 		})
 		return a
 	})
-	img.prim(s, "AbstractDictionary", "associationAt:ifAbsent:", func(s *Session, a Value, x []Value) Value {
+	img.prim(s, "AbstractDictionary", "_associationAt:ifAbsent:", func(s *Session, a Value, x []Value) Value {
 		o, _ := s.hashed(a)
 		if as := s.dictAssoc(o, x[0]); as != nil {
 			return as

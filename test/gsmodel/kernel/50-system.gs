@@ -14,7 +14,7 @@ method: SymbolList
 resolveSymbol: aSymbol
   | sym |
   sym := aSymbol asSymbol.
-  self do: [:d | (d includesKey: sym) ifTrue: [^d associationAt: sym ifAbsent: [nil]]].
+  self do: [:d | (d includesKey: sym) ifTrue: [^d _associationAt: sym ifAbsent: [nil]]].
   ^nil
 %
 method: UserProfile

@@ -1,0 +1,173 @@
+package gsmodel
+
+import (
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, s *Session, src string) string {
+	t.Helper()
+	v, errText, errNum, ok := s.Execute(src)
+	if !ok {
+		return "ERROR " + itoa(errNum) + " " + errText
+	}
+	return s.safePrint(v)
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		return "-" + string(b)
+	}
+	return string(b)
+}
+
+// Each case is a doit and what printString of its value is, or the start of the unhandled
+// error. They pin the semantics the worker's Smalltalk relies on.
+func TestSemantics(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	cases := []struct{ name, src, want string }{
+		{"arithmetic", "3 + 4 * 2", "14"},
+		{"large integers", "(2 raisedTo: 100) printString size", "31"},
+		{"floored division", "-7 // 2", "-4"},
+		{"floored modulo", "-7 \\\\ 2", "1"},
+		{"a Fraction is refused", "7 / 2", "ERROR 1 the model refuses"},
+		{"cascade", "OrderedCollection new add: 1; add: 2; yourself", "an OrderedCollection( 1, 2)"},
+		{"non-local return", "#(1 2 3) detect: [:x | x > 1]", "2"},
+		{"handler runs before unwinding", "| log | log := OrderedCollection new. [[Error signal: 'x'] ensure: [log add: #ensure]] on: Error do: [:e | log add: #handler]. log", "an OrderedCollection( #handler, #ensure)"},
+		{"resume answers from signal", "[(Notification signal: 'n') + 1] on: Notification do: [:e | e resume: 41]", "42"},
+		{"an Error is not resumable", "[Error signal: 'x'] on: Error do: [:e | e resume: 1]", "ERROR 2717"},
+		{"retry", "| n | n := 0. [n := n + 1. n < 3 ifTrue: [Error signal: 'again']. n] on: Error do: [:e | e retry]", "3"},
+		{"pass reaches the outer handler", "[[Error signal: 'x'] on: Error do: [:e | e pass]] on: Error do: [:e | e return: #outer]", "#outer"},
+		{"outer then resume", "[[(Warning signal: 'w') + 1] on: Warning do: [:e | e outer + 10]] on: Warning do: [:e | e resume: 5]", "15"},
+		{"an unhandled Notification answers nil", "Notification signal: 'n'", "nil"},
+		{"an exception set", "[1/0] on: MessageNotUnderstood, ZeroDivide do: [:e | e class name]", "#ZeroDivide"},
+		{"signal inside a handler goes outward", "[[Error signal: 'a'] on: Error do: [:e | ZeroDivide new signal: 'b']] on: ZeroDivide do: [:e | e messageText]", "'b'"},
+		{"ifCurtailed runs on an unwind", "| log | log := OrderedCollection new. [[Error signal] ifCurtailed: [log add: 1]] on: Error do: [:e | e return: 0]. log", "an OrderedCollection( 1)"},
+		{"a return from a block whose home is active", "[:x | ^x] value: 3", "3"},
+		{"MessageNotUnderstood", "3 frobnicate", "ERROR 2010 a MessageNotUnderstood occurred (error 2010), a SmallInteger does not understand  #frobnicate"},
+		{"the description of a ZeroDivide", "[1/0] on: ZeroDivide do: [:e | e messageText isNil]", "true"},
+		{"ByteArray asString is its printString", "#[104 105] asString", "'a ByteArray( 104, 105)'"},
+		{"a Unicode7 compared with a String", "'abc' decodeFromUTF8 = 'abc'", "ERROR 2718"},
+		{"a String compared with a Symbol is unattested", "'abc' = #abc", "ERROR 1 the model refuses"},
+		{"String class new:withAll: is missing", "String new: 2 withAll: $a", "ERROR 2010"},
+		{"Array class new:withAll:", "Array new: 2 withAll: 7", "an Array( 7, 7)"},
+		{"asJson keeps the low 16 bits of an astral code point", "(String with: (Character codePoint: 16r1F600)) asJson", "'\"\\uF600\"'"},
+		{"a surrogate code point", "Character codePoint: 16rD800", "ERROR 2723"},
+		{"JsonParser", "(JsonParser parse: '{\"a\":[1,2.5,true,null]}') printString", "'a Dictionary( ''a''->an Array( 1, 2.5, true, nil))'"},
+		{"includesString: ignores case", "'Hello' includesString: 'hell'", "true"},
+		{"decodeFromUTF8 of a ByteArray", "#[195 169] decodeFromUTF8 class name", "#Unicode16"},
+		{"a malformed UTF-8 byte", "#[195] decodeFromUTF8", "ERROR 2718"},
+		{"a write stream widens", "(WriteStream on: String new) nextPut: (Character codePoint: 300); contents", "'" + string(rune(300)) + "'"},
+		{"Utf8 has no at:put:", "'x' encodeAsUTF8 at: 1 put: 65", "ERROR 2010"},
+		{"a shadowed temporary is a CompileWarning", "| w | w := 0. [| w | w] value. [[:x | | y | y] value: 1] value. 'ok'", "'ok'"},
+		{"an undefined global is a CompileError", "NoSuchGlobal new", "ERROR 1001"},
+	}
+	for _, c := range cases {
+		got := run(t, s, c.src)
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: %s\n  got  %s\n  want %s", c.name, c.src, got, c.want)
+		}
+	}
+}
+
+func TestClassesAndMethods(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	steps := []struct{ src, want string }{
+		{"Object subclass: 'Foo' instVarNames: #(a) classVars: #(Count) classInstVars: #(made) poolDictionaries: #() inDictionary: UserGlobals options: #()", "Foo"},
+		{"Foo compileMethod: 'a ^a' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0", "Foo>>a"},
+		{"Foo compileMethod: 'a: x a := x' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0", "Foo>>a:"},
+		{"Foo class compileMethod: 'bump made := (made ifNil: [0]) + 1. Count := made. ^Count' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0", "Foo class>>bump"},
+		{"Foo bump. Foo bump", "2"},
+		{"(Foo new a: 5; yourself) a", "5"},
+		{"[Foo compileMethod: 'b ^zork' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0] on: CompileError do: [:e | (e errorDetails first) first]", "1031"},
+		{"Foo compileMethod: 'b ^zork' dictionaries: System myUserProfile symbolList category: 'x'", "an Array( an Array( 1031"},
+		{"(ClassOrganizer new implementorsOf: #a) size", "1"},
+		{"Foo compileMethod: 'blk ^[:x | ^x]' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. #done", "#done"},
+		{"(Foo new blk) value: 3", "ERROR 2006"},
+		{"Object subclass: 'Foo' instVarNames: #(a) classVars: #(Count) classInstVars: #(made) poolDictionaries: #() inDictionary: UserGlobals options: #()", "Foo"},
+		{"Foo classHistory size", "1"},
+		{"Object subclass: 'Foo' instVarNames: #(a b) classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()", "Foo"},
+		{"Foo classHistory size", "2"},
+		{"Foo selectors size", "0"},
+		{"(ClassOrganizer new implementorsOf: #a) size", "0"},
+	}
+	for _, st := range steps {
+		if got := run(t, s, st.src); !strings.HasPrefix(got, st.want) {
+			t.Errorf("%s\n  got  %s\n  want %s", st.src, got, st.want)
+		}
+	}
+}
+
+// Sessions see each other's work only through commits, and a write-write conflict refuses
+// the later commit.
+func TestTransactionsBetweenSessions(t *testing.T) {
+	img, _ := newTestImage(t)
+	a, _ := img.Login("DataCurator")
+	b, _ := img.Login("DataCurator")
+	steps := []struct {
+		s         *Session
+		src, want string
+	}{
+		{a, "UserGlobals at: #Shared put: 1. System needsCommit", "true"},
+		{b, "UserGlobals at: #Shared ifAbsent: [#absent]", "#absent"},
+		{a, "System commitTransaction", "true"},
+		{b, "UserGlobals at: #Shared ifAbsent: [#absent]", "#absent"},
+		{b, "System abortTransaction. UserGlobals at: #Shared", "1"},
+		{a, "UserGlobals at: #Shared put: 2. System needsCommit", "true"},
+		{b, "UserGlobals at: #Shared put: 3. System needsCommit", "true"},
+		{a, "System commitTransaction", "true"},
+		{b, "System commitTransaction", "false"},
+		{b, "(System transactionConflicts at: #commitResult)", "#retryFailure"},
+		{b, "System continueTransaction", "ERROR 2409"},
+		{b, "System abortTransaction. UserGlobals at: #Shared", "2"},
+		{a, "Object subclass: 'Bar' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()", "Bar"},
+		{a, "Bar compileMethod: 'x ^1' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. System commitTransaction", "true"},
+		{b, "System abortTransaction", "nil"},
+		{b, "Bar new x", "1"},
+		{a, "Bar compileMethod: 'x ^2' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. Bar new x", "2"},
+		{b, "Bar new x", "1"},
+		{a, "System abortTransaction. Bar new x", "1"},
+	}
+	for i, st := range steps {
+		who := "a"
+		if st.s == b {
+			who = "b"
+		}
+		if got := run(t, st.s, st.src); !strings.HasPrefix(got, st.want) {
+			t.Errorf("step %d (%s) %s\n  got  %s\n  want %s", i, who, st.src, got, st.want)
+		}
+	}
+}
+
+func TestTopazPrintsResultsAndErrors(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	var out strings.Builder
+	tz := NewTopaz(s, &out)
+	tz.Run("in", "printit\n3 + 4\n%\nrun\n3 zork\n%\nexpectvalue /Class\ndoit\nObject subclass: 'Baz' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()\n%\ncategory: 'x'\nmethod: Baz\nfoo\n  ^#foo\n%\nprintit\nBaz new foo\n%\nmethod: Baz\nbar\n  ^zork\n%\ncommit\n")
+	want := []string{"7", "ERROR 2010 , a MessageNotUnderstood occurred (error 2010), a SmallInteger does not understand  #zork (in:5)",
+		"#foo", "ERROR 1031 , compiling Baz: undefined symbol zork (in:21)", "Successful commit"}
+	got := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("topaz output:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
+	}
+	if tz.Errors != 2 {
+		t.Errorf("errors = %d, want 2", tz.Errors)
+	}
+}
