@@ -188,10 +188,14 @@ func deferredVersionRefusal(r *http.Request) string {
 	return v
 }
 
+// refuseVersion names the supported revisions twice: in the message for people, and as
+// data.supported for a client that picks one and retries.
 func (s *Server) refuseVersion(w http.ResponseWriter, r *http.Request, v string) {
-	s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+	data := kindData("unsupportedProtocolVersion")
+	data["supported"] = s.ProtocolVersions()
+	s.refuseWith(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
 		"Bad Request: unsupported MCP-Protocol-Version "+quote(v)+"; this server supports "+strings.Join(s.versions, ", "),
-		"unsupportedProtocolVersion")
+		data)
 }
 
 type sessionKey struct{}

@@ -24,7 +24,8 @@ type CallEvent struct {
 	Method string
 	// Outcome is "ok", "workerError", "sessionGone", "duplicateId", or the kind of the Stop
 	// that ended the call ("cancelled", "requestTimeout", "shuttingDown", "clientGone", or a
-	// lifetime policy's own kind).
+	// lifetime policy's own kind); a notification whose session ended before the worker had it
+	// is "undelivered", which is no error.
 	Outcome string
 	// Step is the escalation step that ended the call: softBreak, hardBreak, stop ("" when none).
 	Step string
@@ -41,6 +42,10 @@ func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.D
 	}
 	outcome := "ok"
 	switch {
+	case m.Kind == jsonrpc.Notification && (out.Stopped == session.ErrSessionEnded || out.Stopped == session.ErrShuttingDown):
+		// Nobody waits for a notification, and its session ending first (a client that sends
+		// notifications/initialized and DELETEs at once) is nobody's error.
+		outcome = "undelivered"
 	case errors.Is(out.Err, session.ErrDuplicateID):
 		outcome = "duplicateId"
 	case out.Stopped != nil:

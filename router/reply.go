@@ -73,8 +73,13 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // error body (id null: a refused request was not read far enough to know its id), whose
 // data.kind says which gate refused it.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status, code int, message, kind string) {
-	s.o.Log.Debug().Str("verb", r.Method).Str("path", r.URL.Path).Int("status", status).Str("kind", kind).Msg("request refused")
-	writeJSON(w, status, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: code, Message: message, Data: kindData(kind)}))
+	s.refuseWith(w, r, status, code, message, kindData(kind))
+}
+
+// refuseWith is refuse with more in error.data than its kind.
+func (s *Server) refuseWith(w http.ResponseWriter, r *http.Request, status, code int, message string, data map[string]any) {
+	s.o.Log.Debug().Str("verb", r.Method).Str("path", r.URL.Path).Int("status", status).Interface("kind", data["kind"]).Msg("request refused")
+	writeJSON(w, status, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: code, Message: message, Data: data}))
 }
 
 // errorBody is a JSON-RPC error response carrying data.kind and any further data members.

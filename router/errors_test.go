@@ -1,0 +1,59 @@
+package router_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+func TestUnsupportedProtocolVersionListsTheSupportedOnesAsData(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	for name, r := range map[string]reply{
+		"POST on a session":    f.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Protocol-Version", "2024-11-05"),
+		"GET":                  f.do(http.MethodGet, sid, "", "Mcp-Protocol-Version", "1999-01-01"),
+		"POST with no session": f.post("", initBody, "Mcp-Protocol-Version", "2026-07-28"),
+	} {
+		wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+		raw, _ := r.RPC.Error.Data["supported"].([]any)
+		var got []string
+		for _, v := range raw {
+			s, _ := v.(string)
+			got = append(got, s)
+		}
+		if !slices.Equal(got, router.SupportedProtocolVersions) {
+			t.Errorf("%s: data.supported %v, want %v", name, r.RPC.Error.Data["supported"], router.SupportedProtocolVersions)
+		}
+	}
+}
+
+func TestANotificationWhoseSessionEndedFirstIsUndeliveredNotAnError(t *testing.T) {
+	obs := &recordingObserver{}
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Observer = obs })
+	sid := f.open()
+	busy := make(chan reply, 1)
+	go func() { r, _ := f.try(sid, call(2, "sleep", `{"ms":5000}`)); busy <- r }()
+	mcptest.Eventually(t, 2*time.Second, "the sleep runs", func() bool {
+		live, ok := f.srv.Sessions().Get(sid)
+		if !ok {
+			return false
+		}
+		_, running := live.InFlight()
+		return running
+	})
+	// Queued behind the sleep, then the client ends the session, as a quick client does.
+	wantStatus(t, f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`), http.StatusAccepted)
+	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
+	<-busy
+	mcptest.Eventually(t, 2*time.Second, "the notification's outcome observed", func() bool {
+		return obs.outcomes()["notifications/initialized undelivered"] == 1
+	})
+	if n := obs.outcomes()["notifications/initialized sessionGone"]; n != 0 {
+		t.Fatalf("the notification counted as sessionGone %d times: %v", n, obs.outcomes())
+	}
+}
