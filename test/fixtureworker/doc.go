@@ -65,6 +65,16 @@
 //	                          goes to the session's GET stream; a break ends it. Without a
 //	                          channel it is an isError result of kind channelUnavailable
 //
+// # Grant toolsets (grant.go)
+//
+// Outside the default surface, for the network-facing mode's scope grants: a config that names
+// them in toolsets serves them. WriteToolsetName holds note {text} (keeps a line in the
+// session), ExecToolsetName holds notes {} (answers the kept lines), so a test can see the
+// session outlive a change of its grant. A config's grant {toolsets} (each in the surface, else
+// badConfig) limits tools/list to those toolsets, is echoed in the prepare answer, and makes a
+// call to another tool of the surface the -32001 error of kind NotGrantedKind naming its
+// toolset; Worker.Grant is the mcpGrant: entry (badGrant for a name outside the surface).
+//
 // # Conformance fixtures (conformance.go)
 //
 // The official MCP conformance suite's fixed names, with the capabilities they need declared
@@ -99,7 +109,8 @@
 //
 // The contract's fields are honoured: contract must be 1 (else kind contractVersion);
 // workerClass must be non-empty (else badConfig); protocolVersions must be non-empty (else
-// badConfig); toolsets, when given, may name only ToolsetName (else toolsetNotFound);
+// badConfig); toolsets, when given, may name only ToolsetName, WriteToolsetName and
+// ExecToolsetName (else toolsetNotFound);
 // toolsetOptions may carry only ToolsetName's options, of which there is one,
 // "commitsBehind" (an integer: the view status the worker starts with; else badOption);
 // serverName/serverVersion/serverTitle/instructions override the defaults, instructions ""
