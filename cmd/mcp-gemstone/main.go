@@ -94,7 +94,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control, OneTimeUser: oneTimeUser(cfg)}), log)
 	opts.Ready = control.ready
 	asm, err := wiring.Assemble(opts, wiring.Parts{
-		Metrics: cfg.Metrics, Lifetime: cfg.Lifetime, Stone: control, Network: netMode.apply, Log: log,
+		Metrics: cfg.Metrics, Lifetime: cfg.Lifetime, Stone: control, Network: netMode.apply, Version: buildVersion(), Log: log,
 	})
 	if err != nil { // config.Load validated the same settings; this is a defect, not a bad setting
 		log.Error().Err(err).Msg("session lifetime policy not started")

@@ -22,7 +22,7 @@ func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
 	}
 	launcher := fakeworker.New()
 	opts := routerOptions(cfg, launcher, zerolog.New(io.Discard))
-	asm, err := wiring.Assemble(opts, wiring.Parts{Metrics: true, Lifetime: cfg.Lifetime, Stone: &fakeworker.Control{L: launcher}, Log: zerolog.New(io.Discard)})
+	asm, err := wiring.Assemble(opts, wiring.Parts{Metrics: true, Lifetime: cfg.Lifetime, Stone: &fakeworker.Control{L: launcher}, Version: buildVersion(), Log: zerolog.New(io.Discard)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +69,7 @@ func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
 		`mcp_calls_total{method="tools/call",outcome="requestTimeout"} 1`,
 		`mcp_calls_total{method="initialize",outcome="ok"} 1`,
 		`mcp_call_endings_total{step="softBreak"} 1`,
+		`mcp_build_info{version="` + buildVersion() + `"} 1`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/metrics lacks %s", want)

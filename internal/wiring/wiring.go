@@ -25,6 +25,8 @@ type Parts struct {
 	// Network, if set, adds the network mode's gates (authentication) to the options. It runs
 	// after the metrics and before the streams, as the binary has always applied it.
 	Network func(*router.Options)
+	// Version is this build's version, the label of mcp_build_info.
+	Version string
 	Log     zerolog.Logger
 }
 
@@ -46,6 +48,7 @@ func Assemble(o router.Options, p Parts) (*Assembly, error) {
 	var rec metrics.Recorder = metrics.Nop
 	if p.Metrics {
 		reg := metrics.New()
+		reg.BuildInfo(p.Version)
 		withMetrics(&o, reg)
 		rec = reg
 	}

@@ -73,6 +73,7 @@ type Registry struct {
 	streamsOpen    prometheus.Gauge
 	outboxDropped  prometheus.Counter
 	loginFailures  *prometheus.CounterVec
+	buildInfo      *prometheus.GaugeVec
 }
 
 var _ Recorder = (*Registry)(nil)
@@ -107,8 +108,10 @@ func New() *Registry {
 		Name: "mcp_outbox_dropped_total", Help: "Server-to-client messages dropped from full outboxes."})
 	r.loginFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "mcp_login_failures_total", Help: "Worker logins or prepares that failed, by kind."}, []string{"kind"})
+	r.buildInfo = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "mcp_build_info", Help: "Always 1; the version label names this build (what mcp-gemstone -version prints)."}, []string{"version"})
 	for _, c := range []prometheus.Collector{r.sessionsOpen, r.sessionsOpened, r.sessionsEnded, r.calls, r.callSeconds,
-		r.endings, r.reaps, r.streamsOpen, r.outboxDropped, r.loginFailures,
+		r.endings, r.reaps, r.streamsOpen, r.outboxDropped, r.loginFailures, r.buildInfo,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		f(c)
 	}
@@ -151,6 +154,17 @@ func (r *Registry) OutboxDropped(n int) {
 }
 
 func (r *Registry) LoginFailed(kind string) { r.loginFailures.WithLabelValues(Token(kind)).Inc() }
+
+// BuildInfo sets mcp_build_info{version} to 1. The version comes from the build, never from a
+// client, but it is still held to a short version-like string.
+func (r *Registry) BuildInfo(version string) {
+	if !versionPattern.MatchString(version) {
+		version = "other"
+	}
+	r.buildInfo.WithLabelValues(version).Set(1)
+}
+
+var versionPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$`)
 
 // methods are the MCP methods a label may name; a client can send any method string, so
 // anything else is "other" (and the label set stays bounded).

@@ -154,3 +154,12 @@ func TestNopRecordsNothingAndNeverPanics(t *testing.T) {
 	n.OutboxDropped(5)
 	n.LoginFailed("x")
 }
+
+func TestBuildInfoNamesTheVersionAndRefusesWhatIsNotOne(t *testing.T) {
+	r := metrics.New()
+	r.BuildInfo("v1.4.0-3-gc73b098-dirty")
+	wantLine(t, scrape(t, r), `mcp_build_info{version="v1.4.0-3-gc73b098-dirty"} 1`)
+	odd := metrics.New()
+	odd.BuildInfo(`x"} 1` + "\nmcp_sessions_open 99")
+	wantLine(t, scrape(t, odd), `mcp_build_info{version="other"} 1`)
+}
