@@ -4,15 +4,18 @@
 //
 //	gsmodel FILE...      read topaz input from the files, then from stdin
 //	gsmodel -test DIR    file in DIR/core and DIR/tests, run every TestCase subclass
+//	gsmodel -stone SOCK FILE...   file in the files, commit, and serve the GCI stand-in's gems
+//	                              on the Unix socket SOCK (GSMODEL_STONE=SOCK for the gems)
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/gscheck"
 	"github.com/gemstone-mcp/mcp-gemstone/test/gsmodel"
@@ -24,6 +27,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gsmodel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	testDir := fs.String("test", "", "file in `DIR`/core and DIR/tests through their load.gs and run every TestCase subclass")
+	stone := fs.String("stone", "", "file in the FILE arguments, commit, then serve gems on the Unix socket `SOCK` until SIGTERM")
 	gemLog := fs.Bool("gemlog", false, "print the gem log (GsFile gciLogServer: lines) on stderr")
 	root := fs.String("root", ".", "the `directory` relative input paths resolve against (the repository root for smalltalk/)")
 	fs.Usage = func() {
@@ -40,11 +44,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gsmodel:", err)
 		return 2
 	}
-	logw := bufio.NewWriter(stderr)
-	defer logw.Flush()
 	logLine := func(string) {}
 	if *gemLog {
-		logLine = func(line string) { fmt.Fprintln(logw, "[gem log] "+line) }
+		logLine = func(line string) { fmt.Fprintln(stderr, "[gem log] "+line) }
+	}
+	if *stone != "" {
+		return serveStone(*stone, *root, fs.Args(), logLine, stdout, stderr)
 	}
 	img, err := gsmodel.NewImage(inv, logLine)
 	if err != nil {
@@ -82,6 +87,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		t.Run("stdin", string(data))
 	}
 	if t.Errors > 0 {
+		return 1
+	}
+	return 0
+}
+
+// serveStone files in the given topaz files as DataCurator, commits, and serves gems until a
+// SIGTERM or SIGINT. A file-in error refuses to serve: a half-loaded image would answer the
+// tools in ways no real install would.
+func serveStone(sock, root string, files []string, log func(string), stdout, stderr io.Writer) int {
+	st, err := gsmodel.StartStone(root, files, sock, stdout, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "gsmodel:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "gsmodel stone: serving gems on %s (a model of GemStone, not GemStone)\n", sock)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	<-sig
+	if err := st.Stop(); err != nil {
+		fmt.Fprintln(stderr, "gsmodel:", err)
 		return 1
 	}
 	return 0

@@ -13,7 +13,8 @@ import (
 // Image is the model's stone: the committed objects every session shares, the symbol table,
 // and the kernel. A session sees the stone through its view (Session.rd).
 type Image struct {
-	mu       sync.Mutex
+	mu       sync.Mutex // guards the stone's bookkeeping (commits, symbols, ids, sessions)
+	gil      sync.Mutex // one session runs Smalltalk at a time (stone mode)
 	commit   int
 	nextID   uint64
 	nextSess int
@@ -182,11 +183,17 @@ func (img *Image) newSession(user *Object) *Session {
 	return s
 }
 
-// Login answers a new session of the named user.
+// Login answers a new session of the named user. A user the model has not seen is created on
+// first login, with its own UserGlobals and then DataCurator's other dictionaries: the GCI
+// stand-in has authenticated the login already, and in the model every user sees what the
+// install filed in.
 func (img *Image) Login(userID string) (*Session, error) {
+	if userID == "" {
+		return nil, fmt.Errorf("no user named in the login")
+	}
 	up := img.users[userID]
 	if up == nil {
-		return nil, fmt.Errorf("no user %q in the model", userID)
+		up = img.addUser(userID)
 	}
 	s := img.newSession(up)
 	s.temps = s.newObject(img.k.SessionTemps)
@@ -327,4 +334,36 @@ func (img *Image) commitBoot(s *Session) {
 			img.persist(st, 0)
 		}
 	}
+}
+
+func (img *Image) addUser(userID string) *Object {
+	s := img.newSession(img.users["SystemUser"])
+	up := img.newUser(s, userID)
+	dc := img.users["DataCurator"]
+	list := s.wr(s.ivarGet(up, 1).(*Object))
+	for _, d := range s.elements(s.ivarGet(dc, 1)) {
+		if _, ok := s.dictAt(d.(*Object), s.symbol("UserGlobals")); ok {
+			continue
+		}
+		if d != img.globals {
+			list.ix = append(list.ix[:len(list.ix)-1], d, img.globals)
+		}
+	}
+	img.persistRoot(up, s)
+	s.Logout()
+	return up
+}
+
+// persistRoot commits a new root object (a UserProfile) and everything it reaches.
+func (img *Image) persistRoot(root *Object, s *Session) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	if root.st == nil {
+		return
+	}
+	img.commit++
+	st := root.st
+	root.vers = []version{{img.commit, st}}
+	root.st = nil
+	img.persist(st, img.commit)
 }

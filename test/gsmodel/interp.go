@@ -215,8 +215,13 @@ func (s *Session) inheritsFrom(cls, anc *Object) bool {
 
 // checkInterrupt raises a pending soft break (from the gem's break frame) at a send boundary.
 func (s *Session) checkInterrupt() {
-	if s.interrupt != nil && s.interrupt.Load() {
-		s.interrupt.Store(false)
-		s.signalNew("ControlInterrupt", 6001, "soft break", nil)
+	if s.hard.Load() {
+		s.hard.Store(false)
+		panic(hardBreak{})
 	}
+	if s.interrupt.Load() {
+		s.interrupt.Store(false)
+		s.signalNew("ControlInterrupt", errSoftBreak, "the call was ended by a soft break", nil)
+	}
+	s.maybeYield()
 }

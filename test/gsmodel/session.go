@@ -20,7 +20,10 @@ type Session struct {
 	temps     *Object // SessionTemps current
 	handlers  *handler
 	depth     int
-	interrupt *atomic.Bool
+	interrupt atomic.Bool // a soft break is pending
+	hard      atomic.Bool // a hard break is pending
+	gil       bool        // running under the image's interpreter lock (stone mode)
+	sends     int
 	cacheName string
 	out       func(string) // where GsFile stdout and gciLogServer: lines go
 	sigEnv    map[*Object]*signalEnv
@@ -213,3 +216,6 @@ func (img *Image) visitState(st *State, visit func(Value)) {
 		}
 	}
 }
+
+// CommitNow commits the session's work, as System commitTransaction does.
+func (s *Session) CommitNow() bool { return s.commit() }

@@ -259,6 +259,16 @@ func lineOfOffset(src string, off int) int {
 // Execute runs doit source in the session. It answers the value, or the unhandled error's text
 // and number.
 func (s *Session) Execute(src string) (v Value, errText string, errNum int, ok bool) {
+	m, errs, _ := s.compileDoit(src, nil, s.symbolListDicts())
+	if errs != nil {
+		return nil, "a CompileError occurred (error 1001), " + s.compileErrorText(errs), 1001, false
+	}
+	return s.guarded(func() Value { return s.invoke(m, nil, nil) })
+}
+
+// guarded runs fn as one GCI call: an unhandled error, a break or a return from a dead
+// method ends it with GemStone's number and text; the session stays usable.
+func (s *Session) guarded(fn func() Value) (v Value, errText string, errNum int, ok bool) {
 	saved := s.handlers
 	defer func() {
 		s.handlers = saved
@@ -268,6 +278,8 @@ func (s *Session) Execute(src string) (v Value, errText string, errNum int, ok b
 			case *unhandledError:
 				errNum, errText = s.describeError(x.ex)
 				v, ok = nil, false
+			case hardBreak:
+				v, errText, errNum, ok = nil, "the call was ended by a hard break", errHardBreak, false
 			case *nonLocalReturn:
 				v, errText, errNum, ok = nil, "a block returned from a method that had already returned (cannotReturn:)", 2006, false
 			case *unwind, *resumption:
@@ -279,12 +291,7 @@ func (s *Session) Execute(src string) (v Value, errText string, errNum int, ok b
 			}
 		}
 	}()
-	m, errs, warns := s.compileDoit(src, nil, s.symbolListDicts())
-	if errs != nil {
-		return nil, "a CompileError occurred (error 1001), " + s.compileErrorText(errs), 1001, false
-	}
-	_ = warns
-	return s.invoke(m, nil, nil), "", 0, true
+	return fn(), "", 0, true
 }
 
 func (s *Session) safePrint(v Value) (text string) {

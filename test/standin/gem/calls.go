@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 
@@ -32,6 +33,14 @@ type workerState struct {
 }
 
 func (g *gem) workerCall(p gemproto.PerformCall, breaks chan fixtureBreak) gemproto.Answer {
+	if g.model != nil {
+		a, err := g.model.perform(p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "standin-gem: the model stone went away:", err)
+			g.die() // a gem cannot go on without its stone
+		}
+		return a
+	}
 	switch p.Selector {
 	case "mcpPrepare:":
 		text, bad := byteArg(p)

@@ -59,6 +59,7 @@ type gem struct {
 	sessions sessionDir
 	login    loginInfo
 	state    *workerState
+	model    *modelLink // the model stone, in model mode (GSMODEL_STONE); else nil
 }
 
 func newGem(out io.Writer, pid int) *gem {
@@ -114,6 +115,14 @@ func (g *gem) acceptLogin(in io.Reader) bool {
 		return false
 	}
 	g.login = info
+	if path := os.Getenv(modelStoneEnv); path != "" {
+		m, err := dialModel(path, modelUser(info))
+		if err != nil {
+			_ = g.send(gemproto.TypeError, (&gemproto.GemError{Number: 4042, Fatal: true, Message: err.Error()}).Encode())
+			return false
+		}
+		g.model = m
+	}
 	g.sessions = sessionDir{dir: p.SessionDir}
 	n, err := g.sessions.register(g.pid)
 	if err != nil {
@@ -147,6 +156,10 @@ func (g *gem) deliverBreak(hard bool) {
 	defer g.mu.Unlock()
 	if g.breaks == nil {
 		return // nothing running: a break is a no-op
+	}
+	if g.model != nil {
+		g.model.breakCall(hard)
+		return
 	}
 	b := softBreak
 	if hard {
