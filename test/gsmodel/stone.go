@@ -278,4 +278,3 @@ func (s *Session) maybeYield() {
 	runtime.Gosched()
 	s.img.gil.Lock()
 }
-

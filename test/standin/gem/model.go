@@ -102,7 +102,6 @@ func (m *modelLink) perform(p gemproto.PerformCall) (gemproto.Answer, error) {
 	return r, nil
 }
 
-
 // modelUser is the user the session logs in to the model as: the JWT subject when the login
 // was by token, else the login's user.
 func modelUser(info loginInfo) string {
