@@ -167,27 +167,39 @@ method: McpBrowsingToolset
 registerOn: aRegistry
   | classOnly |
   classOnly := self schemaProperties: {self classNameProperty} required: #('className').
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'describe_class'
     description: 'A class at a glance: superclass, category, instance variables (both sides), instance and class selectors, and the class comment. Licenses set_class_comment and compile_class_definition.'
     schema: classOnly
-    handler: [:args | self describeClass: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self describeClass: args])
+      title: 'Describe a class';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'export_class_source'
     description: 'The class as a topaz file-in: definition, comment, category and every method on both sides. Licenses any write to the class, including delete_class.'
     schema: classOnly
-    handler: [:args | self exportClassSource: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self exportClassSource: args])
+      title: 'Export the source of a class';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'get_class_definition'
     description: 'The class-definition message (superclass subclass: ... inDictionary: ... options: ...) as source. Licenses compile_class_definition.'
     schema: classOnly
-    handler: [:args | self getClassDefinition: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self getClassDefinition: args])
+      title: 'Get a class definition';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'get_class_hierarchy'
     description: 'The superclass chain from the root down to the class, then its direct subclasses, sorted.'
     schema: classOnly
-    handler: [:args | self getClassHierarchy: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self getClassHierarchy: args])
+      title: 'Get a class hierarchy';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'get_method_source'
     description: 'The source of one method the class itself defines (meta: true for the class side). Licenses compile_method and delete_method for that method.'
     schema: (self schemaProperties: {
@@ -195,11 +207,17 @@ registerOn: aRegistry
         self stringProperty: 'selector' description: 'The selector, e.g. printOn: or +'.
         self booleanProperty: 'meta' description: 'true for the class-side method (default false)' }
       required: #('className' 'selector'))
-    handler: [:args | self getMethodSource: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self getMethodSource: args])
+      title: 'Get the source of a method';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'list_methods'
     description: 'The selectors the class defines on the instance side and on the class side, grouped by category, sorted.'
     schema: classOnly
-    handler: [:args | self listMethods: args]).
+    handler: [:args | self listMethods: args])
+      title: 'List the methods of a class';
+      readOnly;
+      yourself).
   ^self
 %

@@ -49,11 +49,14 @@ executeCode: args
 category: 'tools'
 method: McpExecutionToolset
 registerOn: aRegistry
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'execute_code'
     description: 'Evaluate Smalltalk source in this session and answer the printString of its value. Changes it makes stay uncommitted until you call commit.'
     schema: (self schemaProperties: {
         self stringProperty: 'code' description: 'Smalltalk source: one or more statements; the value of the last is answered.' }
       required: #('code'))
     handler: [:args | self executeCode: args])
+      title: 'Execute Smalltalk code';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself)
 %

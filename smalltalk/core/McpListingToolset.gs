@@ -109,29 +109,41 @@ pagingProperties
 category: 'registration'
 method: McpListingToolset
 registerOn: aRegistry
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'list_all_classes'
     description: 'Every class in every symbol dictionary of the session''s symbol list, each with the dictionary that binds it, sorted by name. Pages with limit/offset.'
     schema: (self schemaProperties: self pagingProperties required: #())
-    handler: [:args | self listAllClasses: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self listAllClasses: args])
+      title: 'List all classes';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'list_classes'
     description: 'The classes bound in one symbol dictionary, sorted by name. Pages with limit/offset.'
     schema: (self schemaProperties: {
         self stringProperty: 'dictionaryName' description: 'Name of a symbol dictionary in the symbol list, e.g. UserGlobals' } , self pagingProperties
       required: #('dictionaryName'))
-    handler: [:args | self listClasses: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self listClasses: args])
+      title: 'List the classes of a dictionary';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'list_dictionaries'
     description: 'The symbol dictionaries of the session''s symbol list, in lookup order (the first one binding a name is the one the compiler uses).'
     schema: (self schemaProperties: #() required: #())
-    handler: [:args | self listDictionaries: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self listDictionaries: args])
+      title: 'List the symbol dictionaries';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'list_dictionary_entries'
     description: 'Every binding in one symbol dictionary, tagged (class) or (global), sorted by name. Pages with limit/offset. This is the read that licenses remove_dictionary.'
     schema: (self schemaProperties: {
         self stringProperty: 'dictionaryName' description: 'Name of a symbol dictionary in the symbol list' } , self pagingProperties
       required: #('dictionaryName'))
-    handler: [:args | self listDictionaryEntries: args]).
+    handler: [:args | self listDictionaryEntries: args])
+      title: 'List the entries of a dictionary';
+      readOnly;
+      yourself).
   ^self
 %

@@ -481,17 +481,23 @@ dictionaryNameProperty
 category: 'registration'
 method: McpMutationToolset
 registerOn: aRegistry
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'add_dictionary'
     description: 'Create a symbol dictionary and append it to the end of the session user''s symbol list. Not committed: abort removes it again.'
     schema: (self schemaProperties: {self dictionaryNameProperty} required: #('dictionaryName'))
-    handler: [:args | self addDictionary: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self addDictionary: args])
+      title: 'Add a symbol dictionary';
+      hintsReadOnly: false destructive: false idempotent: false openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'remove_dictionary'
     description: 'Remove a symbol dictionary from the session user''s symbol list, with every binding in it. Destructive; needs a prior list_dictionary_entries. Not committed: abort puts it back.'
     schema: (self schemaProperties: {self dictionaryNameProperty} required: #('dictionaryName'))
-    handler: [:args | self removeDictionary: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self removeDictionary: args])
+      title: 'Remove a symbol dictionary';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'compile_class_definition'
     description: 'Define a class, or redefine one, from named parts; the server builds the definition itself and evaluates nothing (use execute_code to run code). Parts left out are empty, except the superclass and dictionary, which a redefinition keeps. On a shape change the class''s methods are recompiled onto the new version by default and any that fail are reported; a shape change of a class with subclasses is refused. Redefining needs a prior get_class_definition, describe_class or export_class_source (export_class_source when recompileMethods is false, which drops every method). Not committed.'
     schema: (self schemaProperties: {
@@ -505,21 +511,30 @@ registerOn: aRegistry
         self stringArrayProperty: 'options' description: 'Class options, e.g. subclassesDisallowed'.
         self booleanProperty: 'recompileMethods' description: 'After a shape change, recompile the methods onto the new version (default true); false drops them' }
       required: #('className'))
-    handler: [:args | self compileClassDefinition: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self compileClassDefinition: args])
+      title: 'Define or redefine a class';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'delete_class'
     description: 'Remove a class from the dictionaries that bind it, with all its methods. Destructive; needs a prior export_class_source. Not committed: abort brings it back.'
     schema: (self schemaProperties: {self classNameProperty} required: #('className'))
-    handler: [:args | self deleteClass: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self deleteClass: args])
+      title: 'Delete a class';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'set_class_comment'
     description: 'Replace the class comment. Replacing a non-empty comment needs a prior describe_class or export_class_source. Not committed.'
     schema: (self schemaProperties: {
         self classNameProperty.
         self stringProperty: 'comment' description: 'The new comment text' }
       required: #('className' 'comment'))
-    handler: [:args | self setClassComment: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self setClassComment: args])
+      title: 'Set a class comment';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'compile_method'
     description: 'Compile a method (add it, or replace it) from its full source, selector line first. Replacing an existing method needs a prior get_method_source or export_class_source. A compile error installs nothing and comes back as kind compileError with the line and the compiler''s text. Usable at once in this session; not committed.'
     schema: (self schemaProperties: {
@@ -528,8 +543,11 @@ registerOn: aRegistry
         self stringProperty: 'category' description: 'Method category (default: the existing method''s, else mcp)'.
         self booleanProperty: 'meta' description: 'true to compile on the class side (default false)' }
       required: #('className' 'source'))
-    handler: [:args | self compileMethod: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self compileMethod: args])
+      title: 'Compile a method';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'delete_method'
     description: 'Remove a method the class defines (meta: true for the class side). Destructive; needs a prior get_method_source. Not committed.'
     schema: (self schemaProperties: {
@@ -537,6 +555,9 @@ registerOn: aRegistry
         self stringProperty: 'selector' description: 'Selector of the method to remove'.
         self booleanProperty: 'meta' description: 'true for the class-side method (default false)' }
       required: #('className' 'selector'))
-    handler: [:args | self deleteMethod: args]).
+    handler: [:args | self deleteMethod: args])
+      title: 'Delete a method';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
   ^self
 %

@@ -208,30 +208,42 @@ method: McpSearchToolset
 registerOn: aRegistry
   | selectorProperty |
   selectorProperty := self stringProperty: 'selector' description: 'A selector, e.g. printOn: or at:put:'.
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'find_implementors'
     description: 'Methods that implement a selector, as Class>>selector, sorted. Pages with limit/offset.'
     schema: (self schemaProperties: {selectorProperty} , (self pagingPropertiesDefault: 'all') required: #('selector'))
-    handler: [:args | self findImplementors: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self findImplementors: args])
+      title: 'Find implementors';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'find_references_to'
     description: 'Methods that refer to a named global (a class, or any other binding in the symbol list), sorted. Pages with limit/offset.'
     schema: (self schemaProperties: {
         self stringProperty: 'name' description: 'Name of the global, e.g. OrderedCollection' } , (self pagingPropertiesDefault: 'all')
       required: #('name'))
-    handler: [:args | self findReferencesTo: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self findReferencesTo: args])
+      title: 'Find references to a global';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'find_senders'
     description: 'Methods that send a selector, sorted, 200 at a time by default with the true total in the header; pass offset for the next page.'
     schema: (self schemaProperties: {selectorProperty} , (self pagingPropertiesDefault: '200') required: #('selector'))
-    handler: [:args | self findSenders: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self findSenders: args])
+      title: 'Find senders';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'search_method_source'
     description: 'Methods whose source contains a substring (case-sensitive), 200 at a time by default, in scan order. The scan stops one hit past the page, so the header says when the total is not known. Scope it with dictionaryName: scanning every dictionary reads the kernel too and is slow.'
     schema: (self schemaProperties: {
         self stringProperty: 'pattern' description: 'Substring to look for, case-sensitive'.
         self stringProperty: 'dictionaryName' description: 'Search only the classes of this symbol dictionary (default: every dictionary in the symbol list)' } , (self pagingPropertiesDefault: '200')
       required: #('pattern'))
-    handler: [:args | self searchMethodSource: args]).
+    handler: [:args | self searchMethodSource: args])
+      title: 'Search method source';
+      readOnly;
+      yourself).
   ^self
 %

@@ -121,26 +121,38 @@ refresh: args
 category: 'tools'
 method: McpSessionToolset
 registerOn: aRegistry
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'abort'
     description: 'Discard every uncommitted change of this session and move the view to the latest commit. Destructive.'
     schema: self noArguments
-    handler: [:args | self abort: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self abort: args])
+      title: 'Abort the transaction';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'commit'
     description: 'Commit the changes of this session. The only tool that commits; a conflict with another session is reported as an error and nothing is written.'
     schema: self noArguments
-    handler: [:args | self commit: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self commit: args])
+      title: 'Commit the transaction';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'refresh'
     description: 'Move the view to the latest commit, keeping uncommitted changes. Re-read what you are about to change afterwards.'
     schema: self noArguments
-    handler: [:args | self refresh: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self refresh: args])
+      title: 'Refresh the view';
+      hintsReadOnly: false destructive: false idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'status'
     description: 'The session: user, session id, stone, whether it holds uncommitted changes, how far its view is behind.'
     schema: self noArguments
     handler: [:args | self status: args])
+      title: 'Session status';
+      readOnly;
+      yourself)
 %
 category: 'commit'
 method: McpSessionToolset

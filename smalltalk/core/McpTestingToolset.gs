@@ -233,35 +233,50 @@ registerOn: aRegistry
   | classProperty selectorProperty |
   classProperty := self stringProperty: 'className' description: 'Name of a TestCase subclass'.
   selectorProperty := self stringProperty: 'selector' description: 'A test selector, e.g. testParsesEmptyArray'.
-  aRegistry add: (McpTool
+  aRegistry add: ((McpTool
     name: 'describe_test_failure'
     description: 'Re-run one test on its own (setUp, test, tearDown) and report the exception that ended it: its class and description. Says so when the test passes alone.'
     schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
-    handler: [:args | self describeTestFailure: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self describeTestFailure: args])
+      title: 'Describe a test failure';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'list_failing_tests'
     description: 'Run the named TestCase classes (default: every concrete one in the image, which can take a while) and list the tests that failed or raised an error, after a summary of the counts. A name that does not resolve is notFound and nothing runs. Tests run in this session''s transaction; a test that itself aborts or commits does so for the whole session.'
     schema: (self schemaProperties: {
         self stringArrayProperty: 'classNames' description: 'TestCase subclasses to run (default: all)' }
       required: #())
-    handler: [:args | self listFailingTests: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self listFailingTests: args])
+      title: 'Run tests and list the failures';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'list_test_classes'
     description: 'Every TestCase subclass, sorted, abstract ones marked. Pages with limit/offset.'
     schema: (self schemaProperties: {
         self integerProperty: 'limit' description: 'Most lines to answer (default: all; 0 answers the count alone)'.
         self integerProperty: 'offset' description: 'Lines to skip first (default 0)' }
       required: #())
-    handler: [:args | self listTestClasses: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self listTestClasses: args])
+      title: 'List the test classes';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'run_test_class'
     description: 'Run every test of a TestCase subclass: a summary of the counts, then one FAIL or ERROR line per test that did not pass. Tests run in this session''s transaction, against what it has compiled and not committed; a test that itself aborts or commits does so for the whole session.'
     schema: (self schemaProperties: {classProperty} required: #('className'))
-    handler: [:args | self runTestClass: args]).
-  aRegistry add: (McpTool
+    handler: [:args | self runTestClass: args])
+      title: 'Run a test class';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
     name: 'run_test_method'
     description: 'Run one test method: the counts, and FAIL or ERROR when it did not pass. describe_test_failure says why.'
     schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
-    handler: [:args | self runTestMethod: args]).
+    handler: [:args | self runTestMethod: args])
+      title: 'Run a test method';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
   ^self
 %

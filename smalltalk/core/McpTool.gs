@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpTool'
-  instVarNames: #( name description schema handler)
+  instVarNames: #( name description schema handler title annotations)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -16,7 +16,10 @@ doit
 McpTool comment: 
 'One tool: its name, its description, its closed JSON Schema (a Dictionary as McpToolset
 schemaProperties:required: builds it) and its handler, a one-argument block that takes the
-validated argument Dictionary and answers a String or signals an McpError.
+validated argument Dictionary and answers a String or signals an McpError. A toolset also gives
+it a title for people and the four MCP behaviour hints (readOnly, or
+hintsReadOnly:destructive:idempotent:openWorld:), which tools/list carries so a client can tell
+a listing from a deletion when it asks a human to approve a call.
 
 It checks arguments against the schema before the handler runs, so an unknown argument, a
 missing required one or a value of the wrong type never reaches a tool. It never runs the
@@ -51,12 +54,60 @@ description
 category: 'listing'
 method: McpTool
 descriptor
-  "The tools/list entry for this tool."
-  ^Dictionary new
+  "The tools/list entry for this tool. The title goes both in the entry (2025-06-18 on) and in
+   the annotations, where 2025-03-26 clients look for it."
+  | entry |
+  entry := Dictionary new
     at: 'name' put: name;
     at: 'description' put: description;
     at: 'inputSchema' put: schema;
+    yourself.
+  title isNil ifFalse: [entry at: 'title' put: title].
+  annotations isNil ifFalse: [entry at: 'annotations' put: self annotationsWithTitle].
+  ^entry
+%
+category: 'listing'
+method: McpTool
+annotationsWithTitle
+  | copy |
+  copy := annotations copy.
+  title isNil ifFalse: [copy at: 'title' put: title].
+  ^copy
+%
+category: 'accessing'
+method: McpTool
+annotations
+  "The behaviour hints, or nil when the toolset declared none."
+  ^annotations
+%
+category: 'hints'
+method: McpTool
+hintsReadOnly: readOnly destructive: destructive idempotent: idempotent openWorld: openWorld
+  "Declare all four MCP behaviour hints. They are hints for a client asking a human, never a
+   guarantee: the guardrails that keep a write safe are the toolsets' own."
+  annotations := Dictionary new
+    at: 'readOnlyHint' put: readOnly;
+    at: 'destructiveHint' put: destructive;
+    at: 'idempotentHint' put: idempotent;
+    at: 'openWorldHint' put: openWorld;
     yourself
+%
+category: 'hints'
+method: McpTool
+readOnly
+  "The hints of a tool that only reads this session's view of the repository."
+  self hintsReadOnly: true destructive: false idempotent: true openWorld: false
+%
+category: 'accessing'
+method: McpTool
+title
+  ^title
+%
+category: 'hints'
+method: McpTool
+title: aString
+  "A short human name for the tool, shown by clients instead of its name."
+  title := aString
 %
 category: 'accessing'
 method: McpTool

@@ -13,7 +13,8 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
-   #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest )
+   #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
+   #McpToolAnnotationsTest )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -31,6 +32,7 @@ input smalltalk/tests/McpKernelFactsTest.gs
 input smalltalk/tests/McpJsonTest.gs
 input smalltalk/tests/McpUtf8Test.gs
 input smalltalk/tests/McpToolTest.gs
+input smalltalk/tests/McpToolAnnotationsTest.gs
 input smalltalk/tests/McpDispatcherTest.gs
 input smalltalk/tests/McpServerTest.gs
 input smalltalk/tests/McpSessionToolsetTest.gs

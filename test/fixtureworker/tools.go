@@ -127,8 +127,40 @@ func findTool(name string) *tool {
 	return nil
 }
 
+// hints are a tool's four MCP behaviour hints.
+type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+
+// readingHints are those of a fixture that changes nothing a client keeps.
+var readingHints = hints{readOnly: true, idempotent: true}
+
+// writingHints are the fixtures that change something: a kept note, the reported view, the gem.
+var writingHints = map[string]hints{
+	"note":            {idempotent: false},
+	"set_view_status": {idempotent: true},
+	"die":             {destructive: true, idempotent: true},
+}
+
+// annotations are the tools/list title and hints of the tool, as every worker of the contract
+// gives them (test/contract/cases/tools-list-shape.json): the title in the entry and again in
+// the annotations, where 2025-03-26 clients look for it.
+func (t *tool) annotations() (string, map[string]any) {
+	title := "Fixture " + strings.ReplaceAll(t.name, "_", " ")
+	h, ok := writingHints[t.name]
+	if !ok {
+		h = readingHints
+	}
+	return title, map[string]any{"title": title, "readOnlyHint": h.readOnly, "destructiveHint": h.destructive,
+		"idempotentHint": h.idempotent, "openWorldHint": h.openWorld}
+}
+
 // listing is the tool's tools/list entry; every schema is closed.
 func (t *tool) listing() map[string]any {
+	entry := t.entry()
+	entry["title"], entry["annotations"] = t.annotations()
+	return entry
+}
+
+func (t *tool) entry() map[string]any {
 	if t.schema != nil {
 		return map[string]any{"name": t.name, "description": t.doc + " (a test fixture of the GCI test stand-in)", "inputSchema": t.schema}
 	}

@@ -1,0 +1,133 @@
+package toolsdoc
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hintSet is one tool's declared title and hints, as the docs table writes them: yes or no for
+// readOnlyHint, destructiveHint, idempotentHint and openWorldHint.
+type hintSet struct {
+	title string
+	hints [4]string
+}
+
+var (
+	toolBlockStart = regexp.MustCompile(`McpTool\s+name:\s*'([a-z_]+)'`)
+	titleDecl      = regexp.MustCompile(`\btitle:\s*'((?:[^']|'')*)'`)
+	fullHintsDecl  = regexp.MustCompile(`hintsReadOnly:\s*(true|false)\s+destructive:\s*(true|false)\s+idempotent:\s*(true|false)\s+openWorld:\s*(true|false)`)
+	readOnlyDecl   = regexp.MustCompile(`;\s*readOnly\s*;`)
+	hintsDocRow    = regexp.MustCompile("^\\|\\s*`([a-z_]+)`\\s*\\|\\s*([^|]+?)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*$")
+)
+
+func yesNo(b string) string {
+	if b == "true" {
+		return "yes"
+	}
+	return "no"
+}
+
+// declaredHints reads, from each registerOn: of smalltalk/core, the title and hints declared
+// for each tool: the text from its McpTool name: to the next tool's.
+func declaredHints(t *testing.T) map[string]hintSet {
+	t.Helper()
+	out := map[string]hintSet{}
+	for _, m := range coreMethods(t) {
+		if m.meta || m.selector != "registerOn:" {
+			continue
+		}
+		starts := toolBlockStart.FindAllStringSubmatchIndex(m.body, -1)
+		for i, st := range starts {
+			end := len(m.body)
+			if i+1 < len(starts) {
+				end = starts[i+1][0]
+			}
+			block := m.body[st[0]:end]
+			name := m.body[st[2]:st[3]]
+			var h hintSet
+			if tm := titleDecl.FindStringSubmatch(block); tm != nil {
+				h.title = strings.ReplaceAll(tm[1], "''", "'")
+			}
+			switch fm := fullHintsDecl.FindStringSubmatch(block); {
+			case fm != nil:
+				h.hints = [4]string{yesNo(fm[1]), yesNo(fm[2]), yesNo(fm[3]), yesNo(fm[4])}
+			case readOnlyDecl.MatchString(block):
+				h.hints = [4]string{"yes", "no", "yes", "no"}
+			}
+			out[name] = h
+		}
+	}
+	return out
+}
+
+func documentedHints(t *testing.T) map[string]hintSet {
+	t.Helper()
+	data, err := os.ReadFile(toolsDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]hintSet{}
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "## ") {
+			in = strings.HasPrefix(line, "## Titles and behaviour hints")
+			continue
+		}
+		if m := hintsDocRow.FindStringSubmatch(line); in && m != nil {
+			out[m[1]] = hintSet{title: m[2], hints: [4]string{m[3], m[4], m[5], m[6]}}
+		}
+	}
+	return out
+}
+
+func TestEveryDefaultToolDeclaresATitleAndAllFourHints(t *testing.T) {
+	declared := declaredHints(t)
+	for _, name := range specDefaultSurface {
+		h, ok := declared[name]
+		if !ok {
+			t.Errorf("%s is not registered in any registerOn: of smalltalk/core", name)
+			continue
+		}
+		if h.title == "" {
+			t.Errorf("%s declares no title: (its registerOn: must send title: to the McpTool)", name)
+		}
+		if h.hints[0] == "" {
+			t.Errorf("%s declares no hints (readOnly, or hintsReadOnly:destructive:idempotent:openWorld:)", name)
+		}
+	}
+}
+
+func TestToolsDocShowsTheTitlesAndHintsTheCodeDeclares(t *testing.T) {
+	declared, documented := declaredHints(t), documentedHints(t)
+	if len(documented) == 0 {
+		t.Fatal("docs/tools.md has no rows under \"## Titles and behaviour hints\"")
+	}
+	for _, name := range specDefaultSurface {
+		if d, c := documented[name], declared[name]; d != c {
+			t.Errorf("%s: docs/tools.md shows %q %v, the code declares %q %v", name, d.title, d.hints, c.title, c.hints)
+		}
+	}
+	for name := range documented {
+		if _, ok := declared[name]; !ok {
+			t.Errorf("docs/tools.md shows hints for %s, which no toolset registers", name)
+		}
+	}
+}
+
+// The hints a client relies on most: a tool that deletes says it is destructive, and none of
+// the tools that only read says it writes.
+func TestTheDeletingToolsAreDestructiveAndTheReadersReadOnly(t *testing.T) {
+	declared := declaredHints(t)
+	for _, name := range []string{"delete_class", "delete_method", "remove_dictionary", "abort", "execute_code"} {
+		if h := declared[name]; h.hints[0] != "no" || h.hints[1] != "yes" {
+			t.Errorf("%s: readOnly %s destructive %s, want no and yes", name, h.hints[0], h.hints[1])
+		}
+	}
+	for _, name := range []string{"list_classes", "describe_class", "find_senders", "get_method_source", "status"} {
+		if h := declared[name]; h.hints[0] != "yes" {
+			t.Errorf("%s: readOnly %s, want yes", name, h.hints[0])
+		}
+	}
+}
