@@ -123,12 +123,7 @@ func (s *Session) instantiate(v Value, size int) Value {
 	case fmtIndexed:
 		o.st.ix = make([]Value, size)
 	case fmtBytes:
-		o.st.by = make([]rune, size)
-		if s.isStringLike(o) {
-			for i := range o.st.by {
-				o.st.by[i] = ' '
-			}
-		}
+		o.st.by = make([]rune, size) // NUL characters or zero bytes (docs/gsmodel.md)
 	}
 	return o
 }
