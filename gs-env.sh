@@ -274,17 +274,20 @@ gs_env_report() {
 }
 
 # Linked topaz (no netldi needed), logged in as GS_USER on GS_STONE. The caller's script comes on
-# stdin; the login lines are sent first and logout/exit last. Output goes to LOG (mode 600) with any
-# line that could carry the password removed. Answers topaz's own exit status, which is NOT a verdict
-# on a file-in: callers gate on what the image reports.
+# stdin; the login lines are sent first, then smalltalk/scripts/emit.gs (the marker-line writer the
+# scripts' Smalltalk uses), and logout/exit last. -i: a developer's ~/.topazini (or ./.topazini),
+# which may hold its own `login`, is ignored, so the session is the one these lines open. Output goes
+# to LOG (mode 600) with any line that could carry the password removed. Answers topaz's own exit
+# status, which is NOT a verdict on a file-in: callers gate on what the image reports.
 gs_env_topaz() {
   local log="$1" rc limit=()
   gs_env_require_topaz || return 1
   (umask 077; : >"$log")
   # A stone that stops answering must not hang a script forever (MCP_TOPAZ_TIMEOUT seconds).
   command -v timeout >/dev/null && limit=(timeout "${MCP_TOPAZ_TIMEOUT:-3600}")
-  "${limit[@]}" "$GS_TOPAZ" -l < <(
+  "${limit[@]}" "$GS_TOPAZ" -l -i < <(
     printf 'set gemstone %s\nset username %s\nset password %s\nlogin\n' "$GS_STONE" "$GS_USER" "$GS_ENV_PASSWORD"
+    gs_env_smalltalk emit MARK "$GS_ENV_MARK"
     cat
     printf 'logout\nexit\n'
   ) 2>&1 | sed -E -e 's/^([^!]*set[[:space:]]+pass[a-z]*[[:space:]]+).*/\1<redacted>/' \
@@ -311,9 +314,44 @@ gs_env_explain_login_failure() {
 GS_ENV_MARK="MCPI"
 gs_env_marked() { sed -n "s/^$GS_ENV_MARK //p" "$1"; }
 
-# Smalltalk: the declaration of a block that writes one marked line, for the scripts' run blocks.
+# Smalltalk: the statement that binds emit, the block (from smalltalk/scripts/emit.gs, sent at every
+# login) that writes one marked line.
 gs_env_emit_decl() {
-  echo "emit := [:line | GsFile stdout nextPutAll: '$GS_ENV_MARK' , ' ' , line , (String with: Character lf); flush]."
+  echo "emit := SessionTemps current at: #McpEmit."
+}
+
+# The Smalltalk the scripts send lives in smalltalk/scripts/NAME.gs, where bin/gscheck checks it.
+# gs_env_smalltalk NAME [KEY VALUE]...: that file with each @@KEY@@ replaced by VALUE. Every
+# placeholder stands inside a string literal, so the value's single quotes are doubled.
+gs_env_smalltalk() {
+  local file="$GS_ENV_ROOT/smalltalk/scripts/$1.gs" text key value
+  shift
+  [ -f "$file" ] || { gs_env__err "missing $file" "the checkout is incomplete"; return 1; }
+  text="$(cat "$file")"
+  while [ $# -ge 2 ]; do
+    key="$1" value="${2//\'/\'\'}"
+    shift 2
+    text="${text//"@@$key@@"/"$value"}"
+  done
+  printf '%s\n' "$text"
+}
+
+# gs_env_fact_report TEST: a broken kernel fact, named by its test in McpKernelFactsTest: the test's
+# comment, which names the code that relies on the fact, and the files that code lives in.
+gs_env_fact_report() {
+  local src="$GS_ENV_ROOT/smalltalk/tests/McpKernelFactsTest.gs" comment files c f
+  comment="$(awk -v t="$1" '
+    $0 == t { on = 1; n = 0; next }
+    on { line = $0; n += gsub(/"/, "", line); sub(/^[ \t]+/, "", line); print line; if (n >= 2) exit }
+  ' "$src")"
+  echo "$1"
+  [ -n "$comment" ] && printf '%s\n' "$comment" | sed 's/^/    /'
+  files="$(grep -o 'smalltalk/[a-z]*/[A-Za-z-]*\.gs' <<<"$comment")"
+  for c in $(grep -o 'Mcp[A-Z][A-Za-z]*' <<<"$comment" | sort -u); do
+    for f in "$GS_ENV_ROOT"/smalltalk/*/"$c".gs; do [ -f "$f" ] && files+=$'\n'"${f#"$GS_ENV_ROOT"/}"; done
+  done
+  files="$(grep . <<<"$files" | sort -u | paste -sd' ' -)"
+  [ -z "$files" ] || echo "    affects: $files"
 }
 
 # ---- the server process (run-server.sh, stop-server.sh) ----------------------------------------

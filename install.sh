@@ -139,150 +139,56 @@ binary_state() {
 }
 
 # ---- Smalltalk run blocks ---------------------------------------------------------------------
-# Lists travel as one multi-line string literal split in the image, not as one literal per
-# entry: a single method (a run block) stays small whatever the size of the manifest.
+# The Smalltalk lives in smalltalk/scripts/install-*.gs (checked by bin/gscheck). Lists travel as
+# one multi-line string literal split in the image, not as one literal per entry: a single method
+# (a run block) stays small whatever the size of the manifest.
 
-st_split_decl() {
-  echo "split := [:text :sep | | out in | out := OrderedCollection new. in := ReadStream on: text."
-  echo "  [in atEnd] whileFalse: [| w | w := in upTo: sep. w isEmpty ifFalse: [out add: w]]. out]."
-}
+# Every class name the files of every group define, whatever --groups selects: a class of an
+# unselected group is this project's too, not another product's.
+KNOWN_CLASSES="$(for g in $(ONLY_GROUPS="" list_groups); do group_manifest "$g"; done | awk 'NF == 1' | sort -u)"
 
 # Prints each non-empty input line after prefix $1.
 each_line() { local l; while IFS= read -r l; do [ -z "$l" ] || printf '%s%s\n' "$1" "$l"; done; }
 
-st_prepare() {
-  cat <<ST
-run
-"mcp-install:prepare v1"
-| emit split up mcp names |
-$(gs_env_emit_decl)
-$(st_split_decl)
-up := System myUserProfile.
-mcp := up objectNamed: #Mcp.
-mcp isNil ifTrue: [
-  AllUsers do: [:u | mcp isNil ifTrue: [
-    [u symbolList do: [:d | (mcp isNil and: [d name = #Mcp]) ifTrue: [mcp := d]]]
-      on: Error do: [:e | nil]]].
-  mcp isNil
-    ifTrue: [mcp := SymbolDictionary new. mcp at: #Mcp put: mcp. emit value: 'created Mcp']
-    ifFalse: [emit value: 'found Mcp in another user''s symbol list'].
-  up insertDictionary: mcp at: up symbolList size + 1].
-names := IdentitySet new.
-(split value: '
-$CLASSES
-' value: Character lf) do: [:each | names add: each asSymbol].
-(mcp isKindOf: SymbolDictionary)
-  ifFalse: [emit value: 'fail the name Mcp is bound to a ' , mcp class name , ', not a SymbolDictionary']
-  ifTrue: [
-    up symbolList do: [:d | d == mcp ifFalse: [
-      (names select: [:n | d includesKey: n]) do: [:n |
-        [d removeKey: n. emit value: 'unbound ' , d name asString , ' ' , n]
-          on: Error do: [:e | emit value: 'fail cannot unbind ' , d name asString , ' ' , n , ': ' , e description]].
-      (d keys select: [:k | (k asString beginsWith: 'Mcp') and: [(names includes: k) not]])
-        do: [:k | emit value: 'foreign ' , d name asString , ' ' , k]]].
-    System commitTransaction
-      ifTrue: [emit value: 'committed']
-      ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString]].
-emit value: 'done prepare'.
-%
-ST
+st_prepare() { gs_env_smalltalk install-prepare CLASSES "$CLASSES" KNOWN "$KNOWN_CLASSES"; }
+st_commit_group() { gs_env_smalltalk install-commit-group; }
+st_users() { gs_env_smalltalk install-users; }
+st_verify() { gs_env_smalltalk install-verify MANIFEST "$MANIFEST"; }
+st_image_info() { gs_env_smalltalk install-image-info KNOWN "$KNOWN_CLASSES"; }
+st_facts() { gs_env_smalltalk install-facts; }
+
+# The refusal when Mcp holds classes no group defines (marked lines predecessor-class NAME).
+report_predecessor() {
+  local classes
+  classes="$(gs_env_marked "$1" | sed -n 's/^predecessor-class //p')"
+  [ -n "$classes" ] || return 0
+  echo "error: the Mcp dictionary of this stone belongs to another product: it holds classes this" >&2
+  echo "       project does not define: $(tr '\n' ' ' <<<"$classes")" >&2
+  echo "       GemTalk/mcp_server installs Mcp with same-named classes (McpServer, McpDispatcher, ...);" >&2
+  echo "       installing over it would replace them and break that install. Nothing was changed." >&2
+  echo "       Remove that install first, or install into another stone. An earlier install of this" >&2
+  echo "       project from before the McpGemstoneInstall marker: remove the classes named above." >&2
+  return 1
 }
 
-st_commit_group() {
-  cat <<ST
-run
-"mcp-install:commit-group v1"
-| emit |
-$(gs_env_emit_decl)
-System commitTransaction
-  ifTrue: [emit value: 'committed']
-  ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString].
-emit value: 'done commit-group'.
-%
-ST
-}
-
-st_users() {
-  cat <<ST
-run
-"mcp-install:users v1"
-| emit mcp |
-$(gs_env_emit_decl)
-mcp := System myUserProfile objectNamed: #Mcp.
-AllUsers do: [:u |
-  [(u symbolList includesIdentical: mcp)
-     ifTrue: [emit value: 'user-had ' , u userId]
-     ifFalse: [u insertDictionary: mcp at: u symbolList size + 1. emit value: 'user-added ' , u userId]]
-    on: Error do: [:e | emit value: 'user-failed ' , u userId , ' ' , e description]].
-System commitTransaction
-  ifTrue: [emit value: 'committed']
-  ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString].
-emit value: 'done users'.
-%
-ST
-}
-
-st_verify() {
-  cat <<ST
-run
-"mcp-install:verify v1"
-| emit split up mcp exp expected classes methods missing |
-$(gs_env_emit_decl)
-$(st_split_decl)
-up := System myUserProfile.
-mcp := up objectNamed: #Mcp.
-mcp isNil ifTrue: [emit value: 'no-dictionary Mcp'. mcp := SymbolDictionary new].
-"One line per definition: Class, or Class selector, or Class class selector."
-exp := split value: '
-$MANIFEST
-' value: Character lf.
-expected := Dictionary new.
-classes := 0. methods := 0. missing := 0.
-exp do: [:line | | parts cls beh key sel |
-  parts := split value: line value: Character space.
-  cls := mcp at: (parts at: 1) asSymbol ifAbsent: [nil].
-  parts size = 1
-    ifTrue: [
-      classes := classes + 1.
-      (cls isKindOf: Behavior)
-        ifFalse: [missing := missing + 1. emit value: 'missing-class ' , line]]
-    ifFalse: [
-      methods := methods + 1.
-      cls isNil ifTrue: [cls := up objectNamed: (parts at: 1) asSymbol].
-      key := parts size = 3 ifTrue: [(parts at: 1) , ' class'] ifFalse: [parts at: 1].
-      sel := parts last asSymbol.
-      (expected at: key ifAbsent: [expected at: key put: IdentitySet new]) add: sel.
-      beh := (cls isKindOf: Behavior)
-        ifTrue: [parts size = 3 ifTrue: [cls class] ifFalse: [cls]]
-        ifFalse: [nil].
-      (beh notNil and: [beh includesSelector: sel])
-        ifFalse: [missing := missing + 1. emit value: 'missing-method ' , key , '>>' , parts last]]].
-expected keysAndValuesDo: [:key :sels | | parts cls beh |
-  parts := split value: key value: Character space.
-  cls := mcp at: (parts at: 1) asSymbol ifAbsent: [nil].
-  (cls isKindOf: Behavior) ifTrue: [
-    beh := parts size = 2 ifTrue: [cls class] ifFalse: [cls].
-    beh selectors do: [:s | (sels includes: s) ifFalse: [emit value: 'extra-method ' , key , '>>' , s]]]].
-emit value: 'verified ' , classes printString , ' classes ' , methods printString , ' methods ' , missing printString , ' missing'.
-emit value: 'done verify'.
-%
-ST
-}
-
-st_image_info() {
-  cat <<ST
-run
-"mcp-install:image-info v1"
-| emit up mcp |
-$(gs_env_emit_decl)
-up := System myUserProfile.
-emit value: 'version ' , ([(System gemVersionAt: 'gsVersion') asString] on: Error do: [:e | '?']).
-emit value: 'user ' , up userId.
-mcp := up objectNamed: #Mcp.
-emit value: 'mcp ' , (mcp isNil ifTrue: ['absent'] ifFalse: [(mcp select: [:v | v isKindOf: Behavior]) size printString]).
-emit value: 'done image-info'.
-%
-ST
+# What --check says about the kernel facts (smalltalk/tests/McpKernelFactsTest.gs): the count, or
+# each broken fact with the code its test names (gs_env_fact_report).
+report_facts() {
+  local marks counts broken t
+  marks="$(gs_env_marked "$1")"
+  if grep -qx 'facts absent' <<<"$marks"; then
+    echo "kernel facts not checked: McpKernelFactsTest is not installed (install, then run --check again)"
+    return 0
+  fi
+  counts="$(sed -n 's/^facts //p' <<<"$marks")"
+  broken="$(sed -n 's/^fact-broken //p' <<<"$marks" | grep -o 'test[A-Za-z0-9_]*' | sort -u)"
+  if [ -z "$broken" ]; then
+    echo "kernel facts $(cut -d' ' -f2 <<<"$counts") of $(cut -d' ' -f1 <<<"$counts") hold (McpKernelFactsTest)"
+    return 0
+  fi
+  echo "kernel facts BROKEN on this stone; the worker relies on each (McpKernelFactsTest):"
+  for t in $broken; do gs_env_fact_report "$t" | sed 's/^/  /'; done
+  return 1
 }
 
 # Runs a session; fails unless the image answered "done <tag>" and no "fail ..." line.
@@ -317,6 +223,9 @@ if [ "$CHECK" = 1 ]; then
       mcp="$(sed -n 's/^mcp //p' <<<"$info")"
       if [ "$mcp" = absent ]; then echo "Mcp          absent: install.sh would create it"
       else echo "Mcp          present, $mcp classes"; fi
+      report_predecessor "$LOGDIR/check.log" || rc=1
+      st_facts | session facts facts || rc=1
+      report_facts "$LOGDIR/facts.log" || rc=1
     fi
   else
     rc=1
@@ -369,7 +278,11 @@ fi
 mkdir -p "$LOGDIR"
 echo "installing into stone $GS_STONE as $GS_USER: $(echo "$GROUPS_SELECTED" | tr '\n' ' ')($N_CLASSES classes, $N_METHODS methods); logs in build/install/"
 
-st_prepare | session prepare prepare || { echo "install FAILED at prepare; nothing was filed in" >&2; exit 1; }
+if ! st_prepare | session prepare prepare; then
+  report_predecessor "$LOGDIR/prepare.log" || true
+  echo "install FAILED at prepare; nothing was filed in" >&2
+  exit 1
+fi
 gs_env_marked "$LOGDIR/prepare.log" | sed -n -e 's/^created Mcp$/  created the Mcp dictionary/p' \
   -e 's/^unbound \(.*\) \(.*\)$/  removed the stale binding \1.\2/p' \
   -e 's/^foreign \(.*\) \(.*\)$/  note: \1.\2 is not defined here; left alone/p'

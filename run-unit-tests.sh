@@ -4,7 +4,9 @@
 #   ./run-unit-tests.sh                 every TestCase subclass smalltalk/tests defines
 #   ./run-unit-tests.sh McpJsonTest     only the named suites
 #
-# Prints one line per suite and a final "N passed, N failed" line. Exit status is 0 only when every
+# McpKernelFactsTest (the kernel facts the worker relies on) runs first; its result is printed
+# first, each broken fact with the code that relies on it. Then one line per suite and a final
+# "N passed, N failed" line. Exit status is 0 only when every
 # test ran and passed: a failure, an error, a suite that is not installed, or a suite that could not
 # run is non-zero. A suite that spawns gems says so with a class-side `needsNetldi` answering true;
 # with no netldi running those suites are not run, and are named, with how to start one. The
@@ -30,45 +32,30 @@ fi
 NETLDI=false
 if gs_env_require_netldi "some suites" 2>/dev/null; then NETLDI=true; fi
 
+# The kernel facts run first and are reported first: a broken one explains failures further on.
+FACTS=McpKernelFactsTest
+if grep -qx "$FACTS" <<<"$SUITES"; then SUITES="$FACTS"$'\n'"$(grep -vx "$FACTS" <<<"$SUITES" || true)"; fi
+
 LOGDIR="$ROOT/build/unit-tests"
 mkdir -p "$LOGDIR"
 LOG="$LOGDIR/run.log"
-{
-  cat <<ST
-run
-"mcp-tests:run v1"
-| emit mcp suites netldi label |
-$(gs_env_emit_decl)
-netldi := $NETLDI.
-"Suites that spawn gems read the netldi to name in their NRS here."
-SessionTemps current at: #McpTestNetldi put: '${MCP_NETLDI:-}'.
-suites := OrderedCollection new.
-$(while read -r s; do echo "suites add: #$s."; done <<<"$SUITES")
-mcp := System myUserProfile objectNamed: #Mcp.
-label := [:t | [t class name , '>>' , t selector] on: Error do: [:e | t asString]].
-suites do: [:name | | cls r |
-  cls := mcp isNil ifTrue: [nil] ifFalse: [mcp at: name ifAbsent: [nil]].
-  cls isNil
-    ifTrue: [emit value: 'absent ' , name]
-    ifFalse: [
-      (((cls isKindOf: Behavior) and: [cls inheritsFrom: TestCase])
-          and: [([cls isAbstract] on: Error do: [:e | false]) not])
-        ifTrue: [
-          (netldi not and: [(cls respondsTo: #needsNetldi) and: [cls needsNetldi == true]])
-            ifTrue: [emit value: 'needs-netldi ' , name]
-            ifFalse: [
-              r := cls suite run.
-              emit value: 'suite ' , name , ' ' , r runCount printString , ' ' , r passedCount printString ,
-                ' ' , r failureCount printString , ' ' , r errorCount printString.
-              r failures do: [:t | emit value: 'failed ' , (label value: t)].
-              r errors do: [:t | emit value: 'errored ' , (label value: t)]]]]].
-emit value: 'done tests'.
-%
-ST
-} | { gs_env_topaz "$LOG" || true; }
+gs_env_smalltalk run-unit-tests SUITES "$SUITES" NETLDI "$NETLDI" NETLDI_NAME "${MCP_NETLDI:-}" |
+  { gs_env_topaz "$LOG" || true; }
 
 marks="$(gs_env_marked "$LOG")"
 passed=0 failed=0 bad=0
+facts="$(sed -n "s/^suite $FACTS //p" <<<"$marks")"
+if [ -n "$facts" ]; then
+  read -r run p f e <<<"$facts"
+  if [ $((f + e)) -eq 0 ]; then
+    echo "kernel facts: all $run hold ($FACTS)"
+  else
+    echo "kernel facts: $((f + e)) of $run BROKEN on this stone ($FACTS); the worker relies on each:"
+    for t in $(sed -n -e "s/^failed $FACTS//p" -e "s/^errored $FACTS//p" <<<"$marks" | grep -o 'test[A-Za-z0-9_]*' | sort -u); do
+      gs_env_fact_report "$t" | sed 's/^/  /'
+    done
+  fi
+fi
 while read -r name run p f e; do
   printf '%-32s %4d run %4d passed %4d failed %4d errors\n' "$name" "$run" "$p" "$f" "$e"
   passed=$((passed + p)); failed=$((failed + f + e))

@@ -181,58 +181,12 @@ echo "  user claim  $CLAIM"
 while IFS=$'\t' read -r kid path; do echo "  key         kid $kid from $path (in memory: re-run after a stone restart)"; done <<<"$KEYS"
 
 # ---- the topaz script ----------------------------------------------------------------------------
+# smalltalk/scripts/setup-oidc-users.gs (checked by bin/gscheck). Created users get a random
+# password that nothing uses: JWT is how they log in.
 smalltalk() {
-  cat <<ST
-run
-"mcp-oidc:setup v1"
-| emit version mcp me keys users m defect jsd tlsKey |
-$(gs_env_emit_decl)
-me := System myUserProfile.
-version := [System gemVersionAt: #gsVersion] on: Error do: [:e | '?'].
-emit value: 'version ' , version printString.
-"Resolved by name, so that this compiles on an image without them and says so."
-jsd := me objectNamed: #JwtSecurityData.
-tlsKey := me objectNamed: #GsTlsPublicKey.
-(jsd isNil or: [tlsKey isNil])
-  ifTrue: [emit value: 'fail this image has no JwtSecurityData: JWT login needs GemStone 3.7.5 or later (found ' , version printString , ')']
-  ifFalse: [
-    "The 3.7.5 defect: validateAudiences reads the issuer set. Reported, and worked around by
-     checking the audience set below instead of trusting the kernel's check."
-    m := [jsd compiledMethodAt: #validateAudiences] on: Error do: [:e | nil].
-    defect := m notNil and: [[(m sourceString ifNil: ['']) includesString: 'validIssuers'] on: Error do: [:e | false]].
-    emit value: 'defect ' , defect printString.
-    keys := OrderedCollection new.
-$(while IFS=$'\t' read -r kid path; do printf "    keys add: (Array with: '%s' with: '%s').\n" "$kid" "$path"; done <<<"$KEYS")
-    keys do: [:pair |
-      [System removeJwtKeyWithId: (pair at: 1)] on: Error do: [:e | nil].
-      System addJwtKey: (tlsKey newFromPemFile: (pair at: 2)) withId: (pair at: 1).
-      emit value: 'key ' , (pair at: 1)].
-    mcp := me objectNamed: #Mcp.
-    mcp isNil ifTrue: [emit value: 'warn there is no Mcp dictionary in the symbol list of ' , me userId , ': run ./install.sh, then re-run this'].
-    users := #( $(printf "'%s' " "${USERS[@]}")).
-    users do: [:uid | | up jwt created |
-      up := AllUsers userWithId: uid ifAbsent: [nil].
-      created := up isNil.
-      created ifTrue: [
-        up := AllUsers addNewUserWithId: uid password: '$(dd if=/dev/urandom bs=512 count=1 2>/dev/null | LC_ALL=C tr -dc 'A-Za-z0-9' | cut -c1-40)'].
-      jwt := jsd new.
-      jwt userIdKey: #'$CLAIM'.
-      jwt addUserId: uid.
-      jwt addIssuer: '$ISSUER'.
-      jwt addAudience: '$AUDIENCE'.
-      (jwt validAudiences isEmpty or: [jwt validIssuers isEmpty])
-        ifTrue: [emit value: 'fail ' , uid , ': the audience or issuer set came out empty; nothing enabled']
-        ifFalse: [
-          up enableJwtAuthenticationWith: jwt.
-          (mcp notNil and: [(up symbolList includesIdentical: mcp) not])
-            ifTrue: [up insertDictionary: mcp at: up symbolList size + 1. emit value: 'symbols ' , uid].
-          emit value: (created ifTrue: ['created '] ifFalse: ['updated ']) , uid]].
-    System commitTransaction
-      ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString]
-      ifTrue: [emit value: 'committed']].
-emit value: 'done oidc'.
-%
-ST
+  gs_env_smalltalk setup-oidc-users KEYS "$KEYS" USERS "$(printf '%s\n' "${USERS[@]}")" \
+    CLAIM "$CLAIM" ISSUER "$ISSUER" AUDIENCE "$AUDIENCE" \
+    PASSWORD "$(dd if=/dev/urandom bs=512 count=1 2>/dev/null | LC_ALL=C tr -dc 'A-Za-z0-9' | cut -c1-40)"
 }
 
 if [ "$DRY_RUN" = 1 ]; then

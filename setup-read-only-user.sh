@@ -45,41 +45,9 @@ echo "  grant        $GS_USER may mint one-time passwords for $RO_USER"
 LOGDIR="$ROOT/build/setup"
 mkdir -p "$LOGDIR"
 LOG="$LOGDIR/read-only-user.log"
-{
-  cat <<ST
-run
-"mcp-readonly:setup v1"
-| emit uid privs me mcp up otp |
-$(gs_env_emit_decl)
-uid := '$RO_USER'.
-privs := #($(for p in $RO_PRIVS; do printf ' #%s' "$p"; done) ).
-me := System myUserProfile.
-mcp := me objectNamed: #Mcp.
-mcp isNil
-  ifTrue: [emit value: 'fail there is no Mcp dictionary in the symbol list of ' , me userId , ': run ./install.sh first']
-  ifFalse: [
-    (AllUsers userWithId: uid ifAbsent: [nil]) notNil ifTrue: [
-      AllUsers removeAndCleanupUserWithId: uid ifAbsent: [nil].
-      emit value: 'recreated ' , uid].
-    up := AllUsers addNewUserWithId: uid password: '$RO_PASSWORD'.
-    up disableCommits.
-    up privileges: privs.
-    $([ "$COPY" = 1 ] && echo "me symbolList do: [:d | (up symbolList includesIdentical: d) ifFalse: [up insertDictionary: d at: up symbolList size + 1]]." )
-    (up symbolList includesIdentical: mcp) ifFalse: [up insertDictionary: mcp at: up symbolList size + 1].
-    me addOnetimePasswordUserId: uid.
-    System commitTransaction
-      ifFalse: [emit value: 'fail commit refused: ' , System transactionConflicts printString]
-      ifTrue: [
-        emit value: 'user ' , uid , ' readonly ' , up isReadOnly printString.
-        emit value: 'privileges ' , (up privileges inject: '' into: [:acc :each | acc , ' ' , each asString]).
-        emit value: 'grant ' , me userId , ' ' , uid.
-        otp := [GsCurrentSession currentSession createOnetimePasswordForUserId: uid validForSeconds: 5]
-          on: Error do: [:e | emit value: 'mint-failed ' , e description. nil].
-        otp isNil ifFalse: [emit value: 'mint ok']]].
-emit value: 'done readonly'.
-%
-ST
-} | { gs_env_topaz "$LOG" || true; }
+# The Smalltalk: smalltalk/scripts/setup-read-only-user.gs (checked by bin/gscheck).
+gs_env_smalltalk setup-read-only-user UID "$RO_USER" PRIVS "$RO_PRIVS" COPY "$COPY" PASSWORD "$RO_PASSWORD" |
+  { gs_env_topaz "$LOG" || true; }
 
 marks="$(gs_env_marked "$LOG")"
 if ! grep -qx 'done readonly' <<<"$marks" || grep -q '^fail ' <<<"$marks"; then

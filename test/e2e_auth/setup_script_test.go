@@ -18,7 +18,10 @@ func setupScript(t *testing.T, env []string, args ...string) (string, string, in
 	t.Helper()
 	repo, _ := filepath.Abs("../..")
 	dir := t.TempDir()
-	for _, f := range []string{"gs-env.sh", "setup-oidc-users.sh"} {
+	if err := os.MkdirAll(filepath.Join(dir, "smalltalk/scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"gs-env.sh", "setup-oidc-users.sh", "smalltalk/scripts/setup-oidc-users.gs"} {
 		b, err := os.ReadFile(filepath.Join(repo, f))
 		if err != nil {
 			t.Fatal(err)
@@ -57,9 +60,9 @@ func TestSetupOIDCUsersFetchesTheIssuersKeyAndWritesTheProvisioningSmalltalk(t *
 		t.Fatalf("the PEM written is not the issuer's public key: %v", err)
 	}
 	for _, want := range []string{
-		"keys add: (Array with: 'k1' with: '" + pemFile + "').",
-		"users := #( 'alice' 'bob' ).",
-		"jwt userIdKey: #'preferred_username'.",
+		"\nk1\t" + pemFile + "\n",
+		"users := split value: '\nalice\nbob\n'",
+		"jwt userIdKey: 'preferred_username' asSymbol.",
 		"jwt addIssuer: '" + is.URL() + "'.",
 		"jwt addAudience: 'https://gs.example/mcp'.",
 		"(jwt validAudiences isEmpty or: [jwt validIssuers isEmpty])",
@@ -85,7 +88,7 @@ func TestSetupOIDCUsersCheckTokenReportsAnArrayAudienceAndRefusesToProvision(t *
 	_ = os.WriteFile(tokFile, []byte(tok+"\n"), 0o600)
 	out, _, code := setupScript(t, env, "--check-token", tokFile, "alice")
 	if code != 1 || !strings.Contains(out, "FAIL  aud is a JSON array") || !strings.Contains(out, "primitive 295") ||
-		!strings.Contains(out, "the sample token would not log in") || strings.Contains(out, "keys add:") {
+		!strings.Contains(out, "the sample token would not log in") || strings.Contains(out, "mcp-oidc:setup") {
 		t.Fatalf("%d\n%s", code, out)
 	}
 	if strings.Contains(out, strings.Split(tok, ".")[2]) {

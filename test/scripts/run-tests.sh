@@ -41,6 +41,7 @@ sandbox() {
   mkdir -p "$S/repo" "$S/product/lib" "$S/srv/locks" "$S/home" "$S/image" "$S/none"
   cp -p "$REPO"/{gs-env.sh,install.sh,run-server.sh,stop-server.sh,run-unit-tests.sh,setup-read-only-user.sh} "$S/repo/"
   cp -r "$REPO/test/scripts/testdata/smalltalk" "$S/repo/"
+  cp -r "$REPO/smalltalk/scripts" "$S/repo/smalltalk/"
   : >"$S/product/lib/libgcits-3.7.5-64.so"
   echo "Stone 3.7.5 56820" >"$S/srv/locks/gs64stone..LCK"
   echo "Netldi 3.7.5 65166" >"$S/srv/locks/gs64ldi..LCK"
@@ -48,7 +49,7 @@ sandbox() {
   export GS_ENV_DEFAULT_GLOBAL_DIRS="$S/none" FAKE_TOPAZ_STATE="$S/image"
   export GEMSTONE_GLOBAL_DIR="$S/srv" GS_STONE=gs64stone GS_USER=DataCurator GS_PASS=swordfish
   export MCP_BIN="$WORK/fakebin/mcp-gemstone" MCP_START_TIMEOUT=15 MCP_STOP_GRACE=10
-  unset GS_PASS_FILE MCP_NETLDI MCP_PORT MCP_STATE_DIR FAKE_TOPAZ_DROP FAKE_TOPAZ_SUITES MCP_SETENV
+  unset GS_PASS_FILE MCP_NETLDI MCP_PORT MCP_STATE_DIR FAKE_TOPAZ_DROP FAKE_TOPAZ_SUITES MCP_SETENV FAKE_TOPAZ_BROKEN_FACTS
 }
 ORIG_PATH="$PATH"
 
@@ -210,6 +211,45 @@ test_install_creates_mcp_unbinds_stale_names_and_verifies() {
   ! grep -q "binding UserGlobals McpAlpha" "$S/image/image" || fail "stale binding still there"
   ! grep -q "class McpNotDefinedHere" "$S/image/image" || fail "a subclass: inside a method was taken for a class definition"
   [ "$(journal | grep -c '^input smalltalk/[a-z]*/load.gs')" = 2 ] || fail "want one load.gs input per group: $(journal)"
+}
+
+test_install_refuses_an_mcp_dictionary_another_product_installed() {
+  sandbox predecessor
+  printf 'dict Mcp\nclass McpServer\nclass McpRouter\nclass McpBase\n' >"$S/image/image"
+  cp "$S/image/image" "$S/before"
+  run ./install.sh --no-build
+  expect_rc 1 && expect_out "belongs to another product" && expect_out "McpBase McpRouter McpServer" &&
+    expect_out "Nothing was changed" && expect_out "install FAILED at prepare; nothing was filed in" || return 1
+  cmp -s "$S/before" "$S/image/image" || fail "the image changed: $(cat "$S/image/image")"
+  ! journal | grep -qE '^(commit|input)' || fail "committed or filed in over another product: $(journal)"
+  run ./install.sh --check
+  expect_rc 1 && expect_out "belongs to another product" && expect_out "NOT READY" || return 1
+}
+
+test_install_marks_mcp_as_this_projects_and_reinstalls_over_it() {
+  sandbox marker
+  run ./install.sh --no-build
+  expect_rc 0 && image_has "marker Mcp" || return 1
+  printf 'class McpRetired\n' >>"$S/image/image"
+  run ./install.sh --no-build
+  expect_rc 0 && expect_no_out "belongs to another product" || return 1
+}
+
+test_check_runs_the_kernel_facts_and_names_what_a_broken_one_affects() {
+  sandbox facts
+  cp "$REPO/smalltalk/tests/McpKernelFactsTest.gs" "$S/repo/smalltalk/tests/"
+  echo "input smalltalk/tests/McpKernelFactsTest.gs" >>"$S/repo/smalltalk/tests/load.gs"
+  mkdir -p "$S/repo/smalltalk/reference" && cp "$REPO/smalltalk/core/McpJson.gs" "$S/repo/smalltalk/reference/"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "kernel facts not checked: McpKernelFactsTest is not installed" || return 1
+  run ./install.sh --no-build; expect_rc 0 || return 1
+  run ./install.sh --check
+  expect_rc 0 && expect_out "kernel facts 20 of 20 hold" || return 1
+  export FAKE_TOPAZ_BROKEN_FACTS=testReadStreamPositionRoundTrips
+  run ./install.sh --check
+  expect_rc 1 && expect_out "kernel facts BROKEN on this stone" && expect_out "testReadStreamPositionRoundTrips" &&
+    expect_out "read ahead and go back with position" && expect_out "affects: smalltalk/reference/McpJson.gs" &&
+    expect_out "NOT READY" || return 1
 }
 
 test_partial_load_that_topaz_reports_as_success_fails_loudly_with_the_missing_names() {
@@ -425,6 +465,19 @@ test_unit_tests_print_counts_and_fail_on_a_failure() {
   run ./run-unit-tests.sh
   expect_rc 1 && expect_out "McpAlphaTest" && expect_out "FAILED  McpAlphaTest>>testFails1" &&
     expect_out "ERROR   McpAlphaTest>>testErrs1" && expect_out "3 passed, 2 failed"
+}
+
+test_unit_tests_run_the_kernel_facts_first_and_print_them_first() {
+  sandbox unit-facts
+  cp "$REPO/smalltalk/tests/McpKernelFactsTest.gs" "$S/repo/smalltalk/tests/"
+  echo "input smalltalk/tests/McpKernelFactsTest.gs" >>"$S/repo/smalltalk/tests/load.gs"
+  run ./install.sh --no-build; expect_rc 0 || return 1
+  export FAKE_TOPAZ_SUITES="McpAlphaTest:3:0:0: McpKernelFactsTest:20:1:0:"
+  run ./run-unit-tests.sh
+  expect_rc 1 && expect_out "kernel facts: 1 of 20 BROKEN on this stone" && expect_out "testFails1" || return 1
+  [ "$(grep -m1 -o 'kernel facts\|McpAlphaTest' <<<"$OUT")" = "kernel facts" ] || fail "the facts are not printed first"
+  [ "$(grep -m1 -o '^Mcp[A-Za-z]*Test ' <<<"$OUT")" = "McpKernelFactsTest " ] || fail "the facts suite is not the first suite"
+  journal | grep -q 'block mcp-tests:run' || fail "no test run"
 }
 
 test_unit_tests_pass_with_a_zero_exit() {
