@@ -98,12 +98,24 @@ method: McpDispatcher
 call: aTool with: args id: id
   "Run aTool and wrap what it answered, or what it raised, as a tools/call result."
   | outcome |
+  aTool takeStructuredContent.
   outcome := [self textOf: (aTool callWith: args)]
     on: AbstractException
     do: [:ex | self class settle: ex with: [:caught | caught]].
   (outcome isKindOf: AbstractException) ifTrue: [
+    aTool takeStructuredContent.
     ^self result: (self annotated: (self errorContentFor: outcome)) id: id].
-  ^self result: (self annotated: (self textContent: outcome isError: false)) id: id
+  ^self result: (self annotated: (self structured: (self textContent: outcome isError: false) of: aTool)) id: id
+%
+category: 'tools/call'
+method: McpDispatcher
+structured: aResult of: aTool
+  "aResult with the structured content aTool kept during the call, beside the text a client that
+   reads only text still gets whole."
+  | content |
+  content := aTool takeStructuredContent.
+  (aTool outputSchema notNil and: [content notNil]) ifTrue: [aResult at: 'structuredContent' put: content].
+  ^aResult
 %
 category: 'tools/call'
 method: McpDispatcher

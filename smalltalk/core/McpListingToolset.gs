@@ -84,12 +84,13 @@ method: McpListingToolset
 listDictionaries: args
   "The symbol list in lookup order, numbered, because the order is what decides which binding of a
    name the compiler sees."
-  | lines index |
+  | lines names |
   lines := OrderedCollection new.
-  index := 0.
+  names := OrderedCollection new.
   System myUserProfile symbolList do: [:dict |
-    index := index + 1.
-    lines add: index printString , '. ' , dict name asString].
+    names add: dict name asString.
+    lines add: names size printString , '. ' , names last].
+  self notePage: names offset: 0 total: names size complete: true.
   ^self linesFrom: lines
 %
 category: 'tools'
@@ -116,6 +117,7 @@ registerOn: aRegistry
     handler: [:args | self listAllClasses: args])
       title: 'List all classes';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_classes'
@@ -126,6 +128,7 @@ registerOn: aRegistry
     handler: [:args | self listClasses: args])
       title: 'List the classes of a dictionary';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_dictionaries'
@@ -134,6 +137,7 @@ registerOn: aRegistry
     handler: [:args | self listDictionaries: args])
       title: 'List the symbol dictionaries';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_dictionary_entries'
@@ -144,6 +148,7 @@ registerOn: aRegistry
     handler: [:args | self listDictionaryEntries: args])
       title: 'List the entries of a dictionary';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   ^self
 %

@@ -155,6 +155,7 @@ pageOpenEnded: aScanBlock args: args defaultLimit: aDefault
   hits size <= (offset + limit) ifTrue: [
     ^self page: hits args: args defaultLimit: aDefault noun: 'methods'].
   window := hits copyFrom: offset + 1 to: offset + limit.
+  self notePage: window offset: offset total: offset + limit + 1 complete: false.
   ^self linesFrom: {self openEndedHeaderFrom: offset shown: limit} , window
 %
 category: 'private'
@@ -215,6 +216,7 @@ registerOn: aRegistry
     handler: [:args | self findImplementors: args])
       title: 'Find implementors';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'find_references_to'
@@ -225,6 +227,7 @@ registerOn: aRegistry
     handler: [:args | self findReferencesTo: args])
       title: 'Find references to a global';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'find_senders'
@@ -233,6 +236,7 @@ registerOn: aRegistry
     handler: [:args | self findSenders: args])
       title: 'Find senders';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'search_method_source'
@@ -244,6 +248,7 @@ registerOn: aRegistry
     handler: [:args | self searchMethodSource: args])
       title: 'Search method source';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   ^self
 %

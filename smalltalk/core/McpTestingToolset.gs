@@ -261,6 +261,7 @@ registerOn: aRegistry
     handler: [:args | self listTestClasses: args])
       title: 'List the test classes';
       readOnly;
+      outputSchema: self pageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'run_test_class'

@@ -3,7 +3,8 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpTool'
-  instVarNames: #( name description schema handler title annotations)
+  instVarNames: #( name description schema handler title annotations outputSchema
+                    structuredSource)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -19,7 +20,9 @@ schemaProperties:required: builds it) and its handler, a one-argument block that
 validated argument Dictionary and answers a String or signals an McpError. A toolset also gives
 it a title for people and the four MCP behaviour hints (readOnly, or
 hintsReadOnly:destructive:idempotent:openWorld:), which tools/list carries so a client can tell
-a listing from a deletion when it asks a human to approve a call.
+a listing from a deletion when it asks a human to approve a call. A tool that answers a list
+declares an outputSchema and the toolset that keeps its structured content
+(outputSchema:from:), which the dispatcher puts beside the text.
 
 It checks arguments against the schema before the handler runs, so an unknown argument, a
 missing required one or a value of the wrong type never reaches a tool. It never runs the
@@ -64,7 +67,29 @@ descriptor
     yourself.
   title isNil ifFalse: [entry at: 'title' put: title].
   annotations isNil ifFalse: [entry at: 'annotations' put: self annotationsWithTitle].
+  outputSchema isNil ifFalse: [entry at: 'outputSchema' put: outputSchema].
   ^entry
+%
+category: 'accessing'
+method: McpTool
+outputSchema
+  "The JSON Schema of this tool's structuredContent, or nil when it answers text only."
+  ^outputSchema
+%
+category: 'structured content'
+method: McpTool
+outputSchema: aSchema from: aToolset
+  "Declare that this tool answers structured content described by aSchema, which aToolset keeps
+   during each call and hands over with takeStructured."
+  outputSchema := aSchema.
+  structuredSource := aToolset
+%
+category: 'structured content'
+method: McpTool
+takeStructuredContent
+  "The structured content of the call that just ran, or nil; asking again answers nil."
+  structuredSource isNil ifTrue: [^nil].
+  ^structuredSource takeStructured
 %
 category: 'listing'
 method: McpTool

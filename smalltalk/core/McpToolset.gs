@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpToolset'
-  instVarNames: #( server options)
+  instVarNames: #( server options structured)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -21,7 +21,9 @@ validated argument Dictionary and answers a String or signals an McpError.
 
 Inherited here: the schema builders (every schema is closed: additionalProperties false, and a
 required list), the lookups (resolveClass:, dictionaryNamed:, argument:in:ifAbsent:), output
-helpers (linesFrom:, capResult:, the limit and offset paging of page:args:defaultLimit:noun:),
+helpers (linesFrom:, capResult:, the limit and offset paging of page:args:defaultLimit:noun:,
+which also keeps the page as structured content for a tool declared with
+outputSchema: self pageSchema from: self; takeStructured hands it to the dispatcher once),
 the options of this toolset only (optionNamed:ifAbsent:), and the blind-write guardrail, which
 forwards to the ledgers of the server (noteRead:, requireRead:, noteWrite:).
 
@@ -145,17 +147,81 @@ category: 'paging'
 method: McpToolset
 page: aCollection args: args defaultLimit: anIntegerOrNil noun: aNoun
   "The window of aCollection that the limit and offset arguments select, headed by a line that
-   names the window, the total and the offset of the next page. limit 0 answers the count alone."
-  | limit offset total stop |
+   names the window, the total and the offset of the next page. limit 0 answers the count alone.
+   The same page is kept as structured content (notePage:offset:total:complete:)."
+  | limit offset total stop window |
   limit := self pagingArgument: 'limit' in: args default: anIntegerOrNil.
   offset := self pagingArgument: 'offset' in: args default: 0.
   total := aCollection size.
-  limit = 0 ifTrue: [^'(' , total printString , ' ' , aNoun , ')'].
+  limit = 0 ifTrue: [
+    self notePage: #() offset: offset total: total complete: true.
+    ^'(' , total printString , ' ' , aNoun , ')'].
   stop := limit isNil ifTrue: [total] ifFalse: [(offset + limit) min: total].
+  window := self window: aCollection from: offset + 1 to: stop.
+  self notePage: window offset: offset total: total complete: true.
   ^self linesFrom: (OrderedCollection new
     add: (self pageHeaderFrom: offset + 1 to: stop of: total noun: aNoun);
-    addAll: (self window: aCollection from: offset + 1 to: stop);
+    addAll: window;
     yourself)
+%
+category: 'structured content'
+method: McpToolset
+notePage: aWindow offset: anOffset total: aTotal complete: aBoolean
+  "Keep one page as the structured content of the call: the items shown, where they start, the
+   total (a lower bound when aBoolean is false) and, when more follow, the offset of the next."
+  | page |
+  page := Dictionary new
+    at: 'items' put: aWindow asArray;
+    at: 'offset' put: anOffset;
+    at: 'total' put: aTotal;
+    at: 'complete' put: aBoolean;
+    yourself.
+  (aWindow notEmpty and: [anOffset + aWindow size < aTotal])
+    ifTrue: [page at: 'nextOffset' put: anOffset + aWindow size].
+  structured := page
+%
+category: 'structured content'
+method: McpToolset
+pageSchema
+  "The outputSchema of a tool that answers a page. A failed call answers structuredContent.error
+   instead, which the schema allows, so a client that checks results against it accepts both."
+  | page |
+  page := Dictionary new
+    at: 'items' put: (Dictionary new
+      at: 'type' put: 'array';
+      at: 'items' put: (Dictionary new at: 'type' put: 'string'; yourself);
+      at: 'description' put: 'the lines of this page, as the text shows them after its header';
+      yourself);
+    at: 'offset' put: (self schemaOfType: 'integer' description: 'how many items came before this page');
+    at: 'total' put: (self schemaOfType: 'integer' description: 'how many items there are (at least this many when complete is false)');
+    at: 'complete' put: (self schemaOfType: 'boolean' description: 'false when the scan stopped early and total is only a lower bound');
+    at: 'nextOffset' put: (self schemaOfType: 'integer' description: 'the offset of the next page; absent on the last');
+    at: 'error' put: (self schemaOfType: 'object' description: 'present instead of the page when the call failed');
+    yourself.
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: page;
+    at: 'anyOf' put: (Array
+      with: (Dictionary new at: 'required' put: #('items' 'offset' 'total' 'complete'); yourself)
+      with: (Dictionary new at: 'required' put: #('error'); yourself));
+    yourself
+%
+category: 'structured content'
+method: McpToolset
+schemaOfType: aType description: aDescription
+  ^Dictionary new
+    at: 'type' put: aType;
+    at: 'description' put: aDescription;
+    yourself
+%
+category: 'structured content'
+method: McpToolset
+takeStructured
+  "The structured content the last call kept, once: it is forgotten as it is handed over."
+  | answer |
+  answer := structured.
+  structured := nil.
+  ^answer
 %
 category: 'paging'
 method: McpToolset

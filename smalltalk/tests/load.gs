@@ -14,7 +14,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
    #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
-   #McpToolAnnotationsTest )
+   #McpToolAnnotationsTest #McpStructuredContentTest )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -33,6 +33,7 @@ input smalltalk/tests/McpJsonTest.gs
 input smalltalk/tests/McpUtf8Test.gs
 input smalltalk/tests/McpToolTest.gs
 input smalltalk/tests/McpToolAnnotationsTest.gs
+input smalltalk/tests/McpStructuredContentTest.gs
 input smalltalk/tests/McpDispatcherTest.gs
 input smalltalk/tests/McpServerTest.gs
 input smalltalk/tests/McpSessionToolsetTest.gs

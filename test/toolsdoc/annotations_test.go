@@ -12,6 +12,7 @@ import (
 type hintSet struct {
 	title string
 	hints [4]string
+	paged bool // declares outputSchema: self pageSchema from: self
 }
 
 var (
@@ -19,6 +20,7 @@ var (
 	titleDecl      = regexp.MustCompile(`\btitle:\s*'((?:[^']|'')*)'`)
 	fullHintsDecl  = regexp.MustCompile(`hintsReadOnly:\s*(true|false)\s+destructive:\s*(true|false)\s+idempotent:\s*(true|false)\s+openWorld:\s*(true|false)`)
 	readOnlyDecl   = regexp.MustCompile(`;\s*readOnly\s*;`)
+	pageSchemaDecl = regexp.MustCompile(`outputSchema:\s*self pageSchema from: self`)
 	hintsDocRow    = regexp.MustCompile("^\\|\\s*`([a-z_]+)`\\s*\\|\\s*([^|]+?)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*$")
 )
 
@@ -56,7 +58,20 @@ func declaredHints(t *testing.T) map[string]hintSet {
 			case readOnlyDecl.MatchString(block):
 				h.hints = [4]string{"yes", "no", "yes", "no"}
 			}
+			h.paged = pageSchemaDecl.MatchString(block)
 			out[name] = h
+		}
+	}
+	return out
+}
+
+// pagedTools are the tools whose registerOn: declares the page outputSchema.
+func pagedTools(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for name, h := range declaredHints(t) {
+		if h.paged {
+			out[name] = true
 		}
 	}
 	return out
@@ -105,7 +120,9 @@ func TestToolsDocShowsTheTitlesAndHintsTheCodeDeclares(t *testing.T) {
 		t.Fatal("docs/tools.md has no rows under \"## Titles and behaviour hints\"")
 	}
 	for _, name := range specDefaultSurface {
-		if d, c := documented[name], declared[name]; d != c {
+		d, c := documented[name], declared[name]
+		c.paged = false
+		if d != c {
 			t.Errorf("%s: docs/tools.md shows %q %v, the code declares %q %v", name, d.title, d.hints, c.title, c.hints)
 		}
 	}
@@ -130,4 +147,45 @@ func TestTheDeletingToolsAreDestructiveAndTheReadersReadOnly(t *testing.T) {
 			t.Errorf("%s: readOnly %s, want yes", name, h.hints[0])
 		}
 	}
+}
+
+// The tools that answer a list answer it as structuredContent too; docs/tools.md names them.
+func TestTheListAnsweringToolsDeclareThePageSchemaAndTheDocsNameThem(t *testing.T) {
+	want := []string{"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
+		"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes"}
+	paged := pagedTools(t)
+	for _, name := range want {
+		if !paged[name] {
+			t.Errorf("%s answers a list but declares no outputSchema: self pageSchema from: self", name)
+		}
+	}
+	if len(paged) != len(want) {
+		t.Errorf("tools declaring the page schema: %v, want %v", sortedCopy(keys(paged)), want)
+	}
+	doc, err := os.ReadFile(toolsDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(doc)
+	if i := strings.Index(section, "## Structured content"); i >= 0 {
+		section = section[i:]
+		if j := strings.Index(section[3:], "\n## "); j >= 0 {
+			section = section[:j+3]
+		}
+	} else {
+		t.Fatal("docs/tools.md has no \"## Structured content\" section")
+	}
+	for name := range paged {
+		if !strings.Contains(section, "`"+name+"`") {
+			t.Errorf("docs/tools.md's Structured content section does not name %s", name)
+		}
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -161,7 +161,7 @@ func TestRealstonePatternsAcceptTheDispatchersShape(t *testing.T) {
 
 // dispatcherShapeFor reads the expected isError, kind and extra error fields from the case file
 // and builds the response McpDispatcher would send: text content, and structuredContent.error on
-// failure.
+// failure or, for a tool declaring an outputSchema, its page on success.
 func dispatcherShapeFor(t *testing.T, st step) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(st.path)
@@ -194,6 +194,8 @@ func dispatcherShapeFor(t *testing.T, st step) []byte {
 			e[k] = v
 		}
 		result["structuredContent"] = map[string]any{"error": e}
+	} else if pagedTools(t)[st.tool] {
+		result["structuredContent"] = map[string]any{"items": []any{"answer"}, "offset": 0, "total": 1, "complete": true}
 	}
 	out, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": st.id, "result": result})
 	if err != nil {
