@@ -46,6 +46,7 @@ func (img *Image) installPrimitives(s *Session) {
 	img.exceptionPrims(s)
 	img.systemPrims(s)
 	img.socketPrims(s)
+	img.filePrims(s)
 }
 
 // ---- argument checks: a primitive refuses a wrong argument with GemStone's error kinds.

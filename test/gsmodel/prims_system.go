@@ -72,6 +72,20 @@ func (img *Image) systemPrims(s *Session) {
 	img.prim(s, "System class", "gemVersionAt:", func(s *Session, a Value, x []Value) Value {
 		return s.newString("3.7.5 (gsmodel: a model of GemStone, not GemStone)")
 	})
+	img.prim(s, "System class", "descriptionOfSession:", func(s *Session, a Value, x []Value) Value {
+		// gemstone-smalltalk.md s4: field 1 the UserProfile, 16 how many commits the view is
+		// behind; another session's description needs SessionAccess, which the model's users
+		// do not hold.
+		if s.argInt(x[0]) != s.id {
+			return s.signalNew("SecurityError", 2151, "reading another session's description needs the SessionAccess privilege", nil)
+		}
+		fields := make([]Value, 24)
+		fields[0] = s.user
+		s.img.mu.Lock()
+		fields[15] = int64(s.img.commit - s.view)
+		s.img.mu.Unlock()
+		return s.newArray(fields)
+	})
 	img.prim(s, "SessionTemps class", "current", func(s *Session, a Value, x []Value) Value { return s.temps })
 	img.prim(s, "UserProfile", "symbolList", func(s *Session, a Value, x []Value) Value { return s.ivarGet(a, 1) })
 	img.prim(s, "UserProfile", "userId", func(s *Session, a Value, x []Value) Value { return s.ivarGet(a, 0) })
