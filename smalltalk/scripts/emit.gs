@@ -2,18 +2,21 @@
 ! login, with @@MARK@@ replaced by GS_ENV_MARK. A script binds them with
 !   emit := SessionTemps current at: #McpEmit.     one marked line on stdout
 !   split := SessionTemps current at: #McpSplit.   a text cut at a separator, empty pieces dropped
-! A marked line goes out as bytes: a character outside ASCII is written as ?, so that a wide text
-! (an error's description may be a Unicode16) never widens the line, which GsFile would then write
-! as UTF-16, losing the marker the shell looks for.
+! #McpMarkLine makes the line emit writes. It is bytes: a character outside ASCII is written as ?,
+! so that a wide text (an error's description may be a Unicode16) never widens the line, which
+! GsFile would then write as UTF-16, losing the marker the shell looks for.
 run
-| mark |
+| mark markLine |
 mark := '@@MARK@@'.
-SessionTemps current at: #McpEmit put: [:line | | out |
+markLine := [:line | | out |
   out := WriteStream on: String new.
   out nextPutAll: mark; nextPut: Character space.
   line asString do: [:ch | out nextPut: (ch codePoint < 128 ifTrue: [ch] ifFalse: [$?])].
   out nextPut: Character lf.
-  GsFile stdout nextPutAll: out contents; flush].
+  out contents].
+SessionTemps current at: #McpMarkLine put: markLine.
+SessionTemps current at: #McpEmit put: [:line |
+  GsFile stdout nextPutAll: (markLine value: line); flush].
 SessionTemps current at: #McpSplit put: [:text :separator | | pieces in |
   pieces := OrderedCollection new.
   in := ReadStream on: text.

@@ -480,6 +480,22 @@ test_unit_tests_run_the_kernel_facts_first_and_print_them_first() {
   journal | grep -q 'block mcp-tests:run' || fail "no test run"
 }
 
+test_marker_lines_of_wide_text_are_bytes_with_the_marker() {
+  # smalltalk/scripts/emit.gs run in the executable model (bin/gsmodel, not GemStone): a line holding
+  # characters wider than a byte must come out as a byte String that starts with the marker.
+  sandbox emit
+  (cd "$REPO" && go build -o "$WORK/gsmodel" ./cmd/gsmodel) || { fail "cannot build cmd/gsmodel"; return 1; }
+  {
+    (cd "$S/repo" && . ./gs-env.sh && gs_env_smalltalk emit MARK MCPI)
+    printf '%s\n' printit '| wide line |' \
+      "wide := (WriteStream on: String new) nextPutAll: 'caf'; nextPut: (Character codePoint: 233); nextPut: (Character codePoint: 8364); contents." \
+      "line := (SessionTemps current at: #McpMarkLine) value: 'wide ' , wide." \
+      '{line class name. line size. (line copyFrom: 1 to: line size - 1)}' '%'
+  } >"$S/emit-probe.gs"
+  OUT="$(timeout 60 "$WORK/gsmodel" "$S/emit-probe.gs" 2>&1)"; RC=$?
+  expect_rc 0 && expect_out "#String, 16, 'MCPI wide caf??'" || return 1
+}
+
 test_unit_tests_pass_with_a_zero_exit() {
   sandbox unit-ok; run ./install.sh --no-build; expect_rc 0 || return 1
   export FAKE_TOPAZ_SUITES="McpAlphaTest:7:0:0:"
