@@ -236,3 +236,13 @@ testJoinedTracksAFlagNotTheStreamPosition
   self assert: (session joined: #('' 'b') with: ', ') = ', b'.
   self assert: (session joined: #() with: ', ') isEmpty
 %
+category: 'tests'
+method: McpToolTest
+testExecuteCodeResumesACompileWarning
+  "McpExecutionToolset>>executeCode: resumes a CompileWarning, as Rowan and Jasper do, so code
+   that makes the compiler warn (a temporary shadowing another name) still runs."
+  | execution |
+  execution := McpExecutionToolset server: server options: nil.
+  self assert: (execution executeCode: (Dictionary new
+    at: 'code' put: 'CompileWarning new signal: ''a test warning''. 6 * 7'; yourself)) = '42'
+%
