@@ -1,0 +1,241 @@
+// Package e2e_model drives bin/mcp-gemstone as a process against the executable model of
+// GemStone (test/gsmodel, in this test's process) through the GCI stand-in's gems: the real
+// 31 tools of the project's Smalltalk McpServer, on the sample application. It is a model of
+// GemStone, not GemStone: what passes here says the worker's logic and the GCI path hold
+// together, not that a real stone behaves so (docs/gsmodel.md). It needs GEMSTONE_STANDIN (the
+// Makefile sets it).
+package e2e_model
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
+)
+
+var binary string // built once by TestMain
+
+func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "e2e_model", &binary)) }
+
+const protocolVersion = "2025-11-25"
+
+// server is one bin/mcp-gemstone whose gems run the model stone's Smalltalk.
+type server struct {
+	t      *testing.T
+	url    string
+	gemDir string
+	log    *binserver.LogBuffer
+	stone  *modelstone.Stone
+}
+
+// start runs a fresh model stone and a server on it; each test gets its own, so what one test
+// commits no other sees.
+func start(t *testing.T, env ...string) *server {
+	t.Helper()
+	home := binserver.StandinHome(t)
+	stone := modelstone.Start(t)
+	s := &server{t: t, gemDir: t.TempDir(), stone: stone}
+	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
+		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish", stone.Env(),
+		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug", "MCP_MAX_SESSIONS=6"}, env...)...)
+	s.url, s.log = url, proc.Log
+	t.Cleanup(func() {
+		if code := proc.Stop(30 * time.Second); code != 0 {
+			t.Errorf("the server exited %d after SIGTERM, want 0", code)
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.log)
+		}
+		if left := binserver.StandinGems(s.gemDir); len(left) > 0 {
+			for _, pid := range left {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Errorf("stand-in gems left behind after the server stopped: %v", left)
+		}
+	})
+	return s
+}
+
+var httpClient = &http.Client{Timeout: 120 * time.Second}
+
+// session is one MCP session on the server.
+type session struct {
+	s      *server
+	id     string
+	nextID int
+}
+
+// answer is one HTTP exchange, decoded.
+type answer struct {
+	Status int
+	Header http.Header
+	Body   []byte // the JSON-RPC payload (an SSE stream's response event), or nothing
+	RPC    mcptest.RPC
+	Err    error
+}
+
+// post sends body on the session (none while sid is empty) and reads the answer, JSON or SSE.
+func (s *server) post(sid string, body []byte) (answer, error) {
+	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
+	if err != nil {
+		return answer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	}
+	res, err := httpClient.Do(req)
+	if err != nil {
+		return answer{}, fmt.Errorf("POST %s: %w", s.url, err)
+	}
+	defer res.Body.Close()
+	a := answer{Status: res.StatusCode, Header: res.Header}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		a.Body, err = responseEvent(res.Body)
+	} else {
+		a.Body, err = io.ReadAll(res.Body)
+	}
+	if err != nil {
+		return a, err
+	}
+	if len(a.Body) > 0 && a.Body[0] == '{' {
+		if err := json.Unmarshal(a.Body, &a.RPC); err != nil {
+			return a, fmt.Errorf("the answer is not JSON-RPC: %v: %s", err, a.Body)
+		}
+	}
+	return a, nil
+}
+
+// responseEvent reads an SSE stream up to the event that is a JSON-RPC response (it has an id).
+func responseEvent(r io.Reader) ([]byte, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var data bytes.Buffer
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "data:"):
+			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+		case line == "" && data.Len() > 0:
+			var probe struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(data.Bytes(), &probe) == nil && len(probe.ID) > 0 && string(probe.ID) != "null" {
+				return data.Bytes(), nil
+			}
+			data.Reset()
+		}
+	}
+	return nil, fmt.Errorf("the event stream ended without a response: %v", sc.Err())
+}
+
+// open initializes a session and sends notifications/initialized; DELETE ends it at cleanup.
+func (s *server) open() *session {
+	s.t.Helper()
+	a, err := s.post("", []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
+		`","capabilities":{},"clientInfo":{"name":"e2e_model","version":"1"}}}`))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	sid := a.Header.Get("Mcp-Session-Id")
+	if a.Status != http.StatusOK || a.RPC.Error != nil || sid == "" {
+		s.t.Fatalf("initialize: %d %s", a.Status, a.Body)
+	}
+	ss := &session{s: s, id: sid}
+	if n, err := s.post(sid, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil || n.Status != http.StatusAccepted {
+		s.t.Fatalf("notifications/initialized: %v %d %s", err, n.Status, n.Body)
+	}
+	s.t.Cleanup(ss.delete)
+	return ss
+}
+
+func (ss *session) delete() {
+	req, _ := http.NewRequest(http.MethodDelete, ss.s.url, nil)
+	req.Header.Set("Mcp-Session-Id", ss.id)
+	req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	if res, err := httpClient.Do(req); err == nil {
+		res.Body.Close()
+	}
+}
+
+// request sends a JSON-RPC request with the session's next id and fails the test on a
+// transport failure or a JSON-RPC error.
+func (ss *session) request(method string, params any) json.RawMessage {
+	ss.s.t.Helper()
+	ss.nextID++
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": ss.nextID, "method": method, "params": params})
+	if err != nil {
+		ss.s.t.Fatal(err)
+	}
+	a, err := ss.s.post(ss.id, body)
+	if err != nil {
+		ss.s.t.Fatal(err)
+	}
+	if a.Status != http.StatusOK || a.RPC.Error != nil {
+		ss.s.t.Fatalf("%s: %d %s", method, a.Status, a.Body)
+	}
+	return a.RPC.Result
+}
+
+// toolResult is a tools/call result.
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError           bool `json:"isError"`
+	StructuredContent *struct {
+		Error *struct {
+			Kind string `json:"kind"`
+		} `json:"error"`
+	} `json:"structuredContent"`
+}
+
+func (r toolResult) text() string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+func (r toolResult) kind() string {
+	if r.StructuredContent == nil || r.StructuredContent.Error == nil {
+		return ""
+	}
+	return r.StructuredContent.Error.Kind
+}
+
+// call runs a tool and answers its result, error or not.
+func (ss *session) call(tool string, args map[string]any) toolResult {
+	ss.s.t.Helper()
+	raw := ss.request("tools/call", map[string]any{"name": tool, "arguments": args})
+	var r toolResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		ss.s.t.Fatalf("%s: not a tool result: %v: %s", tool, err, raw)
+	}
+	return r
+}
+
+// must runs a tool that must succeed and answers its text.
+func (ss *session) must(tool string, args map[string]any) string {
+	ss.s.t.Helper()
+	r := ss.call(tool, args)
+	if r.IsError {
+		ss.s.t.Fatalf("%s %v: isError (%s): %s", tool, args, r.kind(), r.text())
+	}
+	return r.text()
+}

@@ -1,0 +1,279 @@
+package e2e_model
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+)
+
+// realTools is the default surface of the Smalltalk McpServer (docs/tools.md).
+var realTools = []string{
+	"abort", "add_dictionary", "commit", "compile_class_definition", "compile_method", "delete_class",
+	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
+	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
+	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
+	"list_failing_tests", "list_methods", "list_test_classes", "refresh", "remove_dictionary", "run_test_class",
+	"run_test_method", "search_method_source", "set_class_comment", "status",
+}
+
+// The sample application's defect and its fix (test/gsmodel/sample): interest rounds down.
+const (
+	sampleClass     = "SampleSavingsAccount"
+	sampleTests     = "SampleAccountTest"
+	failingTest     = "testInterestIsRoundedUp"
+	fixedSource     = "addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"
+	rivalSource     = "addInterest\n  self deposit: self balance * self ratePercent // 100 + 1"
+	readAddInterest = "get_method_source"
+)
+
+func addInterest() map[string]any {
+	return map[string]any{"className": sampleClass, "selector": "addInterest"}
+}
+
+func compileArgs(source string) map[string]any {
+	return map[string]any{"className": sampleClass, "source": source}
+}
+
+func testClassArgs() map[string]any { return map[string]any{"className": sampleTests} }
+
+func TestToolsListListsTheRealToolsEachWithAValidClosedObjectSchema(t *testing.T) {
+	s := start(t)
+	ss := s.open()
+	var list struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+		NextCursor *string `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(ss.request("tools/list", map[string]any{}), &list); err != nil {
+		t.Fatal(err)
+	}
+	if list.NextCursor != nil {
+		t.Errorf("tools/list answered a nextCursor %q: the surface is one page", *list.NextCursor)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" {
+			t.Errorf("%s: no description", tool.Name)
+		}
+		for _, p := range schemaProblems(tool.InputSchema) {
+			t.Errorf("%s: inputSchema %s: %s", tool.Name, p, tool.InputSchema)
+		}
+	}
+	sort.Strings(names)
+	if !slices.Equal(names, realTools) {
+		t.Fatalf("tools/list named %d tools %v, want the %d real tools %v", len(names), names, len(realTools), realTools)
+	}
+}
+
+// schemaProblems holds a tool's inputSchema to JSON Schema (it must resolve as one) and to
+// what MCP asks of it: an object schema, closed, whose required members are declared
+// properties, each with a type. It answers what is wrong, nothing when all holds.
+func schemaProblems(raw json.RawMessage) []string {
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return []string{"not a JSON Schema: " + err.Error()}
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		return []string{"does not resolve as a JSON Schema: " + err.Error()}
+	}
+	var problems []string
+	if schema.Type != "object" {
+		problems = append(problems, fmt.Sprintf("type %q, want object", schema.Type))
+	}
+	var members map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &members)
+	if string(members["additionalProperties"]) != "false" {
+		problems = append(problems, fmt.Sprintf("not closed (additionalProperties %s)", members["additionalProperties"]))
+	}
+	for _, name := range schema.Required {
+		if _, ok := schema.Properties[name]; !ok {
+			problems = append(problems, fmt.Sprintf("required %q is not a declared property", name))
+		}
+	}
+	for name, prop := range schema.Properties {
+		if prop.Type == "" && len(prop.Types) == 0 {
+			problems = append(problems, fmt.Sprintf("property %q has no type", name))
+		}
+	}
+	// The schema binds: an undeclared member is refused by the schema itself.
+	if resolved.Validate(map[string]any{"mcpUndeclaredMember": true}) == nil {
+		problems = append(problems, "accepts an undeclared member")
+	}
+	return problems
+}
+
+func TestSchemaProblemsCatchesWhatMCPRefuses(t *testing.T) {
+	good := `{"type":"object","properties":{"className":{"type":"string"}},"required":["className"],"additionalProperties":false}`
+	if p := schemaProblems(json.RawMessage(good)); len(p) != 0 {
+		t.Fatalf("a good schema has problems: %v", p)
+	}
+	for why, bad := range map[string]string{
+		"not an object schema": `{"type":"string","additionalProperties":false}`,
+		"open":                 `{"type":"object","properties":{}}`,
+		"undeclared required":  `{"type":"object","properties":{},"required":["x"],"additionalProperties":false}`,
+		"untyped property":     `{"type":"object","properties":{"x":{}},"additionalProperties":false}`,
+		"not JSON Schema":      `{"type":7}`,
+		"an unresolvable $ref": `{"type":"object","properties":{"x":{"$ref":"#/nowhere"}},"additionalProperties":false}`,
+	} {
+		if len(schemaProblems(json.RawMessage(bad))) == 0 {
+			t.Errorf("a schema that is %s passed: %s", why, bad)
+		}
+	}
+}
+
+func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
+	s := start(t)
+	a := s.open()
+	before := a.must("run_test_class", testClassArgs())
+	if !strings.Contains(before, "1 failed") || !strings.Contains(before, failingTest) {
+		t.Fatalf("run_test_class before the fix: %q, want 1 failure naming %s", before, failingTest)
+	}
+	if got := a.must("list_failing_tests", map[string]any{"classNames": []string{sampleTests}}); !strings.Contains(got, failingTest) {
+		t.Fatalf("list_failing_tests before the fix: %q, want %s", got, failingTest)
+	}
+	// The guardrail: a method this session has not read cannot be changed.
+	if r := a.call("compile_method", compileArgs(fixedSource)); !r.IsError || r.kind() != "refused" {
+		t.Fatalf("compile_method before reading the method: isError %v kind %q: %s", r.IsError, r.kind(), r.text())
+	}
+	if src := a.must(readAddInterest, addInterest()); !strings.Contains(src, "// 100") || strings.Contains(src, "+ 99") {
+		t.Fatalf("get_method_source: %q, want the sample's rounding-down addInterest", src)
+	}
+	a.must("compile_method", compileArgs(fixedSource))
+	after := a.must("run_test_class", testClassArgs())
+	if !strings.Contains(after, "4 passed") || !strings.Contains(after, "0 failed") {
+		t.Fatalf("run_test_class after the fix: %q, want 4 passed, 0 failed", after)
+	}
+	if st := a.must("status", map[string]any{}); !strings.Contains(st, "uncommitted changes: true") {
+		t.Errorf("status before the commit: %q, want uncommitted changes", st)
+	}
+	if r := a.call("commit", map[string]any{}); r.IsError || !strings.Contains(r.text(), "Committed") {
+		t.Fatalf("commit: isError %v: %s", r.IsError, r.text())
+	}
+	if st := a.must("status", map[string]any{}); !strings.Contains(st, "uncommitted changes: false") {
+		t.Errorf("status after the commit: %q, want no uncommitted changes", st)
+	}
+	// A session opened after the commit runs the fixed code.
+	b := s.open()
+	if got := b.must("run_test_class", testClassArgs()); !strings.Contains(got, "0 failed") {
+		t.Fatalf("a new session after the commit: %q, want 0 failed", got)
+	}
+	if got := b.must("list_failing_tests", map[string]any{"classNames": []string{sampleTests}}); strings.Contains(got, failingTest) {
+		t.Errorf("list_failing_tests after the commit still names %s: %q", failingTest, got)
+	}
+}
+
+func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
+	s := start(t)
+	a, viaRefresh, viaAbort := s.open(), s.open(), s.open()
+	// Both readers take their view before the commit.
+	for _, reader := range []*session{viaRefresh, viaAbort} {
+		if got := reader.must(readAddInterest, addInterest()); strings.Contains(got, "+ 99") {
+			t.Fatalf("before any commit a reader sees the fix: %q", got)
+		}
+	}
+	a.must(readAddInterest, addInterest())
+	a.must("compile_method", compileArgs(fixedSource))
+	a.must("commit", map[string]any{})
+	for name, reader := range map[string]*session{"refresh": viaRefresh, "abort": viaAbort} {
+		if got := reader.must(readAddInterest, addInterest()); strings.Contains(got, "+ 99") {
+			t.Errorf("the %s reader sees the commit before moving its view: %q", name, got)
+		}
+		if got := reader.must("run_test_class", testClassArgs()); !strings.Contains(got, "1 failed") {
+			t.Errorf("the %s reader's tests see the commit before moving its view: %q", name, got)
+		}
+	}
+	viaRefresh.must("refresh", map[string]any{})
+	viaAbort.must("abort", map[string]any{})
+	for name, reader := range map[string]*session{"refresh": viaRefresh, "abort": viaAbort} {
+		if got := reader.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") {
+			t.Errorf("after %s the reader does not see the commit: %q", name, got)
+		}
+		if got := reader.must("run_test_class", testClassArgs()); !strings.Contains(got, "0 failed") {
+			t.Errorf("after %s the reader's tests do not run the committed fix: %q", name, got)
+		}
+	}
+}
+
+func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
+	s := start(t)
+	a, b := s.open(), s.open()
+	a.must(readAddInterest, addInterest())
+	b.must(readAddInterest, addInterest())
+	a.must("compile_method", compileArgs(fixedSource))
+	b.must("compile_method", compileArgs(rivalSource))
+	a.must("commit", map[string]any{})
+	r := b.call("commit", map[string]any{})
+	if !r.IsError || r.kind() != "commitConflict" {
+		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.kind(), r.text())
+	}
+	// Nothing of the refused commit was written: a fresh session sees the first one's method.
+	c := s.open()
+	if got := c.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") || strings.Contains(got, "+ 1") {
+		t.Fatalf("after the refused commit a new session sees %q, want the first commit's method", got)
+	}
+	// Abort recovers the refused session onto the committed state.
+	b.must("abort", map[string]any{})
+	if got := b.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") {
+		t.Fatalf("after abort the refused session sees %q, want the committed method", got)
+	}
+	if st := b.must("status", map[string]any{}); !strings.Contains(st, "uncommitted changes: false") {
+		t.Errorf("status after abort: %q", st)
+	}
+}
+
+func TestACancelledLongExecuteCodeEndsAtTheBreakAndTheSessionServesOn(t *testing.T) {
+	s := start(t)
+	ss := s.open()
+	loop := mcptest.ToolCall(41, "execute_code", `{"code":"| n | n := 0. [true] whileTrue: [n := n + 1]. n"}`)
+	done := make(chan answer, 1)
+	go func() {
+		a, err := s.post(ss.id, []byte(loop))
+		a.Err = err
+		done <- a
+	}()
+	// The loop is running in the model once the gem has had it a moment; a ping is answered
+	// beside it.
+	time.Sleep(500 * time.Millisecond)
+	if p, err := s.post(ss.id, []byte(`{"jsonrpc":"2.0","id":42,"method":"ping"}`)); err != nil || p.Status != http.StatusOK {
+		t.Fatalf("ping beside the running loop: %v %d %s", err, p.Status, p.Body)
+	}
+	select {
+	case a := <-done:
+		t.Fatalf("the endless loop answered before it was cancelled: %d %s %v", a.Status, a.Body, a.Err)
+	default:
+	}
+	c, err := s.post(ss.id, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":41}}`))
+	if err != nil || c.Status != http.StatusAccepted {
+		t.Fatalf("notifications/cancelled: %v %d %s", err, c.Status, c.Body)
+	}
+	select {
+	case a := <-done:
+		if a.Err != nil || a.Status != http.StatusAccepted || len(a.Body) != 0 {
+			t.Fatalf("the cancelled call answered %d %q (%v), want 202 and no body", a.Status, a.Body, a.Err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled loop did not end within 30 s")
+	}
+	mcptest.Eventually(t, 5*time.Second, "the log says a break ended the cancelled call", func() bool {
+		log := s.log.String()
+		return strings.Contains(log, "cancelled call ended") &&
+			(strings.Contains(log, "ended by soft break") || strings.Contains(log, "ended by hard break"))
+	})
+	if got := ss.must("execute_code", map[string]any{"code": "3 + 4"}); strings.TrimSpace(got) != "7" {
+		t.Fatalf("the next call after the cancellation answered %q, want 7", got)
+	}
+}
