@@ -347,9 +347,9 @@ gs_env_fact_report() {
   echo "$1"
   [ -n "$comment" ] && printf '%s\n' "$comment" | sed 's/^/    /'
   files="$(grep -o 'smalltalk/[a-z]*/[A-Za-z-]*\.gs' <<<"$comment")"
-  for c in $(grep -o 'Mcp[A-Z][A-Za-z]*' <<<"$comment" | sort -u); do
+  while read -r c; do
     for f in "$GS_ENV_ROOT"/smalltalk/*/"$c".gs; do [ -f "$f" ] && files+=$'\n'"${f#"$GS_ENV_ROOT"/}"; done
-  done
+  done < <(grep -o 'Mcp[A-Z][A-Za-z]*' <<<"$comment" | sort -u)
   files="$(grep . <<<"$files" | sort -u | paste -sd' ' -)"
   [ -z "$files" ] || echo "    affects: $files"
 }

@@ -51,9 +51,9 @@ if [ -n "$facts" ]; then
     echo "kernel facts: all $run hold ($FACTS)"
   else
     echo "kernel facts: $((f + e)) of $run BROKEN on this stone ($FACTS); the worker relies on each:"
-    for t in $(sed -n -e "s/^failed $FACTS//p" -e "s/^errored $FACTS//p" <<<"$marks" | grep -o 'test[A-Za-z0-9_]*' | sort -u); do
+    while read -r t; do
       gs_env_fact_report "$t" | sed 's/^/  /'
-    done
+    done < <(sed -n -e "s/^failed $FACTS//p" -e "s/^errored $FACTS//p" <<<"$marks" | grep -o 'test[A-Za-z0-9_]*' | sort -u)
   fi
 fi
 while read -r name run p f e; do
