@@ -57,13 +57,7 @@ func (s *Session) newString(text string) *Object {
 }
 
 func (s *Session) stringClassFor(r []rune) *Object {
-	max := rune(0)
-	for _, c := range r {
-		if c > max {
-			max = c
-		}
-	}
-	switch {
+	switch max := maxRune(r); {
 	case max > 0xFFFF:
 		return s.img.k.QuadByteString
 	case max > 0xFF:

@@ -257,12 +257,12 @@ func (img *Image) behaviorPrims(s *Session) {
 		if m := s.rd(a.(*Object)).class.methods[s.argString(x[0])]; m != nil {
 			return s.methodObject(m)
 		}
-		return s.signalNew("Error", 2020, "the selector #"+s.argString(x[0])+" was not found in "+s.className(a.(*Object)), nil)
+		return s.selectorNotFound(a, x[0])
 	})
 	img.prim(s, "Behavior", "sourceCodeAt:", func(s *Session, a Value, x []Value) Value {
 		m := s.rd(a.(*Object)).class.methods[s.argString(x[0])]
 		if m == nil {
-			return s.signalNew("Error", 2020, "the selector #"+s.argString(x[0])+" was not found in "+s.className(a.(*Object)), nil)
+			return s.selectorNotFound(a, x[0])
 		}
 		if m.kernel && m.source == "" {
 			return s.refuse("the source of the native kernel method %s>>%s", s.className(a.(*Object)), m.selector)
@@ -322,7 +322,7 @@ func (img *Image) behaviorPrims(s *Session) {
 		sel := s.argString(x[0])
 		cd := s.wr(a.(*Object)).class
 		if _, ok := cd.methods[sel]; !ok {
-			return s.signalNew("Error", 2020, "the selector #"+sel+" was not found in "+s.className(a.(*Object)), nil)
+			return s.selectorNotFound(a, x[0])
 		}
 		delete(cd.methods, sel)
 		delete(cd.categories, sel)
@@ -435,4 +435,9 @@ func (s *Session) definition(cls *Object) string {
 	return sup + " subclass: '" + cd.name + "'\n  instVarNames: " + names(cd.instVarNames) +
 		"\n  classVars: " + names(cvs) + "\n  classInstVars: " + names(s.rd(cd.thisClass).class.instVarNames) +
 		"\n  poolDictionaries: #()\n  inDictionary: " + dict + "\n  options: " + names(cd.options)
+}
+
+// selectorNotFound signals the error of a reflective lookup of a selector the class lacks.
+func (s *Session) selectorNotFound(cls, sel Value) Value {
+	return s.signalNew("Error", 2020, "the selector #"+s.argString(sel)+" was not found in "+s.className(cls.(*Object)), nil)
 }

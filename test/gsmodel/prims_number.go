@@ -47,19 +47,15 @@ func (s *Session) arith(op string, a, b Value) Value {
 			return x - y
 		case "*":
 			return x * y
-		case "/":
+		case "/", "//", "\\\\":
 			if y == 0 {
 				return s.signalNew("ZeroDivide", 2026, "", nil)
 			}
-			return x / y
-		case "//":
-			if y == 0 {
-				return s.signalNew("ZeroDivide", 2026, "", nil)
-			}
-			return floatToInt(math.Floor(x / y))
-		case "\\\\":
-			if y == 0 {
-				return s.signalNew("ZeroDivide", 2026, "", nil)
+			switch op {
+			case "/":
+				return x / y
+			case "//":
+				return floatToInt(math.Floor(x / y))
 			}
 			return x - math.Floor(x/y)*y
 		}

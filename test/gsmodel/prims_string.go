@@ -26,13 +26,7 @@ func (s *Session) isUnicodeClass(cls *Object) bool {
 // unicodeFor answers the Unicode class that holds r, as decodeFromUTF8 answers.
 func (s *Session) unicodeFor(r []rune) *Object {
 	k := s.img.k
-	max := rune(0)
-	for _, c := range r {
-		if c > max {
-			max = c
-		}
-	}
-	switch {
+	switch max := maxRune(r); {
 	case max > 0xFFFF:
 		return k.Unicode32
 	case max > 0x7F:
