@@ -15,6 +15,7 @@
 #   gs_env_require_netldi  only where gems are forked (run-server.sh, unit tests that spawn gems)
 #   gs_env_report          the --check report
 #   gs_env_topaz LOG       linked topaz, logged in, script on stdin, output (redacted) to LOG
+#   gs_env_smalltalk NAME  the Smalltalk of smalltalk/scripts/NAME.gs, its placeholders filled in
 #   gs_env_launch_server   run-server.sh and run-auth-server.sh: start detached, wait for /readyz
 # Every function prints "error: ..." with the specific fix and returns non-zero; none exits.
 
@@ -313,12 +314,6 @@ gs_env_explain_login_failure() {
 # told apart from topaz's echo of the source and from its own chatter.
 GS_ENV_MARK="MCPI"
 gs_env_marked() { sed -n "s/^$GS_ENV_MARK //p" "$1"; }
-
-# Smalltalk: the statement that binds emit, the block (from smalltalk/scripts/emit.gs, sent at every
-# login) that writes one marked line.
-gs_env_emit_decl() {
-  echo "emit := SessionTemps current at: #McpEmit."
-}
 
 # The Smalltalk the scripts send lives in smalltalk/scripts/NAME.gs, where bin/gscheck checks it.
 # gs_env_smalltalk NAME [KEY VALUE]...: that file with each @@KEY@@ replaced by VALUE. Every

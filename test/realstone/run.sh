@@ -32,15 +32,7 @@ mkdir -p "$LOGDIR"
 
 # The stone's session ids, to tell afterwards whether the server left a gem behind.
 sessions() {
-  gs_env_topaz "$LOGDIR/sessions.log" <<ST >/dev/null || true
-run
-"mcp-realstone:sessions v1"
-| emit |
-$(gs_env_emit_decl)
-System currentSessions do: [:each | each = System session ifFalse: [emit value: 'session ' , each printString]].
-emit value: 'done sessions'.
-%
-ST
+  gs_env_smalltalk realstone-sessions | { gs_env_topaz "$LOGDIR/sessions.log" >/dev/null || true; }
   gs_env_marked "$LOGDIR/sessions.log" | sed -n 's/^session //p' | sort -n
 }
 
