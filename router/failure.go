@@ -21,6 +21,28 @@ type Failure struct {
 // Classifier reads an error into a Failure.
 type Classifier func(error) Failure
 
+// launchKind names a failed login or prepare for data.kind. A fatal GemStone error at login
+// is not a session that went away (there was none yet): the kind says what could not be
+// reached or started.
+func launchKind(f Failure) string {
+	switch {
+	case f.Kind != "" && f.Kind != "sessionGone":
+		return f.Kind
+	case stoneUnreachable(f.Number):
+		return "stoneUnreachable"
+	case f.Number == 4042:
+		return "gemStartFailed"
+	case f.Number == 2106:
+		// The login worked and the worker class could not be resolved by name.
+		return "workerClassNotFound"
+	}
+	return "loginFailed"
+}
+
+func stoneUnreachable(number int) bool {
+	return number == 4065 || number == 4062 || number == 4066 || number == 4137
+}
+
 // launchHint says what to fix after a failed login or prepare, by GemStone error number or
 // prepare kind. It names configuration variables, never their values.
 func launchHint(f Failure) string {
@@ -29,8 +51,10 @@ func launchHint(f Failure) string {
 		return "its administrator must run ./setup-read-only-user.sh, which provisions that user and lets the server's own user mint one-time passwords for it"
 	case f.Kind == "loginDenied" || f.Number == 4051 || f.Number == 4136:
 		return "check MCP_WORKER_USER and its password (GS_PASS or MCP_PASSWORD_FILE)"
-	case f.Number == 4065 || f.Number == 4062 || f.Number == 4066 || f.Number == 4137:
+	case stoneUnreachable(f.Number):
 		return "the stone or its netldi could not be reached: check MCP_STONE, MCP_NETLDI and GEMSTONE_GLOBAL_DIR"
+	case f.Kind == "gemStartFailed":
+		return "the NetLDI could not start a gem for the worker: check MCP_NETLDI, MCP_GEM_CONFIG and the NetLDI's log"
 	case f.Kind == "workerClassNotFound":
 		return "check MCP_WORKER_CLASS and that the worker code is installed for MCP_WORKER_USER"
 	case f.Kind == "toolsetNotFound" || f.Kind == "badOption":

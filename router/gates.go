@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
 // A gate checks a request before it reaches a handler. It answers the request to go on with
@@ -65,6 +66,8 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 // behind would fire in net/http's background read during a long call and cancel it.
 func (s *Server) readTimeout(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An earlier answer on this kept-alive connection left its write deadline armed.
+		sse.ClearWriteDeadline(w)
 		if r.Body == nil || r.Body == http.NoBody {
 			next.ServeHTTP(w, r)
 			return
@@ -104,7 +107,12 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 // hostGate refuses a Host header that is not loopback or allowed (DNS rebinding: a page on
 // evil.example resolving its name to 127.0.0.1 reaches us with Host: evil.example).
 func (s *Server) hostGate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	host := hostOnly(r.Host)
+	host, ok := hostOf(r.Host)
+	if !ok {
+		s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			"Bad Request: Host "+quote(r.Host)+" is not a host with an optional numeric port", "hostRefused")
+		return r, false
+	}
 	if !isLoopbackName(host) && !containsFold(s.o.AllowedHosts, host) {
 		s.refuse(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
 			"Forbidden: Host "+quote(host)+" is not this server's (DNS rebinding protection); add it to MCP_ALLOWED_HOSTS if it is", "hostRefused")
@@ -116,6 +124,9 @@ func (s *Server) hostGate(w http.ResponseWriter, r *http.Request) (*http.Request
 // originGate refuses a browser request from a page whose origin is not loopback or
 // allowed. An absent Origin is allowed: it is what non-browser clients send.
 func (s *Server) originGate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	if !s.single(w, r, "Origin", http.StatusForbidden, "originRefused") {
+		return r, false
+	}
 	origin := r.Header.Get("Origin")
 	if origin != "" && !s.originAllowed(origin) {
 		s.refuse(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
@@ -125,12 +136,30 @@ func (s *Server) originGate(w http.ResponseWriter, r *http.Request) (*http.Reque
 	return r, true
 }
 
+// single refuses a request that carries header name more than once: a gate that checked one
+// of them would let the other through to whoever reads it next.
+func (s *Server) single(w http.ResponseWriter, r *http.Request, name string, status int, kind string) bool {
+	if len(r.Header.Values(name)) > 1 {
+		s.refuse(w, r, status, jsonrpc.CodeInvalidRequest,
+			"Bad Request: the "+name+" header is given more than once; send it once", kind)
+		return false
+	}
+	return true
+}
+
+// originAllowed takes only the serialisation RFC 6454 gives an origin: scheme "://" host
+// [":" port], nothing else. A user-info part ("http://evil.example:80@localhost") would
+// make the host read differently by different parsers.
 func (s *Server) originAllowed(origin string) bool {
 	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" || u.RawQuery != "" || u.Fragment != "" ||
+		(u.Path != "" && u.Path != "/") || (u.Scheme != "http" && u.Scheme != "https") {
 		return false // "null" and other opaque origins
 	}
-	host := hostOnly(u.Host)
+	host, ok := hostOf(u.Host)
+	if !ok {
+		return false
+	}
 	if isLoopbackName(host) {
 		return true
 	}
@@ -169,6 +198,9 @@ func (s *Server) bodyLimit(w http.ResponseWriter, r *http.Request) (*http.Reques
 // and must get its own prompt answer (methodNotFound, "send initialize"); post decides once
 // it has read the body, and refuses anything else exactly as here.
 func (s *Server) versionGate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	if !s.single(w, r, VersionHeader, http.StatusBadRequest, "unsupportedProtocolVersion") {
+		return r, false
+	}
 	if v := r.Header.Get(VersionHeader); v != "" && !slices.Contains(s.versions, v) {
 		if r.Method == http.MethodPost && r.Header.Get(SessionHeader) == "" {
 			return r.WithContext(context.WithValue(r.Context(), versionRefusedKey{}, v)), true
@@ -204,6 +236,9 @@ type sessionKey struct{}
 // without the header goes on with no session; each verb decides (initialize needs none,
 // everything else answers 400).
 func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	if !s.single(w, r, SessionHeader, http.StatusBadRequest, "sessionNotFound") {
+		return r, false
+	}
 	id := r.Header.Get(SessionHeader)
 	if id == "" {
 		return r, true
@@ -236,11 +271,29 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		"Method Not Allowed: /mcp takes POST, GET and DELETE", "methodNotAllowed")
 }
 
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return strings.ToLower(h)
+// hostOf reads a Host header (or an origin's host): a name or address with an optional
+// numeric port. Anything else ("localhost:evil", an empty name) is not a host.
+func hostOf(hostport string) (string, bool) {
+	host, port := hostport, ""
+	if h, p, err := net.SplitHostPort(hostport); err == nil {
+		host, port = h, p
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1]
+	} else if strings.Contains(hostport, ":") && net.ParseIP(hostport) == nil {
+		return "", false // a colon that SplitHostPort could not read as host:port
 	}
-	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]"))
+	if host == "" || strings.ContainsAny(host, "@/\\ ") {
+		return "", false
+	}
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	if port != "" && len(port) > 5 {
+		return "", false
+	}
+	return strings.ToLower(host), true
 }
 
 // isLoopbackName accepts localhost, *.localhost (RFC 6761 reserves it for loopback) and

@@ -44,6 +44,14 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		ans.Final(status, nil, reply)
 		return
 	}
+	if s.closing.Err() != nil {
+		// Shutdown began while the login or the initialize ran: a session id handed out now
+		// would end within the grace, so the client is told to come back instead.
+		sess.End(context.Background(), session.Reason{Kind: session.ReasonShutdown, Detail: "the server began to shut down during initialize"})
+		ans.Final(http.StatusServiceUnavailable, nil, errorBody(m.ID, jsonrpc.CodeServer,
+			session.ErrShuttingDown.Reason, session.ErrShuttingDown.Kind))
+		return
+	}
 	if r.Context().Err() != nil {
 		// The client left before it could learn the session id: nobody can ever use the
 		// session, so its gem goes now rather than waiting to be reaped.
@@ -103,11 +111,9 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	gem, err := s.o.Launcher.Launch(ctx, login, cfg)
 	if err != nil {
 		f := s.o.Classify(err)
+		f.Kind = launchKind(f)
 		s.o.Log.Error().Err(err).Int("number", f.Number).Str("kind", f.Kind).Msg("worker login or prepare failed; slot released")
 		kind := f.Kind
-		if kind == "" {
-			kind = "loginFailed"
-		}
 		if s.o.Observer != nil {
 			s.o.Observer.LaunchFailed(kind)
 		}
@@ -124,7 +130,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 			kind:    kind, number: f.Number,
 		}
 	}
-	if s.base.Err() != nil { // the server began to close during the login
+	if s.closing.Err() != nil { // the server began to close during the login
 		_ = gem.Close(context.WithoutCancel(ctx))
 		return nil, http.StatusServiceUnavailable, launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}
 	}

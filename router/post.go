@@ -2,8 +2,10 @@ package router
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
 // post serves POST /mcp: one JSON-RPC message, or a batch on a 2025-03-26 session.
@@ -45,6 +48,9 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		sess.See()
 	}
 	if batch {
+		if sess != nil {
+			defer sess.Answering()()
+		}
 		s.postBatch(w, r, sess, msgs)
 		return
 	}
@@ -64,6 +70,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.Kind == jsonrpc.Request && !isFrontEndMethod(m.Method) {
 		// A request the worker answers: its answer goes through the response mode.
+		defer sess.Answering()()
 		ans := s.o.Responses.Begin(w, r, sess, m)
 		status, reply := s.forward(r.Context(), sess, m)
 		status, header, reply := s.stepUp(r.Context(), m, status, reply)
@@ -86,9 +93,17 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", "bodyTooLarge")
 		return nil, false
 	}
-	s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body unreadable (client closed or too slow); dropped")
-	s.refuse(w, r, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
-		"Request Timeout: the body did not arrive in time", "readTimeout")
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body too slow; dropped")
+		s.refuse(w, r, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
+			"Request Timeout: the body did not arrive in time", "readTimeout")
+		return nil, false
+	}
+	// A malformed chunked encoding, or a client that closed halfway: the body is broken, not late.
+	s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body unreadable; refused")
+	s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+		"Bad Request: the body could not be read ("+err.Error()+")", "badBody")
 	return nil, false
 }
 
@@ -115,7 +130,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 	switch m.Kind {
 	case jsonrpc.Response:
 		if !sess.Pending().Resolve(m.ID, m.Raw) {
-			s.o.Log.Debug().Str("session", sess.ID()).Str("id", string(m.ID)).Msg("response matches no outstanding server request; ignored")
+			s.o.Log.Debug().Str("session", sess.ID()).Str("id", jsonrpc.Clip(string(m.ID))).Msg("response matches no outstanding server request; ignored")
 		}
 		return http.StatusAccepted, nil
 	case jsonrpc.Notification:
@@ -125,14 +140,25 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 			return http.StatusAccepted, nil
 		}
 		start := time.Now()
-		sess.Forward(m, func(out session.Outcome) {
+		err := sess.Forward(m, func(out session.Outcome) {
 			s.observeCall(m, out, time.Since(start))
 			s.afterNotification(sess, m, out)
 		})
+		var full *session.QueueFullError
+		if errors.As(err, &full) {
+			s.o.Log.Warn().Str("session", sess.ID()).Int("queued", full.Count).Int64("bytes", full.Bytes).
+				Msg("notification refused: the session's queue is full")
+			return http.StatusTooManyRequests, errorBody(nil, jsonrpc.CodeServer,
+				"Too Many Requests: "+full.Error()+"; send it again once the running call has answered", "queueFull",
+				"limit", full.MaxCount, "limitBytes", full.MaxBytes)
+		}
 		return http.StatusAccepted, nil
 	}
 	switch m.Method {
 	case "ping":
+		if _, ended := sess.Ended(); ended {
+			return http.StatusOK, sessionGoneBody(m.ID)
+		}
 		return http.StatusOK, jsonrpc.ResultResponse(m.ID, jsonrpc.EmptyResult)
 	case "initialize":
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
@@ -150,7 +176,7 @@ func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
 		return
 	}
 	found := sess.Cancel(jsonrpc.IDKey(id))
-	s.o.Log.Info().Str("session", sess.ID()).Str("requestId", string(id)).Bool("found", found).Msg("client cancelled a request")
+	s.o.Log.Info().Str("session", sess.ID()).Str("requestId", jsonrpc.Clip(string(id))).Bool("found", found).Msg("client cancelled a request")
 }
 
 // forward runs a request on the session's gem and turns the outcome into the answer.
@@ -167,7 +193,7 @@ func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.M
 func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.Outcome) (int, []byte) {
 	// Built only when something is logged: the common answer logs nothing.
 	log := func() *zerolog.Logger {
-		l := s.o.Log.With().Str("session", sess.ID()).Str("method", m.Method).Str("id", string(m.ID)).Logger()
+		l := s.o.Log.With().Str("session", sess.ID()).Str("method", jsonrpc.Clip(m.Method)).Str("id", jsonrpc.Clip(string(m.ID))).Logger()
 		return &l
 	}
 	if out.Err != nil && errors.Is(out.Err, session.ErrDuplicateID) {
@@ -198,10 +224,17 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 	case out.Stopped != nil:
 		log().Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending).Msg("call ended before its answer")
 		msg := out.Stopped.Reason
-		if f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind {
+		switch {
+		case f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind:
 			msg += "; the worker did not stop for either break, so its session was ended"
+		case out.Stopped.Kind == "requestTimeout":
+			msg += "; the session keeps serving"
 		}
-		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, msg, out.Stopped.Kind, "ending", f.Ending)
+		var extra []any
+		if f.Ending != "" {
+			extra = []any{"ending", f.Ending}
+		}
+		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, msg, out.Stopped.Kind, extra...)
 	case f.Fatal:
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer,
 			"the session's worker is gone ("+f.Safe+"); initialize a new session", "sessionGone", "number", f.Number)
@@ -242,15 +275,70 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request, sess *session
 			"batchRefused"))
 		return
 	}
-	var replies [][]byte
-	for _, m := range msgs {
-		if _, reply := s.dispatch(r.Context(), sess, m); reply != nil {
-			replies = append(replies, reply)
+	// The answers are streamed: each member's response is written as soon as it exists, so
+	// the router holds one member's answer at a time however many the batch has. A client
+	// that stops reading ends the batch at the next write's deadline; its later members are
+	// not run.
+	out := batchWriter{w: w}
+	for i, m := range msgs {
+		if out.err != nil || r.Context().Err() != nil {
+			s.o.Log.Info().Str("session", sess.ID()).Int("notRun", len(msgs)-i).
+				Msg("batch abandoned: the client stopped reading its answers; later members not run")
+			return
+		}
+		var reply []byte
+		if _, ended := sess.Ended(); ended {
+			// A member before this one ended the session (its gem died): the rest are
+			// answered as gone, never as if a live session had served them.
+			if m.Kind == jsonrpc.Request {
+				reply = sessionGoneBody(m.ID)
+			}
+		} else {
+			_, reply = s.dispatch(r.Context(), sess, m)
+		}
+		if reply != nil {
+			out.add(reply)
 		}
 	}
-	if len(replies) == 0 {
+	if !out.started {
 		writeJSON(w, http.StatusAccepted, nil)
 		return
 	}
-	writeJSON(w, http.StatusOK, jsonrpc.BatchOf(replies))
+	out.finish()
+}
+
+// batchWriter writes a batch's answer as a JSON array, one member's response at a time,
+// each under write deadlines.
+type batchWriter struct {
+	w       http.ResponseWriter
+	started bool
+	err     error
+}
+
+func (b *batchWriter) add(reply []byte) {
+	if b.err != nil {
+		return
+	}
+	sep := []byte{','}
+	if !b.started {
+		b.started = true
+		sep[0] = '['
+		b.w.Header().Set("Content-Type", "application/json")
+		b.w.Header().Set("Cache-Control", "no-store")
+		b.w.WriteHeader(http.StatusOK)
+	}
+	if b.err = sse.WriteBounded(b.w, sep, 0); b.err == nil {
+		b.err = sse.WriteBounded(b.w, reply, 0)
+	}
+}
+
+func (b *batchWriter) finish() {
+	if b.err == nil {
+		b.err = sse.WriteBounded(b.w, []byte{']'}, 0)
+	}
+}
+
+// sessionGoneBody answers a request on a session that has ended under it.
+func sessionGoneBody(id json.RawMessage) []byte {
+	return errorBody(id, jsonrpc.CodeServer, session.ErrSessionEnded.Reason, session.ErrSessionEnded.Kind)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
 // ResponseMode decides how the answer to one POSTed request is written. Today every answer
@@ -57,7 +58,9 @@ func (a jsonAnswer) Final(status int, header http.Header, body []byte) {
 	writeJSON(a.w, status, body)
 }
 
-// writeJSON writes a complete JSON answer; a nil body is an empty answer (202).
+// writeJSON writes a complete JSON answer; a nil body is an empty answer (202). The body is
+// written under write deadlines (sse.WriteBounded): a client that never reads its answer
+// loses it after sse.DefaultWriteTimeout without progress instead of holding it.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	if body == nil {
 		w.WriteHeader(status)
@@ -66,7 +69,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	_ = sse.WriteBounded(w, body, 0)
 }
 
 // refuse answers a request the front end will not serve with an HTTP status and a JSON-RPC

@@ -211,7 +211,7 @@ func (a *Answer) Final(status int, header http.Header, body []byte) {
 		}
 		a.w.WriteHeader(status)
 		if body != nil {
-			_, _ = a.w.Write(body)
+			_ = sse.WriteBounded(a.w, body, a.o.WriteTimeout)
 		}
 	case stateStreaming:
 		if body != nil {

@@ -231,7 +231,7 @@ func (c *conn) handle(raw []byte, remote string) {
 		c.hub.refuse(RefusedBadFrame, remote, err)
 		return
 	}
-	log := c.hub.log.With().Str("session", c.ep.sessionID).Str("call", string(f.Call)).Logger()
+	log := c.hub.log.With().Str("session", c.ep.sessionID).Str("call", jsonrpc.Clip(string(f.Call))).Logger()
 	if len(f.Flush) > 0 {
 		// Frames are relayed one after another on this goroutine, so everything sent before
 		// this one is already on the client's stream.

@@ -519,20 +519,6 @@ func ResultResponse(id json.RawMessage, result any) []byte {
 // EmptyResult is the {} result ping answers.
 var EmptyResult = struct{}{}
 
-// BatchOf joins complete responses into one JSON array.
-func BatchOf(replies [][]byte) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, r := range replies {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(r)
-	}
-	b.WriteByte(']')
-	return b.Bytes()
-}
-
 // CancelledRequestID reads params.requestId of a notifications/cancelled message (members
 // read exactly, see Members).
 func CancelledRequestID(params json.RawMessage) (json.RawMessage, bool) {
@@ -566,4 +552,21 @@ func ProtocolVersionOf(member string, raw []byte) string {
 func IsErrorResponse(raw []byte) bool {
 	m, err := Members(raw)
 	return err == nil && len(m["error"]) > 0 && string(m["error"]) != "null"
+}
+
+// clipLimit is how much of a client-chosen value a log line shows.
+const clipLimit = 128
+
+// Clip bounds a client-chosen value (an id, a method name, a header) for a log line: the
+// first 128 bytes, then how many more there were. A value logged whole would let a client
+// write as much into the server's log as it may send.
+func Clip(s string) string {
+	if len(s) <= clipLimit {
+		return s
+	}
+	cut := clipLimit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("...(+%d bytes)", len(s)-cut)
 }

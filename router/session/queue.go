@@ -13,6 +13,7 @@ type fifo struct {
 type turn struct {
 	ready   chan struct{}
 	granted bool
+	then    func(*turn) // run on a goroutine of its own when granted (joinThen)
 }
 
 // join takes a place in the line at once; the turn is ready when it is this one's go.
@@ -28,6 +29,23 @@ func (q *fifo) join() *turn {
 	}
 	q.waiters = append(q.waiters, t)
 	return t
+}
+
+// joinThen takes a place in the line for then, which runs on a new goroutine when it is this
+// one's go and must leave the turn when done. Nothing waits meanwhile, so a long line costs a
+// small struct per place, not a goroutine.
+func (q *fifo) joinThen(then func(*turn)) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	t := &turn{ready: make(chan struct{}), then: then}
+	if !q.busy {
+		q.busy = true
+		t.granted = true
+		close(t.ready)
+		go then(t)
+		return
+	}
+	q.waiters = append(q.waiters, t)
 }
 
 // tryJoin takes the turn only if nobody holds it and nobody waits.
@@ -65,6 +83,9 @@ func (q *fifo) leave(t *turn) {
 	q.waiters = q.waiters[1:]
 	next.granted = true
 	close(next.ready)
+	if next.then != nil {
+		go next.then(next)
+	}
 }
 
 // waiting is how many turns are in line behind the holder.

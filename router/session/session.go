@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,12 @@ var (
 	ErrClientGone = &Stop{Kind: "clientGone", Reason: "the client went away before the call started"}
 )
 
+// Default bounds on a session's queued notifications (Options).
+const (
+	DefaultMaxQueuedNotifications           = 64
+	DefaultMaxQueuedNotificationBytes int64 = 16 << 20
+)
+
 // ErrDuplicateID refuses a request whose id is already outstanding on the session: a
 // cancellation naming it could not say which one it meant.
 var ErrDuplicateID = errors.New("a request with this id is already in flight on this session")
@@ -66,6 +73,11 @@ type Options struct {
 	PendingTimeout time.Duration
 	// CloseTimeout bounds the wait for a running call to end before the gem is logged out anyway.
 	CloseTimeout time.Duration
+	// MaxQueuedNotifications and MaxQueuedNotificationBytes bound the notifications a
+	// session holds in its queue (a client gets 202 for each before it runs): defaults 64 and
+	// 16 MiB.
+	MaxQueuedNotifications     int
+	MaxQueuedNotificationBytes int64
 	// Now is the clock for the activity stamps (time.Now when nil).
 	Now func() time.Time
 	Log zerolog.Logger
@@ -85,6 +97,9 @@ type Session struct {
 	cancelBase context.CancelCauseFunc
 
 	queue        fifo
+	answering    atomic.Int32 // answers still being written to the client (Answering)
+	notes        int          // notifications forwarded and not yet finished (under mu)
+	noteBytes    int64        // their bytes (under mu)
 	lastActivity atomic.Int64 // unix nanoseconds
 	lastSeen     atomic.Int64 // unix nanoseconds
 
@@ -109,6 +124,12 @@ func New(parent context.Context, id string, gem worker.Gem, opts Options) *Sessi
 	}
 	if opts.CloseTimeout <= 0 {
 		opts.CloseTimeout = 10 * time.Second
+	}
+	if opts.MaxQueuedNotifications <= 0 {
+		opts.MaxQueuedNotifications = DefaultMaxQueuedNotifications
+	}
+	if opts.MaxQueuedNotificationBytes <= 0 {
+		opts.MaxQueuedNotificationBytes = DefaultMaxQueuedNotificationBytes
 	}
 	base, cancel := context.WithCancelCause(parent)
 	s := &Session{
@@ -154,11 +175,29 @@ func (s *Session) See() { s.lastSeen.Store(s.opts.Now().UnixNano()) }
 // message after initialize it is the session's creation.
 func (s *Session) LastSeen() time.Time { return time.Unix(0, s.lastSeen.Load()) }
 
-// Busy says a call is running or waiting on the session. A busy session must not be reaped.
+// Busy says a call is running or waiting on the session, or an answer is still being
+// written to its client. A busy session must not be reaped.
 func (s *Session) Busy() bool {
+	if s.answering.Load() > 0 {
+		return true
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.inflight != nil || len(s.calls) > 0 || s.queue.waiting() > 0
+}
+
+// Answering marks an answer to this session's client as being written until done is called
+// (once): a large answer to a slow client can take longer to write than the idle deadline,
+// and the session is not idle while it does. done counts as activity.
+func (s *Session) Answering() (done func()) {
+	s.answering.Add(1)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.Touch()
+			s.answering.Add(-1)
+		})
+	}
 }
 
 // Queued is how many calls wait behind the running one.
@@ -274,21 +313,49 @@ func (s *Session) DoAfter(waitCtx context.Context, msg jsonrpc.Message, prelude 
 
 // Forward queues a notification and returns at once; the outcome goes to done (may be nil).
 // Its place in the queue is taken before Forward returns, so the client's next request
-// runs after it.
-func (s *Session) Forward(msg jsonrpc.Message, done func(Outcome)) {
-	c, t, err := s.enqueue(msg)
-	if err != nil {
-		if done != nil {
-			done(failedEnqueue(err))
-		}
-		return
+// runs after it. Nothing waits for the turn meanwhile: the queue starts a goroutine when the
+// turn comes. Past the session's bound on notifications in its queue (MaxQueuedNotifications,
+// MaxQueuedNotificationBytes) it refuses with ErrQueueFull and queues nothing.
+func (s *Session) Forward(msg jsonrpc.Message, done func(Outcome)) error {
+	size := int64(len(msg.Raw))
+	s.mu.Lock()
+	if s.notes >= s.opts.MaxQueuedNotifications || s.noteBytes+size > s.opts.MaxQueuedNotificationBytes {
+		n, b := s.notes, s.noteBytes
+		s.mu.Unlock()
+		return &QueueFullError{Count: n, Bytes: b, MaxCount: s.opts.MaxQueuedNotifications, MaxBytes: s.opts.MaxQueuedNotificationBytes}
 	}
-	go func() {
-		out := s.run(context.Background(), c, t)
+	s.notes++
+	s.noteBytes += size
+	s.mu.Unlock()
+	finish := func(out Outcome) {
+		s.mu.Lock()
+		s.notes--
+		s.noteBytes -= size
+		s.mu.Unlock()
 		if done != nil {
 			done(out)
 		}
-	}()
+	}
+	c := s.newCall(msg)
+	_, err := s.admit(c, msg, func(t *turn) {
+		defer s.forget(c)
+		finish(s.execute(c, t))
+	})
+	if err != nil {
+		finish(failedEnqueue(err))
+	}
+	return nil
+}
+
+// QueueFullError refuses a notification: the session's queue already holds as many as it may.
+type QueueFullError struct {
+	Count, MaxCount int
+	Bytes, MaxBytes int64
+}
+
+func (e *QueueFullError) Error() string {
+	return fmt.Sprintf("%d notifications (%d bytes) already wait in this session's queue; the bound is %d notifications or %d bytes",
+		e.Count, e.Bytes, e.MaxCount, e.MaxBytes)
 }
 
 func failedEnqueue(err error) Outcome {
@@ -300,29 +367,49 @@ func failedEnqueue(err error) Outcome {
 }
 
 func (s *Session) enqueue(msg jsonrpc.Message) (*Call, *turn, error) {
+	c := s.newCall(msg)
+	t, err := s.admit(c, msg, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, t, nil
+}
+
+func (s *Session) newCall(msg jsonrpc.Message) *Call {
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &Call{Method: msg.Method, id: msg.ID, ctx: ctx, cancel: cancel}
 	if msg.Kind == jsonrpc.Request {
 		c.key = msg.IDKey()
 	}
+	return c
+}
+
+// admit takes c's place in the queue. With then set, no turn is handed back to wait on: the
+// queue runs then on a goroutine of its own once the turn comes.
+func (s *Session) admit(c *Call, msg jsonrpc.Message, then func(*turn)) (*turn, error) {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
-		cancel(ErrSessionEnded)
-		return nil, nil, ErrSessionEnded
+		c.cancel(ErrSessionEnded)
+		return nil, ErrSessionEnded
 	}
 	if c.key != "" {
 		if _, dup := s.calls[c.key]; dup {
 			s.mu.Unlock()
-			cancel(nil)
-			return nil, nil, ErrDuplicateID
+			c.cancel(nil)
+			return nil, ErrDuplicateID
 		}
 		s.calls[c.key] = c
 	}
 	c.raw = msg.Raw
-	t := s.queue.join()
+	var t *turn
+	if then != nil {
+		s.queue.joinThen(then)
+	} else {
+		t = s.queue.join()
+	}
 	s.mu.Unlock()
-	return c, t, nil
+	return t, nil
 }
 
 func (s *Session) run(waitCtx context.Context, c *Call, t *turn) Outcome {
@@ -337,6 +424,11 @@ func (s *Session) run(waitCtx context.Context, c *Call, t *turn) Outcome {
 		c.cancel(ErrClientGone)
 		return Outcome{Stopped: ErrClientGone}
 	}
+	return s.execute(c, t)
+}
+
+// execute runs c, whose turn has come, and gives the turn up after.
+func (s *Session) execute(c *Call, t *turn) Outcome {
 	defer s.queue.leave(t)
 	if c.ctx.Err() != nil { // cancelled in the instant the turn came
 		return Outcome{Stopped: stopOf(c.ctx)}
@@ -397,7 +489,7 @@ func stopOf(ctx context.Context) *Stop {
 
 func requestTimeout(d time.Duration) *Stop {
 	return &Stop{Kind: "requestTimeout",
-		Reason: "the request ran longer than MCP_REQUEST_TIMEOUT (" + d.String() + ") and was ended; the session keeps serving"}
+		Reason: "the request ran longer than MCP_REQUEST_TIMEOUT (" + d.String() + ") and was ended"}
 }
 
 // Cancel ends the outstanding request whose id has that key (jsonrpc.IDKey), queued or

@@ -2,6 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -105,7 +108,7 @@ func TestForwardTakesItsPlaceBeforeReturning(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	done := make(chan struct{})
-	s.Forward(jsonrpc.Message{Kind: jsonrpc.Notification, Method: "n", Raw: []byte("notif")}, func(Outcome) { close(done) })
+	_ = s.Forward(jsonrpc.Message{Kind: jsonrpc.Notification, Method: "n", Raw: []byte("notif")}, func(Outcome) { close(done) })
 	after := make(chan Outcome, 1)
 	go func() { after <- s.Do(context.Background(), req(2, "after")) }()
 	close(g.release)
@@ -230,4 +233,46 @@ func TestNewIDIs128BitsOfHexAfterThePrefix(t *testing.T) {
 	if other == id {
 		t.Fatal("two ids alike")
 	}
+}
+
+func TestQueuedNotificationsAreBoundedInCountAndBytesAndHoldNoGoroutine(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	s, _ := newSession(g, Options{MaxQueuedNotifications: 200, MaxQueuedNotificationBytes: 1000})
+	go s.Do(context.Background(), req(0, "block"))
+	for _, ok := s.InFlight(); !ok; _, ok = s.InFlight() {
+		time.Sleep(time.Millisecond)
+	}
+	note := func(raw string) jsonrpc.Message {
+		return jsonrpc.Message{Kind: jsonrpc.Notification, Method: "n", Raw: []byte(raw)}
+	}
+	var wg sync.WaitGroup
+	before := runtime.NumGoroutine()
+	for i := range 100 { // 100 notifications of 10 bytes: exactly the byte bound
+		wg.Add(1)
+		if err := s.Forward(note(fmt.Sprintf("note-%05d", i)), func(Outcome) { wg.Done() }); err != nil {
+			t.Fatalf("notification %d refused under the bound: %v", i, err)
+		}
+	}
+	if grown := runtime.NumGoroutine() - before; grown > 10 {
+		t.Fatalf("100 queued notifications added %d goroutines; a queued message must hold none", grown)
+	}
+	var full *QueueFullError
+	if err := s.Forward(note("x"), nil); !errors.As(err, &full) || full.Count != 100 || full.Bytes != 1000 {
+		t.Fatalf("past the byte bound: %v, want a QueueFullError at 100 notifications, 1000 bytes", err)
+	}
+	close(g.release)
+	wg.Wait()
+	if err := s.Forward(note("again"), nil); err != nil {
+		t.Fatalf("once the queue has drained, notifications are taken again: %v", err)
+	}
+	s2, _ := newSession(&recorderGem{release: make(chan struct{})}, Options{MaxQueuedNotifications: 2})
+	go s2.Do(context.Background(), req(0, "block"))
+	for _, ok := s2.InFlight(); !ok; _, ok = s2.InFlight() {
+		time.Sleep(time.Millisecond)
+	}
+	_, _ = s2.Forward(note("a"), nil), s2.Forward(note("b"), nil)
+	if err := s2.Forward(note("c"), nil); !errors.As(err, &full) || full.MaxCount != 2 {
+		t.Fatalf("past the count bound: %v", err)
+	}
+	s2.End(context.Background(), Reason{Kind: "test"})
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 )
 
 // The bounds of the pathway. They are mechanism, not deployment policy: sized to proxies, NAT
@@ -283,17 +285,17 @@ func (s *Session) resumePointLocked(lastEventID string) (uint64, string) {
 	id, err := ParseEventID(lastEventID)
 	if err != nil || id.Lane != StandaloneLane || id.Seq > l.lastSeq || id.Gen > s.gen {
 		s.stats.UnknownResumes++
-		s.log.Warn().Str("lastEventId", lastEventID).
+		s.log.Warn().Str("lastEventId", jsonrpc.Clip(lastEventID)).
 			Msg("sse resume: Last-Event-ID was not issued by this session; opening without replay")
 		return l.delivered, "Last-Event-ID not recognised; nothing replayed"
 	}
 	if id.Seq < l.replayFloor {
 		s.stats.StaleResumes++
-		s.log.Warn().Str("lastEventId", lastEventID).Uint64("lostThrough", l.replayFloor).
+		s.log.Warn().Str("lastEventId", jsonrpc.Clip(lastEventID)).Uint64("lostThrough", l.replayFloor).
 			Int("replayLimit", s.opts.ReplayLimit).
 			Msg("sse resume: Last-Event-ID fell out of the replay buffer; replaying what is left")
 		return l.replayFloor, fmt.Sprintf("events after %s through sequence %d are no longer held; replaying from there",
-			lastEventID, l.replayFloor)
+			id, l.replayFloor)
 	}
 	s.stats.Resumes++
 	return id.Seq, ""
