@@ -28,7 +28,7 @@ func TestMembersAreReadExactlySoTheRouterAndTheWorkerReadOneMessageOneWay(t *tes
 	s := start(t)
 	sid := s.open()
 	for body, want := range map[string]string{
-		`{"JSONRPC":"2.0","id":1,"METHOD":"ping"}`:                                              "case-sensitive",
+		`{"JSONRPC":"2.0","id":1,"METHOD":"ping"}`:                                               "case-sensitive",
 		`{"jsonrpc":"2.0","ID":7,"method":"tools/call","params":{"name":"echo","arguments":{}}}`: "case-sensitive",
 		`{"jsonrpc":"2.0","id":2,"method":"ping","Method":"tools/call"}`:                         "case-sensitive",
 		`{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/call"}`:                         "given twice",

@@ -186,7 +186,9 @@ func (c client) notify(notes int) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	go func() { _, _, _ = c.post(sid, "2025-11-25", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}}`) }()
+	go func() {
+		_, _, _ = c.post(sid, "2025-11-25", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}}`)
+	}()
 	time.Sleep(500 * time.Millisecond)
 	note := `{"jsonrpc":"2.0","method":"notifications/x","params":{"pad":"` + strings.Repeat("p", 1<<20) + `"}}`
 	codes := map[int]int{}
