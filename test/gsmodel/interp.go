@@ -152,7 +152,7 @@ func (s *Session) notUnderstood(rcv Value, sel string, args []Value) Value {
 		s.ivarPut(msg, 1, s.newArray(args))
 		return s.invoke(m, rcv, []Value{msg})
 	}
-	text := fmt.Sprintf("a %s does not understand  #%s", s.className(s.classOf(rcv)), sel)
+	text := fmt.Sprintf("%s does not understand  #%s", article(s.className(s.classOf(rcv))), sel)
 	if cite, ok := s.img.inv.Selectors[sel]; ok && !strings.HasPrefix(sel, "_") {
 		text += fmt.Sprintf(" (the model does not implement this cited kernel selector for %s; cited: %s)",
 			s.className(s.classOf(rcv)), shorten(cite, 80))
