@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
 	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 )
 
@@ -76,7 +77,8 @@ func standinGem(t *testing.T) string {
 	return path
 }
 
-func startGemProcess(t *testing.T, path string) *gemProcess {
+// startGemProcess starts the gem at path with the test's environment plus env (NAME=value).
+func startGemProcess(t *testing.T, path string, env ...string) *gemProcess {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -86,6 +88,7 @@ func startGemProcess(t *testing.T, path string) *gemProcess {
 	child := os.NewFile(uintptr(fds[1]), "gem-end")
 	cmd := exec.Command(path)
 	cmd.ExtraFiles = []*os.File{child} // fd 3 in the gem
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -149,16 +152,43 @@ func errFrom(e *gemproto.GemError) error {
 func TestEveryCaseHoldsThroughAStandinGemProcess(t *testing.T) {
 	path := standinGem(t)
 	cases, prepare := loadAll(t)
-	g := startGemProcess(t, path)
+	runThroughGem(t, startGemProcess(t, path), cases, prepare, standinPlaceholders)
+}
+
+// smalltalkPlaceholders fill the fixtures for the Smalltalk McpServer: execute_code has one
+// required string argument, code.
+var smalltalkPlaceholders = Placeholders{"WORKER_CLASS": "McpServer", "ARGS_TOOL": "execute_code", "ARGS_TOOL_ARG": "code"}
+
+// The Smalltalk McpServer itself at its mcpHandle: entry: a stand-in gem in model mode
+// forwards the worker-class calls to the executable model of GemStone (test/gsmodel), which
+// runs the project's Smalltalk. Malformed JSON and invalid UTF-8 reach the worker here, as
+// they never do through the HTTP front end.
+func TestEveryCaseHoldsForTheSmalltalkWorkerThroughAModelGem(t *testing.T) {
+	path := standinGem(t)
+	cases, err := Load("cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("prepare.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stone := modelstone.Start(t)
+	runThroughGem(t, startGemProcess(t, path, stone.Env()), cases, Fill(raw, smalltalkPlaceholders), smalltalkPlaceholders)
+}
+
+// runThroughGem prepares the gem's worker and holds every case to what it answers.
+func runThroughGem(t *testing.T, g *gemProcess, cases []Case, prepare []byte, p Placeholders) {
+	t.Helper()
 	var prepared struct {
 		OK bool `json:"ok"`
 	}
-	if err := json.Unmarshal(g.perform("McpServer", "mcpPrepare:", prepare), &prepared); err != nil || !prepared.OK {
-		t.Fatalf("prepare: %v", err)
+	if answer := g.perform("McpServer", "mcpPrepare:", prepare); json.Unmarshal(answer, &prepared) != nil || !prepared.OK {
+		t.Fatalf("prepare answered %s", answer)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			if err := c.Check(g.perform("McpServer", "mcpHandle:", c.Request(standinPlaceholders))); err != nil {
+			if err := c.Check(g.perform("McpServer", "mcpHandle:", c.Request(p))); err != nil {
 				t.Errorf("%s: %v", c.Description, err)
 			}
 		})

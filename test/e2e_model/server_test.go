@@ -71,6 +71,7 @@ var httpClient = &http.Client{Timeout: 120 * time.Second}
 
 // session is one MCP session on the server.
 type session struct {
+	t      *testing.T // the test (or subtest) that uses the session
 	s      *server
 	id     string
 	nextID int
@@ -142,23 +143,24 @@ func responseEvent(r io.Reader) ([]byte, error) {
 	return nil, fmt.Errorf("the event stream ended without a response: %v", sc.Err())
 }
 
-// open initializes a session and sends notifications/initialized; DELETE ends it at cleanup.
-func (s *server) open() *session {
-	s.t.Helper()
+// open initializes a session for t and sends notifications/initialized; DELETE ends it at
+// t's cleanup.
+func (s *server) open(t *testing.T) *session {
+	t.Helper()
 	a, err := s.post("", []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+protocolVersion+
 		`","capabilities":{},"clientInfo":{"name":"e2e_model","version":"1"}}}`))
 	if err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	sid := a.Header.Get("Mcp-Session-Id")
 	if a.Status != http.StatusOK || a.RPC.Error != nil || sid == "" {
-		s.t.Fatalf("initialize: %d %s", a.Status, a.Body)
+		t.Fatalf("initialize: %d %s", a.Status, a.Body)
 	}
-	ss := &session{s: s, id: sid}
+	ss := &session{t: t, s: s, id: sid}
 	if n, err := s.post(sid, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil || n.Status != http.StatusAccepted {
-		s.t.Fatalf("notifications/initialized: %v %d %s", err, n.Status, n.Body)
+		t.Fatalf("notifications/initialized: %v %d %s", err, n.Status, n.Body)
 	}
-	s.t.Cleanup(ss.delete)
+	t.Cleanup(ss.delete)
 	return ss
 }
 
@@ -174,18 +176,18 @@ func (ss *session) delete() {
 // request sends a JSON-RPC request with the session's next id and fails the test on a
 // transport failure or a JSON-RPC error.
 func (ss *session) request(method string, params any) json.RawMessage {
-	ss.s.t.Helper()
+	ss.t.Helper()
 	ss.nextID++
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": ss.nextID, "method": method, "params": params})
 	if err != nil {
-		ss.s.t.Fatal(err)
+		ss.t.Fatal(err)
 	}
 	a, err := ss.s.post(ss.id, body)
 	if err != nil {
-		ss.s.t.Fatal(err)
+		ss.t.Fatal(err)
 	}
 	if a.Status != http.StatusOK || a.RPC.Error != nil {
-		ss.s.t.Fatalf("%s: %d %s", method, a.Status, a.Body)
+		ss.t.Fatalf("%s: %d %s", method, a.Status, a.Body)
 	}
 	return a.RPC.Result
 }
@@ -221,21 +223,21 @@ func (r toolResult) kind() string {
 
 // call runs a tool and answers its result, error or not.
 func (ss *session) call(tool string, args map[string]any) toolResult {
-	ss.s.t.Helper()
+	ss.t.Helper()
 	raw := ss.request("tools/call", map[string]any{"name": tool, "arguments": args})
 	var r toolResult
 	if err := json.Unmarshal(raw, &r); err != nil {
-		ss.s.t.Fatalf("%s: not a tool result: %v: %s", tool, err, raw)
+		ss.t.Fatalf("%s: not a tool result: %v: %s", tool, err, raw)
 	}
 	return r
 }
 
 // must runs a tool that must succeed and answers its text.
 func (ss *session) must(tool string, args map[string]any) string {
-	ss.s.t.Helper()
+	ss.t.Helper()
 	r := ss.call(tool, args)
 	if r.IsError {
-		ss.s.t.Fatalf("%s %v: isError (%s): %s", tool, args, r.kind(), r.text())
+		ss.t.Fatalf("%s %v: isError (%s): %s", tool, args, r.kind(), r.text())
 	}
 	return r.text()
 }

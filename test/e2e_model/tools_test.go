@@ -47,7 +47,7 @@ func testClassArgs() map[string]any { return map[string]any{"className": sampleT
 
 func TestToolsListListsTheRealToolsEachWithAValidClosedObjectSchema(t *testing.T) {
 	s := start(t)
-	ss := s.open()
+	ss := s.open(t)
 	var list struct {
 		Tools []struct {
 			Name        string          `json:"name"`
@@ -137,7 +137,7 @@ func TestSchemaProblemsCatchesWhatMCPRefuses(t *testing.T) {
 
 func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
 	s := start(t)
-	a := s.open()
+	a := s.open(t)
 	before := a.must("run_test_class", testClassArgs())
 	if !strings.Contains(before, "1 failed") || !strings.Contains(before, failingTest) {
 		t.Fatalf("run_test_class before the fix: %q, want 1 failure naming %s", before, failingTest)
@@ -167,7 +167,7 @@ func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
 		t.Errorf("status after the commit: %q, want no uncommitted changes", st)
 	}
 	// A session opened after the commit runs the fixed code.
-	b := s.open()
+	b := s.open(t)
 	if got := b.must("run_test_class", testClassArgs()); !strings.Contains(got, "0 failed") {
 		t.Fatalf("a new session after the commit: %q, want 0 failed", got)
 	}
@@ -178,7 +178,7 @@ func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
 
 func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 	s := start(t)
-	a, viaRefresh, viaAbort := s.open(), s.open(), s.open()
+	a, viaRefresh, viaAbort := s.open(t), s.open(t), s.open(t)
 	// Both readers take their view before the commit.
 	for _, reader := range []*session{viaRefresh, viaAbort} {
 		if got := reader.must(readAddInterest, addInterest()); strings.Contains(got, "+ 99") {
@@ -210,7 +210,7 @@ func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 
 func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	s := start(t)
-	a, b := s.open(), s.open()
+	a, b := s.open(t), s.open(t)
 	a.must(readAddInterest, addInterest())
 	b.must(readAddInterest, addInterest())
 	a.must("compile_method", compileArgs(fixedSource))
@@ -221,7 +221,7 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.kind(), r.text())
 	}
 	// Nothing of the refused commit was written: a fresh session sees the first one's method.
-	c := s.open()
+	c := s.open(t)
 	if got := c.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") || strings.Contains(got, "+ 1") {
 		t.Fatalf("after the refused commit a new session sees %q, want the first commit's method", got)
 	}
@@ -237,7 +237,7 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 
 func TestACancelledLongExecuteCodeEndsAtTheBreakAndTheSessionServesOn(t *testing.T) {
 	s := start(t)
-	ss := s.open()
+	ss := s.open(t)
 	loop := mcptest.ToolCall(41, "execute_code", `{"code":"| n | n := 0. [true] whileTrue: [n := n + 1]. n"}`)
 	done := make(chan answer, 1)
 	go func() {
