@@ -16,6 +16,24 @@ type gsSocket struct {
 	conn    net.Conn
 	ln      net.Listener
 	lastErr string
+	pending []byte // bytes readWillNotBlockWithin: read while it waited
+	eof     bool   // the peer closed: a read answers 0 at once
+}
+
+// waitReadable waits up to d for a byte (or the peer's close), keeping what it read.
+func (sk *gsSocket) waitReadable(d time.Duration) bool {
+	if len(sk.pending) > 0 || sk.eof {
+		return true
+	}
+	buf := make([]byte, 4096)
+	_ = sk.conn.SetReadDeadline(time.Now().Add(d))
+	n, err := sk.conn.Read(buf)
+	sk.pending = append(sk.pending, buf[:n]...)
+	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		sk.eof = true
+		sk.lastErr = err.Error()
+	}
+	return n > 0 || sk.eof
 }
 
 func (s *Session) socketOf(v Value) *gsSocket {
@@ -72,35 +90,32 @@ func (img *Image) socketPrims(s *Session) {
 		if sk.conn == nil {
 			return false
 		}
-		// A zero-byte peek is not portable; the read below carries its own deadline instead.
-		return true
+		return sk.waitReadable(time.Duration(s.argInt(x[0])) * time.Millisecond)
 	})
 	img.prim(s, "GsSocket", "read:into:startingAt:", func(s *Session, a Value, x []Value) Value {
+		// What is there already, waiting at most a moment for the first byte; 0 once the peer
+		// has closed.
 		sk := s.socketOf(a)
 		if sk.conn == nil {
 			return nil
 		}
+		sk.waitReadable(50 * time.Millisecond)
 		n := s.argInt(x[0])
-		buf := make([]byte, n)
-		_ = sk.conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-		got, err := sk.conn.Read(buf)
-		if err != nil && got == 0 {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return int64(0)
-			}
-			sk.lastErr = err.Error()
-			return int64(0)
+		if n > len(sk.pending) {
+			n = len(sk.pending)
 		}
+		got := sk.pending[:n]
+		sk.pending = sk.pending[n:]
 		dst := s.argObj(x[1])
 		start := s.argInt(x[2])
 		st := s.wr(dst)
-		for len(st.by) < start-1+got {
+		for len(st.by) < start-1+n {
 			st.by = append(st.by, 0)
 		}
-		for i := 0; i < got; i++ {
-			st.by[start-1+i] = rune(buf[i])
+		for i, b := range got {
+			st.by[start-1+i] = rune(b)
 		}
-		return int64(got)
+		return int64(n)
 	})
 	img.prim(s, "GsSocket", "close", func(s *Session, a Value, x []Value) Value {
 		sk := s.socketOf(a)
