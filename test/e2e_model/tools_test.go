@@ -2,7 +2,6 @@ package e2e_model
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -10,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/toolschema"
 )
 
 // realTools is the default surface of the Smalltalk McpServer (docs/tools.md).
@@ -68,70 +66,13 @@ func TestToolsListListsTheRealToolsEachWithAValidClosedObjectSchema(t *testing.T
 		if tool.Description == "" {
 			t.Errorf("%s: no description", tool.Name)
 		}
-		for _, p := range schemaProblems(tool.InputSchema) {
+		for _, p := range toolschema.Problems(tool.InputSchema) {
 			t.Errorf("%s: inputSchema %s: %s", tool.Name, p, tool.InputSchema)
 		}
 	}
 	sort.Strings(names)
 	if !slices.Equal(names, realTools) {
 		t.Fatalf("tools/list named %d tools %v, want the %d real tools %v", len(names), names, len(realTools), realTools)
-	}
-}
-
-// schemaProblems holds a tool's inputSchema to JSON Schema (it must resolve as one) and to
-// what MCP asks of it: an object schema, closed, whose required members are declared
-// properties, each with a type. It answers what is wrong, nothing when all holds.
-func schemaProblems(raw json.RawMessage) []string {
-	var schema jsonschema.Schema
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		return []string{"not a JSON Schema: " + err.Error()}
-	}
-	resolved, err := schema.Resolve(nil)
-	if err != nil {
-		return []string{"does not resolve as a JSON Schema: " + err.Error()}
-	}
-	var problems []string
-	if schema.Type != "object" {
-		problems = append(problems, fmt.Sprintf("type %q, want object", schema.Type))
-	}
-	var members map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &members)
-	if string(members["additionalProperties"]) != "false" {
-		problems = append(problems, fmt.Sprintf("not closed (additionalProperties %s)", members["additionalProperties"]))
-	}
-	for _, name := range schema.Required {
-		if _, ok := schema.Properties[name]; !ok {
-			problems = append(problems, fmt.Sprintf("required %q is not a declared property", name))
-		}
-	}
-	for name, prop := range schema.Properties {
-		if prop.Type == "" && len(prop.Types) == 0 {
-			problems = append(problems, fmt.Sprintf("property %q has no type", name))
-		}
-	}
-	// The schema binds: an undeclared member is refused by the schema itself.
-	if resolved.Validate(map[string]any{"mcpUndeclaredMember": true}) == nil {
-		problems = append(problems, "accepts an undeclared member")
-	}
-	return problems
-}
-
-func TestSchemaProblemsCatchesWhatMCPRefuses(t *testing.T) {
-	good := `{"type":"object","properties":{"className":{"type":"string"}},"required":["className"],"additionalProperties":false}`
-	if p := schemaProblems(json.RawMessage(good)); len(p) != 0 {
-		t.Fatalf("a good schema has problems: %v", p)
-	}
-	for why, bad := range map[string]string{
-		"not an object schema": `{"type":"string","additionalProperties":false}`,
-		"open":                 `{"type":"object","properties":{}}`,
-		"undeclared required":  `{"type":"object","properties":{},"required":["x"],"additionalProperties":false}`,
-		"untyped property":     `{"type":"object","properties":{"x":{}},"additionalProperties":false}`,
-		"not JSON Schema":      `{"type":7}`,
-		"an unresolvable $ref": `{"type":"object","properties":{"x":{"$ref":"#/nowhere"}},"additionalProperties":false}`,
-	} {
-		if len(schemaProblems(json.RawMessage(bad))) == 0 {
-			t.Errorf("a schema that is %s passed: %s", why, bad)
-		}
 	}
 }
 
