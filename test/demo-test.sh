@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo-test.sh -- make demo as a new user meets it: the banner comes only once the server is
 # ready (after its "listening" line, with /readyz answering 200) and shows the raised session
-# cap; a second make demo on the same port fails with the port hint and shows no URL.
+# cap; the README's curl walkthrough runs as written and answers as its comments say; a second
+# make demo on the same port fails with the port hint and shows no URL.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
@@ -24,7 +25,18 @@ grep -q "at most 20 sessions" "$first" || fail "the banner does not show the dem
   fail "the banner came before the server listened"
 curl -fsS "http://127.0.0.1:$port/readyz" | grep -q '"status":"ready"' || fail "/readyz is not ready after the banner"
 
+# The README's curl walkthrough, run as it is written against this server.
+walk="$(mktemp)"
+awk '/^Once it prints its URL, in a second shell/ {want=1; next} want && /^```sh$/ {on=1; next} on && /^```$/ {exit} on {print}' README.md |
+  sed "s|http://127.0.0.1:8000/mcp|http://127.0.0.1:$port/mcp|" >"$walk"
+[ -s "$walk" ] || fail "README.md's walkthrough block was not found"
+walked="$(timeout 60 bash "$walk" 2>&1)"; rm -f "$walk"
+count() { grep -c -- "$1" <<<"$walked"; }
+[ "$(count 'HTTP/1.1 202')" -ge 3 ] && [ "$(count 'HTTP/1.1 204')" -eq 1 ] && [ "$(count 'HTTP/1.1 404')" -eq 2 ] &&
+  grep -q '"text":"hello"' <<<"$walked" && grep -q '"id":5,"result":{}' <<<"$walked" && grep -q '"sessionGone"' <<<"$walked" ||
+  { echo "--- walkthrough output:"; echo "$walked"; fail "the README walkthrough did not answer as its comments say"; }
+
 MCP_PORT="$port" MCP_LOG_FORMAT=json timeout 30 make -s demo >"$second" 2>&1 && fail "a second make demo on a taken port succeeded"
 grep -q "port $port is in use" "$second" && grep -q "MCP_PORT" "$second" || fail "the second make demo does not name the taken port and MCP_PORT"
 ! grep -q "mcp-gemstone demo: " "$second" || fail "the second make demo printed a URL banner"
-echo "demo-test: banner once ready, taken port refused with its hint"
+echo "demo-test: banner once ready, the README walkthrough as written, taken port refused with its hint"
