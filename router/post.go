@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
@@ -38,6 +40,9 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		if !errors.As(err, &e) {
 			e = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"}
 		}
+		// A client whose body is not a message gets no kept-alive connection to send more
+		// such bodies on, nor holds a descriptor and a goroutine idle until IdleTimeout.
+		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusBadRequest, jsonrpc.ErrorResponse(nil, e))
 		return
 	}
@@ -129,7 +134,15 @@ func isFrontEndMethod(method string) bool { return method == "ping" || method ==
 func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
 	switch m.Kind {
 	case jsonrpc.Response:
-		if !sess.Pending().Resolve(m.ID, m.Raw) {
+		switch err := sess.Pending().Deliver(m.ID, m.Raw); {
+		case errors.Is(err, pending.ErrAnswerTooLarge):
+			limit := sess.Pending().MaxAnswer()
+			s.o.Log.Warn().Str("session", sess.ID()).Str("id", jsonrpc.Clip(string(m.ID))).Int("bytes", len(m.Raw)).Int("limit", limit).
+				Msg("client's answer to a server request over the limit; the worker was told it failed")
+			return http.StatusRequestEntityTooLarge, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("Request Entity Too Large: this answer is %d bytes; the worker takes answers of up to %d, so the request it answers has failed", len(m.Raw), limit),
+				"responseTooLarge", "limit", limit)
+		case err != nil:
 			s.o.Log.Debug().Str("session", sess.ID()).Str("id", jsonrpc.Clip(string(m.ID))).Msg("response matches no outstanding server request; ignored")
 		}
 		return http.StatusAccepted, nil

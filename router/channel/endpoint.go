@@ -321,6 +321,8 @@ func (c *conn) await(workerID json.RawMessage, p *pending.Call, b *boundCall) {
 		switch {
 		case errors.Is(err, pending.ErrTimeout):
 			c.answerError(workerID, "timeout", "the client did not answer in time")
+		case errors.Is(err, pending.ErrAnswerTooLarge):
+			c.answerError(workerID, "answerTooLarge", "the client's answer was larger than the channel's frame limit; it was refused")
 		case err != nil:
 			c.answerError(workerID, "sessionEnded", "the session ended before the client answered")
 		default:
@@ -342,6 +344,18 @@ func (c *conn) answer(msg []byte) {
 	payload, _ := json.Marshal(struct {
 		Message json.RawMessage `json:"message"`
 	}{msg})
+	if len(payload) > c.hub.o.MaxFrame {
+		// Sent, it would make the worker drop the channel for good; an error keeps it.
+		var env envelope
+		_ = json.Unmarshal(msg, &env)
+		c.hub.log.Warn().Str("session", c.ep.sessionID).Int("bytes", len(payload)).Int("limit", c.hub.o.MaxFrame).
+			Msg("channel: an answer for the worker is over the frame limit; it gets an error instead")
+		payload, _ = json.Marshal(struct {
+			Message json.RawMessage `json:"message"`
+		}{jsonrpc.ErrorResponse(env.ID, &jsonrpc.Error{Code: jsonrpc.CodeServer,
+			Message: "the client's answer was larger than the channel's frame limit; it was refused",
+			Data:    map[string]any{"kind": "answerTooLarge"}})})
+	}
 	if err := c.write(payload); err != nil {
 		c.hub.refuse(RefusedUnreadAnswer, c.nc.RemoteAddr().String(), err)
 		c.nc.Close()

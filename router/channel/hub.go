@@ -18,6 +18,9 @@ import (
 // Defaults of the channel's limits. They are mechanism, written down in the worker contract,
 // not deployment policy.
 const (
+	// answerOverhead is room for the frame's envelope around a client's answer and the
+	// worker's own id that replaces the client-facing one (ids are at most 1 KiB).
+	answerOverhead = 4 << 10
 	// DefaultMaxFrame is the largest frame either side may send (1 MiB).
 	DefaultMaxFrame = 1 << 20
 	// DefaultHelloTimeout is how long a new connection has to name its session.

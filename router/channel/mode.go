@@ -76,6 +76,8 @@ func (m *Mode) Hooks(next session.Hooks) session.Hooks {
 }
 
 func (m *Mode) relay(s *session.Session) Relay {
+	// The client's answers go to the worker in one frame, with the envelope around them.
+	s.Pending().SetMaxAnswer(m.Hub.o.MaxFrame - answerOverhead)
 	r := Relay{Pending: s.Pending()}
 	if m.Standalone != nil {
 		id := s.ID()

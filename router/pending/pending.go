@@ -28,6 +28,10 @@ var (
 	ErrTimeout = errors.New("pending: no answer within the timeout")
 	// ErrAbandoned: the table was closed (the session ended) before an answer came.
 	ErrAbandoned = errors.New("pending: the session ended before an answer came")
+	// ErrAnswerTooLarge: the client's answer is larger than whoever waits for it can take.
+	ErrAnswerTooLarge = errors.New("pending: the client's answer is larger than the limit")
+	// ErrNotPending: no outstanding request has the answer's id (not ours, late, or a duplicate).
+	ErrNotPending = errors.New("pending: no outstanding request has this id")
 )
 
 // Call is one outstanding server-sent request.
@@ -55,7 +59,8 @@ func (c *Call) Result() (json.RawMessage, error) {
 // Table holds one session's outstanding server-sent requests. The zero value is not usable;
 // use New.
 type Table struct {
-	timeout time.Duration
+	timeout   time.Duration
+	maxAnswer int // 0: no limit
 
 	mu     sync.Mutex
 	next   int
@@ -97,15 +102,45 @@ func (t *Table) Start(method string) *Call {
 	return c
 }
 
+// SetMaxAnswer bounds the size of an answer the table delivers (0: no bound): whoever waits
+// for it (the worker, over a channel with a frame limit) could not take more.
+func (t *Table) SetMaxAnswer(n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.maxAnswer = n
+}
+
+// MaxAnswer is the bound SetMaxAnswer set (0: none).
+func (t *Table) MaxAnswer() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.maxAnswer
+}
+
 // Resolve delivers a client's response (the whole message) to the call with that id. It
-// reports false when no such call is outstanding: an id not ours, a late answer, or a
-// duplicate.
+// reports false when it was not delivered (see Deliver).
 func (t *Table) Resolve(id json.RawMessage, response json.RawMessage) bool {
+	return t.Deliver(id, response) == nil
+}
+
+// Deliver is Resolve with the reason: ErrNotPending when no such call is outstanding (an id
+// not ours, a late answer, or a duplicate), ErrAnswerTooLarge when the answer is over the
+// bound; the call then ends with ErrAnswerTooLarge, so its waiter learns why at once.
+func (t *Table) Deliver(id json.RawMessage, response json.RawMessage) error {
 	var s string
 	if json.Unmarshal(id, &s) != nil || !strings.HasPrefix(s, IDPrefix) {
-		return false
+		return ErrNotPending
 	}
-	return t.finish(s, response, nil)
+	if limit := t.MaxAnswer(); limit > 0 && len(response) > limit {
+		if !t.finish(s, nil, ErrAnswerTooLarge) {
+			return ErrNotPending
+		}
+		return ErrAnswerTooLarge
+	}
+	if !t.finish(s, response, nil) {
+		return ErrNotPending
+	}
+	return nil
 }
 
 func (t *Table) finish(id string, answer json.RawMessage, err error) bool {

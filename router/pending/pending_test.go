@@ -63,3 +63,22 @@ func TestDefaultTimeoutIsThirtySeconds(t *testing.T) {
 		t.Fatal("default timeout is not 30 s")
 	}
 }
+
+func TestAnAnswerOverTheBoundEndsItsCallWithoutDeliveringIt(t *testing.T) {
+	tb := New(time.Minute)
+	tb.SetMaxAnswer(10)
+	c := tb.Start("elicitation/create")
+	if err := tb.Deliver(c.ID, []byte(`{"result":"far too long"}`)); !errors.Is(err, ErrAnswerTooLarge) {
+		t.Fatalf("an answer over the bound: %v", err)
+	}
+	if ans, err := c.Result(); ans != nil || !errors.Is(err, ErrAnswerTooLarge) {
+		t.Fatalf("the waiter got %s %v, want ErrAnswerTooLarge", ans, err)
+	}
+	if err := tb.Deliver(c.ID, []byte(`{}`)); !errors.Is(err, ErrNotPending) {
+		t.Fatalf("the call is over: %v", err)
+	}
+	d := tb.Start("x")
+	if err := tb.Deliver(d.ID, []byte(`{}`)); err != nil {
+		t.Fatalf("an answer under the bound: %v", err)
+	}
+}

@@ -1,0 +1,49 @@
+package e2echannel
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// An answer to an elicitation larger than the channel's frame limit would make the worker
+// drop its channel (and the session lose progress, logging and elicitation for good): the
+// router refuses it to the client, tells the worker the request failed, and keeps the channel.
+func TestAnElicitationAnswerOverTheFrameLimitIsRefusedAndTheChannelKept(t *testing.T) {
+	s := open(t)
+	ev := events(t, s.call("test_elicitation", `{"message":"who are you?"}`, "").Body)
+	next(t, ev) // priming
+	ask := decode(t, next(t, ev))
+	if ask.Method != "elicitation/create" {
+		t.Fatalf("request toward the client %+v", ask)
+	}
+	huge := strings.Repeat("a", 1536<<10)
+	answer := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"` + huge + `"}}}`)
+	body, _ := io.ReadAll(answer.Body)
+	var refusal struct {
+		Error struct {
+			Data struct{ Kind string } `json:"data"`
+		} `json:"error"`
+	}
+	if answer.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &refusal) != nil || refusal.Error.Data.Kind != "responseTooLarge" {
+		t.Fatalf("an answer over the frame limit got %d %.300s; want 413 responseTooLarge", answer.StatusCode, body)
+	}
+	if m := decode(t, next(t, ev)); m.Result == nil {
+		t.Fatalf("the call got no answer after its elicitation was refused: %+v", m)
+	}
+	if strings.Contains(s.srv.Log(), "frameTooLarge") {
+		t.Fatalf("the oversized answer reached the channel:\n%s", s.srv.Log())
+	}
+	// The channel is still there: the next tool's progress arrives on its stream.
+	resp := s.call("test_tool_with_progress", `{}`, `{"progressToken":"tok-2"}`)
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("after the refusal a tool's progress no longer streams (content type %q):\n%s", ct, s.srv.Log())
+	}
+	pev := events(t, resp.Body)
+	next(t, pev) // priming
+	if m := decode(t, next(t, pev)); m.Method != "notifications/progress" {
+		t.Fatalf("want progress, got %+v", m)
+	}
+}
