@@ -57,6 +57,9 @@ func (c *lazyControl) get(ctx context.Context) (*gciworker.Control, error) {
 		return nil, err
 	}
 	c.log.Info().Msg("control session logged in (transactionless)")
+	ctl.OnRelogin(func(cause error) {
+		c.log.Warn().Err(cause).Msg("control session lost (its gem is gone); logged in again (transactionless)")
+	})
 	c.control = ctl
 	c.loggedIn.Store(true)
 	return ctl, nil

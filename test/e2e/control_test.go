@@ -78,4 +78,7 @@ func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
 		}
 		return false
 	})
+	if !strings.Contains(s.log.String(), "control session lost (its gem is gone); logged in again") {
+		t.Fatalf("the control session's re-login is not in the log:\n%s", s.log)
+	}
 }

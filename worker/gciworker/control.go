@@ -34,6 +34,16 @@ type Control struct {
 
 	session *gemstone.Session // under slot; nil until logged in, or after it died
 	closed  bool              // under slot
+	lost    error             // under slot: why the last session was dropped, until the next login
+	relogin func(cause error) // under slot: told of each login that replaces a dropped session
+}
+
+// OnRelogin sets f to be told, with the error that ended the old one, each time a control
+// session that died is replaced by a fresh login (the operator's log should say so).
+func (c *Control) OnRelogin(f func(cause error)) {
+	c.slot <- struct{}{}
+	defer func() { <-c.slot }()
+	c.relogin = f
 }
 
 var _ worker.Control = (*Control)(nil)
@@ -67,6 +77,10 @@ func (c *Control) sessionLocked(ctx context.Context) (*gemstone.Session, error) 
 		return nil, fmt.Errorf("gciworker: control session transactionless: %w", err)
 	}
 	c.session = s
+	if c.lost != nil && c.relogin != nil {
+		c.relogin(c.lost)
+	}
+	c.lost = nil
 	return s, nil
 }
 
@@ -92,6 +106,7 @@ func (c *Control) do(ctx context.Context, f func(*gemstone.Session) error) error
 		}
 		s.Close(context.WithoutCancel(ctx))
 		c.session = nil
+		c.lost = err
 		if ctx.Err() != nil || gemstone.EndingOf(err) != gemstone.NotEnded {
 			return err
 		}
