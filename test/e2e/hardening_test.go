@@ -362,3 +362,31 @@ func TestUntrustedValuesAreClippedInTheLog(t *testing.T) {
 		}
 	}
 }
+
+func TestASessionWritingItsAnswerIsNotReapedAsIdle(t *testing.T) {
+	s := start(t, "MCP_STREAMLESS_IDLE_TIMEOUT=2s", "MCP_REAPER_INTERVAL=1s", "MCP_IDLE_TIMEOUT=10m", "MCP_RESULT_CAP=0")
+	sid := s.open()
+	const size = 48 << 20
+	c := s.rawConn(t)
+	if _, err := io.WriteString(c, rawPost(sid, "2025-11-25", call(5, "big", `{"n":`+strconv.Itoa(size)+`}`))); err != nil {
+		t.Fatal(err)
+	}
+	// A slow reader: the answer takes about 8 s to reach it, four times the streamless timeout.
+	var got int64
+	buf := make([]byte, 256<<10)
+	_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
+	for got < size {
+		n, err := c.Read(buf)
+		got += int64(n)
+		if err != nil {
+			break
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+	if got < size {
+		t.Fatalf("the answer was cut after %d bytes", got)
+	}
+	if a := s.post(sid, `{"jsonrpc":"2.0","id":6,"method":"tools/list"}`); a.Status != http.StatusOK {
+		t.Fatalf("the session was reaped while its answer was being written: %d %s", a.Status, a.Body)
+	}
+}
