@@ -6,6 +6,8 @@
 // opens the GET stream and ends with DELETE; what reached the server is read back from its
 // message trace (MCP_TRACE=1), so the assertions do not depend on what a client reports.
 // Node tools come pinned from package-lock.json (test/conformance/setup.sh test/clients).
+// model_clients_test.go drives the real tools of the Smalltalk worker the same way, through the
+// stand-in's gems in model mode on the executable model of GemStone (not GemStone).
 package clients
 
 import (

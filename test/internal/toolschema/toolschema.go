@@ -15,14 +15,11 @@ import (
 // declare every required member as a property, give every property a type, and refuse an
 // undeclared member when used to validate.
 func Problems(raw json.RawMessage) []string {
-	var schema jsonschema.Schema
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		return []string{"not a JSON Schema: " + err.Error()}
-	}
-	resolved, err := schema.Resolve(nil)
+	resolved, err := Compile(raw)
 	if err != nil {
-		return []string{"does not resolve as a JSON Schema: " + err.Error()}
+		return []string{err.Error()}
 	}
+	schema := resolved.Schema()
 	var problems []string
 	if schema.Type != "object" {
 		problems = append(problems, fmt.Sprintf("type %q, want object", schema.Type))
@@ -53,15 +50,33 @@ func Problems(raw json.RawMessage) []string {
 	return problems
 }
 
-// Validate holds arguments to an inputSchema, as a client would before sending them.
-func Validate(raw json.RawMessage, args map[string]any) error {
+// Compile decodes and resolves a schema (an input or an output schema) as JSON Schema.
+func Compile(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	var schema jsonschema.Schema
 	if err := json.Unmarshal(raw, &schema); err != nil {
-		return fmt.Errorf("not a JSON Schema: %w", err)
+		return nil, fmt.Errorf("not a JSON Schema: %w", err)
 	}
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
-		return fmt.Errorf("does not resolve as a JSON Schema: %w", err)
+		return nil, fmt.Errorf("does not resolve as a JSON Schema: %w", err)
+	}
+	return resolved, nil
+}
+
+// Validate holds arguments to an inputSchema, as a client would before sending them.
+func Validate(raw json.RawMessage, args map[string]any) error {
+	resolved, err := Compile(raw)
+	if err != nil {
+		return err
 	}
 	return resolved.Validate(args)
+}
+
+// ValidateValue holds any decoded JSON value (a tool's structuredContent) to a schema.
+func ValidateValue(raw json.RawMessage, value any) error {
+	resolved, err := Compile(raw)
+	if err != nil {
+		return err
+	}
+	return resolved.Validate(value)
 }
