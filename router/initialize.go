@@ -151,10 +151,11 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 		}
 	}
 	sess := session.New(s.base, id, gem, session.Options{
-		RequestTimeout: s.o.RequestTimeout,
-		PendingTimeout: s.o.PendingTimeout,
-		CloseTimeout:   s.o.CloseTimeout,
-		Log:            s.o.Log,
+		RequestTimeout:  s.o.RequestTimeout,
+		PendingTimeout:  s.o.PendingTimeout,
+		PendingTimeouts: s.o.PendingTimeouts,
+		CloseTimeout:    s.o.CloseTimeout,
+		Log:             s.o.Log,
 	})
 	s.table.Add(sess, slot)
 	mapped = true

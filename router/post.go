@@ -134,7 +134,12 @@ func isFrontEndMethod(method string) bool { return method == "ping" || method ==
 func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
 	switch m.Kind {
 	case jsonrpc.Response:
+		var late *pending.LateError
 		switch err := sess.Pending().Deliver(m.ID, m.Raw); {
+		case errors.As(err, &late):
+			s.o.Log.Info().Str("session", sess.ID()).Str("id", late.ID).Str("method", late.Method).Dur("waited", late.Waited).
+				Dur("late", time.Since(late.Sent)-late.Waited).
+				Msg("client's answer came after its request had been given up on (MCP_ELICITATION_TIMEOUT, MCP_CLIENT_ANSWER_TIMEOUT); ignored")
 		case errors.Is(err, pending.ErrAnswerTooLarge):
 			limit := sess.Pending().MaxAnswer()
 			s.o.Log.Warn().Str("session", sess.ID()).Str("id", jsonrpc.Clip(string(m.ID))).Int("bytes", len(m.Raw)).Int("limit", limit).

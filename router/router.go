@@ -71,6 +71,8 @@ type Options struct {
 	LoginTimeout   time.Duration // default 60 s
 	CloseTimeout   time.Duration // how long End waits for a running call; default 10 s
 	PendingTimeout time.Duration // server-sent requests; default 30 s
+	// PendingTimeouts overrides PendingTimeout per method (MCP_ELICITATION_TIMEOUT).
+	PendingTimeouts map[string]time.Duration
 
 	// AllowedOrigins are extra Origin hosts (or full origins) besides loopback.
 	AllowedOrigins []string

@@ -186,6 +186,10 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 		MaxBody:        cfg.MaxBody,
 		ReadTimeout:    cfg.ReadTimeout,
 		RequestTimeout: cfg.RequestTimeout,
+		PendingTimeout: cfg.ClientAnswerTimeout,
+		PendingTimeouts: map[string]time.Duration{
+			"elicitation/create": cfg.ElicitationTimeout,
+		},
 		LoginTimeout:   cfg.LoginTimeout,
 		AllowedOrigins: cfg.AllowedOrigins,
 		AllowedHosts:   allowedHosts(cfg),

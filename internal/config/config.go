@@ -35,6 +35,10 @@ type Config struct {
 	RequestTimeout time.Duration // 0: none
 	LoginTimeout   time.Duration
 	ShutdownGrace  time.Duration
+	// ElicitationTimeout and ClientAnswerTimeout bound the wait for a client's answer to a
+	// request the worker sent it: an elicitation form (a person), anything else (the client).
+	ElicitationTimeout  time.Duration
+	ClientAnswerTimeout time.Duration
 
 	AllowedOrigins []string
 	AllowedHosts   []string
@@ -178,6 +182,16 @@ func settings() []setting {
 		{"MCP_SHUTDOWN_GRACE", "shutdown-grace", "10s", "on SIGTERM, how long running calls may finish before they are broken", func(c *Config, v string) error {
 			d, err := ParseDuration(v, false)
 			c.ShutdownGrace = d
+			return err
+		}},
+		{"MCP_ELICITATION_TIMEOUT", "elicitation-timeout", "10m", "how long a tool waits for the person answering its elicitation form", func(c *Config, v string) error {
+			d, err := ParseDuration(v, false)
+			c.ElicitationTimeout = d
+			return err
+		}},
+		{"MCP_CLIENT_ANSWER_TIMEOUT", "client-answer-timeout", "30s", "how long a tool waits for the client's answer to any other request (sampling, roots)", func(c *Config, v string) error {
+			d, err := ParseDuration(v, false)
+			c.ClientAnswerTimeout = d
 			return err
 		}},
 		{"MCP_ALLOWED_ORIGINS", "allowed-origins", "", "extra browser Origin hosts (or full origins) besides loopback, space or comma separated", func(c *Config, v string) error {

@@ -30,7 +30,7 @@ var (
 	ErrAbandoned = errors.New("pending: the session ended before an answer came")
 	// ErrAnswerTooLarge: the client's answer is larger than whoever waits for it can take.
 	ErrAnswerTooLarge = errors.New("pending: the client's answer is larger than the limit")
-	// ErrNotPending: no outstanding request has the answer's id (not ours, late, or a duplicate).
+	// ErrNotPending: no outstanding request has the answer's id (not ours, or a duplicate).
 	ErrNotPending = errors.New("pending: no outstanding request has this id")
 )
 
@@ -60,7 +60,9 @@ func (c *Call) Result() (json.RawMessage, error) {
 // use New.
 type Table struct {
 	timeout   time.Duration
-	maxAnswer int // 0: no limit
+	byMethod  map[string]time.Duration // per-method waits (SetTimeout), under mu
+	maxAnswer int                      // 0: no limit
+	expired   []Expired                // the last requests given up on, oldest first, under mu
 
 	mu     sync.Mutex
 	next   int
@@ -71,6 +73,40 @@ type Table struct {
 type entry struct {
 	call  *Call
 	timer *time.Timer
+}
+
+// Expired is a request given up on: an answer for it that still comes is late, not unknown.
+type Expired struct {
+	ID     string
+	Method string
+	Sent   time.Time
+	Waited time.Duration
+}
+
+// LateError reports an answer that came after its request was given up on.
+type LateError struct{ Expired }
+
+func (e *LateError) Error() string {
+	return "pending: the answer to " + e.ID + " (" + e.Method + ") came after its request had been given up on (waited " +
+		e.Waited.String() + ")"
+}
+
+// keepExpired is how many given-up requests are remembered to tell a late answer from a stray.
+const keepExpired = 32
+
+// SetTimeout makes requests of method wait d (<= 0: the table's default) for their answer. A
+// person answering an elicitation form needs longer than a client answering by itself.
+func (t *Table) SetTimeout(method string, d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byMethod == nil {
+		t.byMethod = make(map[string]time.Duration)
+	}
+	if d <= 0 {
+		delete(t.byMethod, method)
+		return
+	}
+	t.byMethod[method] = d
 }
 
 // New makes a table whose calls time out after timeout (DefaultTimeout when zero).
@@ -97,7 +133,20 @@ func (t *Table) Start(method string) *Call {
 		return c
 	}
 	e := &entry{call: c}
-	e.timer = time.AfterFunc(t.timeout, func() { t.finish(id, nil, ErrTimeout) })
+	wait := t.timeout
+	if d, ok := t.byMethod[method]; ok {
+		wait = d
+	}
+	e.timer = time.AfterFunc(wait, func() {
+		if t.finish(id, nil, ErrTimeout) {
+			t.mu.Lock()
+			t.expired = append(t.expired, Expired{ID: id, Method: method, Sent: c.Sent, Waited: wait})
+			if len(t.expired) > keepExpired {
+				t.expired = t.expired[len(t.expired)-keepExpired:]
+			}
+			t.mu.Unlock()
+		}
+	})
 	t.calls[id] = e
 	return c
 }
@@ -123,14 +172,23 @@ func (t *Table) Resolve(id json.RawMessage, response json.RawMessage) bool {
 	return t.Deliver(id, response) == nil
 }
 
-// Deliver is Resolve with the reason: ErrNotPending when no such call is outstanding (an id
-// not ours, a late answer, or a duplicate), ErrAnswerTooLarge when the answer is over the
-// bound; the call then ends with ErrAnswerTooLarge, so its waiter learns why at once.
+// Deliver is Resolve with the reason: a *LateError for an answer to a request recently given
+// up on, ErrNotPending when no such call is outstanding (an id not ours, or a duplicate),
+// ErrAnswerTooLarge when the answer is over the bound; the call then ends with
+// ErrAnswerTooLarge, so its waiter learns why at once.
 func (t *Table) Deliver(id json.RawMessage, response json.RawMessage) error {
 	var s string
 	if json.Unmarshal(id, &s) != nil || !strings.HasPrefix(s, IDPrefix) {
 		return ErrNotPending
 	}
+	t.mu.Lock()
+	for _, e := range t.expired {
+		if e.ID == s {
+			t.mu.Unlock()
+			return &LateError{e}
+		}
+	}
+	t.mu.Unlock()
 	if limit := t.MaxAnswer(); limit > 0 && len(response) > limit {
 		if !t.finish(s, nil, ErrAnswerTooLarge) {
 			return ErrNotPending

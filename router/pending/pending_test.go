@@ -82,3 +82,27 @@ func TestAnAnswerOverTheBoundEndsItsCallWithoutDeliveringIt(t *testing.T) {
 		t.Fatalf("an answer under the bound: %v", err)
 	}
 }
+
+func TestAMethodCanWaitLongerAndALateAnswerIsToldFromAStray(t *testing.T) {
+	tb := New(20 * time.Millisecond)
+	tb.SetTimeout("elicitation/create", time.Minute)
+	form, quick := tb.Start("elicitation/create"), tb.Start("sampling/createMessage")
+	if _, err := quick.Result(); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("the default wait: %v", err)
+	}
+	select {
+	case <-form.Done():
+		t.Fatal("the elicitation was given up on at the default wait")
+	case <-time.After(50 * time.Millisecond):
+	}
+	var late *LateError
+	if err := tb.Deliver(quick.ID, []byte(`{}`)); !errors.As(err, &late) || late.Method != "sampling/createMessage" || late.Waited != 20*time.Millisecond {
+		t.Fatalf("an answer after the timeout: %v, want a LateError naming the method and the wait", err)
+	}
+	if err := tb.Deliver(json.RawMessage(`"srv-99"`), []byte(`{}`)); !errors.Is(err, ErrNotPending) {
+		t.Fatalf("an id never handed out: %v", err)
+	}
+	if err := tb.Deliver(form.ID, []byte(`{}`)); err != nil {
+		t.Fatalf("the elicitation's answer in time: %v", err)
+	}
+}

@@ -71,6 +71,8 @@ type Options struct {
 	RequestTimeout time.Duration
 	// PendingTimeout is how long a server-sent request waits for its answer (0: the default 30 s).
 	PendingTimeout time.Duration
+	// PendingTimeouts overrides PendingTimeout per method (elicitation/create: a person answers).
+	PendingTimeouts map[string]time.Duration
 	// CloseTimeout bounds the wait for a running call to end before the gem is logged out anyway.
 	CloseTimeout time.Duration
 	// MaxQueuedNotifications and MaxQueuedNotificationBytes bound the notifications a
@@ -142,6 +144,9 @@ func New(parent context.Context, id string, gem worker.Gem, opts Options) *Sessi
 		calls:      make(map[string]*Call),
 		done:       make(chan struct{}),
 		closed:     make(chan struct{}),
+	}
+	for method, d := range opts.PendingTimeouts {
+		s.pending.SetTimeout(method, d)
 	}
 	s.Touch()
 	s.See()

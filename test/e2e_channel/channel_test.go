@@ -53,7 +53,13 @@ type mcpSession struct {
 
 func open(t *testing.T) *mcpSession {
 	t.Helper()
-	srv, err := harness.Start(harness.Options{Binary: serverBinary, Dir: t.TempDir()})
+	return openWith(t)
+}
+
+// openWith is open with extra environment (NAME=value) for the server.
+func openWith(t *testing.T, env ...string) *mcpSession {
+	t.Helper()
+	srv, err := harness.Start(harness.Options{Binary: serverBinary, Dir: t.TempDir(), Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An answer to an elicitation larger than the channel's frame limit would make the worker
@@ -45,5 +46,32 @@ func TestAnElicitationAnswerOverTheFrameLimitIsRefusedAndTheChannelKept(t *testi
 	next(t, pev) // priming
 	if m := decode(t, next(t, pev)); m.Method != "notifications/progress" {
 		t.Fatalf("want progress, got %+v", m)
+	}
+}
+
+// The wait for an elicitation is MCP_ELICITATION_TIMEOUT; an answer after it is logged as late.
+func TestTheElicitationWaitIsConfigurableAndALateAnswerIsLogged(t *testing.T) {
+	s := openWith(t, "MCP_ELICITATION_TIMEOUT=2s")
+	start := time.Now()
+	ev := events(t, s.call("test_elicitation", `{"message":"who are you?"}`, "").Body)
+	next(t, ev) // priming
+	ask := decode(t, next(t, ev))
+	if ask.Method != "elicitation/create" {
+		t.Fatalf("request toward the client %+v", ask)
+	}
+	m := decode(t, next(t, ev)) // nobody answers: the tool's result comes once the router gives up
+	if took := time.Since(start); m.Result == nil || took < 2*time.Second || took > 10*time.Second {
+		t.Fatalf("result %+v after %v; want it after the 2 s elicitation wait", m, took)
+	}
+	late := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"ada"}}}`)
+	if late.StatusCode != http.StatusAccepted {
+		t.Fatalf("a late answer got %d", late.StatusCode)
+	}
+	deadline := time.Now().Add(5 * time.Second) // the log is read from the process on its own goroutine
+	for !strings.Contains(s.srv.Log(), "came after its request had been given up on") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the late answer is not logged:\n%s", s.srv.Log())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

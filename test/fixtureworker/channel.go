@@ -31,8 +31,9 @@ const (
 	channelDialTimeout  = 2 * time.Second
 	channelHelloTimeout = 5 * time.Second
 	channelWriteTimeout = 5 * time.Second
-	// channelAskTimeout bounds a request's wait when the router's own timeout answer is lost.
-	channelAskTimeout   = 90 * time.Second
+	// channelAskTimeout bounds a request's wait when the router's own timeout answer is lost;
+	// it is longer than the router's longest (MCP_ELICITATION_TIMEOUT, 10 minutes by default).
+	channelAskTimeout   = 15 * time.Minute
 	defaultMaxFrame     = 1 << 20
 	channelProtocolVers = 1
 )
