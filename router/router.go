@@ -30,6 +30,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/zerolog"
+	oteltrace "go.opentelemetry.io/otel/trace"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/trace"
@@ -108,6 +109,9 @@ type Options struct {
 	Ready func(context.Context) error
 	// Version is this build's version, shown by /readyz.
 	Version string
+	// Tracer, when set, makes one span per MCP message and hands its trace context to the
+	// worker in params._meta (spans.go); nil: no tracing, and messages pass untouched.
+	Tracer oteltrace.Tracer
 	// Hooks follow sessions opening and ending (lifetime policy, metrics).
 	Hooks session.Hooks
 	// Observer, when set, hears of every finished call and failed launch (metrics).
@@ -201,7 +205,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	// /mcp is one handler behind one run of gates, not a chi sub-router behind nested
 	// middlewares: every open GET stream keeps this whole chain on its goroutine's stack.
-	mcp := http.Handler(http.HandlerFunc(s.serveMCP))
+	mcp := s.traceMessages(http.HandlerFunc(s.serveMCP))
 	if s.o.Auth != nil {
 		mcp = gates(s.hostGate, s.originGate)(s.o.Auth(gates(s.bodyLimit, s.versionGate, s.sessionLookup)(mcp)))
 	} else {

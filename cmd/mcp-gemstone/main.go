@@ -25,6 +25,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/tracing"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
@@ -68,6 +69,18 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
+	tracer, err := tracing.FromEnv(context.Background(), getenv, buildVersion())
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-gemstone:", err)
+		return 2
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tracer.Shutdown(ctx); err != nil {
+			log.Warn().Err(err).Msg("tracing: the last spans were not all sent")
+		}
+	}()
 	// A client that hangs up mid-answer must cost its connection, never the process.
 	signal.Ignore(syscall.SIGPIPE)
 
@@ -93,6 +106,10 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	}
 	opts := routerOptions(cfg, gciworker.NewLauncher(lib, gciworker.Options{Control: control, OneTimeUser: oneTimeUser(cfg)}), log)
 	opts.Ready = control.ready
+	if tracer.Enabled() {
+		opts.Tracer = tracer.Tracer
+		log.Info().Str("endpoint", tracer.Endpoint).Msg("tracing: one OpenTelemetry span per MCP message, sent over OTLP/HTTP")
+	}
 	asm, err := wiring.Assemble(opts, wiring.Parts{
 		Metrics: cfg.Metrics, Lifetime: cfg.Lifetime, Stone: control, Network: netMode.apply, Version: buildVersion(), Log: log,
 	})

@@ -40,6 +40,7 @@ func EnvOnlyVariables() []EnvOnly {
 		{"MCP_USERID_CLAIM", "the token claim naming the GemStone user (default sub)"},
 		{"MCP_OIDC_CLOCK_SKEW", "how far exp/nbf may be off this host's clock (default 60s)"},
 		{"MCP_TLS_CERT, MCP_TLS_KEY", "PEM certificate chain and key: the port speaks HTTPS only (both or neither)"},
+		{"OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*", "OpenTelemetry tracing, off by default: otlp (or an OTLP endpoint) sends one span per MCP message over OTLP/HTTP; OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the other standard variables apply (docs/operations.md)"},
 	}
 }
 

@@ -356,6 +356,7 @@ toolsCall: params id: id
   tool := server registry toolNamed: name ifAbsent: [nil].
   tool isNil ifTrue: [^self errorId: id code: -32602 message: 'unknown tool: ' , name].
   (server isToolGranted: name) ifFalse: [^self notGranted: name id: id].
+  self logTraceOf: name params: params.
   args := params at: 'arguments' ifAbsent: [nil].
   args isNil ifTrue: [args := Dictionary new].
   problem := tool validationErrorFor: args.
@@ -398,6 +399,29 @@ endCallOn: aChannel restoring: anId token: aToken
   "A channel that fails here never costs the call its answer."
   [aChannel endCall] on: Error do: [:ex | ex return: nil].
   anId isNil ifFalse: [aChannel beginCall: anId progressToken: aToken]
+%
+category: 'tracing'
+method: McpDispatcher
+logTraceOf: aToolName params: params
+  "A call the router traced names its trace in the gem log, so the log line and the span of one
+   call can be found from each other. An untraced call writes nothing."
+  | line |
+  line := self traceLineFor: aToolName params: params.
+  line isNil ifFalse: [McpChannel gemLog: line]
+%
+category: 'tracing'
+method: McpDispatcher
+traceLineFor: aToolName params: params
+  "The gem log line of a traced tools/call, or nil when params._meta holds no W3C traceparent
+   (version-traceid-spanid-flags). It names the tool and the trace, never an argument."
+  | meta traceparent parts |
+  meta := params at: '_meta' ifAbsent: [nil].
+  (meta isKindOf: Dictionary) ifFalse: [^nil].
+  traceparent := meta at: 'traceparent' ifAbsent: [nil].
+  (traceparent isKindOf: CharacterCollection) ifFalse: [^nil].
+  parts := traceparent subStrings: '-'.
+  (parts size = 4 and: [(parts at: 2) size = 32]) ifFalse: [^nil].
+  ^'McpServer: tools/call ' , aToolName , ' in trace ' , (parts at: 2) , ' (span ' , (parts at: 3) , ')'
 %
 category: 'tools/call'
 method: McpDispatcher

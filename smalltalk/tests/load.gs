@@ -14,7 +14,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
    #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
-   #McpToolAnnotationsTest #McpStructuredContentTest )
+   #McpToolAnnotationsTest #McpStructuredContentTest #McpTraceLineTest )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -34,6 +34,7 @@ input smalltalk/tests/McpUtf8Test.gs
 input smalltalk/tests/McpToolTest.gs
 input smalltalk/tests/McpToolAnnotationsTest.gs
 input smalltalk/tests/McpStructuredContentTest.gs
+input smalltalk/tests/McpTraceLineTest.gs
 input smalltalk/tests/McpDispatcherTest.gs
 input smalltalk/tests/McpServerTest.gs
 input smalltalk/tests/McpSessionToolsetTest.gs

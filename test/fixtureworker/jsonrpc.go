@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -25,6 +27,8 @@ type call struct {
 	// channel binds every message a tool sends to the call's id.
 	id            json.RawMessage
 	progressToken json.RawMessage
+	// traceparent is the W3C trace context the call carried in params._meta ("" when none).
+	traceparent string
 }
 
 type rpcError struct {
@@ -225,6 +229,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 		Arguments json.RawMessage `json:"arguments"`
 		Meta      struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
+			Traceparent   string          `json:"traceparent"`
 		} `json:"_meta"`
 	}
 	if err := json.Unmarshal(orEmpty(req.params), &p); err != nil || p.Name == nil {
@@ -237,7 +242,11 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if !c.w.offered(t) {
 		return notGranted(req.id, t), nil
 	}
-	c.id, c.progressToken = req.id, p.Meta.ProgressToken
+	c.id, c.progressToken, c.traceparent = req.id, p.Meta.ProgressToken, p.Meta.Traceparent
+	if c.traceparent != "" {
+		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
+		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in trace %s\n", t.name, traceIDOf(c.traceparent))
+	}
 	args, problem := t.validate(p.Arguments)
 	if problem != "" {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil
@@ -257,4 +266,14 @@ func orEmpty(params json.RawMessage) []byte {
 		return []byte("{}")
 	}
 	return params
+}
+
+// traceIDOf is the trace id of a W3C traceparent (version-traceid-spanid-flags), or "?" when it
+// is not one.
+func traceIDOf(traceparent string) string {
+	parts := strings.Split(traceparent, "-")
+	if len(parts) != 4 || len(parts[1]) != 32 {
+		return "?"
+	}
+	return parts[1]
 }

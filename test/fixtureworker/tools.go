@@ -111,6 +111,8 @@ var fixtureTools = []*tool{
 			})
 			return c.text(string(marshal(v))), nil
 		}},
+	{name: "trace_context", doc: "Answers the W3C traceparent this call carried in params._meta (empty when none).",
+		run: func(c *call, _ map[string]any) (any, error) { return c.text(c.traceparent), nil }},
 	floodTool(),
 }
 
