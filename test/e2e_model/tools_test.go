@@ -25,12 +25,11 @@ var realTools = []string{
 
 // The sample application's defect and its fix (test/gsmodel/sample): interest rounds down.
 const (
-	sampleClass     = "SampleSavingsAccount"
-	sampleTests     = "SampleAccountTest"
-	failingTest     = "testInterestIsRoundedUp"
-	fixedSource     = "addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"
-	rivalSource     = "addInterest\n  self deposit: self balance * self ratePercent // 100 + 1"
-	readAddInterest = "get_method_source"
+	sampleClass = "SampleSavingsAccount"
+	sampleTests = "SampleAccountTest"
+	failingTest = "testInterestIsRoundedUp"
+	fixedSource = "addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"
+	rivalSource = "addInterest\n  self deposit: self balance * self ratePercent // 100 + 1"
 )
 
 func addInterest() map[string]any {
@@ -48,9 +47,10 @@ func TestToolsListListsTheRealToolsEachWithAValidClosedObjectSchema(t *testing.T
 	ss := s.open(t)
 	var list struct {
 		Tools []struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"inputSchema"`
+			Name         string          `json:"name"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
 		} `json:"tools"`
 		NextCursor *string `json:"nextCursor"`
 	}
@@ -68,6 +68,11 @@ func TestToolsListListsTheRealToolsEachWithAValidClosedObjectSchema(t *testing.T
 		}
 		for _, p := range toolschema.Problems(tool.InputSchema) {
 			t.Errorf("%s: inputSchema %s: %s", tool.Name, p, tool.InputSchema)
+		}
+		if tool.OutputSchema != nil {
+			if _, err := toolschema.Compile(tool.OutputSchema); err != nil {
+				t.Errorf("%s: outputSchema %v: %s", tool.Name, err, tool.OutputSchema)
+			}
 		}
 	}
 	sort.Strings(names)
@@ -90,7 +95,7 @@ func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
 	if r := a.call("compile_method", compileArgs(fixedSource)); !r.IsError || r.kind() != "refused" {
 		t.Fatalf("compile_method before reading the method: isError %v kind %q: %s", r.IsError, r.kind(), r.text())
 	}
-	if src := a.must(readAddInterest, addInterest()); !strings.Contains(src, "// 100") || strings.Contains(src, "+ 99") {
+	if src := a.must("get_method_source", addInterest()); !strings.Contains(src, "// 100") || strings.Contains(src, "+ 99") {
 		t.Fatalf("get_method_source: %q, want the sample's rounding-down addInterest", src)
 	}
 	a.must("compile_method", compileArgs(fixedSource))
@@ -122,15 +127,15 @@ func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 	a, viaRefresh, viaAbort := s.open(t), s.open(t), s.open(t)
 	// Both readers take their view before the commit.
 	for _, reader := range []*session{viaRefresh, viaAbort} {
-		if got := reader.must(readAddInterest, addInterest()); strings.Contains(got, "+ 99") {
+		if got := reader.must("get_method_source", addInterest()); strings.Contains(got, "+ 99") {
 			t.Fatalf("before any commit a reader sees the fix: %q", got)
 		}
 	}
-	a.must(readAddInterest, addInterest())
+	a.must("get_method_source", addInterest())
 	a.must("compile_method", compileArgs(fixedSource))
 	a.must("commit", map[string]any{})
 	for name, reader := range map[string]*session{"refresh": viaRefresh, "abort": viaAbort} {
-		if got := reader.must(readAddInterest, addInterest()); strings.Contains(got, "+ 99") {
+		if got := reader.must("get_method_source", addInterest()); strings.Contains(got, "+ 99") {
 			t.Errorf("the %s reader sees the commit before moving its view: %q", name, got)
 		}
 		if got := reader.must("run_test_class", testClassArgs()); !strings.Contains(got, "1 failed") {
@@ -140,7 +145,7 @@ func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 	viaRefresh.must("refresh", map[string]any{})
 	viaAbort.must("abort", map[string]any{})
 	for name, reader := range map[string]*session{"refresh": viaRefresh, "abort": viaAbort} {
-		if got := reader.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") {
+		if got := reader.must("get_method_source", addInterest()); !strings.Contains(got, "+ 99") {
 			t.Errorf("after %s the reader does not see the commit: %q", name, got)
 		}
 		if got := reader.must("run_test_class", testClassArgs()); !strings.Contains(got, "0 failed") {
@@ -152,8 +157,8 @@ func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	s := start(t)
 	a, b := s.open(t), s.open(t)
-	a.must(readAddInterest, addInterest())
-	b.must(readAddInterest, addInterest())
+	a.must("get_method_source", addInterest())
+	b.must("get_method_source", addInterest())
 	a.must("compile_method", compileArgs(fixedSource))
 	b.must("compile_method", compileArgs(rivalSource))
 	a.must("commit", map[string]any{})
@@ -163,12 +168,12 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	}
 	// Nothing of the refused commit was written: a fresh session sees the first one's method.
 	c := s.open(t)
-	if got := c.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") || strings.Contains(got, "+ 1") {
+	if got := c.must("get_method_source", addInterest()); !strings.Contains(got, "+ 99") || strings.Contains(got, "+ 1") {
 		t.Fatalf("after the refused commit a new session sees %q, want the first commit's method", got)
 	}
 	// Abort recovers the refused session onto the committed state.
 	b.must("abort", map[string]any{})
-	if got := b.must(readAddInterest, addInterest()); !strings.Contains(got, "+ 99") {
+	if got := b.must("get_method_source", addInterest()); !strings.Contains(got, "+ 99") {
 		t.Fatalf("after abort the refused session sees %q, want the committed method", got)
 	}
 	if st := b.must("status", map[string]any{}); !strings.Contains(st, "uncommitted changes: false") {
