@@ -92,9 +92,10 @@ labelOf: aTestCaseOrString
 category: 'tools'
 method: McpTestingToolset
 listFailingTests: args
-  | classes lines totals done |
+  | classes lines totals done problems |
   classes := self classesToRun: args.
   lines := OrderedCollection new.
+  problems := OrderedCollection new.
   totals := {0. 0. 0. 0}.
   done := 0.
   classes do: [:cls | | result |
@@ -102,8 +103,10 @@ listFailingTests: args
     done := done + 1.
     self reportProgress: done of: classes size about: cls name asString.
     self add: result to: totals.
-    lines addAll: (self problemLinesOf: result)].
+    lines addAll: (self problemLinesOf: result).
+    problems addAll: (self problemsOf: result)].
   lines := lines asSortedCollection asArray.
+  self noteCounts: totals problems: problems.
   ^self capResult: (self linesFrom: {self summaryLabel: classes size printString , ' classes' counts: totals} , lines)
 %
 category: 'running'
@@ -145,6 +148,65 @@ joined: aCollection
   aCollection do: [:each | s nextPutAll: each asString; nextPutAll: ', '].
   ^s contents isEmpty ifTrue: [''] ifFalse: [s contents copyFrom: 1 to: s contents size - 2]
 %
+category: 'structured content'
+method: McpTestingToolset
+noteCounts: aCountArray problems: aCollection
+  "Keep a run's counts and its problems as the structured content of the call."
+  self noteStructured: (Dictionary new
+    at: 'run' put: (aCountArray at: 1);
+    at: 'passed' put: (aCountArray at: 2);
+    at: 'failed' put: (aCountArray at: 3);
+    at: 'errors' put: (aCountArray at: 4);
+    at: 'problems' put: ((aCollection asSortedCollection: [:a :b | (a at: 'test') <= (b at: 'test')]) asArray);
+    yourself)
+%
+category: 'structured content'
+method: McpTestingToolset
+problemsOf: aTestResult
+  "One Dictionary per test that did not pass: its Class>>selector and whether it failed or erred."
+  | problems |
+  problems := OrderedCollection new.
+  aTestResult failures do: [:t | problems add: (self problem: t kind: 'failure')].
+  aTestResult errors do: [:t | problems add: (self problem: t kind: 'error')].
+  ^problems
+%
+category: 'structured content'
+method: McpTestingToolset
+problem: aTest kind: aKind
+  ^Dictionary new
+    at: 'test' put: (self labelOf: aTest);
+    at: 'kind' put: aKind;
+    yourself
+%
+category: 'structured content'
+method: McpTestingToolset
+testRunSchema
+  "The outputSchema of a tool that runs tests: the counts and one entry per test that did not
+   pass. A failed call answers structuredContent.error instead, which the schema allows."
+  | counts problem |
+  counts := Dictionary new.
+  #('run' 'passed' 'failed' 'errors') do: [:each |
+    counts at: each put: (self schemaOfType: 'integer' description: 'tests ' , each)].
+  problem := Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: (Dictionary new
+      at: 'test' put: (self schemaOfType: 'string' description: 'Class>>selector');
+      at: 'kind' put: (Dictionary new at: 'type' put: 'string'; at: 'enum' put: #('failure' 'error'); yourself);
+      yourself);
+    yourself.
+  counts at: 'problems' put: (Dictionary new
+    at: 'type' put: 'array';
+    at: 'items' put: problem;
+    yourself).
+  counts at: 'error' put: (self schemaOfType: 'object' description: 'present instead of the counts when the call failed').
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: counts;
+    at: 'anyOf' put: (Array
+      with: (Dictionary new at: 'required' put: #('run' 'passed' 'failed' 'errors' 'problems'); yourself)
+      with: (Dictionary new at: 'required' put: #('error'); yourself));
+    yourself
+%
 category: 'running'
 method: McpTestingToolset
 problemLinesOf: aTestResult
@@ -160,6 +222,7 @@ runTestClass: args
   self reportProgress: 0 of: 1 about: cls name asString.
   result := cls suite run.
   self reportProgress: 1 of: 1 about: cls name asString.
+  self noteCounts: (self add: result to: {0. 0. 0. 0}) problems: (self problemsOf: result).
   ^self capResult: (self linesFrom: {self summaryOf: result label: cls name asString}
     , (self problemLinesOf: result) asSortedCollection asArray)
 %
@@ -170,6 +233,7 @@ runTestMethod: args
   cls := self testClassNamed: (args at: 'className').
   sel := self testSelector: (args at: 'selector') in: cls.
   result := (cls selector: sel) run.
+  self noteCounts: (self add: result to: {0. 0. 0. 0}) problems: (self problemsOf: result).
   ^self linesFrom: {self summaryOf: result label: cls name asString , '>>' , sel asString}
     , (self problemLinesOf: result)
 %
@@ -250,6 +314,7 @@ registerOn: aRegistry
     handler: [:args | self listFailingTests: args])
       title: 'Run tests and list the failures';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      outputSchema: self testRunSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_test_classes'
@@ -270,6 +335,7 @@ registerOn: aRegistry
     handler: [:args | self runTestClass: args])
       title: 'Run a test class';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      outputSchema: self testRunSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'run_test_method'
@@ -278,6 +344,7 @@ registerOn: aRegistry
     handler: [:args | self runTestMethod: args])
       title: 'Run a test method';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      outputSchema: self testRunSchema from: self;
       yourself).
   ^self
 %

@@ -178,7 +178,13 @@ notePage: aWindow offset: anOffset total: aTotal complete: aBoolean
     yourself.
   (aWindow notEmpty and: [anOffset + aWindow size < aTotal])
     ifTrue: [page at: 'nextOffset' put: anOffset + aWindow size].
-  structured := page
+  self noteStructured: page
+%
+category: 'structured content'
+method: McpToolset
+noteStructured: aDictionary
+  "Keep aDictionary as the structured content of the call that runs now."
+  structured := aDictionary
 %
 category: 'structured content'
 method: McpToolset

@@ -61,6 +61,35 @@ testRunTestClassSummarisesTheCountsAndNamesEachProblem
 %
 category: 'tests'
 method: McpTestingToolsetTest
+testRunTestClassKeepsItsCountsAndProblemsAsStructuredContent
+  | run problems |
+  self callTool: 'run_test_class' with: {'className'. 'McpFixtureSampleTest'}.
+  run := (registry toolNamed: 'run_test_class' ifAbsent: [nil]) takeStructuredContent.
+  self assert: (run at: 'run') = 3.
+  self assert: (run at: 'passed') = 1.
+  self assert: (run at: 'failed') = 1.
+  self assert: (run at: 'errors') = 1.
+  problems := run at: 'problems'.
+  self assert: problems size = 2.
+  self assert: ((problems at: 1) at: 'test') = 'McpFixtureSampleTest>>testErrors'.
+  self assert: ((problems at: 1) at: 'kind') = 'error'.
+  self assert: ((problems at: 2) at: 'test') = 'McpFixtureSampleTest>>testFails'.
+  self assert: ((problems at: 2) at: 'kind') = 'failure'.
+  self assert: (registry toolNamed: 'run_test_class' ifAbsent: [nil]) takeStructuredContent isNil
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestMethodOfAPassingTestKeepsNoProblems
+  | run |
+  self callTool: 'run_test_method' with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testPasses'}.
+  run := (registry toolNamed: 'run_test_method' ifAbsent: [nil]) takeStructuredContent.
+  self assert: (run at: 'run') = 1.
+  self assert: (run at: 'passed') = 1.
+  self assert: (run at: 'problems') isEmpty.
+  self assert: (((registry toolNamed: 'run_test_method' ifAbsent: [nil]) descriptor at: 'outputSchema') at: 'type') = 'object'
+%
+category: 'tests'
+method: McpTestingToolsetTest
 testRunTestClassOfAnUnknownClassIsNotFoundNotZeroTests
   self
     assert: (self failureKindOf: 'run_test_class' with: {'className'. 'McpNoSuchTest'})

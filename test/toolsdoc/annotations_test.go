@@ -10,9 +10,9 @@ import (
 // hintSet is one tool's declared title and hints, as the docs table writes them: yes or no for
 // readOnlyHint, destructiveHint, idempotentHint and openWorldHint.
 type hintSet struct {
-	title string
-	hints [4]string
-	paged bool // declares outputSchema: self pageSchema from: self
+	title  string
+	hints  [4]string
+	output string // the toolset method answering its outputSchema (pageSchema, testRunSchema), if any
 }
 
 var (
@@ -20,7 +20,7 @@ var (
 	titleDecl      = regexp.MustCompile(`\btitle:\s*'((?:[^']|'')*)'`)
 	fullHintsDecl  = regexp.MustCompile(`hintsReadOnly:\s*(true|false)\s+destructive:\s*(true|false)\s+idempotent:\s*(true|false)\s+openWorld:\s*(true|false)`)
 	readOnlyDecl   = regexp.MustCompile(`;\s*readOnly\s*;`)
-	pageSchemaDecl = regexp.MustCompile(`outputSchema:\s*self pageSchema from: self`)
+	outputDecl     = regexp.MustCompile(`outputSchema:\s*self (\w+) from: self`)
 	hintsDocRow    = regexp.MustCompile("^\\|\\s*`([a-z_]+)`\\s*\\|\\s*([^|]+?)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*(yes|no)\\s*\\|\\s*$")
 )
 
@@ -58,7 +58,9 @@ func declaredHints(t *testing.T) map[string]hintSet {
 			case readOnlyDecl.MatchString(block):
 				h.hints = [4]string{"yes", "no", "yes", "no"}
 			}
-			h.paged = pageSchemaDecl.MatchString(block)
+			if om := outputDecl.FindStringSubmatch(block); om != nil {
+				h.output = om[1]
+			}
 			out[name] = h
 		}
 	}
@@ -66,11 +68,14 @@ func declaredHints(t *testing.T) map[string]hintSet {
 }
 
 // pagedTools are the tools whose registerOn: declares the page outputSchema.
-func pagedTools(t *testing.T) map[string]bool {
+func pagedTools(t *testing.T) map[string]bool { return toolsWithOutput(t, "pageSchema") }
+
+// toolsWithOutput are the tools whose registerOn: declares outputSchema: self <schema> from: self.
+func toolsWithOutput(t *testing.T, schema string) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
 	for name, h := range declaredHints(t) {
-		if h.paged {
+		if h.output == schema {
 			out[name] = true
 		}
 	}
@@ -121,7 +126,7 @@ func TestToolsDocShowsTheTitlesAndHintsTheCodeDeclares(t *testing.T) {
 	}
 	for _, name := range specDefaultSurface {
 		d, c := documented[name], declared[name]
-		c.paged = false
+		c.output = ""
 		if d != c {
 			t.Errorf("%s: docs/tools.md shows %q %v, the code declares %q %v", name, d.title, d.hints, c.title, c.hints)
 		}
@@ -149,18 +154,26 @@ func TestTheDeletingToolsAreDestructiveAndTheReadersReadOnly(t *testing.T) {
 	}
 }
 
-// The tools that answer a list answer it as structuredContent too; docs/tools.md names them.
-func TestTheListAnsweringToolsDeclareThePageSchemaAndTheDocsNameThem(t *testing.T) {
-	want := []string{"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
-		"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes"}
-	paged := pagedTools(t)
-	for _, name := range want {
-		if !paged[name] {
-			t.Errorf("%s answers a list but declares no outputSchema: self pageSchema from: self", name)
-		}
+// The tools that answer a list, or a test run, answer it as structuredContent too; docs/tools.md
+// names them.
+func TestTheListAndTestRunToolsDeclareTheirSchemaAndTheDocsNameThem(t *testing.T) {
+	want := map[string][]string{
+		"pageSchema": {"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
+			"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes"},
+		"testRunSchema": {"run_test_class", "run_test_method", "list_failing_tests"},
 	}
-	if len(paged) != len(want) {
-		t.Errorf("tools declaring the page schema: %v, want %v", sortedCopy(keys(paged)), want)
+	structured := map[string]bool{}
+	for schema, names := range want {
+		declared := toolsWithOutput(t, schema)
+		for _, name := range names {
+			if !declared[name] {
+				t.Errorf("%s declares no outputSchema: self %s from: self", name, schema)
+			}
+			structured[name] = true
+		}
+		if len(declared) != len(names) {
+			t.Errorf("tools declaring %s: %v, want %v", schema, sortedCopy(keys(declared)), names)
+		}
 	}
 	doc, err := os.ReadFile(toolsDoc)
 	if err != nil {
@@ -175,7 +188,7 @@ func TestTheListAnsweringToolsDeclareThePageSchemaAndTheDocsNameThem(t *testing.
 	} else {
 		t.Fatal("docs/tools.md has no \"## Structured content\" section")
 	}
-	for name := range paged {
+	for name := range structured {
 		if !strings.Contains(section, "`"+name+"`") {
 			t.Errorf("docs/tools.md's Structured content section does not name %s", name)
 		}
