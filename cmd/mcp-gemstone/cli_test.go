@@ -48,7 +48,7 @@ func TestHelpDescribesTheServerEverySettingTheEnvironmentOnlyOnesAndTheDocs(t *t
 	// The variables other packages read from the environment alone must all be named.
 	wants = append(wants, gemstone.EnvHome, gemstone.EnvLibrary, "GS_PASS", tlsconf.EnvCert, tlsconf.EnvKey,
 		auth.EnvMode, auth.EnvIssuer, auth.EnvResource, auth.EnvRequiredScopes, auth.EnvExtraScopes,
-		auth.EnvUserIDClaim, auth.EnvClockSkew)
+		auth.EnvUserIDClaim, auth.EnvClockSkew, auth.EnvScopeToolsets, "OTEL_EXPORTER_OTLP_ENDPOINT")
 	for _, w := range wants {
 		if !strings.Contains(help, w) {
 			t.Errorf("help lacks %q", w)

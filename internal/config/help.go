@@ -37,6 +37,7 @@ func EnvOnlyVariables() []EnvOnly {
 		{"MCP_RESOURCE", "that mode's canonical URL of this server, the tokens' audience"},
 		{"MCP_REQUIRED_SCOPES", "scopes every token must carry"},
 		{"MCP_EXTRA_SCOPES", "scopes advertised but not required"},
+		{"MCP_SCOPE_TOOLSETS", "that mode's map from a token scope to the toolsets it grants, as JSON"},
 		{"MCP_USERID_CLAIM", "the token claim naming the GemStone user (default sub)"},
 		{"MCP_OIDC_CLOCK_SKEW", "how far exp/nbf may be off this host's clock (default 60s)"},
 		{"MCP_TLS_CERT, MCP_TLS_KEY", "PEM certificate chain and key: the port speaks HTTPS only (both or neither)"},
