@@ -1,6 +1,7 @@
 package channel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
@@ -48,6 +50,11 @@ type heldEvent struct {
 	data []byte
 }
 
+// resumeKeep bounds what a POST stream keeps of the events it already wrote, so that a client
+// whose stream was cut can resume from the last id it saw: events beyond it are dropped
+// oldest first (the final response is always kept).
+const resumeKeep = 1 << 20
+
 // Answer is the answer to one POSTed request that a worker may speak during. It stays
 // application/json until the first message, then becomes an SSE stream on lane "lane" of
 // the session's event ids ("<lane>-1-<seq>", the form router/sse uses; lane 0 is the GET
@@ -57,6 +64,7 @@ type Answer struct {
 	w         http.ResponseWriter
 	o         AnswerOptions
 	canStream bool
+	reqCtx    context.Context // the POST's: done when its client goes away
 	unbind    func() // ends the binding of the call to the endpoint; set by Mode.Begin
 
 	mu       sync.Mutex
@@ -64,7 +72,8 @@ type Answer struct {
 	ew       *sse.EventWriter
 	lane     uint64
 	seq      uint64
-	held     []heldEvent
+	held     []heldEvent // written events (kept for a resume) while streaming; events to replay once detached
+	heldSize int
 	finished bool
 	changed  chan struct{} // closed and replaced whenever held or finished changes
 }
@@ -81,7 +90,7 @@ func NewAnswer(w http.ResponseWriter, r *http.Request, ep *Endpoint, o AnswerOpt
 		o.ResumeHold = DefaultResumeHold
 	}
 	return &Answer{
-		ep: ep, w: w, o: o, canStream: acceptsEventStream(r.Header.Get("Accept")),
+		ep: ep, w: w, o: o, canStream: acceptsEventStream(r.Header.Get("Accept")), reqCtx: r.Context(),
 		changed: make(chan struct{}), unbind: func() {},
 	}
 }
@@ -121,7 +130,40 @@ func (a *Answer) startLocked() error {
 			return err
 		}
 	}
+	go a.watchCut()
 	return nil
+}
+
+// watchCut detaches the stream when its client goes away mid-call (a proxy or the network cut
+// it): what follows is held for the client's GET with the last event id it saw, as the
+// priming event and retry invited it to.
+func (a *Answer) watchCut() {
+	<-a.reqCtx.Done()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.state == stateStreaming {
+		a.detachLocked()
+	}
+}
+
+// keepLocked records an event for a resume, within resumeKeep (older events go first).
+func (a *Answer) keepLocked(ev heldEvent) {
+	a.held = append(a.held, ev)
+	a.heldSize += len(ev.data)
+	for len(a.held) > 1 && a.heldSize > resumeKeep {
+		a.heldSize -= len(a.held[0].data)
+		a.held = a.held[1:]
+	}
+}
+
+// detachLocked turns a stream that can no longer be written into one a GET may resume: the
+// events kept so far, and everything after, wait for it.
+func (a *Answer) detachLocked() {
+	a.state = stateDetached
+	if a.ep != nil {
+		a.ep.holdLane(a.lane, a)
+	}
+	a.signalLocked()
 }
 
 // Message implements CallStream.
@@ -136,14 +178,15 @@ func (a *Answer) Message(msg []byte) error {
 	switch a.state {
 	case stateStreaming:
 		a.seq++
+		a.keepLocked(heldEvent{a.seq, msg})
 		if err := a.ew.Event(a.eventID(a.seq), msg); err != nil {
-			a.state = stateDone
-			return err
+			// Cut mid-call: the message is kept with the others for the client's resume.
+			a.detachLocked()
 		}
 		return nil
 	case stateDetached:
 		a.seq++
-		a.held = append(a.held, heldEvent{a.seq, msg})
+		a.keepLocked(heldEvent{a.seq, msg})
 		a.signalLocked()
 		return nil
 	}
@@ -214,15 +257,24 @@ func (a *Answer) Final(status int, header http.Header, body []byte) {
 			_ = sse.WriteBounded(a.w, body, a.o.WriteTimeout)
 		}
 	case stateStreaming:
+		var err error
 		if body != nil {
 			a.seq++
-			_ = a.ew.Event(a.eventID(a.seq), body)
+			if err = a.ew.Event(a.eventID(a.seq), body); err != nil {
+				a.detachLocked()
+				a.seq-- // appended below as the detached stream's response
+			}
 		}
-		a.ew.Finish()
+		if err == nil {
+			a.ew.Finish()
+			a.held, a.heldSize = nil, 0
+			break
+		}
+		fallthrough
 	case stateDetached:
 		if body != nil {
 			a.seq++
-			a.held = append(a.held, heldEvent{a.seq, body})
+			a.held = append(a.held, heldEvent{a.seq, body}) // the response is kept whatever its size
 		}
 		a.finished = true
 		a.signalLocked()
@@ -302,8 +354,11 @@ func (e *Endpoint) dropLane(lane uint64, a *Answer) {
 }
 
 // Resume serves a GET whose Last-Event-ID names a POST stream of this session that was
-// closed mid-call, and answers true; it answers false (and writes nothing) for any other
-// GET, which the router then serves as the standalone stream.
+// closed or cut mid-call, and answers true; it answers false (and writes nothing) for any
+// other GET, which the router then serves as the standalone stream. A POST stream's id that
+// can no longer be resumed (its rest was fetched, or held past ResumeHold) is answered 409:
+// served as the standalone stream, it would supersede the client's own GET stream, and a
+// client running both reconnect loops would have them replace each other for ever.
 func (e *Endpoint) Resume(w http.ResponseWriter, r *http.Request) bool {
 	last := r.Header.Get("Last-Event-ID")
 	if last == "" {
@@ -317,7 +372,15 @@ func (e *Endpoint) Resume(w http.ResponseWriter, r *http.Request) bool {
 	a := e.resuming[id.Lane]
 	e.mu.Unlock()
 	if a == nil {
-		return false
+		e.hub.log.Info().Str("session", e.sessionID).Str("lastEventId", last).
+			Msg("resume of a POST stream that holds nothing more (its response was delivered, or held past the resume window); refused")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusConflict)
+		_ = sse.WriteBounded(w, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: "Conflict: Last-Event-ID " + last + " names a response stream that holds nothing more to replay " +
+				"(its response was delivered, or held longer than the resume window); open the standalone stream without it",
+			Data: map[string]any{"kind": "streamNotResumable"}}), 0)
+		return true
 	}
 	a.serveResume(w, r, id.Seq)
 	return true

@@ -165,16 +165,65 @@ func TestAStreamClosedMidCallIsResumedByAGETWithLastEventID(t *testing.T) {
 	if len(got) != 2 || got[0].data != `{"after":true}` || got[1].data != `{"final":true}` {
 		t.Fatalf("resumed %+v", got)
 	}
-	// A GET naming the standalone lane or an unknown lane is not a resumption.
-	for _, id := range []string{"0-1-3", "9-1-1", "junk"} {
+	// A GET naming the standalone lane, or no id of ours, is not a resumption; one naming a
+	// POST stream with nothing more to replay is refused, never served as the standalone stream.
+	for id, want := range map[string]int{"0-1-3": http.StatusTeapot, "junk": http.StatusTeapot, "9-1-1": http.StatusConflict, ev[1].id: http.StatusConflict} {
 		req.Header.Set("Last-Event-ID", id)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusTeapot {
-			t.Fatalf("Last-Event-ID %s served as a resumption: %d", id, resp.StatusCode)
+		if resp.StatusCode != want {
+			t.Fatalf("Last-Event-ID %s: %d, want %d", id, resp.StatusCode, want)
 		}
+	}
+}
+
+func TestAStreamCutByTheNetworkMidCallIsResumedFromItsLastEventID(t *testing.T) {
+	h := newHub(t, Options{})
+	ep, _ := h.Open("s1")
+	cut, release := make(chan struct{}), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			if !ep.Resume(w, r) {
+				http.Error(w, "standalone", http.StatusTeapot)
+			}
+			return
+		}
+		a := NewAnswer(w, r, ep, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		_ = a.Message([]byte(`{"seen":true}`))
+		<-r.Context().Done() // the client's connection is gone
+		close(cut)
+		<-release
+		_ = a.Message([]byte(`{"missed":true}`))
+		a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+	}))
+	defer srv.Close()
+	resp := post(t, srv.URL, bothTypes)
+	br := bufio.NewReader(resp.Body)
+	var last string
+	for last == "" || !strings.HasPrefix(last, "id: 1-1-1") {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("POST stream: %v", err)
+		}
+		if strings.HasPrefix(line, "id: ") {
+			last = line
+		}
+	}
+	resp.Body.Close() // a proxy cuts the stream mid-call
+	<-cut
+	close(release)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	req.Header.Set("Last-Event-ID", strings.TrimSpace(strings.TrimPrefix(last, "id: ")))
+	got, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Body.Close()
+	ev := readEvents(t, got.Body)
+	if len(ev) != 2 || ev[0].data != `{"missed":true}` || ev[1].data != `{"final":true}` {
+		t.Fatalf("resumed %+v, want the missed message and the response", ev)
 	}
 }

@@ -74,22 +74,24 @@ func TestHooksAttachOnOpenAndCloseOnEndAndCallTheNextHooks(t *testing.T) {
 	}
 }
 
-func TestServeStreamHandsEveryGETButAResumptionToTheWrappedOpener(t *testing.T) {
+func TestServeStreamHandsEveryGETButAPOSTStreamsToTheWrappedOpener(t *testing.T) {
 	h := newHub(t, Options{})
 	next := &nextStream{}
 	m := &Mode{Hub: h, Streams: next}
 	var cfg worker.PrepareConfig
 	_ = m.PrepareSession(context.Background(), "s1", &cfg)
 	sess := session.New(context.Background(), "s1", nil, session.Options{})
-	for _, last := range []string{"", "0-1-4", "3-1-1"} {
+	// A POST stream's id with nothing left to replay is refused: served as the standalone
+	// stream, it would supersede the client's own GET stream.
+	for last, want := range map[string]int{"": http.StatusTeapot, "0-1-4": http.StatusTeapot, "not-an-id": http.StatusTeapot, "3-1-1": http.StatusConflict} {
 		r := httptest.NewRequest(http.MethodGet, "/mcp", nil)
 		if last != "" {
 			r.Header.Set("Last-Event-ID", last)
 		}
 		w := httptest.NewRecorder()
 		m.ServeStream(w, r, sess)
-		if w.Code != http.StatusTeapot {
-			t.Fatalf("Last-Event-ID %q: %d", last, w.Code)
+		if w.Code != want {
+			t.Fatalf("Last-Event-ID %q: %d, want %d", last, w.Code, want)
 		}
 	}
 	if next.served != 3 {

@@ -1,7 +1,9 @@
 package e2echannel
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -73,5 +75,60 @@ func TestTheElicitationWaitIsConfigurableAndALateAnswerIsLogged(t *testing.T) {
 			t.Fatalf("the late answer is not logged:\n%s", s.srv.Log())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A proxy that cuts a POST's event stream mid-call loses nothing: the client resumes with GET
+// and the last event id it saw, and gets the rest and the response. Neither that GET nor one
+// naming a POST stream with nothing left supersedes the session's standalone GET stream.
+func TestACutPOSTStreamIsResumedAndNeverSupersedesTheStandaloneStream(t *testing.T) {
+	s := open(t)
+	standalone := s.get("")
+	if standalone.StatusCode != http.StatusOK {
+		t.Fatalf("standalone GET: %d", standalone.StatusCode)
+	}
+	ended := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, standalone.Body); close(ended) }()
+
+	ctx, cut := context.WithCancel(context.Background())
+	defer cut()
+	s.n++
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(fmt.Sprintf(
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_elicitation","arguments":{"message":"who?"}}}`, s.n)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", s.sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := events(t, resp.Body)
+	next(t, ev) // priming
+	askEvent := next(t, ev)
+	ask := decode(t, askEvent)
+	if ask.Method != "elicitation/create" {
+		t.Fatalf("request toward the client %+v", ask)
+	}
+	cut() // the network drops the POST's stream while the call waits
+	time.Sleep(300 * time.Millisecond)
+	if a := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"ada"}}}`); a.StatusCode != http.StatusAccepted {
+		t.Fatalf("the answer to the elicitation got %d", a.StatusCode)
+	}
+	resumed := s.get(askEvent.id)
+	if resumed.StatusCode != http.StatusOK {
+		t.Fatalf("resume from %s: %d", askEvent.id, resumed.StatusCode)
+	}
+	m := decode(t, next(t, events(t, resumed.Body)))
+	if m.Result == nil || !strings.Contains(m.Result.Content[0].Text, "ada") {
+		t.Fatalf("the resumed stream's response %+v", m)
+	}
+	if again := s.get(askEvent.id); again.StatusCode != http.StatusConflict {
+		t.Fatalf("a resume of a stream with nothing left: %d, want 409", again.StatusCode)
+	}
+	select {
+	case <-ended:
+		t.Fatal("a resuming GET ended the session's standalone stream")
+	case <-time.After(time.Second):
 	}
 }
