@@ -110,8 +110,13 @@ func TestAToolsCallThroughTheBinaryIsTracedToTheCollectorAndTheGemLog(t *testing
 		t.Errorf("service.name %q, want OTEL_SERVICE_NAME's", service)
 	}
 	// The gem's log line of that call names the same trace and the router's span.
-	want := "tools/call echo in trace " + clientTrace
+	want := "tools/call echo in trace " + clientTrace + " (span " + hex.EncodeToString(span.SpanId) + ")"
 	mcptest.Eventually(t, 5*time.Second, "the gem log names the trace", func() bool { return strings.Contains(s.log.String(), want) })
+	for _, line := range strings.Split(s.log.String(), "\n") {
+		if strings.Contains(line, want) {
+			t.Logf("gem log: %s", line)
+		}
+	}
 	t.Logf("span %q trace %s span %s parent %s attributes %v", span.Name, clientTrace,
 		hex.EncodeToString(span.SpanId), hex.EncodeToString(span.ParentSpanId), attrs)
 }

@@ -245,7 +245,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	c.id, c.progressToken, c.traceparent = req.id, p.Meta.ProgressToken, p.Meta.Traceparent
 	if c.traceparent != "" {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
-		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in trace %s\n", t.name, traceIDOf(c.traceparent))
+		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))
 	}
 	args, problem := t.validate(p.Arguments)
 	if problem != "" {
@@ -268,12 +268,12 @@ func orEmpty(params json.RawMessage) []byte {
 	return params
 }
 
-// traceIDOf is the trace id of a W3C traceparent (version-traceid-spanid-flags), or "?" when it
-// is not one.
-func traceIDOf(traceparent string) string {
+// traceOf names the trace and span of a W3C traceparent (version-traceid-spanid-flags) as the
+// Smalltalk worker's gem log line does: "trace <id> (span <id>)", or "trace ?" when it is not one.
+func traceOf(traceparent string) string {
 	parts := strings.Split(traceparent, "-")
 	if len(parts) != 4 || len(parts[1]) != 32 {
-		return "?"
+		return "trace ?"
 	}
-	return parts[1]
+	return "trace " + parts[1] + " (span " + parts[2] + ")"
 }
