@@ -112,6 +112,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	}
 	asm, err := wiring.Assemble(opts, wiring.Parts{
 		Metrics: cfg.Metrics, Lifetime: cfg.Lifetime, Stone: control, Network: netMode.apply, Version: buildVersion(), Log: log,
+		ProgressKeepalive: cfg.ProgressKeepalive,
 	})
 	if err != nil { // config.Load validated the same settings; this is a defect, not a bad setting
 		log.Error().Err(err).Msg("session lifetime policy not started")

@@ -39,6 +39,9 @@ type Config struct {
 	// request the worker sent it: an elicitation form (a person), anything else (the client).
 	ElicitationTimeout  time.Duration
 	ClientAnswerTimeout time.Duration
+	// ProgressKeepalive: a silent call whose client sent a progressToken gets a progress
+	// notification this often (0: never).
+	ProgressKeepalive time.Duration
 
 	AllowedOrigins []string
 	AllowedHosts   []string
@@ -192,6 +195,11 @@ func settings() []setting {
 		{"MCP_CLIENT_ANSWER_TIMEOUT", "client-answer-timeout", "30s", "how long a tool waits for the client's answer to any other request (sampling, roots)", func(c *Config, v string) error {
 			d, err := ParseDuration(v, false)
 			c.ClientAnswerTimeout = d
+			return err
+		}},
+		{"MCP_PROGRESS_KEEPALIVE", "progress-keepalive", "20s", "a call whose client sent a progressToken gets a progress notification whenever its tool has reported none for this long, or none", func(c *Config, v string) error {
+			d, err := ParseDuration(v, true)
+			c.ProgressKeepalive = d
 			return err
 		}},
 		{"MCP_ALLOWED_ORIGINS", "allowed-origins", "", "extra browser Origin hosts (or full origins) besides loopback, space or comma separated", func(c *Config, v string) error {

@@ -23,7 +23,7 @@ type standaloneStreams interface {
 // stream (resumption of a POST stream closed mid-call) and the session hooks. It must run
 // after every other wiring of Streams and Hooks, since it wraps them. Without a channel the
 // server still serves (answers stay application/json), so a failure is logged, not fatal.
-func withChannel(o *router.Options, log zerolog.Logger) *channel.Hub {
+func withChannel(o *router.Options, progressKeepalive time.Duration, log zerolog.Logger) *channel.Hub {
 	hub, err := channel.Listen(channel.Options{Log: log})
 	if err != nil {
 		log.Error().Err(err).Msg("worker-to-router channel not opened: tools cannot report progress, log or ask the client")
@@ -33,7 +33,7 @@ func withChannel(o *router.Options, log zerolog.Logger) *channel.Hub {
 	if streams == nil {
 		streams = router.KeepaliveStream{Interval: 15 * time.Second} // the router's own default
 	}
-	mode := &channel.Mode{Hub: hub, Streams: streams, Unclaimed: o.LoginTimeout + time.Minute}
+	mode := &channel.Mode{Hub: hub, Streams: streams, Unclaimed: o.LoginTimeout + time.Minute, ProgressKeepalive: progressKeepalive}
 	if s, ok := streams.(standaloneStreams); ok {
 		mode.Standalone = s.Stream
 	}

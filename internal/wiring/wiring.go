@@ -6,6 +6,7 @@ package wiring
 
 import (
 	"errors"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -25,6 +26,9 @@ type Parts struct {
 	// Network, if set, adds the network mode's gates (authentication) to the options. It runs
 	// after the metrics and before the streams, as the binary has always applied it.
 	Network func(*router.Options)
+	// ProgressKeepalive is channel.Mode's: how often a silent call whose client sent a
+	// progressToken gets a progress notification (0: never).
+	ProgressKeepalive time.Duration
 	// Version is this build's version, the label of mcp_build_info.
 	Version string
 	Log     zerolog.Logger
@@ -56,7 +60,7 @@ func Assemble(o router.Options, p Parts) (*Assembly, error) {
 		p.Network(&o)
 	}
 	startLifetime := withLifetime(&o, p.Lifetime, p.Stone, rec, p.Log)
-	hub := withChannel(&o, p.Log) // last: it wraps the Streams and Hooks set above (docs/channel.md)
+	hub := withChannel(&o, p.ProgressKeepalive, p.Log) // last: it wraps the Streams and Hooks set above (docs/channel.md)
 	srv := router.New(o)
 	engine, err := startLifetime(srv)
 	if err != nil {

@@ -2,6 +2,7 @@ package channel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -65,7 +66,7 @@ type Answer struct {
 	o         AnswerOptions
 	canStream bool
 	reqCtx    context.Context // the POST's: done when its client goes away
-	unbind    func() // ends the binding of the call to the endpoint; set by Mode.Begin
+	unbind    func()          // ends the binding of the call to the endpoint; set by Mode.Begin
 
 	mu       sync.Mutex
 	state    answerState
@@ -74,8 +75,16 @@ type Answer struct {
 	seq      uint64
 	held     []heldEvent // written events (kept for a resume) while streaming; events to replay once detached
 	heldSize int
-	finished bool
-	changed  chan struct{} // closed and replaced whenever held or finished changes
+
+	// The progress keepalive (KeepProgress): the client's token, the last progress value it
+	// was sent, and the timer that fires when the worker has been silent for the interval.
+	progressToken json.RawMessage
+	progressLast  float64
+	progressSent  bool
+	progressEvery time.Duration
+	progressTimer *time.Timer
+	finished      bool
+	changed       chan struct{} // closed and replaced whenever held or finished changes
 }
 
 // NewAnswer starts the answer to r on w. ep may be nil (no resumption then).
@@ -166,10 +175,78 @@ func (a *Answer) detachLocked() {
 	a.signalLocked()
 }
 
+// progressStep is what each keepalive adds to the last progress value: small and exact in
+// binary, so a worker's own next step (a whole number, a percentage) stays above it.
+const progressStep = 1.0 / 1024
+
+// KeepProgress keeps a long call alive for a client that sent progressToken: whenever the
+// worker has sent nothing for every, the client gets a notifications/progress for that token
+// (the answer turns into an event stream if it was not one yet), its progress a little above
+// the last the client saw. Clients reset their request timeout on progress; a call answered
+// as plain JSON would otherwise send nothing until it ends. The worker's own progress for the
+// token passes through unless it would not increase (MCP requires progress to increase), in
+// which case it is dropped. A zero every or an empty token does nothing.
+func (a *Answer) KeepProgress(token json.RawMessage, every time.Duration) {
+	if len(token) == 0 || every <= 0 || !a.canStream {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.progressToken, a.progressEvery = token, every
+	a.progressTimer = time.AfterFunc(every, a.keepalive)
+}
+
+func (a *Answer) keepalive() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.state == stateDone || a.finished || a.progressTimer == nil {
+		return
+	}
+	next := a.progressLast + progressStep
+	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+		"params": map[string]any{"progressToken": a.progressToken, "progress": next,
+			"message": "still running (the server's keepalive: the tool has reported nothing for " + a.progressEvery.String() + ")"}})
+	if err == nil && a.messageLocked(msg) == nil {
+		a.progressLast, a.progressSent = next, true
+	}
+	a.progressTimer.Reset(a.progressEvery)
+}
+
+// workerProgress reads the progress value of msg when it is a notifications/progress for the
+// keepalive's token.
+func (a *Answer) workerProgress(msg []byte) (float64, bool) {
+	m, err := jsonrpc.Members(msg)
+	if err != nil || string(m["method"]) != `"notifications/progress"` {
+		return 0, false
+	}
+	p, err := jsonrpc.Members(m["params"])
+	if err != nil || string(p["progressToken"]) != string(a.progressToken) {
+		return 0, false
+	}
+	var v float64
+	if json.Unmarshal(p["progress"], &v) != nil {
+		return 0, false
+	}
+	return v, true
+}
+
 // Message implements CallStream.
 func (a *Answer) Message(msg []byte) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.progressTimer != nil {
+		if v, ok := a.workerProgress(msg); ok {
+			if a.progressSent && v <= a.progressLast {
+				return nil // below a keepalive already sent: passing it on would break the order
+			}
+			a.progressLast, a.progressSent = v, true
+			a.progressTimer.Reset(a.progressEvery) // only progress resets a client's timeout
+		}
+	}
+	return a.messageLocked(msg)
+}
+
+func (a *Answer) messageLocked(msg []byte) error {
 	if a.state == stateIdle {
 		if err := a.startLocked(); err != nil {
 			return err
@@ -241,6 +318,10 @@ func (a *Answer) Final(status int, header http.Header, body []byte) {
 	a.unbind() // nothing the worker sends from now on belongs to this answer
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.progressTimer != nil {
+		a.progressTimer.Stop()
+		a.progressTimer = nil
+	}
 	switch a.state {
 	case stateIdle:
 		for k, vs := range header {

@@ -2,6 +2,7 @@ package channel
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -225,5 +226,59 @@ func TestAStreamCutByTheNetworkMidCallIsResumedFromItsLastEventID(t *testing.T) 
 	ev := readEvents(t, got.Body)
 	if len(ev) != 2 || ev[0].data != `{"missed":true}` || ev[1].data != `{"final":true}` {
 		t.Fatalf("resumed %+v, want the missed message and the response", ev)
+	}
+}
+
+func TestASilentCallWithAProgressTokenIsKeptAliveWithIncreasingProgress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := NewAnswer(w, r, nil, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		a.KeepProgress([]byte(`"tok"`), 40*time.Millisecond)
+		time.Sleep(150 * time.Millisecond) // the worker says nothing
+		// Its own first step is not above the keepalives already sent: dropped. Its next is.
+		_ = a.Message([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":0}}`))
+		_ = a.Message([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":50}}`))
+		a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+	}))
+	defer srv.Close()
+	resp := post(t, srv.URL, bothTypes)
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("a silent call with a progress token is answered %q", ct)
+	}
+	ev := readEvents(t, resp.Body)
+	last, keepalives := -1.0, 0
+	for _, e := range ev[1 : len(ev)-1] {
+		var m struct {
+			Method string
+			Params struct {
+				ProgressToken string
+				Progress      float64
+			}
+		}
+		if err := json.Unmarshal([]byte(e.data), &m); err != nil || m.Method != "notifications/progress" || m.Params.ProgressToken != "tok" {
+			t.Fatalf("event %q is not progress for the token", e.data)
+		}
+		if m.Params.Progress <= last {
+			t.Fatalf("progress went from %v to %v: it must increase", last, m.Params.Progress)
+		}
+		if m.Params.Progress < 1 {
+			keepalives++
+		}
+		last = m.Params.Progress
+	}
+	if keepalives < 2 || last != 50 || ev[len(ev)-1].data != `{"final":true}` {
+		t.Fatalf("events %+v: want keepalives every 40 ms, the worker's 50, then the response", ev)
+	}
+}
+
+func TestNoKeepaliveWithoutAProgressToken(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := NewAnswer(w, r, nil, AnswerOptions{ProtocolVersion: "2025-11-25"})
+		a.KeepProgress(nil, 20*time.Millisecond)
+		time.Sleep(80 * time.Millisecond)
+		a.Final(http.StatusOK, nil, []byte(`{"final":true}`))
+	}))
+	defer srv.Close()
+	if ct := post(t, srv.URL, bothTypes).Header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("without a token the answer stays JSON: %q", ct)
 	}
 }

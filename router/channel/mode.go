@@ -2,6 +2,7 @@ package channel
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -30,6 +31,9 @@ type Mode struct {
 	// Unclaimed is how long an endpoint whose session never opened (a failed login) lives;
 	// default 2 minutes (above the default login timeout).
 	Unclaimed time.Duration
+	// ProgressKeepalive, when above zero, sends a client that asked for progress a
+	// notifications/progress whenever the worker has been silent this long (Answer.KeepProgress).
+	ProgressKeepalive time.Duration
 }
 
 // PrepareSession implements router.Options.PrepareSession: the session's endpoint is made and
@@ -96,7 +100,25 @@ func (m *Mode) Begin(w http.ResponseWriter, r *http.Request, sess *session.Sessi
 	if ep != nil {
 		a.unbind = ep.Bind(msg.ID, a)
 	}
+	a.KeepProgress(progressToken(msg.Params), m.ProgressKeepalive)
 	return a
+}
+
+// progressToken reads params._meta.progressToken, exactly (nil when absent or unusable).
+func progressToken(params json.RawMessage) json.RawMessage {
+	if len(params) == 0 {
+		return nil
+	}
+	p, err := jsonrpc.Members(params)
+	if err != nil || len(p["_meta"]) == 0 {
+		return nil
+	}
+	meta, err := jsonrpc.Members(p["_meta"])
+	tok := meta["progressToken"]
+	if err != nil || len(tok) == 0 || (tok[0] != '"' && tok[0] != '-' && (tok[0] < '0' || tok[0] > '9')) {
+		return nil
+	}
+	return tok
 }
 
 // ServeStream implements router.StreamOpener.

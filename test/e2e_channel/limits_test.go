@@ -132,3 +132,35 @@ func TestACutPOSTStreamIsResumedAndNeverSupersedesTheStandaloneStream(t *testing
 	case <-time.After(time.Second):
 	}
 }
+
+// A call that says nothing for longer than MCP_PROGRESS_KEEPALIVE, from a client that sent a
+// progressToken, is kept alive with progress for that token, so a client whose request
+// timeout is reset by progress does not give up on it.
+func TestASilentCallIsKeptAliveWithProgressForItsToken(t *testing.T) {
+	s := openWith(t, "MCP_PROGRESS_KEEPALIVE=1s")
+	resp := s.call("sleep", `{"ms":3500}`, `{"progressToken":"keep-1"}`)
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("a silent call with a progress token is answered %q, with nothing until it ends", ct)
+	}
+	ev := events(t, resp.Body)
+	next(t, ev) // priming
+	last, keepalives := -1.0, 0
+	for {
+		m := decode(t, next(t, ev))
+		if m.Result != nil {
+			break
+		}
+		if m.Method != "notifications/progress" || m.Params.ProgressToken != "keep-1" || m.Params.Progress <= last {
+			t.Fatalf("want increasing progress for keep-1, got %+v after %v", m, last)
+		}
+		last = m.Params.Progress
+		keepalives++
+	}
+	if keepalives < 2 {
+		t.Fatalf("%d keepalives in a 3.5 s silent call at 1 s", keepalives)
+	}
+	plain := s.call("sleep", `{"ms":1500}`, "")
+	if ct := plain.Header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("without a token the answer stays JSON: %q", ct)
+	}
+}
