@@ -17,7 +17,7 @@ func TestUnsupportedProtocolVersionListsTheSupportedOnesAsData(t *testing.T) {
 	for name, r := range map[string]reply{
 		"POST on a session":    f.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Protocol-Version", "2024-11-05"),
 		"GET":                  f.do(http.MethodGet, sid, "", "Mcp-Protocol-Version", "1999-01-01"),
-		"POST with no session": f.post("", initBody, "Mcp-Protocol-Version", "2026-07-28"),
+		"POST with no session": f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"),
 	} {
 		wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
 		raw, _ := r.RPC.Error.Data["supported"].([]any)

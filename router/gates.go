@@ -201,6 +201,9 @@ func (s *Server) versionGate(w http.ResponseWriter, r *http.Request) (*http.Requ
 	if !s.single(w, r, VersionHeader, http.StatusBadRequest, "unsupportedProtocolVersion") {
 		return r, false
 	}
+	if r.Header.Get(VersionHeader) == StatelessVersion && slices.Contains(s.versions, StatelessVersion) {
+		return r.WithContext(context.WithValue(r.Context(), statelessKey{}, true)), true
+	}
 	if v := r.Header.Get(VersionHeader); v != "" && !slices.Contains(s.versions, v) {
 		if r.Method == http.MethodPost && r.Header.Get(SessionHeader) == "" {
 			return r.WithContext(context.WithValue(r.Context(), versionRefusedKey{}, v)), true
@@ -240,10 +243,13 @@ func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Re
 		return r, false
 	}
 	id := r.Header.Get(SessionHeader)
-	if id == "" {
+	if id == "" || isStateless(r) {
 		return r, true
 	}
 	sess, ok := s.table.Get(id)
+	if ok && s.hiddenSession(id) {
+		ok = false // a stateless pool gem is nobody's session
+	}
 	if ok && s.o.Identity != nil && !s.o.Identity.Owns(r.Context(), id) {
 		ok = false // another principal's session is answered as no session at all
 	}

@@ -87,7 +87,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	}
 	cfg := s.o.Prepare
 	cfg.Contract = worker.ContractVersion
-	cfg.ProtocolVersions = s.ProtocolVersions()
+	cfg.ProtocolVersions = s.sessionVersions()
 	cfg.CacheName = CacheName(cfg.WorkerClass, s.o.RouterID, strings.TrimPrefix(id, s.idPrefix()))
 	cfg.FrontEnd.RouterID = s.o.RouterID
 	if s.o.PrepareSession != nil {

@@ -161,18 +161,19 @@ func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
 	start := time.Now()
 	// The Go SDK sends the probe with the draft's version header; the answer must be the
 	// probe's own, not the version gate's, whatever the header says.
-	for _, v := range []string{"2026-07-28", "", "2025-11-25", "1999-01-01"} {
+	// (With the 2026-07-28 header and its _meta the probe is served: stateless_test.go.)
+	for _, v := range []string{"", "2025-11-25", "1999-01-01"} {
 		r := f.post("", `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}`, "Mcp-Protocol-Version", v)
 		wantError(t, r, http.StatusBadRequest, -32601, "methodNotFound")
 		if string(r.RPC.ID) != "0" || !strings.Contains(r.RPC.Error.Message, "initialize") {
 			t.Fatalf("version %q: id %s, message %q: want id 0 and initialize named as the way in", v, r.RPC.ID, r.RPC.Error.Message)
 		}
 	}
-	// The version gate still refuses everything else that carries the draft's version.
-	wantError(t, f.post("", initBody, "Mcp-Protocol-Version", "2026-07-28"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-	wantError(t, f.post("", `{"jsonrpc":"2.0","id":0,"method":"tools/list"}`, "Mcp-Protocol-Version", "2026-07-28"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-	wantError(t, f.post("", `{not json`, "Mcp-Protocol-Version", "2026-07-28"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-	wantError(t, f.post("", `[{"jsonrpc":"2.0","id":0,"method":"server/discover"}]`, "Mcp-Protocol-Version", "2026-07-28"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	// The version gate still refuses everything else that carries a version it does not speak.
+	wantError(t, f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.post("", `{"jsonrpc":"2.0","id":0,"method":"tools/list"}`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.post("", `{not json`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.post("", `[{"jsonrpc":"2.0","id":0,"method":"server/discover"}]`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
 	if time.Since(start) > time.Second {
 		t.Fatalf("server/discover took %v", time.Since(start))
 	}
@@ -181,7 +182,7 @@ func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
 	}
 	// On a session the version gate answers first, as for every other message.
 	sid := f.open()
-	wantError(t, f.post(sid, `{"jsonrpc":"2.0","id":0,"method":"server/discover"}`, "Mcp-Protocol-Version", "2026-07-28"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.post(sid, `{"jsonrpc":"2.0","id":0,"method":"server/discover"}`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
 }
 
 func TestOtherVerbsAre405WithAllow(t *testing.T) {

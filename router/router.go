@@ -22,6 +22,7 @@ package router
 
 import (
 	"context"
+	"crypto/rand"
 	"log"
 	"net"
 	"net/http"
@@ -46,7 +47,7 @@ const (
 // SupportedProtocolVersions is the one list of MCP revisions this server speaks, newest
 // first. The worker negotiates initialize from the same list (it travels in the prepare
 // config), so the header check and the negotiation cannot drift apart.
-var SupportedProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+var SupportedProtocolVersions = []string{StatelessVersion, "2025-11-25", "2025-06-18", "2025-03-26"}
 
 // batchVersion is the last revision with JSON-RPC batches.
 const batchVersion = "2025-03-26"
@@ -65,7 +66,10 @@ type Options struct {
 	// ProtocolVersions overrides SupportedProtocolVersions (tests).
 	ProtocolVersions []string
 
-	MaxSessions    int           // 0: no cap
+	MaxSessions int // 0: no cap
+	// StatelessPool is how many gems serve 2026-07-28 requests that carry no state (each one
+	// slot of MaxSessions); 0: DefaultStatelessPool.
+	StatelessPool  int
 	MaxBody        int64         // default 4 MiB
 	ReadTimeout    time.Duration // the whole request must arrive within it; default 8 s
 	RequestTimeout time.Duration // 0: none
@@ -134,6 +138,16 @@ type Server struct {
 	closing    context.Context // done once shutdown begins: streams end, no new sessions
 	beginClose context.CancelFunc
 	closeOnce  sync.Once
+
+	// The stateless revision's state: its pool of gems, the pool's session ids (never
+	// reachable by MCP-Session-Id), its calls in flight, the key that makes requestState
+	// tamper-proof, and its subscription streams.
+	pool      *statelessPool
+	hidden    statelessIDs
+	flightsMu sync.Mutex
+	flights   map[string]*flight
+	stateKey  [32]byte
+	listeners listenerSet
 }
 
 // New builds a Server. Nothing listens until its Handler is served.
@@ -168,14 +182,23 @@ func New(o Options) *Server {
 	}
 	base, cancel := context.WithCancelCause(context.Background())
 	closing, begin := context.WithCancel(context.Background())
-	return &Server{
+	s := &Server{
 		o: o, versions: versions,
 		table:      session.NewTable(o.MaxSessions, o.Hooks),
 		base:       base,
 		cancelBase: cancel,
 		closing:    closing,
 		beginClose: begin,
+		flights:    map[string]*flight{},
+		listeners:  listenerSet{set: map[*listener]struct{}{}},
 	}
+	s.pool = newStatelessPool(s, o.StatelessPool)
+	if _, err := rand.Read(s.stateKey[:]); err != nil {
+		// Without a key no requestState could be trusted; the system's CSPRNG failing is not
+		// something to serve through.
+		panic("router: cannot draw the requestState key: " + err.Error())
+	}
+	return s
 }
 
 // Sessions is the session table: what the lifetime policy walks and ends sessions through.
@@ -223,6 +246,11 @@ func (s *Server) Handler() http.Handler {
 
 // serveMCP dispatches /mcp by verb, once the gates have passed the request.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if isStateless(r) && r.Method != http.MethodPost {
+		// The stateless revision has no GET stream and no session to DELETE.
+		s.methodNotAllowed(w, r)
+		return
+	}
 	switch r.Method {
 	case http.MethodPost:
 		s.post(w, r)

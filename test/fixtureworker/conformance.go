@@ -329,6 +329,9 @@ func (c *call) conformanceMethod(req request) (reply []byte, ok bool) {
 		return resultReply(req.id, map[string]any{"prompts": promptListing()}), true
 	case "prompts/get":
 		_ = json.Unmarshal(params, &p)
+		if p.Name == mrtrPromptName {
+			return c.mrtrPrompt(req.id), true
+		}
 		return c.getPrompt(req.id, p.Name, p.Arguments), true
 	}
 	return nil, false
@@ -353,7 +356,11 @@ func (c *call) readResource(id json.RawMessage, uri string) []byte {
 	if m := templatePattern.FindStringSubmatch(uri); m != nil {
 		return item("application/json", "text", string(marshal(map[string]any{"id": m[1], "templateTest": true, "data": "Data for ID: " + m[1]})))
 	}
-	return errorReply(id, -32002, "Resource not found: "+uri, map[string]any{"uri": uri})
+	code := -32002
+	if c.stateless() {
+		code = CodeInvalidParams // the 2026-07-28 revision's resource-not-found
+	}
+	return errorReply(id, code, "Resource not found: "+uri, map[string]any{"uri": uri})
 }
 
 func promptListing() []any {
@@ -367,6 +374,7 @@ func promptListing() []any {
 		map[string]any{"name": "test_prompt_with_embedded_resource", "description": "A prompt that embeds a resource",
 			"arguments": []any{arg("resourceUri", "URI of the resource to embed")}},
 		map[string]any{"name": "test_prompt_with_image", "description": "A prompt that includes an image"},
+		map[string]any{"name": mrtrPromptName, "description": "A prompt that asks its client for context first"},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -27,6 +28,8 @@ type call struct {
 	// channel binds every message a tool sends to the call's id.
 	id            json.RawMessage
 	progressToken json.RawMessage
+	// meta is the request's params._meta (the 2026-07-28 revision's per-request capabilities).
+	meta map[string]json.RawMessage
 	// traceparent is the W3C trace context the call carried in params._meta ("" when none).
 	traceparent string
 }
@@ -60,6 +63,7 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 	if req.id == nil {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
+	c.meta = requestMeta(req.params)
 	if len(req.params) > 0 && !bytes.Equal(req.params, []byte("null")) && trimmedFirst(req.params) != '{' {
 		return errorReply(req.id, CodeInvalidParams, "params must be an object", nil), nil
 	}
@@ -254,6 +258,10 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	res, err := t.run(c, args)
 	if c.w.channel != nil {
 		c.w.channel.flush(c.id)
+	}
+	var refused *replyError
+	if errors.As(err, &refused) {
+		return errorReply(req.id, refused.code, refused.message, refused.data), nil
 	}
 	if err != nil {
 		return nil, err

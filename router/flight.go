@@ -1,0 +1,467 @@
+package router
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+)
+
+// CallSink receives what a worker sends during one call through the worker-to-router channel,
+// when the call's answer is not an HTTP response stream (the stateless revision's calls).
+type CallSink interface {
+	// Message gets a notification, or a request to the client renumbered srv-N (its answer
+	// goes to the session's pending table). It must not block.
+	Message(msg []byte) error
+	// CloseStream is the worker asking to close the response stream; a sink may refuse.
+	CloseStream() error
+}
+
+// SinkBinder is implemented by a ResponseMode that can send a call's mid-call messages to a
+// CallSink (router/channel's Mode). Without it a stateless call's worker cannot speak.
+type SinkBinder interface {
+	BindSink(sess *session.Session, id json.RawMessage, sink CallSink) (unbind func())
+}
+
+const (
+	// settleWindow is how long a flight waits after a worker's question for further questions
+	// of the same round, so questions a tool asks together reach the client in one result.
+	settleWindow = 25 * time.Millisecond
+	// maxFlightEvents bounds the messages kept for a flight no request is attached to.
+	maxFlightEvents = 256
+	// maxFlights bounds the calls kept in flight for the stateless wire at once.
+	maxFlights = 1024
+)
+
+// question is a worker's request to the client, awaiting its answer through inputResponses.
+type question struct {
+	key    string
+	srvID  json.RawMessage
+	method string
+	params json.RawMessage
+}
+
+type flightEvent struct {
+	msg    []byte
+	method string
+	q      *question
+}
+
+// flight is one stateless call running in a gem: the request that started it and any retry
+// carrying its requestState attach to it in turn.
+type flight struct {
+	s      *Server
+	id     string
+	sess   *session.Session
+	method string
+	name   string
+
+	mu       sync.Mutex
+	events   []flightEvent
+	wake     chan struct{}
+	finished bool
+	status   int
+	reply    []byte
+	parked   []*question
+	round    int
+	attached bool // an HTTP request is serving this flight
+}
+
+func (f *flight) signalLocked() {
+	close(f.wake)
+	f.wake = make(chan struct{})
+}
+
+// Message implements CallSink.
+func (f *flight) Message(msg []byte) error {
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(msg, &env) != nil {
+		return nil
+	}
+	if len(env.ID) == 0 && f.s.listeners.offer(env.Method, msg) {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ev := flightEvent{msg: msg, method: env.Method}
+	if len(env.ID) > 0 {
+		key := ""
+		if p, err := jsonrpc.Members(env.Params); err == nil {
+			if meta, err := jsonrpc.Members(p["_meta"]); err == nil {
+				_ = json.Unmarshal(meta[metaInputKey], &key)
+			}
+		}
+		if key == "" {
+			_ = json.Unmarshal(env.ID, &key)
+		}
+		ev.q = &question{key: key, srvID: env.ID, method: env.Method, params: env.Params}
+	} else if len(f.events) >= maxFlightEvents {
+		return nil // nobody is reading: a notification of an unattended flight is dropped
+	}
+	f.events = append(f.events, ev)
+	f.signalLocked()
+	return nil
+}
+
+// CloseStream implements CallSink: the stateless wire has no stream to resume.
+func (f *flight) CloseStream() error {
+	return errors.New("a stateless call's answer cannot be resumed; the stream stays open")
+}
+
+func (f *flight) finish(status int, reply []byte) {
+	f.mu.Lock()
+	f.finished, f.status, f.reply = true, status, reply
+	f.signalLocked()
+	f.mu.Unlock()
+}
+
+// runStateless serves a request that is not answered by the front end: a retry carrying a
+// requestState resumes its parked call; anything else starts a call on a pool gem.
+func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+	var responses map[string]json.RawMessage
+	if raw := req.params["inputResponses"]; len(raw) > 0 && mrtrMethods[req.m.Method] {
+		responses, _ = jsonrpc.Members(raw)
+	}
+	if raw := req.params["requestState"]; len(raw) > 0 && mrtrMethods[req.m.Method] {
+		f, why := s.resumeFlight(r, req, raw)
+		if f == nil {
+			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
+				"Invalid params: requestState "+why+"; send the request again without it", "badRequestState"))
+			return
+		}
+		s.serveFlight(w, r, req, f, responses)
+		return
+	}
+	sess, err := s.pool.acquire(r.Context())
+	if err != nil {
+		status, body := s.poolFailure(req.m, err)
+		writeJSON(w, status, body)
+		return
+	}
+	f, err := s.startFlight(r.Context(), sess, req)
+	if err != nil {
+		s.pool.release(sess, req.m.Method)
+		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer, err.Error(), "tooManyCalls"))
+		return
+	}
+	s.serveFlight(w, r, req, f, responses)
+}
+
+// startFlight runs the request on sess in the background; the gem goes back to the pool when
+// the call ends, however it ends.
+func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest) (*flight, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	f := &flight{s: s, id: "fl-" + hex.EncodeToString(b[:]), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{})}
+	s.flightsMu.Lock()
+	if len(s.flights) >= maxFlights {
+		s.flightsMu.Unlock()
+		return nil, errors.New("too many stateless calls are in flight; send it again later")
+	}
+	s.flights[f.id] = f
+	s.flightsMu.Unlock()
+	if s.o.Identity != nil {
+		if err := s.o.Identity.Bind(ctx, f.id); err != nil {
+			s.dropFlight(f)
+			return nil, err
+		}
+	}
+	unbind := func() {}
+	if sb, ok := s.o.Responses.(SinkBinder); ok {
+		unbind = sb.BindSink(sess, req.m.ID, f)
+	}
+	go func() {
+		status, reply := s.forward(s.base, sess, req.m)
+		unbind()
+		if len(reply) > 0 {
+			reply = stampResult(req.m.Method, reply)
+			if status == http.StatusOK {
+				status = statelessStatus(reply)
+			}
+		}
+		f.finish(status, reply)
+		s.pool.release(sess, req.m.Method)
+	}()
+	return f, nil
+}
+
+func (s *Server) dropFlight(f *flight) {
+	s.flightsMu.Lock()
+	delete(s.flights, f.id)
+	s.flightsMu.Unlock()
+	if s.o.Identity != nil {
+		s.o.Identity.Forget(f.id)
+	}
+}
+
+// serveFlight attaches one HTTP request to a flight: answers the parked questions the request
+// answers, relays notifications (SSE once there is one), and ends with the call's response or
+// with an input_required result when the worker asks what the request did not answer.
+func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
+	f.mu.Lock()
+	f.attached = true
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.attached = false
+		f.mu.Unlock()
+	}()
+	used := map[string]bool{}
+	answer := func(q *question) bool {
+		resp, ok := responses[q.key]
+		if !ok || used[q.key] {
+			return false
+		}
+		used[q.key] = true
+		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": q.srvID, "result": resp})
+		if err := f.sess.Pending().Deliver(q.srvID, msg); err != nil {
+			s.o.Log.Debug().Err(err).Str("key", jsonrpc.Clip(q.key)).Msg("stateless: an input response found no waiting question")
+		}
+		return true
+	}
+	f.mu.Lock()
+	kept := f.parked[:0]
+	for _, q := range f.parked {
+		if !answer(q) {
+			kept = append(kept, q)
+		}
+	}
+	f.parked = kept
+	f.mu.Unlock()
+
+	var stream *sse.EventWriter
+	accepts := strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	write := func(msg []byte) {
+		if !accepts {
+			return
+		}
+		if stream == nil {
+			stream = sse.NewEventWriter(w, 0)
+			_ = stream.StartStream()
+		}
+		_ = stream.Event("", msg)
+	}
+	final := func(status int, body []byte) {
+		if stream != nil {
+			_ = stream.Event("", body)
+			stream.Finish()
+			return
+		}
+		writeJSON(w, status, body)
+	}
+	var settle <-chan time.Time
+	for {
+		f.mu.Lock()
+		events := f.events
+		f.events = nil
+		wake := f.wake
+		finished, status, reply := f.finished, f.status, f.reply
+		f.mu.Unlock()
+		for _, ev := range events {
+			if ev.q == nil {
+				if keepNotification(ev.method, ev.msg, req.logLevel) {
+					write(ev.msg)
+				}
+				continue
+			}
+			if answer(ev.q) {
+				continue
+			}
+			f.mu.Lock()
+			f.parked = append(f.parked, ev.q)
+			f.mu.Unlock()
+			settle = time.After(settleWindow)
+		}
+		if len(events) > 0 {
+			continue // drain before deciding: the final answer comes after the messages
+		}
+		if finished {
+			s.dropFlight(f)
+			final(status, reply)
+			return
+		}
+		f.mu.Lock()
+		parked := len(f.parked)
+		f.mu.Unlock()
+		if parked > 0 && settle == nil {
+			settle = time.After(0)
+		}
+		select {
+		case <-wake:
+		case <-settle:
+			final(http.StatusOK, s.inputRequired(req, f))
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// preemptParked ends one parked call whose client has not come back with its answer, so that
+// its pool gem can serve a request that is waiting now: a pool gem waits for a client's input
+// only while nobody else needs it. Its questions are answered with an error naming why, the
+// tool ends as on any refused question, and the client's later retry finds the call ended.
+func (s *Server) preemptParked() bool {
+	s.flightsMu.Lock()
+	var victim *flight
+	for _, f := range s.flights {
+		f.mu.Lock()
+		idle := !f.attached && !f.finished && len(f.parked) > 0
+		f.mu.Unlock()
+		if idle && s.hidden.has(f.sess.ID()) {
+			victim = f
+			break
+		}
+	}
+	s.flightsMu.Unlock()
+	if victim == nil {
+		return false
+	}
+	victim.mu.Lock()
+	parked := victim.parked
+	victim.parked = nil
+	victim.mu.Unlock()
+	for _, q := range parked {
+		msg := jsonrpc.ErrorResponse(q.srvID, &jsonrpc.Error{Code: jsonrpc.CodeServer,
+			Message: "the client did not come back with its input before the gem was needed by another request",
+			Data:    map[string]any{"kind": "inputAbandoned"}})
+		_ = victim.sess.Pending().Deliver(q.srvID, msg)
+	}
+	s.o.Log.Info().Str("session", victim.sess.ID()).Str("method", jsonrpc.Clip(victim.method)).
+		Msg("stateless: a call waiting for its client's input was ended to free its pool gem")
+	return true
+}
+
+// inputRequired is the answer that hands the flight's parked questions to the client, with the
+// requestState its retry must carry.
+func (s *Server) inputRequired(req statelessRequest, f *flight) []byte {
+	f.mu.Lock()
+	f.round++
+	requests := map[string]any{}
+	for _, q := range f.parked {
+		params := q.params
+		if len(params) == 0 {
+			params = json.RawMessage("{}")
+		}
+		requests[q.key] = map[string]any{"method": q.method, "params": params}
+	}
+	round := f.round
+	f.mu.Unlock()
+	state := s.signState(requestState{Flight: f.id, Round: round, Method: f.method, Name: f.name,
+		Expires: time.Now().Add(s.pendingTimeout()).Unix()})
+	return jsonrpc.ResultResponse(req.m.ID, map[string]any{
+		"resultType": "input_required", "inputRequests": requests, "requestState": state,
+	})
+}
+
+func (s *Server) pendingTimeout() time.Duration {
+	if s.o.PendingTimeout > 0 {
+		return s.o.PendingTimeout
+	}
+	return 30 * time.Second
+}
+
+// requestState is what a requestState names: the parked call, which of its rounds, for which
+// request, until when. The client holds it; the MAC makes it tamper-proof.
+type requestState struct {
+	Flight  string `json:"f"`
+	Round   int    `json:"r"`
+	Method  string `json:"m"`
+	Name    string `json:"n"`
+	Expires int64  `json:"e"`
+}
+
+func (s *Server) signState(st requestState) string {
+	payload, _ := json.Marshal(st)
+	mac := hmac.New(sha256.New, s.stateKey[:])
+	mac.Write(payload)
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// resumeFlight checks a retry's requestState and finds its parked call; why says what was
+// wrong when it answers nil.
+func (s *Server) resumeFlight(r *http.Request, req statelessRequest, raw json.RawMessage) (*flight, string) {
+	var token string
+	if json.Unmarshal(raw, &token) != nil {
+		return nil, "is not a string"
+	}
+	body, sig, ok := strings.Cut(token, ".")
+	payload, err1 := base64.RawURLEncoding.DecodeString(body)
+	got, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if !ok || err1 != nil || err2 != nil {
+		return nil, "is malformed"
+	}
+	mac := hmac.New(sha256.New, s.stateKey[:])
+	mac.Write(payload)
+	if !hmac.Equal(mac.Sum(nil), got) {
+		return nil, "failed its integrity check (it was not issued by this server, or was altered)"
+	}
+	var st requestState
+	if json.Unmarshal(payload, &st) != nil {
+		return nil, "is malformed"
+	}
+	if time.Now().Unix() > st.Expires {
+		return nil, "has expired"
+	}
+	if st.Method != req.m.Method || st.Name != req.name {
+		return nil, "was issued for another request"
+	}
+	s.flightsMu.Lock()
+	f := s.flights[st.Flight]
+	s.flightsMu.Unlock()
+	if f == nil || (s.o.Identity != nil && !s.o.Identity.Owns(r.Context(), f.id)) {
+		return nil, "names a call that has ended"
+	}
+	f.mu.Lock()
+	current := f.round == st.Round
+	f.mu.Unlock()
+	if !current {
+		return nil, "was already used (a later round has begun)"
+	}
+	return f, ""
+}
+
+// keepNotification decides whether a worker's notification reaches a stateless client: log
+// messages only when the request named a logLevel, and only at or above it.
+func keepNotification(method string, msg []byte, level string) bool {
+	if method != "notifications/message" {
+		return true
+	}
+	if level == "" {
+		return false
+	}
+	var n struct {
+		Params struct {
+			Level string `json:"level"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(msg, &n)
+	return logRank(n.Params.Level) >= logRank(level)
+}
+
+func logRank(level string) int {
+	for i, l := range []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"} {
+		if l == level {
+			return i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,181 @@
+package router
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+)
+
+// maxListeners bounds the subscriptions/listen streams open at once; listenerBuffer bounds
+// what waits for one slow stream (past it, notifications to that stream are dropped: a
+// list-changed notification only says "list again", so a dropped one costs a late refresh).
+const (
+	maxListeners   = 64
+	listenerBuffer = 16
+)
+
+// kindOf maps a notification to the subscription filter member that opts in to it.
+var kindOf = map[string]string{
+	"notifications/tools/list_changed":     "toolsListChanged",
+	"notifications/prompts/list_changed":   "promptsListChanged",
+	"notifications/resources/list_changed": "resourcesListChanged",
+	"notifications/resources/updated":      "resourceSubscriptions",
+}
+
+type listener struct {
+	id    string
+	kinds map[string]bool
+	uris  map[string]bool
+	out   chan []byte
+}
+
+// listenerSet holds the open subscriptions/listen streams of the stateless revision.
+type listenerSet struct {
+	mu  sync.Mutex
+	set map[*listener]struct{}
+}
+
+// offer hands a worker notification to every stream that asked for its kind, tagged with
+// that stream's subscription id; false when the method is not one a listen stream carries.
+func (l *listenerSet) offer(method string, msg []byte) bool {
+	kind, ok := kindOf[method]
+	if !ok {
+		return false
+	}
+	var n struct {
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(msg, &n)
+	if n.Params == nil {
+		n.Params = map[string]json.RawMessage{}
+	}
+	var uri string
+	_ = json.Unmarshal(n.Params["uri"], &uri)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for ln := range l.set {
+		if !ln.kinds[kind] || (kind == "resourceSubscriptions" && !ln.uris[uri]) {
+			continue
+		}
+		meta := map[string]json.RawMessage{}
+		if raw := n.Params["_meta"]; len(raw) > 0 {
+			_ = json.Unmarshal(raw, &meta)
+		}
+		meta[metaSubscriptionID], _ = json.Marshal(ln.id)
+		params := map[string]json.RawMessage{}
+		for k, v := range n.Params {
+			params[k] = v
+		}
+		params["_meta"], _ = json.Marshal(meta)
+		out, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+		if err != nil {
+			continue
+		}
+		select {
+		case ln.out <- out:
+		default:
+		}
+	}
+	return true
+}
+
+// listen serves subscriptions/listen: an SSE stream that opens with the acknowledgement of
+// the notifications it will carry and then carries them, until the client leaves or the
+// server shuts down.
+func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+	var filter struct {
+		ToolsListChanged      bool     `json:"toolsListChanged"`
+		PromptsListChanged    bool     `json:"promptsListChanged"`
+		ResourcesListChanged  bool     `json:"resourcesListChanged"`
+		ResourceSubscriptions []string `json:"resourceSubscriptions"`
+	}
+	if raw := req.params["notifications"]; len(raw) == 0 || json.Unmarshal(raw, &filter) != nil {
+		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: subscriptions/listen needs params.notifications, a subscription filter object", "invalidParams"))
+		return
+	}
+	info, err := s.pool.workerInfo(r.Context())
+	if err != nil {
+		status, body := s.poolFailure(req.m, err)
+		writeJSON(w, status, body)
+		return
+	}
+	var caps struct {
+		Tools     *struct{ ListChanged bool } `json:"tools"`
+		Prompts   *struct{ ListChanged bool } `json:"prompts"`
+		Resources *struct {
+			ListChanged bool
+			Subscribe   bool
+		} `json:"resources"`
+	}
+	_ = json.Unmarshal(info.Capabilities, &caps)
+	// Only what the worker can produce is acknowledged (the revision: a kind the server has
+	// nothing for is left out of the acknowledged set).
+	ack := map[string]any{}
+	ln := &listener{kinds: map[string]bool{}, uris: map[string]bool{}, out: make(chan []byte, listenerBuffer)}
+	if filter.ToolsListChanged && caps.Tools != nil {
+		ack["toolsListChanged"], ln.kinds["toolsListChanged"] = true, true
+	}
+	if filter.PromptsListChanged && caps.Prompts != nil {
+		ack["promptsListChanged"], ln.kinds["promptsListChanged"] = true, true
+	}
+	if filter.ResourcesListChanged && caps.Resources != nil {
+		ack["resourcesListChanged"], ln.kinds["resourcesListChanged"] = true, true
+	}
+	if len(filter.ResourceSubscriptions) > 0 && caps.Resources != nil && caps.Resources.Subscribe {
+		ack["resourceSubscriptions"], ln.kinds["resourceSubscriptions"] = filter.ResourceSubscriptions, true
+		for _, u := range filter.ResourceSubscriptions {
+			ln.uris[u] = true
+		}
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	ln.id = "sub-" + hex.EncodeToString(b[:])
+	s.listeners.mu.Lock()
+	if len(s.listeners.set) >= maxListeners {
+		s.listeners.mu.Unlock()
+		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer,
+			"too many subscription streams are open; try again later", "tooManyListeners", "limit", maxListeners))
+		return
+	}
+	s.listeners.set[ln] = struct{}{}
+	s.listeners.mu.Unlock()
+	defer func() {
+		s.listeners.mu.Lock()
+		delete(s.listeners.set, ln)
+		s.listeners.mu.Unlock()
+	}()
+	stream := sse.NewEventWriter(w, 0)
+	if stream.StartStream() != nil {
+		return
+	}
+	first, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+		"params": map[string]any{"notifications": ack, "_meta": map[string]any{metaSubscriptionID: ln.id}}})
+	if stream.Event("", first) != nil {
+		return
+	}
+	keepalive := time.NewTicker(15 * time.Second)
+	defer keepalive.Stop()
+	for {
+		select {
+		case msg := <-ln.out:
+			if stream.Event("", msg) != nil {
+				return
+			}
+		case <-keepalive.C:
+			if stream.Comment("keepalive") != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-s.closing.Done():
+			return
+		}
+	}
+}

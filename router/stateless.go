@@ -1,0 +1,326 @@
+package router
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+)
+
+// StatelessVersion is the first revision without sessions: each request carries its protocol
+// version, client capabilities and client info in params._meta (docs/transport.md, "2026-07-28:
+// state without sessions").
+const StatelessVersion = "2026-07-28"
+
+// The per-request _meta keys of the stateless revision.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+	// metaInputKey names a worker's question in inputRequests (worker contract).
+	metaInputKey = "io.github.gemstone-mcp/inputKey"
+)
+
+// Error codes the stateless revision defines.
+const (
+	codeHeaderMismatch            = -32020
+	codeMissingClientCapability   = -32021
+	codeUnsupportedProtocolVerion = -32022
+)
+
+// removedMethods are the session era's methods that the stateless revision dropped; they are
+// answered 404 -32601 as any unknown method, never forwarded.
+var removedMethods = map[string]bool{
+	"initialize": true, "ping": true, "logging/setLevel": true,
+	"resources/subscribe": true, "resources/unsubscribe": true,
+	"notifications/initialized": true,
+}
+
+// cacheableMethods carry the revision's caching hints (ttlMs, cacheScope) on their results.
+var cacheableMethods = map[string]bool{
+	"server/discover": true, "tools/list": true, "prompts/list": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+}
+
+// mrtrMethods are the requests whose answer may be an input_required result.
+var mrtrMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
+
+type statelessKey struct{}
+
+// isStateless says the request named the stateless revision in its MCP-Protocol-Version.
+func isStateless(r *http.Request) bool {
+	v, _ := r.Context().Value(statelessKey{}).(bool)
+	return v
+}
+
+// statelessIDs are the table's sessions that no client may name with MCP-Session-Id: the
+// stateless pool's gems.
+type statelessIDs struct{ m sync.Map }
+
+func (s *statelessIDs) add(id string)          { s.m.Store(id, true) }
+func (s *statelessIDs) remove(id string)       { s.m.Delete(id) }
+func (s *statelessIDs) has(id string) bool     { _, ok := s.m.Load(id); return ok }
+func (s *Server) hiddenSession(id string) bool { return s.hidden.has(id) }
+
+// statelessRequest is one parsed 2026-07-28 request.
+type statelessRequest struct {
+	m        jsonrpc.Message
+	params   map[string]json.RawMessage
+	meta     map[string]json.RawMessage
+	name     string // tools/call and prompts/get: params.name; resources/read: params.uri
+	logLevel string
+}
+
+// postStateless serves a POST of the stateless revision: validated here, answered by the
+// front end (server/discover, subscriptions/listen, refusals) or run on a pool gem.
+func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
+	body, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	msgs, batch, err := jsonrpc.Parse(body)
+	if err != nil {
+		e, _ := err.(*jsonrpc.Error)
+		if e == nil {
+			e = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"}
+		}
+		writeJSON(w, http.StatusBadRequest, jsonrpc.ErrorResponse(nil, e))
+		return
+	}
+	if batch {
+		writeJSON(w, http.StatusBadRequest, errorBody(nil, jsonrpc.CodeInvalidRequest,
+			"Invalid Request: JSON-RPC batches are not part of MCP "+StatelessVersion+"; send one message per POST", "batchRefused"))
+		return
+	}
+	m := msgs[0]
+	if m.Kind != jsonrpc.Request {
+		// Notifications and responses have no place on the stateless wire: a client answers a
+		// question through inputResponses and cancels by leaving. Accepted and dropped.
+		writeJSON(w, http.StatusAccepted, nil)
+		return
+	}
+	req, status, refusal := s.parseStateless(r, m)
+	if refusal != nil {
+		writeJSON(w, status, refusal)
+		return
+	}
+	if removedMethods[m.Method] {
+		writeJSON(w, http.StatusNotFound, errorBody(m.ID, jsonrpc.CodeMethodNotFound,
+			"Method not found: "+jsonrpc.Clip(m.Method)+" is not part of MCP "+StatelessVersion, "methodNotFound"))
+		return
+	}
+	if status, refusal := checkNameHeader(r, req); refusal != nil {
+		writeJSON(w, status, refusal)
+		return
+	}
+	switch m.Method {
+	case "server/discover":
+		s.discover(w, r, req)
+		return
+	case "subscriptions/listen":
+		s.listen(w, r, req)
+		return
+	}
+	s.runStateless(w, r, req)
+}
+
+// parseStateless checks the envelope of the revision: _meta with the protocol version (equal
+// to the header) and the client capabilities; clientInfo is optional.
+func (s *Server) parseStateless(r *http.Request, m jsonrpc.Message) (statelessRequest, int, []byte) {
+	req := statelessRequest{m: m}
+	if len(m.Params) > 0 && string(m.Params) != "null" {
+		p, err := jsonrpc.Members(m.Params)
+		if err != nil {
+			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params must be an object", "invalidParams")
+		}
+		req.params = p
+	}
+	if raw := req.params["_meta"]; len(raw) > 0 {
+		meta, err := jsonrpc.Members(raw)
+		if err != nil {
+			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params._meta must be an object", "invalidMeta")
+		}
+		req.meta = meta
+	}
+	var missing []string
+	for _, k := range []string{metaProtocolVersion, metaClientCapabilities} {
+		if len(req.meta[k]) == 0 {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: MCP "+StatelessVersion+" requests carry params._meta with "+strings.Join(missing, " and "), "invalidMeta",
+			"missing", missing)
+	}
+	var version string
+	if json.Unmarshal(req.meta[metaProtocolVersion], &version) != nil {
+		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: _meta."+metaProtocolVersion+" must be a string", "invalidMeta")
+	}
+	if header := r.Header.Get(VersionHeader); version != header {
+		return req, http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
+			"Header mismatch: MCP-Protocol-Version "+quote(header)+" differs from _meta."+metaProtocolVersion+" "+quote(version), "headerMismatch")
+	}
+	if caps := req.meta[metaClientCapabilities]; len(caps) == 0 || caps[0] != '{' {
+		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: _meta."+metaClientCapabilities+" must be an object", "invalidMeta")
+	}
+	if raw := req.meta[metaLogLevel]; len(raw) > 0 {
+		_ = json.Unmarshal(raw, &req.logLevel)
+	}
+	key := "name"
+	if m.Method == "resources/read" {
+		key = "uri"
+	}
+	_ = json.Unmarshal(req.params[key], &req.name)
+	return req, 0, nil
+}
+
+// checkNameHeader holds Mcp-Method and Mcp-Name, when sent, to the body they describe: a proxy
+// may route on them, so a request whose headers say otherwise than its body is refused.
+func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
+	m := req.m
+	if vs := r.Header.Values("Mcp-Method"); len(vs) > 0 {
+		if len(vs) > 1 || strings.TrimSpace(vs[0]) != m.Method {
+			return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
+				"Header mismatch: Mcp-Method does not name the body's method "+quote(jsonrpc.Clip(m.Method)), "headerMismatch")
+		}
+	}
+	vs := r.Header.Values("Mcp-Name")
+	named := req.name != "" && (m.Method == "tools/call" || m.Method == "prompts/get" || m.Method == "resources/read")
+	switch {
+	case len(vs) > 1:
+		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: Mcp-Name sent more than once", "headerMismatch")
+	case len(vs) == 1 && named && strings.TrimSpace(vs[0]) != req.name:
+		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
+			"Header mismatch: Mcp-Name "+quote(jsonrpc.Clip(vs[0]))+" does not name "+quote(jsonrpc.Clip(req.name)), "headerMismatch")
+	}
+	return 0, nil
+}
+
+// discover answers server/discover from the worker's own initialize answer (taken once by the
+// pool's first gem), so what is advertised is what the worker declares.
+func (s *Server) discover(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+	init, err := s.pool.workerInfo(r.Context())
+	if err != nil {
+		status, body := s.poolFailure(req.m, err)
+		writeJSON(w, status, body)
+		return
+	}
+	result := map[string]any{
+		"supportedVersions": s.ProtocolVersions(),
+		"capabilities":      init.Capabilities,
+		"_meta":             map[string]any{metaServerInfo: init.ServerInfo},
+	}
+	if len(init.Instructions) > 0 {
+		result["instructions"] = init.Instructions
+	}
+	writeJSON(w, http.StatusOK, stampResult("server/discover", jsonrpc.ResultResponse(req.m.ID, result)))
+}
+
+// stampResult adds the revision's result members the session era's worker does not write:
+// resultType on every result, and caching hints on the cacheable ones (private and not to be
+// reused: a tool surface can differ per token). An error answer is returned as it is.
+func stampResult(method string, reply []byte) []byte {
+	outer, err := jsonrpc.Members(reply)
+	if err != nil || len(outer["result"]) == 0 || outer["result"][0] != '{' {
+		return reply
+	}
+	res, err := jsonrpc.Members(outer["result"])
+	if err != nil {
+		return reply
+	}
+	changed := false
+	if _, ok := res["resultType"]; !ok {
+		res["resultType"] = json.RawMessage(`"complete"`)
+		changed = true
+	}
+	if cacheableMethods[method] {
+		if _, ok := res["ttlMs"]; !ok {
+			res["ttlMs"] = json.RawMessage("0")
+			changed = true
+		}
+		if _, ok := res["cacheScope"]; !ok {
+			res["cacheScope"] = json.RawMessage(`"private"`)
+			changed = true
+		}
+	}
+	if !changed {
+		return reply
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return reply
+	}
+	outer["result"] = b
+	out, err := json.Marshal(outer)
+	if err != nil {
+		return reply
+	}
+	return out
+}
+
+// statelessStatus is the HTTP status of a worker's answer on the stateless wire: the revision
+// puts method-not-found at 404 and the client-side errors it defines at 400.
+func statelessStatus(reply []byte) int {
+	outer, err := jsonrpc.Members(reply)
+	if err != nil || len(outer["error"]) == 0 {
+		return http.StatusOK
+	}
+	var e struct {
+		Code int `json:"code"`
+	}
+	_ = json.Unmarshal(outer["error"], &e)
+	switch e.Code {
+	case jsonrpc.CodeMethodNotFound:
+		return http.StatusNotFound
+	case codeMissingClientCapability, codeHeaderMismatch, codeUnsupportedProtocolVerion:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+// refuseStatelessVersion answers a request whose _meta names a revision this server does not
+// speak: the revision's UnsupportedProtocolVersionError, listing what it does speak.
+func (s *Server) refuseStatelessVersion(w http.ResponseWriter, m jsonrpc.Message, requested string) {
+	writeJSON(w, http.StatusBadRequest, errorBody(m.ID, codeUnsupportedProtocolVerion,
+		"Unsupported protocol version "+quote(jsonrpc.Clip(requested))+"; this server speaks "+strings.Join(s.versions, ", "),
+		"unsupportedProtocolVersion", "supported", s.ProtocolVersions(), "requested", requested))
+}
+
+// metaVersion reads params._meta's protocol version of a request, "" when it has none.
+func metaVersion(m jsonrpc.Message) string {
+	p, err := jsonrpc.Members(m.Params)
+	if err != nil || len(p["_meta"]) == 0 {
+		return ""
+	}
+	meta, err := jsonrpc.Members(p["_meta"])
+	var v string
+	if err != nil || json.Unmarshal(meta[metaProtocolVersion], &v) != nil {
+		return ""
+	}
+	return v
+}
+
+// sessionVersions are the revisions initialize may negotiate: every spoken one but the
+// stateless revision, which has no initialize.
+func (s *Server) sessionVersions() []string {
+	out := make([]string, 0, len(s.versions))
+	for _, v := range s.versions {
+		if v != StatelessVersion {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// withoutCancel keeps a flight's call running when the client that started it leaves: on the
+// stateless wire a disconnect is no cancellation either, and a parked call waits for a retry.
+func (s *Server) flightContext() context.Context { return context.WithoutCancel(s.base) }

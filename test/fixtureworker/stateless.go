@@ -1,0 +1,238 @@
+package fixtureworker
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// The 2026-07-28 conformance fixtures. On that revision every request carries its client's
+// capabilities in params._meta (the router forwards it untouched), and a tool that needs input
+// asks through the worker-to-router channel as on a session, naming each question with
+// _meta["io.github.gemstone-mcp/inputKey"]: the router hands the questions to the client as an
+// input_required result under those keys and answers them from the client's retry.
+
+const (
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaInputKey           = "io.github.gemstone-mcp/inputKey"
+	statelessRevision      = "2026-07-28"
+	mrtrPromptName         = "test_input_required_result_prompt"
+	codeMissingCapability  = -32021
+)
+
+// requestMeta reads params._meta of a request, nil when it has none.
+func requestMeta(params json.RawMessage) map[string]json.RawMessage {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(orEmpty(params), &p)
+	return p.Meta
+}
+
+// stateless says the request is of the 2026-07-28 revision.
+func (c *call) stateless() bool {
+	var v string
+	_ = json.Unmarshal(c.meta[metaProtocolVersion], &v)
+	return v == statelessRevision
+}
+
+// declares says the request's client declared capability name (only the stateless revision
+// carries capabilities per request; on a session the fixtures assume them).
+func (c *call) declares(name string) bool {
+	if !c.stateless() {
+		return true
+	}
+	var caps map[string]json.RawMessage
+	_ = json.Unmarshal(c.meta[metaClientCapabilities], &caps)
+	_, ok := caps[name]
+	return ok
+}
+
+// askKeyed asks the client through the channel under an input key.
+func (c *call) askKeyed(key, method string, params map[string]any) (json.RawMessage, error) {
+	params["_meta"] = map[string]any{metaInputKey: key}
+	return c.ask(method, params)
+}
+
+func elicitParams(message, property, kind string) map[string]any {
+	return map[string]any{"message": message, "requestedSchema": map[string]any{
+		"type": "object", "properties": map[string]any{property: map[string]any{"type": kind}}, "required": []string{property}}}
+}
+
+func samplingParams(text string, maxTokens int) map[string]any {
+	return map[string]any{"messages": []any{map[string]any{"role": "user", "content": textItem(text)}}, "maxTokens": maxTokens}
+}
+
+// elicitedString is content[field] of an accepted elicitation answer.
+func elicitedString(res json.RawMessage, field string) string {
+	var a struct {
+		Content map[string]any `json:"content"`
+	}
+	_ = json.Unmarshal(res, &a)
+	s, _ := a.Content[field].(string)
+	return s
+}
+
+func init() {
+	fixtureTools = append(fixtureTools, statelessTools...)
+}
+
+var statelessTools = []*tool{
+	{name: "test_missing_capability", doc: "Conformance fixture: needs the client's sampling capability; without it the request is refused -32021.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			if !c.declares("sampling") {
+				return nil, &replyError{code: codeMissingCapability, message: "Missing required client capability: sampling",
+					data: map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}}}
+			}
+			return c.sample(map[string]any{"prompt": "ping"})
+		}},
+	{name: "test_logging_tool", doc: "Conformance fixture: three notifications/message at info (the router drops them unless the request names a logLevel).",
+		schema: json.RawMessage(emptySchema), run: (*call).logThrice},
+	{name: "test_streaming_elicitation", doc: "Conformance fixture: asks the client one elicitation through the channel.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			res, err := c.askKeyed("user_name", "elicitation/create", elicitParams("What is your name?", "name", "string"))
+			if err != nil {
+				return askFailure(err)
+			}
+			return content(textItem("Hello, " + elicitedString(res, "name") + "!")), nil
+		}},
+	{name: "test_trigger_tool_change", doc: "Conformance fixture: announces notifications/tools/list_changed.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			c.w.notify(c.id, "notifications/tools/list_changed", map[string]any{})
+			return content(textItem("tool list change announced")), nil
+		}},
+	{name: "test_trigger_prompt_change", doc: "Conformance fixture: announces notifications/prompts/list_changed.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			c.w.notify(c.id, "notifications/prompts/list_changed", map[string]any{})
+			return content(textItem("prompt list change announced")), nil
+		}},
+	{name: "test_input_required_result_elicitation", doc: "Conformance fixture: asks user_name (elicitation) and greets.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			res, err := c.askKeyed("user_name", "elicitation/create", elicitParams("What is your name?", "name", "string"))
+			if err != nil {
+				return askFailure(err)
+			}
+			return content(textItem("Hello, " + elicitedString(res, "name") + "!")), nil
+		}},
+	{name: "test_input_required_result_sampling", doc: "Conformance fixture: asks capital_question (sampling) and answers its text.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			res, err := c.askKeyed("capital_question", "sampling/createMessage", samplingParams("What is the capital of France?", 100))
+			if err != nil {
+				return askFailure(err)
+			}
+			return content(textItem("Sampling said: " + string(res))), nil
+		}},
+	{name: "test_input_required_result_list_roots", doc: "Conformance fixture: asks client_roots (roots/list) and names them.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			res, err := c.askKeyed("client_roots", "roots/list", map[string]any{})
+			if err != nil {
+				return askFailure(err)
+			}
+			return content(textItem("Roots: " + string(res))), nil
+		}},
+	{name: "test_input_required_result_request_state", doc: "Conformance fixture: asks confirm (elicitation); the router's requestState carries the round.",
+		schema: json.RawMessage(emptySchema), run: (*call).confirm},
+	{name: "test_input_required_result_tampered_state", doc: "Conformance fixture: asks confirm (elicitation); a tampered requestState is refused by the router.",
+		schema: json.RawMessage(emptySchema), run: (*call).confirm},
+	{name: "test_input_required_result_multiple_inputs", doc: "Conformance fixture: asks user_name, greeting and client_roots at once.",
+		schema: json.RawMessage(emptySchema), run: (*call).askThree},
+	{name: "test_input_required_result_multi_round", doc: "Conformance fixture: asks step1, then step2.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			name, err := c.askKeyed("step1", "elicitation/create", elicitParams("Step 1: What is your name?", "name", "string"))
+			if err != nil {
+				return askFailure(err)
+			}
+			color, err := c.askKeyed("step2", "elicitation/create", elicitParams("Step 2: What is your favorite color?", "color", "string"))
+			if err != nil {
+				return askFailure(err)
+			}
+			return content(textItem(elicitedString(name, "name") + " likes " + elicitedString(color, "color"))), nil
+		}},
+	{name: "test_input_required_result_capabilities", doc: "Conformance fixture: asks only through the capabilities the request's client declared.",
+		schema: json.RawMessage(emptySchema),
+		run: func(c *call, _ map[string]any) (any, error) {
+			var got []string
+			if c.declares("sampling") {
+				if _, err := c.askKeyed("capital_question", "sampling/createMessage", samplingParams("What is the capital of France?", 100)); err != nil {
+					return askFailure(err)
+				}
+				got = append(got, "sampling")
+			}
+			if c.declares("elicitation") {
+				if _, err := c.askKeyed("user_name", "elicitation/create", elicitParams("What is your name?", "name", "string")); err != nil {
+					return askFailure(err)
+				}
+				got = append(got, "elicitation")
+			}
+			return content(textItem("asked through: " + string(marshal(got)))), nil
+		}},
+}
+
+func (c *call) confirm(map[string]any) (any, error) {
+	if _, err := c.askKeyed("confirm", "elicitation/create", elicitParams("Please confirm", "ok", "boolean")); err != nil {
+		return askFailure(err)
+	}
+	return content(textItem("state-ok: confirmed")), nil
+}
+
+// askThree asks its three questions at once, as a tool that needs them all would.
+func (c *call) askThree(map[string]any) (any, error) {
+	type q struct {
+		key, method string
+		params      map[string]any
+	}
+	qs := []q{
+		{"user_name", "elicitation/create", elicitParams("What is your name?", "name", "string")},
+		{"greeting", "sampling/createMessage", samplingParams("Generate a greeting", 50)},
+		{"client_roots", "roots/list", map[string]any{}},
+	}
+	errs := make([]error, len(qs))
+	var wg sync.WaitGroup
+	for i, x := range qs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.askKeyed(x.key, x.method, x.params)
+		}()
+		time.Sleep(time.Millisecond) // in order on the channel, so the keys come in this order
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return askFailure(err)
+		}
+	}
+	return content(textItem("all three answered")), nil
+}
+
+// mrtrPrompt is prompts/get of test_input_required_result_prompt: it asks user_context first.
+func (c *call) mrtrPrompt(id json.RawMessage) []byte {
+	c.id = id
+	res, err := c.askKeyed("user_context", "elicitation/create", elicitParams("What context should the prompt use?", "context", "string"))
+	if c.w.channel != nil {
+		c.w.channel.flush(c.id)
+	}
+	if err != nil {
+		return errorReply(id, CodeInvalidParams, "the prompt's question was not answered: "+err.Error(), nil)
+	}
+	return resultReply(id, map[string]any{"messages": []any{map[string]any{"role": "user",
+		"content": textItem("Use this context: " + elicitedString(res, "context"))}}})
+}
+
+// replyError is a tool's JSON-RPC error answer (rather than an isError result).
+type replyError struct {
+	code    int
+	message string
+	data    any
+}
+
+func (e *replyError) Error() string { return e.message }
