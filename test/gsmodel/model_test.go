@@ -173,3 +173,13 @@ func TestTopazPrintsResultsAndErrors(t *testing.T) {
 		t.Errorf("errors = %d, want 2", tz.Errors)
 	}
 }
+
+func TestGsFileStdoutWritesToTheTopazOutput(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	var out strings.Builder
+	NewTopaz(s, &out).Run("in", "run\nGsFile stdout nextPutAll: 'KEY=1'; lf; flush. true\n%\n")
+	if out.String() != "KEY=1\n" {
+		t.Errorf("output %q", out.String())
+	}
+}

@@ -9,6 +9,7 @@ import (
 // is read whole at open.
 
 type gsFile struct {
+	stdout bool // GsFile stdout: the session's output (topaz's)
 	data   []byte
 	pos    int
 	write  *os.File
@@ -50,6 +51,15 @@ func (img *Image) filePrims(s *Session) {
 		f.ext = &gsFile{write: w}
 		return f
 	})
+	img.prim(s, "GsFile class", "stdout", func(s *Session, a Value, x []Value) Value {
+		f := s.newObject(a.(*Object))
+		f.ext = &gsFile{stdout: true}
+		return f
+	})
+	img.prim(s, "GsFile", "lf", func(s *Session, a Value, x []Value) Value {
+		return s.send(a, "nextPutAll:", []Value{s.newString("\n")})
+	})
+	img.prim(s, "GsFile", "flush", func(s *Session, a Value, x []Value) Value { return a })
 	img.prim(s, "GsFile", "contents", func(s *Session, a Value, x []Value) Value {
 		f := s.fileOf(a)
 		rest := f.data[f.pos:]
@@ -69,6 +79,12 @@ func (img *Image) filePrims(s *Session) {
 	img.prim(s, "GsFile", "atEnd", func(s *Session, a Value, x []Value) Value { return s.fileOf(a).pos >= len(s.fileOf(a).data) })
 	img.prim(s, "GsFile", "nextPutAll:", func(s *Session, a Value, x []Value) Value {
 		f := s.fileOf(a)
+		if f.stdout {
+			if s.out != nil {
+				s.out(string(s.runes(x[0])))
+			}
+			return x[0]
+		}
 		if f.write == nil {
 			return s.signalNew("ImproperOperation", 2717, "the GsFile was opened for reading", nil)
 		}

@@ -93,12 +93,6 @@ func (img *Image) systemPrims(s *Session) {
 		s.img.log(s.argString(x[0]))
 		return a
 	})
-	img.prim(s, "GsFile class", "_stdoutPut:", func(s *Session, a Value, x []Value) Value {
-		if s.out != nil {
-			s.out(s.argString(x[0]))
-		}
-		return a
-	})
 	img.prim(s, "JsonParser class", "parse:", func(s *Session, a Value, x []Value) Value {
 		return s.parseJSON(s.argString(x[0]))
 	})

@@ -26,7 +26,10 @@ type Topaz struct {
 }
 
 // NewTopaz answers a topaz reader for a session that writes to out.
-func NewTopaz(s *Session, out io.Writer) *Topaz { return &Topaz{s: s, out: out} }
+func NewTopaz(s *Session, out io.Writer) *Topaz {
+	s.out = func(text string) { _, _ = io.WriteString(out, text) }
+	return &Topaz{s: s, out: out}
+}
 
 func (t *Topaz) printf(format string, args ...any) { fmt.Fprintf(t.out, format, args...) }
 
