@@ -135,8 +135,13 @@ func (f *flight) finish(status int, reply []byte) {
 // requestState resumes its parked call; anything else starts a call on a pool gem.
 func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	var responses map[string]json.RawMessage
-	if raw := req.params["inputResponses"]; len(raw) > 0 && mrtrMethods[req.m.Method] {
-		responses, _ = jsonrpc.Members(raw)
+	if raw, ok := req.params["inputResponses"]; ok && mrtrMethods[req.m.Method] {
+		var why string
+		responses, why = inputResponses(raw)
+		if why != "" {
+			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams, "Invalid params: "+why, "invalidInputResponses"))
+			return
+		}
 	}
 	if raw := req.params["requestState"]; len(raw) > 0 && mrtrMethods[req.m.Method] {
 		f, why := s.resumeFlight(r, req, raw)
@@ -161,6 +166,21 @@ func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statel
 		return
 	}
 	s.serveFlight(w, r, req, f, responses)
+}
+
+// inputResponses reads params.inputResponses: an object whose every member is an object (an
+// elicitation, sampling or roots result); why names what is not.
+func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
+	m, err := jsonrpc.Members(raw)
+	if err != nil || len(raw) == 0 || raw[0] != '{' {
+		return nil, "inputResponses must be an object mapping each input key to the client's result"
+	}
+	for k, v := range m {
+		if len(v) == 0 || v[0] != '{' {
+			return nil, "inputResponses[" + quote(jsonrpc.Clip(k)) + "] must be an object (an elicitation, sampling or roots result)"
+		}
+	}
+	return m, ""
 }
 
 // startFlight runs the request on sess in the background; the gem goes back to the pool when

@@ -98,6 +98,10 @@ func TestStatelessCallRunsOnAPoolGemThatIsNobodysSession(t *testing.T) {
 
 func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 	f := newFixture(t)
+	for _, bad := range []string{`null`, `7`, `{"user_name":12345}`} {
+		r := f.stateless(statelessBody(10, "tools/call", `"name":"echo","arguments":{"text":"x"},"inputResponses":`+bad))
+		wantError(t, r, http.StatusBadRequest, -32602, "invalidInputResponses")
+	}
 	for _, state := range []string{"garbage", "eyJmIjoiZmwtMSJ9.AAAA", ""} {
 		r := f.stateless(statelessBody(9, "tools/call", `"name":"echo","arguments":{"text":"x"},"requestState":"`+state+`","inputResponses":{}`))
 		wantError(t, r, http.StatusBadRequest, -32602, "badRequestState")

@@ -17,7 +17,7 @@ const mustPass = new Set([
 ]);
 const classes = new Set(['fixture', 'capability', 'channel']);
 
-const [dir, baselinePath, label, expectedCount] = process.argv.slice(2);
+const [dir, baselinePath, label, expectedCount, requirementsPath] = process.argv.slice(2);
 // CONFORMANCE_VERBOSE=1 also prints the failures the baseline expects.
 const verbose = process.env.CONFORMANCE_VERBOSE === '1';
 if (!dir || !baselinePath || !label) {
@@ -55,7 +55,23 @@ for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
   if (!m || !existsSync(file)) continue;
   results.set(m[1], JSON.parse(readFileSync(file, 'utf8')));
 }
-if (expectedCount && results.size !== Number(expectedCount)) {
+// A requirement set (--requirements) scores the scenarios of its top-level server: list; the
+// rest it runs for visibility only (extensions, pending). Those are reported, never judged.
+if (requirementsPath) {
+  const scored = new Set();
+  let inServer = false;
+  for (const line of readFileSync(requirementsPath, 'utf8').split('\n')) {
+    if (/^\S/.test(line)) inServer = line.startsWith('server:');
+    const m = inServer && line.match(/^\s+-\s+([\w./-]+)\s*$/);
+    if (m) scored.add(m[1]);
+  }
+  const unscored = [...results.keys()].filter((s) => !scored.has(s)).sort();
+  const failing = unscored.filter((s) => results.get(s).some((c) => c.status === 'FAILURE'));
+  console.log(`  not scored by the requirement set: ${unscored.length} scenarios, ${failing.length} failing (${failing.join(', ') || 'none'})`);
+  for (const s of unscored) results.delete(s);
+  if (scored.size === 0) problem(`${requirementsPath}: no server: scenarios found`);
+}
+if (expectedCount && !requirementsPath && results.size !== Number(expectedCount)) {
   problem(`${results.size} scenarios wrote results, the suite listed ${expectedCount} (did it crash?)`);
 }
 

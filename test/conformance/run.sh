@@ -25,6 +25,7 @@ runs=(
   "0.1.16 2025-06-18"
   "0.2.0-alpha.12 2025-11-25"
   "0.2.0-alpha.12 2025-06-18"
+  "0.2.0-alpha.12 2026-07-28"
 )
 failed=0
 for run in "${runs[@]}"; do
@@ -32,12 +33,21 @@ for run in "${runs[@]}"; do
   label="conformance@$version spec $spec"
   dir=$out/$version-$spec
   rc=0
-  timeout 120 "$node" "$here/node_modules/conformance-$version/dist/index.js" server \
-    --url "$SERVER_URL" --suite all --spec-version "$spec" \
+  # The stateless revision is run as its frozen requirement set (--requirements), which scores
+  # its server: list and runs the rest (the tasks extension, pending scenarios) for visibility.
+  select=(--suite all --spec-version "$spec")
+  requirements=
+  if [ "$spec" = 2026-07-28 ]; then
+    requirements=$here/node_modules/conformance-$version/requirements/$spec.yaml
+    select=(--requirements "$spec")
+    label="conformance@$version requirements $spec"
+  fi
+  timeout 300 "$node" "$here/node_modules/conformance-$version/dist/index.js" server \
+    --url "$SERVER_URL" "${select[@]}" \
     --expected-failures "$here/baseline.yml" -o "$dir" >"$dir.log" 2>&1 || rc=$?
   count=$(grep -cE '^. [a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$dir.log" || true)
   echo "$label (suite exit $rc)"
-  if ! "$node" "$here/report.mjs" "$dir" "$here/baseline.yml" "$label" "$count" || [ "$rc" -ne 0 ] || [ "$count" -eq 0 ]; then
+  if ! "$node" "$here/report.mjs" "$dir" "$here/baseline.yml" "$label" "$count" $requirements || [ "$rc" -ne 0 ] || [ "$count" -eq 0 ]; then
     echo "  FAILED: see $dir.log and $dir/*/checks.json"
     failed=1
   fi
