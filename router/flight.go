@@ -134,6 +134,13 @@ func (f *flight) finish(status int, reply []byte) {
 // runStateless serves a request that is not answered by the front end: a retry carrying a
 // requestState resumes its parked call; anything else starts a call on a pool gem.
 func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+	if _, asked := req.meta[metaState]; asked {
+		// Never served from the pool as if it were stateless: the client would believe its
+		// work was kept.
+		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: _meta."+metaState+" names a state handle, which this server does not issue yet; send the request without it to run it statelessly (nothing is kept between requests)", "stateUnavailable"))
+		return
+	}
 	var responses map[string]json.RawMessage
 	if raw, ok := req.params["inputResponses"]; ok && mrtrMethods[req.m.Method] {
 		var why string

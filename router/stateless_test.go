@@ -102,6 +102,8 @@ func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 		r := f.stateless(statelessBody(10, "tools/call", `"name":"echo","arguments":{"text":"x"},"inputResponses":`+bad))
 		wantError(t, r, http.StatusBadRequest, -32602, "invalidInputResponses")
 	}
+	asks := strings.Replace(statelessBody(11, "tools/call", `"name":"echo","arguments":{"text":"x"}`), `"_meta":{`, `"_meta":{"io.github.gemstone-mcp/state":"new",`, 1)
+	wantError(t, f.stateless(asks), http.StatusBadRequest, -32602, "stateUnavailable")
 	for _, state := range []string{"garbage", "eyJmIjoiZmwtMSJ9.AAAA", ""} {
 		r := f.stateless(statelessBody(9, "tools/call", `"name":"echo","arguments":{"text":"x"},"requestState":"`+state+`","inputResponses":{}`))
 		wantError(t, r, http.StatusBadRequest, -32602, "badRequestState")
