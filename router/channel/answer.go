@@ -24,6 +24,9 @@ var (
 	ErrNoStream = errors.New("channel: the client does not accept an event stream on this request")
 	// ErrStreamGone: the response stream broke (a write failed or timed out) or is finished.
 	ErrStreamGone = errors.New("channel: the response stream is gone")
+	// ErrStreamCut: the response stream was cut (its client went away, or a write failed)
+	// mid-call; the message and everything after it are held for the client's resume.
+	ErrStreamCut = errors.New("channel: the response stream was cut; what follows is held for the client's resume")
 	// ErrCannotResume: closing the stream would leave the client nothing to resume from.
 	ErrCannotResume = errors.New("channel: the stream has no event id a client could resume from (priming needs 2025-11-25)")
 )
@@ -206,8 +209,10 @@ func (a *Answer) keepalive() {
 	msg, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
 		"params": map[string]any{"progressToken": a.progressToken, "progress": next,
 			"message": "still running (the server's keepalive: the tool has reported nothing for " + a.progressEvery.String() + ")"}})
-	if err == nil && a.messageLocked(msg) == nil {
-		a.progressLast, a.progressSent = next, true
+	if err == nil {
+		if err = a.messageLocked(msg); err == nil || errors.Is(err, ErrStreamCut) {
+			a.progressLast, a.progressSent = next, true
+		}
 	}
 	a.progressTimer.Reset(a.progressEvery)
 }
@@ -259,6 +264,7 @@ func (a *Answer) messageLocked(msg []byte) error {
 		if err := a.ew.Event(a.eventID(a.seq), msg); err != nil {
 			// Cut mid-call: the message is kept with the others for the client's resume.
 			a.detachLocked()
+			return fmt.Errorf("%w (%v)", ErrStreamCut, err)
 		}
 		return nil
 	case stateDetached:

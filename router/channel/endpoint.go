@@ -284,7 +284,7 @@ func (c *conn) handle(raw []byte, remote string) {
 	}
 	// Written now, in frame order, so the request follows every notification sent before it.
 	p := relay.Pending.Start(*env.Method)
-	if err := b.stream.Message(withID(f.Message, p.ID)); err != nil {
+	if err := b.stream.Message(withID(f.Message, p.ID)); err != nil && !errors.Is(err, ErrStreamCut) {
 		<-c.asks
 		c.answerError(env.ID, "noStream", "the client's response stream cannot carry the request: "+err.Error())
 		return
@@ -295,6 +295,8 @@ func (c *conn) handle(raw []byte, remote string) {
 func (c *conn) notify(b *boundCall, f frame, method string, log zerolog.Logger) {
 	if b != nil {
 		switch err := b.stream.Message(f.Message); {
+		case errors.Is(err, ErrStreamCut): // once per stream: the write that found it cut
+			log.Info().Err(err).Str("method", method).Msg("channel: the call's response stream was cut; the call goes on and its further messages are held for the client's resume")
 		case errors.Is(err, ErrStreamGone):
 			log.Debug().Err(err).Str("method", method).Msg("channel: notification not delivered")
 		case err != nil: // the write that found the stream broken: once per stream, so worth an operator's eye

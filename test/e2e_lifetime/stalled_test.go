@@ -220,14 +220,14 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 }
 
 // docs/worker-contract.md (channel limits): "Every event the router writes to a client has the
-// SSE write deadline (5 s); a client that does not read loses its stream, and further messages
-// of that call are dropped (requests answered noStream), so a slow client stalls a worker's
-// notifications for at most that deadline, never for ever." docs/transport.md: "A client
-// disconnect is not a cancellation (MCP says so): a running call finishes". The POST stream is
-// not the session's stream (docs/session-lifetime.md counts GET streams), so its loss starts
-// no grace: the session goes on.
-// postCutLine is the router's one info line for a call's response stream that failed.
-const postCutLine = "channel: the call's response stream failed; the call goes on and its further messages are dropped"
+// SSE write deadline (5 s); a client that does not read loses its stream", so a slow client
+// stalls a worker's notifications for at most that deadline, never for ever; what follows is
+// held (bounded) for the client's resume with Last-Event-ID (docs/channel.md), never written to
+// the cut stream. docs/transport.md: "A client disconnect is not a cancellation (MCP says so): a
+// running call finishes". The POST stream is not the session's stream
+// (docs/session-lifetime.md counts GET streams), so its loss starts no grace: the session goes on.
+// postCutLine is the router's one info line for a call's response stream that was cut.
+const postCutLine = "channel: the call's response stream was cut; the call goes on and its further messages are held for the client's resume"
 
 func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *testing.T) {
 	// The grace is short so that a POST cut taken for a lost stream would show as a reap.
