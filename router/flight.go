@@ -73,6 +73,7 @@ type flight struct {
 	wake     chan struct{}
 	finished bool
 	status   int
+	header   http.Header // extra headers of the answer (a step-up's WWW-Authenticate)
 	reply    []byte
 	parked   []*question
 	round    int
@@ -124,9 +125,9 @@ func (f *flight) CloseStream() error {
 	return errors.New("a stateless call's answer cannot be resumed; the stream stays open")
 }
 
-func (f *flight) finish(status int, reply []byte) {
+func (f *flight) finish(status int, header http.Header, reply []byte) {
 	f.mu.Lock()
-	f.finished, f.status, f.reply = true, status, reply
+	f.finished, f.status, f.header, f.reply = true, status, header, reply
 	f.signalLocked()
 	f.mu.Unlock()
 }
@@ -216,7 +217,9 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 		unbind = sb.BindSink(sess, req.m.ID, f)
 	}
 	go func() {
-		status, reply := s.forward(s.base, sess, req.m)
+		// The call outlives its request, but the request's token still chooses its grant.
+		status, reply := s.forward(withValuesOf(s.base, ctx), sess, req.m)
+		status, header, reply := s.stepUp(ctx, req.m, status, reply)
 		unbind()
 		if len(reply) > 0 {
 			reply = stampResult(req.m.Method, reply)
@@ -224,7 +227,7 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 				status = statelessStatus(reply)
 			}
 		}
-		f.finish(status, reply)
+		f.finish(status, header, reply)
 		s.pool.release(sess, req.m.Method)
 	}()
 	return f, nil
@@ -286,11 +289,14 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		}
 		_ = stream.Event("", msg)
 	}
-	final := func(status int, body []byte) {
+	final := func(status int, header http.Header, body []byte) {
 		if stream != nil {
 			_ = stream.Event("", body)
 			stream.Finish()
 			return
+		}
+		for k, vs := range header {
+			w.Header()[k] = vs
 		}
 		writeJSON(w, status, body)
 	}
@@ -300,7 +306,7 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		events := f.events
 		f.events = nil
 		wake := f.wake
-		finished, status, reply := f.finished, f.status, f.reply
+		finished, status, header, reply := f.finished, f.status, f.header, f.reply
 		f.mu.Unlock()
 		for _, ev := range events {
 			if ev.q == nil {
@@ -322,7 +328,7 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		}
 		if finished {
 			s.dropFlight(f)
-			final(status, reply)
+			final(status, header, reply)
 			return
 		}
 		f.mu.Lock()
@@ -334,7 +340,7 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		select {
 		case <-wake:
 		case <-settle:
-			final(http.StatusOK, s.inputRequired(req, f))
+			final(http.StatusOK, nil, s.inputRequired(req, f))
 			return
 		case <-r.Context().Done():
 			return

@@ -126,3 +126,17 @@ func (s *Server) stepUp(ctx context.Context, m jsonrpc.Message, status int, repl
 				"obtain a token with scope \""+scope+"\" and call again on this session", "insufficientScope",
 			"scope", scope, "toolset", toolset)
 }
+
+// valuesOf is a context with the lifetime of one and the values of another.
+type valuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (v valuesOf) Value(key any) any { return v.values.Value(key) }
+
+// withValuesOf answers lifetime with the values of values: a stateless call runs for as long as
+// the server does, yet its grant is its request's token's.
+func withValuesOf(lifetime, values context.Context) context.Context {
+	return valuesOf{Context: lifetime, values: values}
+}

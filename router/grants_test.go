@@ -146,3 +146,24 @@ func TestAWorkerThatCannotApplyAGrantOpensNoSession(t *testing.T) {
 		t.Fatalf("%d gems still logged in", f.l.Live())
 	}
 }
+
+func TestAStatelessRequestIsGrantedByItsOwnTokenAndStepsUpAlike(t *testing.T) {
+	f := grantsFixture(t)
+	write, exec := fixtureworker.WriteToolsetName, fixtureworker.ExecToolsetName
+	r := f.stateless(statelessBody(1, "tools/list", ""), "X-Grant", write)
+	var res struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if r.Status != 200 || json.Unmarshal(r.RPC.Result, &res) != nil || len(res.Tools) != 1 || res.Tools[0].Name != "note" {
+		t.Fatalf("stateless tools/list with the write grant: %d %s", r.Status, r.Body)
+	}
+	notes := statelessBody(2, "tools/call", `"name":"notes","arguments":{}`)
+	r = f.stateless(notes, "X-Grant", write)
+	if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` ||
+		r.RPC.Kind() != "insufficientScope" || string(r.RPC.ID) != "2" {
+		t.Fatalf("stateless call outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
+	}
+	if r = f.stateless(notes, "X-Grant", write+","+exec); r.Status != 200 || r.RPC.Error != nil {
+		t.Fatalf("stateless call with the wider grant: %d %s", r.Status, r.Body)
+	}
+}
