@@ -149,14 +149,24 @@ type goClient struct {
 	outputs map[string]json.RawMessage // output schemas by tool, where declared
 }
 
+// connectGo opens a session on the 2025-11-25 revision. The SDK's default, 2026-07-28, runs each
+// call statelessly on a pooled gem whose uncommitted work is discarded after the call, so a
+// read, a compile and a commit on three calls need a session to be one transaction.
 func connectGo(ctx context.Context, t *testing.T, url, name string) *goClient {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("Go SDK connect: %v", err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
+	if got := cs.InitializeResult().ProtocolVersion; got != "2025-11-25" {
+		t.Fatalf("the Go SDK negotiated %q, want the session revision 2025-11-25", got)
+	}
+	if cs.ID() == "" {
+		t.Fatal("the Go SDK client has no MCP session id")
+	}
 	return &goClient{t: t, cs: cs, schemas: map[string]json.RawMessage{}, outputs: map[string]json.RawMessage{}}
 }
 
