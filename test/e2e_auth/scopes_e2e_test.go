@@ -2,6 +2,7 @@ package e2eauth
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -164,5 +165,55 @@ func TestStartRefusesABadScopeMapping(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), want) {
 			t.Errorf("%v: %v\n%s", env, err, out)
 		}
+	}
+}
+
+// statelessCall is one 2026-07-28 request (no session): the token's scopes choose its grant.
+func (s *server) statelessCall(token string, id int, method, params string) answer {
+	s.t.Helper()
+	if params != "" {
+		params += ","
+	}
+	body := `{"jsonrpc":"2.0","id":` + itoa(id) + `,"method":"` + method + `","params":{` + params +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, err := http.NewRequest(http.MethodPost, s.resource(), strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	a := answer{Status: resp.StatusCode, Header: resp.Header}
+	a.Body, _ = io.ReadAll(resp.Body)
+	_ = json.Unmarshal(a.Body, &a.RPC)
+	return a
+}
+
+func TestAStatelessRequestSeesItsTokensSurfaceAndStepsUp(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	s := startAuth(t, is.URL(), scopeEnv...)
+	tok := func(scope string) string { return is.Sign(is.Claims(s.resource(), "alice", scope)) }
+	writer := tok("mcp:use mcp:write")
+	a := s.statelessCall(writer, 1, "tools/list", "")
+	var res struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if a.Status != 200 || json.Unmarshal(a.RPC.Result, &res) != nil || len(res.Tools) != 1 || res.Tools[0].Name != "note" {
+		t.Fatalf("stateless tools/list: %d %s", a.Status, a.Body)
+	}
+	a = s.statelessCall(writer, 2, "tools/call", `"name":"notes","arguments":{}`)
+	want := `Bearer error="insufficient_scope", error_description="the token's scopes do not grant the toolset McpFixtureExecToolset of this tool", ` +
+		`resource_metadata="https://` + s.addr + `/.well-known/oauth-protected-resource/mcp", scope="mcp:use mcp:write mcp:exec"`
+	if a.Status != 403 || a.Header.Get("WWW-Authenticate") != want {
+		t.Fatalf("stateless step-up: %d %q\n%s", a.Status, a.Header.Get("WWW-Authenticate"), a.Body)
+	}
+	if a = s.statelessCall(tok("mcp:use mcp:exec"), 3, "tools/call", `"name":"notes","arguments":{}`); a.Status != 200 || a.RPC.Error != nil {
+		t.Fatalf("stateless call with the wider token: %d %s", a.Status, a.Body)
 	}
 }
