@@ -135,11 +135,10 @@ func (f *flight) finish(status int, header http.Header, reply []byte) {
 // runStateless serves a request that is not answered by the front end: a retry carrying a
 // requestState resumes its parked call; anything else starts a call on a pool gem.
 func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
-	if _, asked := req.meta[metaState]; asked {
-		// Never served from the pool as if it were stateless: the client would believe its
-		// work was kept.
+	ask, why := parseStateAsk(req.meta[metaState])
+	if why != "" {
 		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: _meta."+metaState+" names a state handle, which this server does not issue yet; send the request without it to run it statelessly (nothing is kept between requests)", "stateUnavailable"))
+			"Invalid params: _meta."+metaState+" "+why, "invalidState"))
 		return
 	}
 	var responses map[string]json.RawMessage
@@ -161,15 +160,44 @@ func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statel
 		s.serveFlight(w, r, req, f, responses)
 		return
 	}
-	sess, err := s.pool.acquire(r.Context())
-	if err != nil {
-		status, body := s.poolFailure(req.m, err)
-		writeJSON(w, status, body)
-		return
+	var (
+		sess    *session.Session
+		handle  string
+		release = func() {}
+	)
+	switch {
+	case ask.fresh:
+		var err error
+		if sess, err = s.issueHandle(r.Context()); err != nil {
+			status, body := s.poolFailure(req.m, err)
+			writeJSON(w, status, body)
+			return
+		}
+		handle = sess.ID()
+	case ask.handle != "":
+		if sess = s.handleSession(r.Context(), ask.handle); sess == nil {
+			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
+				"Invalid params: _meta."+metaState+" names no live state: it expired or was ended (its uncommitted work is gone), or was never issued to you; ask for a new one with \"new\"", "stateGone"))
+			return
+		}
+		handle = ask.handle
+	default:
+		if ask.end != "" {
+			if old := s.handleSession(r.Context(), ask.end); old != nil {
+				old.End(context.Background(), session.Reason{Kind: "stateEnded", Detail: "the client ended its state handle"})
+			}
+		}
+		var err error
+		if sess, err = s.pool.acquire(r.Context()); err != nil {
+			status, body := s.poolFailure(req.m, err)
+			writeJSON(w, status, body)
+			return
+		}
+		release = func() { s.pool.release(sess, req.m.Method) }
 	}
-	f, err := s.startFlight(r.Context(), sess, req)
+	f, err := s.startFlight(r.Context(), sess, req, handle, release)
 	if err != nil {
-		s.pool.release(sess, req.m.Method)
+		release()
 		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer, err.Error(), "tooManyCalls"))
 		return
 	}
@@ -191,9 +219,9 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
 	return m, ""
 }
 
-// startFlight runs the request on sess in the background; the gem goes back to the pool when
-// the call ends, however it ends.
-func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest) (*flight, error) {
+// startFlight runs the request on sess in the background; release runs when the call ends,
+// however it ends (a pool gem goes back to the pool; a handle's gem stays its client's).
+func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, handle string, release func()) (*flight, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
@@ -223,12 +251,15 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 		unbind()
 		if len(reply) > 0 {
 			reply = stampResult(req.m.Method, reply)
+			if handle != "" {
+				reply = stampState(reply, handle)
+			}
 			if status == http.StatusOK {
 				status = statelessStatus(reply)
 			}
 		}
 		f.finish(status, header, reply)
-		s.pool.release(sess, req.m.Method)
+		release()
 	}()
 	return f, nil
 }
@@ -397,15 +428,24 @@ func (s *Server) inputRequired(req statelessRequest, f *flight) []byte {
 		requests[q.key] = map[string]any{"method": q.method, "params": params}
 	}
 	round := f.round
+	wait := time.Duration(0)
+	for _, q := range f.parked {
+		wait = max(wait, s.pendingTimeout(q.method))
+	}
 	f.mu.Unlock()
 	state := s.signState(requestState{Flight: f.id, Round: round, Method: f.method, Name: f.name,
-		Expires: time.Now().Add(s.pendingTimeout()).Unix()})
+		Expires: time.Now().Add(wait).Unix()})
 	return jsonrpc.ResultResponse(req.m.ID, map[string]any{
 		"resultType": "input_required", "inputRequests": requests, "requestState": state,
 	})
 }
 
-func (s *Server) pendingTimeout() time.Duration {
+// pendingTimeout is how long the pending table waits for the client's answer to a question of
+// this method, so a requestState lives exactly as long as the question it answers.
+func (s *Server) pendingTimeout(method string) time.Duration {
+	if d, ok := s.o.PendingTimeouts[method]; ok && d > 0 {
+		return d
+	}
 	if s.o.PendingTimeout > 0 {
 		return s.o.PendingTimeout
 	}

@@ -139,34 +139,46 @@ func (p *statelessPool) open(ctx context.Context) (*session.Session, error) {
 		p.signalLocked()
 		p.mu.Unlock()
 	}()
-	hello := jsonrpc.Message{Kind: jsonrpc.Request, ID: json.RawMessage(`"pool-initialize"`), Method: "initialize"}
+	info, err := s.introduce(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	p.infoMu.Lock()
+	if p.info == nil {
+		p.info = info
+	}
+	p.infoMu.Unlock()
+	s.o.Log.Info().Str("session", sess.ID()).Msg("stateless pool gem logged in")
+	return sess, nil
+}
+
+// introduce sends a new stateless gem the router's own initialize (the newest session revision,
+// no client capabilities: each request brings its own in _meta) and reads the worker's answer.
+// A gem that refuses it is ended.
+func (s *Server) introduce(ctx context.Context, sess *session.Session) (*workerInfo, error) {
+	hello := jsonrpc.Message{Kind: jsonrpc.Request, ID: json.RawMessage(`"router-initialize"`), Method: "initialize"}
 	hello.Raw, _ = json.Marshal(map[string]any{
-		"jsonrpc": "2.0", "id": "pool-initialize", "method": "initialize",
+		"jsonrpc": "2.0", "id": "router-initialize", "method": "initialize",
 		"params": map[string]any{
 			"protocolVersion": s.sessionVersions()[0],
 			"capabilities":    map[string]any{},
-			"clientInfo":      map[string]any{"name": "mcp-gemstone-stateless-pool", "version": s.o.Version},
+			"clientInfo":      map[string]any{"name": "mcp-gemstone-router", "version": s.o.Version},
 		},
 	})
 	hello.Params, _ = json.Marshal(map[string]any{})
 	out := sess.Do(ctx, hello)
 	if out.Err != nil || out.Stopped != nil || len(out.Reply) == 0 || jsonrpc.IsErrorResponse(out.Reply) {
-		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept the pool's initialize"})
+		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept the router's initialize"})
 		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: "cannot serve stateless requests: the worker did not accept initialize", kind: "workerError"}}
 	}
 	sess.SetProtocolVersion(StatelessVersion)
 	var answer struct {
 		Result workerInfo `json:"result"`
 	}
-	if json.Unmarshal(out.Reply, &answer) == nil {
-		p.infoMu.Lock()
-		if p.info == nil {
-			p.info = &answer.Result
-		}
-		p.infoMu.Unlock()
+	if err := json.Unmarshal(out.Reply, &answer); err != nil {
+		return nil, fmt.Errorf("the worker's initialize answer: %w", err)
 	}
-	s.o.Log.Info().Str("session", sess.ID()).Msg("stateless pool gem logged in")
-	return sess, nil
+	return &answer.Result, nil
 }
 
 // release gives a gem back after a call. Its view is moved to the current commit, so the next

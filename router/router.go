@@ -141,9 +141,11 @@ type Server struct {
 
 	// The stateless revision's state: its pool of gems, the pool's session ids (never
 	// reachable by MCP-Session-Id), its calls in flight, the key that makes requestState
-	// tamper-proof, and its subscription streams.
+	// tamper-proof, and its subscription streams. handles are the state handles issued (a subset
+	// of hidden: sessions named only through _meta).
 	pool      *statelessPool
 	hidden    statelessIDs
+	handles   statelessIDs
 	flightsMu sync.Mutex
 	flights   map[string]*flight
 	stateKey  [32]byte
