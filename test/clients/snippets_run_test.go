@@ -65,9 +65,9 @@ func TestTheGoSDKSnippetListsCallsAReadOnlyToolAndDeletes(t *testing.T) {
 
 func TestTheInspectorSnippetListsTheTools(t *testing.T) {
 	s := start(t)
-	args := strings.Fields(strings.ReplaceAll(readSnippet(t, "inspector.sh"), defaultURL, s.URL))
+	args := strings.Fields(strings.ReplaceAll(readSnippet(t, "inspector.txt"), defaultURL, s.URL))
 	if args[0] != "npx" || args[1] != "@modelcontextprotocol/inspector" || args[2] != "--cli" {
-		t.Fatalf("inspector.sh: %v", args)
+		t.Fatalf("inspector.txt: %v", args)
 	}
 	list := inspector(t, args[3], args[4:]...)
 	raw, _ := json.Marshal(list)

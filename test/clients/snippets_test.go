@@ -14,7 +14,7 @@ const defaultURL = "http://127.0.0.1:8000/mcp"
 // snippetFiles are the README's "Connect a client" snippets, one file each; the README must show
 // each exactly, and snippets_run_test.go (tag proof) runs the ones whose client runs here.
 var snippetFiles = []string{
-	"claude-code.sh", "claude-desktop.json", "cursor.json", "vscode.json", "inspector.sh",
+	"claude-code.txt", "claude-desktop.json", "cursor.json", "vscode.json", "inspector.txt",
 	"ts-sdk.mjs", "go-sdk/main.go", "python-sdk.py",
 }
 
@@ -73,8 +73,8 @@ func TestTheEditorConfigurationsNameTheServerAsEachEditorExpects(t *testing.T) {
 	if cmd != "npx" || len(args) != 3 || args[1] != "mcp-remote@0.15.1" || args[2] != defaultURL {
 		t.Errorf("claude-desktop.json runs %s %v", cmd, args)
 	}
-	if got := strings.Fields(readSnippet(t, "claude-code.sh")); len(got) != 7 || got[3] != "--transport" || got[4] != "http" || got[6] != defaultURL {
-		t.Errorf("claude-code.sh: %v", got)
+	if got := strings.Fields(readSnippet(t, "claude-code.txt")); len(got) != 7 || got[3] != "--transport" || got[4] != "http" || got[6] != defaultURL {
+		t.Errorf("claude-code.txt: %v", got)
 	}
 }
 
