@@ -59,7 +59,7 @@ func TestTestModeCountsAndFailsOnAFailure(t *testing.T) {
 		}
 	}
 	files := map[string]string{
-		"core/load.gs": "run\nObject subclass: 'Adder' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()\n%\ncategory: 'x'\nmethod: Adder\nadd: a to: b\n  ^a + b\n%\n",
+		"core/load.gs":  "run\nObject subclass: 'Adder' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()\n%\ncategory: 'x'\nmethod: Adder\nadd: a to: b\n  ^a + b\n%\n",
 		"tests/load.gs": "run\nTestCase subclass: 'AdderTest' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()\n%\ncategory: 'tests'\nmethod: AdderTest\ntestAdds\n  self assert: (Adder new add: 2 to: 3) = 5\n%\ncategory: 'tests'\nmethod: AdderTest\ntestWrong\n  self assert: (Adder new add: 2 to: 2) = 5\n%\ncategory: 'tests'\nmethod: AdderTest\ntestErrs\n  ^Adder new frob\n%\n",
 	}
 	for name, src := range files {

@@ -77,7 +77,7 @@ conflictSummary
   | parts |
   parts := OrderedCollection new.
   [System transactionConflicts keysAndValuesDo: [:key :value |
-    (#(#commitResult #RcReadSet) includes: key) ifFalse: [
+    (#('commitResult' 'RcReadSet') includes: key asString) ifFalse: [
       parts add: key asString , ': ' , (self countOf: value) printString]]]
     on: Error do: [:ex | ex return: nil].
   parts isEmpty ifTrue: [^'no conflict detail available'].

@@ -166,6 +166,10 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	if !r.IsError || r.kind() != "commitConflict" {
 		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.kind(), r.text())
 	}
+	// The refusal names what conflicted (System transactionConflicts), here the one class.
+	if !strings.Contains(r.text(), "Write-Write: 1") {
+		t.Errorf("the conflict refusal does not name the conflict: %s", r.text())
+	}
 	// Nothing of the refused commit was written: a fresh session sees the first one's method.
 	c := s.open(t)
 	if got := c.must("get_method_source", addInterest()); !strings.Contains(got, "+ 99") || strings.Contains(got, "+ 1") {

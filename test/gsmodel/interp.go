@@ -90,12 +90,8 @@ func (s *Session) invoke(m *Method, rcv Value, args []Value) Value {
 	if m.prim != nil {
 		return m.prim(s, rcv, args)
 	}
-	s.depth++
-	defer func() { s.depth-- }()
-	if s.depth > maxDepth {
-		s.depth -= 100 // room for the handler
-		s.signalNew("AlmostOutOfStack", 3139, "the model's stack limit was reached", nil)
-	}
+	s.enter()
+	defer s.leave()
 	f := &frame{self: rcv, method: m, vars: make([]Value, m.nvars), s: s}
 	f.home = f
 	copy(f.vars, args)
@@ -128,6 +124,8 @@ func (s *Session) callBlock(b *Block, args []Value) Value {
 		return s.signalNew("ArgumentError", 2101, fmt.Sprintf("a block of %d arguments was sent %d", b.code.nargs, len(args)), nil)
 	}
 	s.checkInterrupt()
+	s.enter()
+	defer s.leave()
 	f := &frame{self: b.outer.self, method: b.outer.method, vars: make([]Value, b.code.nvars),
 		outer: b.outer, home: b.outer.home, s: s}
 	copy(f.vars, args)
@@ -225,3 +223,16 @@ func (s *Session) checkInterrupt() {
 	}
 	s.maybeYield()
 }
+
+// enter counts one level of Smalltalk (a method, a block, a nested printString); past maxDepth
+// it signals AlmostOutOfStack, as a gem does before its stack runs out, so that runaway
+// recursion ends the one execution and never the model's process.
+func (s *Session) enter() {
+	s.depth++
+	if s.depth > maxDepth {
+		s.depth -= 100 // room for the handler
+		s.signalNew("AlmostOutOfStack", 3139, "the model's stack limit was reached (runaway recursion?)", nil)
+	}
+}
+
+func (s *Session) leave() { s.depth-- }

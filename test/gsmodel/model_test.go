@@ -76,6 +76,9 @@ func TestSemantics(t *testing.T) {
 		{"Utf8 has no at:put:", "'x' encodeAsUTF8 at: 1 put: 65", "ERROR 2010"},
 		{"a shadowed temporary is a CompileWarning", "| w | w := 0. [| w | w] value. [[:x | | y | y] value: 1] value. 'ok'", "'ok'"},
 		{"an undefined global is a CompileError", "NoSuchGlobal new", "ERROR 1001"},
+		{"runaway block recursion ends the execution, not the model", "| b | b := nil. b := [:n | b value: n + 1]. b value: 0", "ERROR 3139"},
+		{"printing a cycle ends the execution, not the model", "| a | a := Array new: 1. a at: 1 put: a. a printString size", "ERROR 3139"},
+		{"AlmostOutOfStack can be handled", "[| b | b := nil. b := [:n | b value: n + 1]. b value: 0] on: AlmostOutOfStack do: [:e | e return: #caught]", "#caught"},
 	}
 	for _, c := range cases {
 		got := run(t, s, c.src)

@@ -386,6 +386,8 @@ func (s *Session) grow(v Value, n int) Value {
 
 // printString answers what printString answers: a class's own printOn: when it has one.
 func (s *Session) printString(v Value) string {
+	s.enter()
+	defer s.leave()
 	if o, ok := v.(*Object); ok {
 		if m := s.lookup(o.cls, "printString"); m != nil && m.class != s.img.k.Object {
 			t, _ := s.str(s.invoke(m, o, nil))

@@ -54,7 +54,7 @@ func (img *Image) systemPrims(s *Session) {
 			for i, o := range objs {
 				vals[i] = o
 			}
-			s.dictAtPut(d, s.newString(kind), s.newArray(vals))
+			s.dictAtPut(d, s.symbol(kind), s.newArray(vals))
 		}
 		return d
 	})
