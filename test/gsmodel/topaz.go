@@ -290,7 +290,8 @@ func (s *Session) guarded(fn func() Value) (v Value, errText string, errNum int,
 			case runtime.Error:
 				v, errText, errNum, ok = nil, "gsmodel internal error: "+x.Error(), 1, false
 			default:
-				panic(r)
+				// a defect of the model: it ends this execution, never the process
+				v, errText, errNum, ok = nil, fmt.Sprintf("gsmodel internal error: %v", r), 1, false
 			}
 		}
 	}()
