@@ -78,6 +78,10 @@ type flight struct {
 	parked   []*question
 	round    int
 	attached bool // an HTTP request is serving this flight
+	reqID    json.RawMessage
+	// wantsTask: the tool asked to continue as a task; task: it does (the task table has it).
+	wantsTask bool
+	task      bool
 }
 
 func (f *flight) signalLocked() {
@@ -96,6 +100,13 @@ func (f *flight) Message(msg []byte) error {
 		return nil
 	}
 	if len(env.ID) == 0 && f.s.listeners.offer(env.Method, msg) {
+		return nil
+	}
+	if len(env.ID) == 0 && env.Method == becomeTaskMethod {
+		f.mu.Lock()
+		f.wantsTask = true
+		f.signalLocked()
+		f.mu.Unlock()
 		return nil
 	}
 	f.mu.Lock()
@@ -226,7 +237,7 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
 	}
-	f := &flight{s: s, id: "fl-" + hex.EncodeToString(b[:]), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{})}
+	f := &flight{s: s, id: "fl-" + hex.EncodeToString(b[:]), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{}), reqID: req.m.ID}
 	s.flightsMu.Lock()
 	if len(s.flights) >= maxFlights {
 		s.flightsMu.Unlock()
@@ -357,6 +368,15 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		if len(events) > 0 {
 			continue // drain before deciding: the final answer comes after the messages
 		}
+		f.mu.Lock()
+		wants := f.wantsTask && !f.task
+		f.mu.Unlock()
+		if wants && req.tasks && req.m.Method == "tools/call" {
+			if body := s.createTask(r.Context(), f, req); body != nil {
+				final(http.StatusOK, nil, body)
+				return
+			}
+		}
 		if finished {
 			s.dropFlight(f)
 			final(status, header, reply)
@@ -388,7 +408,7 @@ func (s *Server) preemptParked() bool {
 	var victim *flight
 	for _, f := range s.flights {
 		f.mu.Lock()
-		idle := !f.attached && !f.finished && len(f.parked) > 0
+		idle := !f.attached && !f.finished && !f.task && len(f.parked) > 0
 		f.mu.Unlock()
 		if idle && s.hidden.has(f.sess.ID()) {
 			victim = f

@@ -150,6 +150,7 @@ type Server struct {
 	flights   map[string]*flight
 	stateKey  [32]byte
 	listeners listenerSet
+	tasks     taskTable
 }
 
 // New builds a Server. Nothing listens until its Handler is served.
@@ -193,6 +194,7 @@ func New(o Options) *Server {
 		beginClose: begin,
 		flights:    map[string]*flight{},
 		listeners:  listenerSet{set: map[*listener]struct{}{}},
+		tasks:      taskTable{tasks: map[string]*task{}},
 	}
 	s.pool = newStatelessPool(s, o.StatelessPool)
 	if _, err := rand.Read(s.stateKey[:]); err != nil {

@@ -75,7 +75,8 @@ type statelessRequest struct {
 	m        jsonrpc.Message
 	params   map[string]json.RawMessage
 	meta     map[string]json.RawMessage
-	name     string // tools/call and prompts/get: params.name; resources/read: params.uri
+	name     string // the params member Mcp-Name carries (namedBy)
+	tasks    bool   // the client declared the tasks extension for this request
 	logLevel string
 }
 
@@ -128,6 +129,9 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
 	case "subscriptions/listen":
 		s.listen(w, r, req)
 		return
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		s.serveTask(w, r, req)
+		return
 	}
 	s.runStateless(w, r, req)
 }
@@ -174,35 +178,49 @@ func (s *Server) parseStateless(r *http.Request, m jsonrpc.Message) (statelessRe
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: _meta."+metaClientCapabilities+" must be an object", "invalidMeta")
 	}
+	req.tasks = declaresTasks(req.meta[metaClientCapabilities])
 	if raw := req.meta[metaLogLevel]; len(raw) > 0 {
 		_ = json.Unmarshal(raw, &req.logLevel)
 	}
-	key := "name"
-	if m.Method == "resources/read" {
-		key = "uri"
+	if key := namedBy[m.Method]; key != "" {
+		_ = json.Unmarshal(req.params[key], &req.name)
 	}
-	_ = json.Unmarshal(req.params[key], &req.name)
 	return req, 0, nil
 }
 
-// checkNameHeader holds Mcp-Method and Mcp-Name, when sent, to the body they describe: a proxy
-// may route on them, so a request whose headers say otherwise than its body is refused.
+// namedBy is the params member each named method carries in its Mcp-Name header.
+var namedBy = map[string]string{
+	"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+	"tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId",
+}
+
+// checkNameHeader holds Mcp-Method (every request) and Mcp-Name (the named methods) to the
+// body they describe: the revision requires both, so a proxy can route on them, and a request
+// whose headers are missing or say otherwise than its body is refused.
 func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 	m := req.m
-	if vs := r.Header.Values("Mcp-Method"); len(vs) > 0 {
-		if len(vs) > 1 || strings.TrimSpace(vs[0]) != m.Method {
-			return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
-				"Header mismatch: Mcp-Method does not name the body's method "+quote(jsonrpc.Clip(m.Method)), "headerMismatch")
-		}
+	mismatch := func(why string) (int, []byte) {
+		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: "+why, "headerMismatch")
 	}
-	vs := r.Header.Values("Mcp-Name")
-	named := req.name != "" && (m.Method == "tools/call" || m.Method == "prompts/get" || m.Method == "resources/read")
-	switch {
+	switch vs := r.Header.Values("Mcp-Method"); {
+	case len(vs) == 0:
+		return mismatch("the Mcp-Method header is required and must name the body's method " + quote(jsonrpc.Clip(m.Method)))
 	case len(vs) > 1:
-		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: Mcp-Name sent more than once", "headerMismatch")
-	case len(vs) == 1 && named && strings.TrimSpace(vs[0]) != req.name:
-		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
-			"Header mismatch: Mcp-Name "+quote(jsonrpc.Clip(vs[0]))+" does not name "+quote(jsonrpc.Clip(req.name)), "headerMismatch")
+		return mismatch("Mcp-Method sent more than once")
+	case strings.TrimSpace(vs[0]) != m.Method:
+		return mismatch("Mcp-Method " + quote(jsonrpc.Clip(vs[0])) + " does not name the body's method " + quote(jsonrpc.Clip(m.Method)))
+	}
+	key := namedBy[m.Method]
+	if key == "" {
+		return 0, nil
+	}
+	switch vs := r.Header.Values("Mcp-Name"); {
+	case len(vs) == 0:
+		return mismatch("the Mcp-Name header is required on " + m.Method + " and must carry params." + key)
+	case len(vs) > 1:
+		return mismatch("Mcp-Name sent more than once")
+	case strings.TrimSpace(vs[0]) != req.name:
+		return mismatch("Mcp-Name " + quote(jsonrpc.Clip(vs[0])) + " does not match params." + key + " " + quote(jsonrpc.Clip(req.name)))
 	}
 	return 0, nil
 }
@@ -218,7 +236,7 @@ func (s *Server) discover(w http.ResponseWriter, r *http.Request, req statelessR
 	}
 	result := map[string]any{
 		"supportedVersions": s.ProtocolVersions(),
-		"capabilities":      init.Capabilities,
+		"capabilities":      withTasksExtension(init.Capabilities),
 		"_meta":             map[string]any{metaServerInfo: init.ServerInfo},
 	}
 	if len(init.Instructions) > 0 {

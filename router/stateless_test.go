@@ -21,9 +21,22 @@ func statelessBody(id int, method, params string) string {
 	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"` + method + `","params":{` + params + statelessMeta + `}}`
 }
 
+// stateless posts a 2026-07-28 request with the Mcp-Method and Mcp-Name headers its body
+// implies (headers given later replace them).
 func (f *fixture) stateless(body string, headers ...string) reply {
 	f.t.Helper()
-	return f.post("", body, append([]string{"Mcp-Protocol-Version", router.StatelessVersion}, headers...)...)
+	var m struct {
+		Method string
+		Params map[string]any
+	}
+	_ = json.Unmarshal([]byte(body), &m)
+	std := []string{"Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m.Method}
+	for _, k := range []string{"name", "uri", "taskId"} {
+		if v, ok := m.Params[k].(string); ok {
+			std = append(std, "Mcp-Name", v)
+		}
+	}
+	return f.post("", body, append(std, headers...)...)
 }
 
 func TestStatelessDiscoverAdvertisesTheOneListAndTheWorkersCapabilities(t *testing.T) {
@@ -70,6 +83,11 @@ func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 	}
 	wrongName := f.stateless(statelessBody(6, "tools/call", `"name":"echo","arguments":{"text":"x"}`), "Mcp-Name", "sleep")
 	wantError(t, wrongName, http.StatusBadRequest, -32020, "headerMismatch")
+	noMethod := f.post("", statelessBody(6, "tools/list", ""), "Mcp-Protocol-Version", router.StatelessVersion)
+	wantError(t, noMethod, http.StatusBadRequest, -32020, "headerMismatch")
+	noName := f.post("", statelessBody(6, "tools/call", `"name":"echo","arguments":{"text":"x"}`),
+		"Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", "tools/call")
+	wantError(t, noName, http.StatusBadRequest, -32020, "headerMismatch")
 	future := strings.Replace(statelessBody(8, "server/discover", ""), `"2026-07-28"`, `"2099-01-01"`, 1)
 	r := f.post("", future, "Mcp-Protocol-Version", "2099-01-01")
 	wantError(t, r, http.StatusBadRequest, -32022, "unsupportedProtocolVersion")

@@ -1,0 +1,196 @@
+package e2echannel
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/channel"
+	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// statelessServer is the router wired with the channel as cmd wires it, on in-process fixture
+// workers that reach the channel over TCP; it answers the URL of /mcp.
+func statelessServer(t *testing.T) string {
+	t.Helper()
+	hub, err := channel.Listen(channel.Options{Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := router.Options{
+		Launcher: fakeworker.New(),
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
+		RouterID: "r1",
+		Classify: gemfail.Classify,
+		Log:      zerolog.Nop(),
+	}
+	mode := &channel.Mode{Hub: hub, Streams: router.KeepaliveStream{Interval: time.Minute}}
+	o.PrepareSession = mode.PrepareSession
+	o.Responses, o.Streams, o.Hooks = mode, mode, mode.Hooks(o.Hooks)
+	srv := router.New(o)
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Close(ctx)
+		_ = hub.Close()
+	})
+	return ts.URL + "/mcp"
+}
+
+type rpcReply struct {
+	status int
+	Result map[string]json.RawMessage `json:"result"`
+	Error  *struct {
+		Code int `json:"code"`
+		Data struct {
+			Kind string `json:"kind"`
+		} `json:"data"`
+	} `json:"error"`
+}
+
+func (r rpcReply) str(member string) string {
+	var s string
+	_ = json.Unmarshal(r.Result[member], &s)
+	return s
+}
+
+// stateless sends one 2026-07-28 request; caps is the client capabilities object.
+func stateless(t *testing.T, url, method, params, caps string) rpcReply {
+	t.Helper()
+	if params != "" {
+		params += ","
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	var p map[string]any
+	_ = json.Unmarshal([]byte("{"+strings.TrimSuffix(params, ",")+"}"), &p)
+	for _, k := range []string{"name", "taskId", "uri"} {
+		if v, ok := p[k].(string); ok {
+			req.Header.Set("Mcp-Name", v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var r rpcReply
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("%s: %d %s", method, resp.StatusCode, raw)
+	}
+	r.status = resp.StatusCode
+	return r
+}
+
+const withTasks = `{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+
+func TestAStatelessToolsQuestionIsAnInputRequiredResultAndItsRetryResumesTheSameCall(t *testing.T) {
+	url := statelessServer(t)
+	r := stateless(t, url, "tools/call", `"name":"test_input_required_result_multi_round","arguments":{}`, `{"elicitation":{}}`)
+	if r.str("resultType") != "input_required" || !strings.Contains(string(r.Result["inputRequests"]), `"step1"`) {
+		t.Fatalf("round 1: %v, want input_required asking step1", r.Result)
+	}
+	first := r.str("requestState")
+	r = stateless(t, url, "tools/call", `"name":"test_input_required_result_multi_round","arguments":{},"requestState":"`+first+
+		`","inputResponses":{"step1":{"action":"accept","content":{"name":"Ada"}}}`, `{"elicitation":{}}`)
+	if r.str("resultType") != "input_required" || !strings.Contains(string(r.Result["inputRequests"]), `"step2"`) || r.str("requestState") == first {
+		t.Fatalf("round 2: %v, want input_required asking step2 with a new requestState", r.Result)
+	}
+	second := r.str("requestState")
+	// The first round's state is spent: replaying it is refused and touches nothing.
+	old := stateless(t, url, "tools/call", `"name":"test_input_required_result_multi_round","arguments":{},"requestState":"`+first+
+		`","inputResponses":{"step1":{"action":"accept","content":{"name":"Eve"}}}`, `{"elicitation":{}}`)
+	if old.Error == nil || old.Error.Code != -32602 || old.Error.Data.Kind != "badRequestState" {
+		t.Fatalf("replayed requestState: %+v, want -32602 badRequestState", old)
+	}
+	r = stateless(t, url, "tools/call", `"name":"test_input_required_result_multi_round","arguments":{},"requestState":"`+second+
+		`","inputResponses":{"step2":{"action":"accept","content":{"color":"green"}}}`, `{"elicitation":{}}`)
+	if r.str("resultType") != "complete" || !strings.Contains(string(r.Result["content"]), "Ada likes green") {
+		t.Fatalf("round 3: %v, want the answer built from both rounds", r.Result)
+	}
+}
+
+func pollTask(t *testing.T, url, id string, until func(rpcReply) bool) rpcReply {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := stateless(t, url, "tasks/get", `"taskId":"`+id+`"`, withTasks)
+		if until(r) || time.Now().After(deadline) {
+			return r
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestATaskRunsOnAfterItsRequestIsAnsweredAndIsPolledUpdatedAndCancelled(t *testing.T) {
+	url := statelessServer(t)
+	// Without the extension the same tool answers synchronously; tasks/get is refused -32021.
+	sync := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":0.1,"label":"s"}`, `{}`)
+	if sync.str("resultType") != "complete" || sync.Result["taskId"] != nil {
+		t.Fatalf("without the extension: %v, want a plain result", sync.Result)
+	}
+	if r := stateless(t, url, "tasks/get", `"taskId":"task-x"`, `{}`); r.Error == nil || r.Error.Code != -32021 || r.status != http.StatusBadRequest {
+		t.Fatalf("tasks/get without the extension: %d %+v, want 400 -32021", r.status, r.Error)
+	}
+	if r := stateless(t, url, "tasks/get", `"taskId":"task-unknown"`, withTasks); r.Error == nil || r.Error.Code != -32602 {
+		t.Fatalf("unknown task: %+v, want -32602", r.Error)
+	}
+
+	created := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":0.3,"label":"t"}`, withTasks)
+	id := created.str("taskId")
+	if created.str("resultType") != "task" || id == "" || created.str("status") != "working" {
+		t.Fatalf("with the extension: %v, want a CreateTaskResult", created.Result)
+	}
+	done := pollTask(t, url, id, func(r rpcReply) bool { return r.str("status") == "completed" })
+	if !strings.Contains(string(done.Result["result"]), "computed t") {
+		t.Fatalf("completed task: %v, want the tool's result inlined", done.Result)
+	}
+
+	asks := stateless(t, url, "tools/call", `"name":"confirm_delete","arguments":{"filename":"f.txt"}`, withTasks)
+	waiting := pollTask(t, url, asks.str("taskId"), func(r rpcReply) bool { return r.str("status") == "input_required" })
+	if !strings.Contains(string(waiting.Result["inputRequests"]), `"confirm"`) {
+		t.Fatalf("task waiting for input: %v, want inputRequests.confirm", waiting.Result)
+	}
+	ack := stateless(t, url, "tasks/update", `"taskId":"`+asks.str("taskId")+`","inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}}`, withTasks)
+	if ack.str("resultType") != "complete" || ack.Result["status"] != nil {
+		t.Fatalf("tasks/update ack: %v", ack.Result)
+	}
+	if r := pollTask(t, url, asks.str("taskId"), func(r rpcReply) bool { return r.str("status") == "completed" }); r.str("status") != "completed" {
+		t.Fatalf("after tasks/update: %v, want completed", r.Result)
+	}
+
+	long := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":60,"label":"c"}`, withTasks)
+	if r := stateless(t, url, "tasks/cancel", `"taskId":"`+long.str("taskId")+`"`, withTasks); r.str("resultType") != "complete" {
+		t.Fatalf("tasks/cancel: %v", r.Result)
+	}
+	if r := pollTask(t, url, long.str("taskId"), func(r rpcReply) bool { return r.str("status") == "cancelled" }); r.str("status") != "cancelled" {
+		t.Fatalf("after tasks/cancel: %v, want cancelled", r.Result)
+	}
+	// The cancelled call was ended in its gem: the pool serves again at once.
+	start := time.Now()
+	if r := stateless(t, url, "tools/call", `"name":"greet","arguments":{"name":"x"}`, `{}`); !strings.Contains(string(r.Result["content"]), "Hello, x!") {
+		t.Fatalf("after the cancel: %v", r.Result)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("a call after the cancel waited %v: the cancelled task still held its gem", time.Since(start))
+	}
+}
