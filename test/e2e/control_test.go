@@ -51,6 +51,10 @@ func TestACallIgnoringBothBreaksIsStoppedFromTheControlSession(t *testing.T) {
 func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
 	s := start(t)
 	_, ctlPid := controlGem(t, s)
+	// Its gem exists before its login has finished; killed then, the login itself fails.
+	mcptest.Eventually(t, 10*time.Second, "the control session's login has finished", func() bool {
+		return strings.Contains(s.log.String(), "control session logged in")
+	})
 	if err := syscall.Kill(ctlPid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
