@@ -74,6 +74,10 @@ func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
 			}
 			p.idle = append(p.idle[:i], p.idle[i+1:]...)
 			p.mu.Unlock()
+			if !p.ready(ctx, sess) {
+				p.mu.Lock()
+				continue
+			}
 			return sess, nil
 		}
 		if p.live < p.max {
@@ -181,15 +185,24 @@ func (s *Server) introduce(ctx context.Context, sess *session.Session) (*workerI
 	return &answer.Result, nil
 }
 
-// release gives a gem back after a call. Its view is moved to the current commit, so the next
-// call sees the repository as of its start; a gem left holding uncommitted work (a worker that
-// did not refuse a write on a stateless request) is logged out, its work discarded, never
-// handed to another request.
-func (p *statelessPool) release(sess *session.Session, method string) {
+// release gives a gem back after a call; ready checks it before the next.
+func (p *statelessPool) release(sess *session.Session, _ string) {
 	if _, ended := sess.Ended(); ended {
 		return
 	}
-	ctx, cancel := context.WithTimeout(p.s.base, 5*time.Second)
+	p.mu.Lock()
+	p.idle = append(p.idle, sess)
+	p.signalLocked()
+	p.mu.Unlock()
+}
+
+// ready prepares an idle pool gem for the next call: its view is moved to the current commit
+// when it is behind, so every call sees the repository as of its start (another client may
+// have committed since the gem's last call). A gem that holds uncommitted work (a worker that
+// did not refuse a write on a stateless request), or whose view cannot be read or moved, is
+// logged out, its work discarded, never handed to another request: false.
+func (p *statelessPool) ready(ctx context.Context, sess *session.Session) bool {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	var tainted bool
 	ran, err := sess.IfIdle(ctx, func(ctx context.Context, gem worker.Gem) error {
@@ -202,23 +215,27 @@ func (p *statelessPool) release(sess *session.Session, method string) {
 			return nil
 		}
 		if st.CommitsBehind != 0 {
-			_, err = gem.RefreshView(ctx)
+			res, err := gem.RefreshView(ctx)
+			if err == nil && !res.Refreshed {
+				err = fmt.Errorf("the worker did not move its view: %s", res.Reason)
+			}
+			return err
 		}
-		return err
+		return nil
 	})
-	if tainted || (ran && err != nil) {
-		why := "the gem holds uncommitted work after a stateless call"
-		if !tainted {
-			why = fmt.Sprintf("its view could not be refreshed: %v", err)
-		}
-		p.s.o.Log.Warn().Str("session", sess.ID()).Str("method", jsonrpc.Clip(method)).Msg("stateless pool gem logged out, uncommitted work discarded: " + why)
-		sess.End(context.Background(), session.Reason{Kind: "poolDiscarded", Detail: why})
-		return
+	if ran && err == nil && !tainted {
+		return true
 	}
-	p.mu.Lock()
-	p.idle = append(p.idle, sess)
-	p.signalLocked()
-	p.mu.Unlock()
+	why := "the gem holds uncommitted work left by a stateless call"
+	switch {
+	case !ran:
+		why = "the gem was busy or ended when it should have been idle"
+	case err != nil:
+		why = fmt.Sprintf("its view could not be read or moved: %v", err)
+	}
+	p.s.o.Log.Warn().Str("session", sess.ID()).Msg("stateless pool gem logged out, uncommitted work discarded: " + why)
+	sess.End(context.Background(), session.Reason{Kind: "poolDiscarded", Detail: why})
+	return false
 }
 
 // workerInfo is the worker's initialize answer, logging a pool gem in the first time.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 )
@@ -168,18 +167,32 @@ func TestPoolGemHoldingUncommittedWorkIsLoggedOutNotReused(t *testing.T) {
 	f := newFixture(t)
 	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"uncommitted":true}`))
 	wantStatus(t, r, http.StatusOK)
-	deadline := time.Now().Add(5 * time.Second)
-	for f.srv.Sessions().Len() != 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	// The next stateless request finds the gem holding work: it is logged out, not reused.
+	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
+	if f.l.Launches() != 2 {
+		t.Fatalf("%d logins: the next stateless call needs a fresh gem", f.l.Launches())
 	}
-	if n := f.srv.Sessions().Len(); n != 0 {
-		t.Fatalf("%d sessions left: a pool gem holding uncommitted work must be logged out", n)
+	if n := f.srv.Sessions().Len(); n != 1 {
+		t.Fatalf("%d sessions: want only the fresh pool gem", n)
 	}
 	if !strings.Contains(f.log.String(), "uncommitted work discarded") {
 		t.Fatalf("no log line says the work was discarded:\n%s", f.log.String())
 	}
+}
+
+func TestPoolGemBehindTheRepositoryIsRefreshedBeforeItsNextCall(t *testing.T) {
+	f := newFixture(t)
+	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"commitsBehind":3}`))
+	wantStatus(t, r, http.StatusOK)
 	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	if f.l.Launches() != 2 {
-		t.Fatalf("%d logins: the next stateless call needs a fresh gem", f.l.Launches())
+	if f.l.Launches() != 1 {
+		t.Fatalf("%d logins: a gem whose view is behind is refreshed, not replaced", f.l.Launches())
+	}
+	g, ok := f.l.Gem(1)
+	if !ok {
+		t.Fatal("no gem 1")
+	}
+	if v, err := g.ViewStatus(t.Context()); err != nil || v.CommitsBehind != 0 {
+		t.Fatalf("the pool gem's view after its next call: %+v %v, want refreshed (0 behind)", v, err)
 	}
 }

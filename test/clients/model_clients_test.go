@@ -147,6 +147,9 @@ type goClient struct {
 	cs      *mcp.ClientSession
 	schemas map[string]json.RawMessage // input schemas by tool
 	outputs map[string]json.RawMessage // output schemas by tool, where declared
+	// state is the 2026-07-28 state member every call carries in its _meta ("new" until the
+	// server has answered a handle); "" on a session.
+	state string
 }
 
 // connectGo opens a session on the 2025-11-25 revision. The SDK's default, 2026-07-28, runs each
@@ -206,9 +209,20 @@ func (g *goClient) call(ctx context.Context, name string, args map[string]any) t
 	if err := toolschema.Validate(g.schemas[name], args); err != nil {
 		g.t.Errorf("Go SDK: %s %v do not satisfy the listed inputSchema: %v", name, args, err)
 	}
-	res, err := g.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if g.state != "" {
+		params.Meta = mcp.Meta{stateKey: g.state}
+	}
+	res, err := g.cs.CallTool(ctx, params)
 	if err != nil {
 		g.t.Fatalf("Go SDK: %s: %v", name, err)
+	}
+	if g.state != "" {
+		handle, _ := res.Meta[stateKey].(string)
+		if handle == "" || (g.state != "new" && handle != g.state) {
+			g.t.Fatalf("Go SDK: %s answered state handle %q, want %q", name, handle, g.state)
+		}
+		g.state = handle
 	}
 	var o toolOutcome
 	for _, c := range res.Content {

@@ -1,0 +1,92 @@
+//go:build proof
+
+package clients
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stateKey is the _meta member that asks for, and names, a 2026-07-28 state handle
+// (docs/transport.md, "2026-07-28: state without sessions").
+const stateKey = "io.github.gemstone-mcp/state"
+
+// connectGoDefault opens a Go SDK client in its default, automatic mode: it probes
+// server/discover and speaks 2026-07-28, with no MCP session. stateful asks for a state handle
+// on the first call and carries it on every later one.
+func connectGoDefault(ctx context.Context, t *testing.T, url, name string, stateful bool) *goClient {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("Go SDK connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if got := cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
+		t.Fatalf("the Go SDK in its default mode negotiated %q, want 2026-07-28", got)
+	}
+	if cs.ID() != "" {
+		t.Fatalf("a 2026-07-28 client got an MCP session id %q", cs.ID())
+	}
+	g := &goClient{t: t, cs: cs, schemas: map[string]json.RawMessage{}, outputs: map[string]json.RawMessage{}}
+	if stateful {
+		g.state = "new"
+	}
+	return g
+}
+
+// The Go SDK in its default mode (2026-07-28) runs the real tools' stateful story over the
+// model with a state handle, beside a 2025-11-25 session client on the same server: A compiles
+// the fix, runs the tests and commits on its handle's gem; B, a session, sees the fix only after
+// its refresh; then the rival commits. A stateless client of the same server (no handle) reads
+// the committed state from the pool.
+func TestGoSDKDefaultModeHoldsATransactionWithAStateHandleBesideASession(t *testing.T) {
+	s := startOnModel(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	a := connectGoDefault(ctx, t, s.URL, "mcp-gemstone-go-sdk-2026-a", true)
+	b := connectGo(ctx, t, s.URL, "mcp-gemstone-go-sdk-2025-b")
+	plain := connectGoDefault(ctx, t, s.URL, "mcp-gemstone-go-sdk-2026-stateless", false)
+	if names := a.list(ctx); !slices.Equal(names, realTools) {
+		t.Errorf("the Go SDK (2026-07-28) listed %v, want the %d real tools", names, len(realTools))
+	}
+	b.list(ctx)
+	plain.list(ctx)
+	method := map[string]any{"className": "SampleSavingsAccount", "selector": "addInterest"}
+	tests := map[string]any{"className": "SampleAccountTest"}
+	compile := func(source string) map[string]any {
+		return map[string]any{"className": "SampleSavingsAccount", "source": source}
+	}
+	var s2 loopAndConflict
+	s2.Second.Before = b.call(ctx, "get_method_source", method)
+	s2.Loop.TestsBefore = a.call(ctx, "run_test_class", tests)
+	s2.Loop.Read = a.call(ctx, "get_method_source", method)
+	s2.Loop.Compile = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"))
+	// Not committed yet: a stateless client of the same server does not see A's change.
+	if got := plain.call(ctx, "get_method_source", method); strings.Contains(got.Text, fixMarker) {
+		t.Errorf("a stateless client saw A's uncommitted change: %q", got.Text)
+	}
+	s2.Loop.TestsAfter = a.call(ctx, "run_test_class", tests)
+	s2.Loop.Commit = a.call(ctx, "commit", map[string]any{})
+	if got := plain.call(ctx, "get_method_source", method); !strings.Contains(got.Text, fixMarker) {
+		t.Errorf("a stateless client does not see A's commit: %q", got.Text)
+	}
+	s2.Second.BeforeRefresh = b.call(ctx, "get_method_source", method)
+	s2.Second.Refresh = b.call(ctx, "refresh", map[string]any{})
+	s2.Second.AfterRefresh = b.call(ctx, "get_method_source", method)
+	s2.Second.Tests = b.call(ctx, "run_test_class", tests)
+	a.call(ctx, "get_method_source", method)
+	s2.Conflict.CompileA = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: 1"))
+	s2.Conflict.CompileB = b.call(ctx, "compile_method", compile("addInterest\n  self deposit: 2"))
+	s2.Conflict.CommitA = a.call(ctx, "commit", map[string]any{})
+	s2.Conflict.CommitB = b.call(ctx, "commit", map[string]any{})
+	s2.Conflict.AbortB = b.call(ctx, "abort", map[string]any{})
+	s2.Conflict.AfterAbortB = b.call(ctx, "get_method_source", method)
+	s2.check(t, "Go SDK 2026-07-28 with a state handle beside a 2025-11-25 session")
+}
