@@ -30,6 +30,7 @@ type Config struct {
 	Port int
 
 	MaxSessions    int           // 0: no cap
+	StatelessPool  int           // gems serving 2026-07-28 requests without state
 	MaxBody        int64         // bytes
 	ReadTimeout    time.Duration // a request must arrive whole within it
 	RequestTimeout time.Duration // 0: none
@@ -161,6 +162,14 @@ func settings() []setting {
 			n, err := countOrNone(v)
 			c.MaxSessions = n
 			return err
+		}},
+		{"MCP_STATELESS_POOL", "stateless-pool", "2", "gems serving 2026-07-28 requests that carry no state (each one session of the cap)", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 1024 {
+				return errors.New("must be a whole number from 1 to 1024")
+			}
+			c.StatelessPool = n
+			return nil
 		}},
 		{"MCP_MAX_BODY", "max-body", "4MiB", "largest request body (bytes, or with KiB/MiB suffix)", func(c *Config, v string) error {
 			n, err := ParseSize(v)
