@@ -175,6 +175,23 @@ ask: aMethod params: aDictionary
   channel isNil ifTrue: [^nil].
   ^channel ask: aMethod params: aDictionary
 %
+category: 'tool API'
+classmethod: McpChannel
+becomeTask
+  "Ask the router to answer the running call's client with a task now (the MCP tasks extension
+   of 2026-07-28) while the tool goes on; false without a channel. The router ignores it for a
+   client that did not declare the extension, which is answered when the tool returns."
+  | channel |
+  channel := self current.
+  channel isNil ifTrue: [^false].
+  ^channel becomeTask
+%
+category: 'tool API'
+classmethod: McpChannel
+becomeTaskMethod
+  "The notification of docs/worker-contract.md that asks the router for a task."
+  ^'notifications/io.github.gemstone-mcp/becomeTask'
+%
 category: 'framing'
 classmethod: McpChannel
 frameFor: aValue
@@ -305,6 +322,13 @@ ask: aMethod params: aDictionary
   id := 'g-' , nextId printString.
   (self send: (self bound: (self request: aMethod id: id params: aDictionary))) ifFalse: [^nil].
   ^self awaitAnswerTo: id
+%
+category: 'tool API'
+method: McpChannel
+becomeTask
+  "Only a running call can become a task."
+  callId isNil ifTrue: [^false].
+  ^self notify: McpChannel becomeTaskMethod params: Dictionary new
 %
 category: 'tool API'
 method: McpChannel

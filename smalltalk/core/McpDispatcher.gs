@@ -21,7 +21,10 @@ initialize negotiates from the protocol versions of the prepare config (the vers
 client when listed, else the first), ping answers an empty object, tools/list answers the tools
 of the grant (the whole registry without one) in one page (a cursor is refused -32602), a call of
 a registered tool outside the grant is a -32001 error of kind toolNotGranted naming its toolset,
-tools/call validates the arguments against
+On an MCP 2026-07-28 request without a state handle (params._meta names the revision, and no
+string under io.github.gemstone-mcp/state) a tool not declared read-only is refused with an
+isError result of kind stateRequired: the router runs such a request on a pooled gem whose work
+is never kept. tools/call validates the arguments against
 the closed schema of the tool (a violation is an isError result of kind invalidParams) and runs
 it with the session''s channel (McpChannel) bound to the call, unbinding it before the answer.
 logging/setLevel sets the level of the channel (an unknown level is -32602). Anything a handler
@@ -356,6 +359,9 @@ toolsCall: params id: id
   tool := server registry toolNamed: name ifAbsent: [nil].
   tool isNil ifTrue: [^self errorId: id code: -32602 message: 'unknown tool: ' , name].
   (server isToolGranted: name) ifFalse: [^self notGranted: name id: id].
+  ((self isStatelessRequest: params) and: [self mayChangeState: tool]) ifTrue: [
+    ^self result: (self annotated: (self errorContentKind: 'stateRequired'
+      message: (self stateRequiredMessageFor: name) details: nil)) id: id].
   self logTraceOf: name params: params.
   args := params at: 'arguments' ifAbsent: [nil].
   args isNil ifTrue: [args := Dictionary new].
@@ -363,6 +369,33 @@ toolsCall: params id: id
   problem isNil ifFalse: [
     ^self result: (self annotated: (self errorContentKind: 'invalidParams' message: problem details: nil)) id: id].
   ^self withChannelBoundTo: id params: params do: [self call: tool with: args id: id]
+%
+category: 'tools/call'
+method: McpDispatcher
+isStatelessRequest: params
+  "An MCP 2026-07-28 request that names no state handle: the router runs it on a pooled gem whose
+   uncommitted work is never kept, so a write there would be lost (docs/transport.md). Its
+   params._meta names the revision and has no string under io.github.gemstone-mcp/state."
+  | meta |
+  meta := params at: '_meta' ifAbsent: [nil].
+  (meta isKindOf: Dictionary) ifFalse: [^false].
+  (meta at: 'io.modelcontextprotocol/protocolVersion' ifAbsent: [nil]) = '2026-07-28' ifFalse: [^false].
+  ^((meta at: 'io.github.gemstone-mcp/state' ifAbsent: [nil]) isKindOf: CharacterCollection) not
+%
+category: 'tools/call'
+method: McpDispatcher
+mayChangeState: aTool
+  "Every tool not declared read-only may leave uncommitted work, or commit."
+  | hints |
+  hints := aTool annotations.
+  hints isNil ifTrue: [^true].
+  ^(hints at: 'readOnlyHint' ifAbsent: [false]) ~~ true
+%
+category: 'tools/call'
+method: McpDispatcher
+stateRequiredMessageFor: aName
+  ^aName , ' may change the repository, and this request carries no state handle, so its work would not be kept: '
+    , 'ask for one with "io.github.gemstone-mcp/state": "new" in the request''s _meta and send it on every later request'
 %
 category: 'tools/call'
 method: McpDispatcher

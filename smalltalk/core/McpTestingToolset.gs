@@ -219,6 +219,7 @@ method: McpTestingToolset
 runTestClass: args
   | cls result |
   cls := self testClassNamed: (args at: 'className').
+  self continueAsTask.
   self reportProgress: 0 of: 1 about: cls name asString.
   result := cls suite run.
   self reportProgress: 1 of: 1 about: cls name asString.
@@ -236,6 +237,16 @@ runTestMethod: args
   self noteCounts: (self add: result to: {0. 0. 0. 0}) problems: (self problemsOf: result).
   ^self linesFrom: {self summaryOf: result label: cls name asString , '>>' , sel asString}
     , (self problemLinesOf: result)
+%
+category: 'running'
+method: McpTestingToolset
+continueAsTask
+  "A test class may run for minutes: a client that declared the MCP tasks extension gets a task
+   it polls instead of an open request (the router decides with the client's capabilities). Like
+   progress, through the channel when the session has one, McpChannel looked up by name."
+  | channel |
+  channel := System myUserProfile objectNamed: #McpChannel.
+  channel isNil ifFalse: [channel becomeTask]
 %
 category: 'running'
 method: McpTestingToolset

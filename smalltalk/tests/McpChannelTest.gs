@@ -226,3 +226,17 @@ testARefusedGemLogNeverStopsTheWorker
   self assert: channel isUnreachable.
   self assert: (McpRefusedLogChannel installFrom: (Dictionary new at: 'address' put: ''; yourself)) isNil
 %
+category: 'tests'
+method: McpChannelTest
+testBecomeTaskIsANotificationBoundToTheRunningCall
+  | channel frame |
+  channel := self capturingChannel.
+  self deny: channel becomeTask.
+  self assert: frames isEmpty.
+  channel beginCall: 5 progressToken: nil.
+  self assert: channel becomeTask.
+  frame := frames first.
+  self assert: (frame at: 'call') = 5.
+  self assert: (self methodOf: frame) = 'notifications/io.github.gemstone-mcp/becomeTask'.
+  self assert: (self methodOf: frame) = McpChannel becomeTaskMethod
+%

@@ -479,3 +479,55 @@ testAToolAnswersWhenTheRouterIsUnreachable
   self assert: channel isUnreachable.
   self assert: channel callId isNil
 %
+category: 'helpers'
+method: McpDispatcherTest
+statelessCall: aToolName state: aStateJsonOrNil
+  "The result of an MCP 2026-07-28 tools/call of aToolName with the text hi; its _meta names the
+   revision and, when given, the state member."
+  | meta |
+  meta := '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}'.
+  aStateJsonOrNil isNil ifFalse: [meta := meta , ',"io.github.gemstone-mcp/state":' , aStateJsonOrNil].
+  ^(self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"' , aToolName
+    , '","arguments":{"text":"hi"},"_meta":' , meta , '}}}') at: 'result'
+%
+category: 'helpers'
+method: McpDispatcherTest
+addReadOnlyTool
+  "peek: a tool declared read-only, answering its text."
+  server registry add: ((McpTool name: 'peek' description: 'Answer the text, reading nothing.'
+    schema: ((McpCoreTestToolset server: server options: nil) schemaProperties: {
+      (McpCoreTestToolset server: server options: nil) stringProperty: 'text' description: 'Any text.'} required: #('text'))
+    handler: [:args | args at: 'text'])
+      readOnly;
+      yourself)
+%
+category: 'tests - stateless'
+method: McpDispatcherTest
+testAStatelessRequestMayNotRunAToolThatMayChangeState
+  | result |
+  result := self statelessCall: 'echo' state: nil.
+  self assert: (result at: 'isError') == true.
+  self assert: (self errorKindOf: result) = 'stateRequired'.
+  self assert: ((self textOf: result) includesString: 'io.github.gemstone-mcp/state').
+  result := self statelessCall: 'echo' state: '{"end":"st-old"}'.
+  self assert: (self errorKindOf: result) = 'stateRequired'
+%
+category: 'tests - stateless'
+method: McpDispatcherTest
+testAStatelessRequestRunsAReadOnlyTool
+  | result |
+  self addReadOnlyTool.
+  result := self statelessCall: 'peek' state: nil.
+  self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'hi'
+%
+category: 'tests - stateless'
+method: McpDispatcherTest
+testARequestCarryingAStateHandleOrASessionRunsAnyTool
+  | result |
+  result := self statelessCall: 'echo' state: '"st-0123"'.
+  self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'hi'.
+  result := self call: 'echo' arguments: '{"text":"hi"}'.
+  self assert: (result at: 'isError') == false
+%

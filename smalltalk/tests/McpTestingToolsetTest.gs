@@ -186,3 +186,24 @@ testAProblemEntryIsLabelledWhetherATestCaseOrAString
   self assert: (toolset labelOf: (McpJsonTest selector: #testControlsAreEscaped)) = 'McpJsonTest>>testControlsAreEscaped'.
   self assert: (toolset labelOf: 'McpJsonTest>>testControlsAreEscaped') = 'McpJsonTest>>testControlsAreEscaped'
 %
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestClassAsksToContinueAsATask
+  "A long run is offered to the router as a task (the client's capabilities decide), before the
+   first progress report, bound to the running call."
+  | saved frames channel methods |
+  saved := McpChannel current.
+  frames := OrderedCollection new.
+  [channel := McpChannel installFrom: (Dictionary new
+      at: 'address' put: '127.0.0.1:9';
+      at: 'secret' put: 'test-secret';
+      yourself).
+    channel captureFramesWith: [:frame | frames add: frame].
+    channel beginCall: 'run-1' progressToken: 'tok'.
+    self callTool: 'run_test_class' with: {'className'. 'McpFixtureSampleTest'}]
+      ensure: [SessionTemps current at: McpChannel sessionKey put: saved].
+  methods := frames collect: [:frame | (frame at: 'message') at: 'method'].
+  self assert: methods first = McpChannel becomeTaskMethod.
+  self assert: (methods at: 2) = 'notifications/progress'.
+  self assert: (frames first at: 'call') = 'run-1'
+%
