@@ -68,6 +68,10 @@ func TestGoSDKDefaultModeHoldsATransactionWithAStateHandleBesideASession(t *test
 	s2.Loop.TestsBefore = a.call(ctx, "run_test_class", tests)
 	s2.Loop.Read = a.call(ctx, "get_method_source", method)
 	s2.Loop.Compile = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"))
+	// A stateless client may not write: its pooled gem keeps nothing, so the worker refuses.
+	if got := plain.call(ctx, "compile_method", compile("addInterest\n  self deposit: 3")); !got.IsError || got.Kind != "stateRequired" {
+		t.Errorf("a stateless compile_method: %+v, want refused as stateRequired", got)
+	}
 	// Not committed yet: a stateless client of the same server does not see A's change.
 	if got := plain.call(ctx, "get_method_source", method); strings.Contains(got.Text, fixMarker) {
 		t.Errorf("a stateless client saw A's uncommitted change: %q", got.Text)
