@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,13 +55,30 @@ func TestTheTypeScriptSDKSnippetListsCallsAReadOnlyToolAndDeletes(t *testing.T) 
 	ranSnippet(t, "ts-sdk.mjs", s, true)
 }
 
-func TestTheGoSDKSnippetListsCallsAReadOnlyToolAndDeletes(t *testing.T) {
+// The Go SDK v1.8.0 speaks 2026-07-28 by default: no session, so nothing to DELETE; the server
+// sees the discovery probe, the listing and the call, each standing alone.
+func TestTheGoSDKSnippetDiscoversListsAndCallsAReadOnlyTool(t *testing.T) {
 	s := start(t)
 	out := runWithURL(t, s.URL, "go", "run", "./snippets/go-sdk")
 	if !strings.Contains(out, "echo: Fixture echo") || !strings.Contains(out, "failed: false") {
 		t.Errorf("go-sdk printed %q", out)
 	}
-	ranSnippet(t, "go-sdk", s, true)
+	var methods []string
+	for _, l := range trace(s) {
+		if l.Dir != "in" || l.Verb != "POST" || l.Session != "-" || !strings.Contains(l.Message, `"2026-07-28"`) {
+			continue
+		}
+		var m struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal([]byte(l.Message), &m)
+		methods = append(methods, m.Method)
+	}
+	for _, want := range []string{"server/discover", "tools/list", "tools/call"} {
+		if !slices.Contains(methods, want) {
+			t.Errorf("go-sdk: the server never saw a 2026-07-28 %s (saw %v)", want, methods)
+		}
+	}
 }
 
 func TestTheInspectorSnippetListsTheTools(t *testing.T) {
