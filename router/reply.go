@@ -81,7 +81,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status, code int
 
 // refuseWith is refuse with more in error.data than its kind.
 func (s *Server) refuseWith(w http.ResponseWriter, r *http.Request, status, code int, message string, data map[string]any) {
-	s.o.Log.Debug().Str("verb", r.Method).Str("path", r.URL.Path).Int("status", status).Interface("kind", data["kind"]).Msg("request refused")
+	s.o.Log.Debug().Str("verb", jsonrpc.Clip(r.Method)).Str("path", jsonrpc.Clip(r.URL.Path)).Int("status", status).Interface("kind", data["kind"]).Msg("request refused")
 	writeJSON(w, status, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: code, Message: message, Data: data}))
 }
 

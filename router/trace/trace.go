@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 )
 
 // Trace lines are written without a level (zerolog's Log), so MCP_LOG_LEVEL never hides
@@ -43,7 +45,7 @@ func Middleware(o Options) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			sid := r.Header.Get(o.SessionHeader)
 			in := o.readAhead(r)
-			o.Log.Log().Str("dir", "in").Str("verb", r.Method).Str("path", r.URL.Path).
+			o.Log.Log().Str("dir", "in").Str("verb", r.Method).Str("path", jsonrpc.Clip(r.URL.Path)).
 				Str("session", orDash(sid)).Str("size", in.size()).Msg(in.line(o.Limit))
 			tw := &writer{ResponseWriter: w, o: o, r: r, sid: sid}
 			next.ServeHTTP(tw, r)
@@ -138,11 +140,12 @@ func Line(body []byte, limit int) string {
 	return b.String()
 }
 
+// orDash shows a header value (client-chosen: clipped) or "-" for none.
 func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return jsonrpc.Clip(s)
 }
 
 // writer records an answer for the outbound line. A JSON answer is logged once, when the
@@ -166,7 +169,7 @@ func (w *writer) WriteHeader(code int) {
 		w.status = code
 		w.stream = strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream")
 		if w.stream {
-			w.o.Log.Log().Str("dir", "out").Str("verb", w.r.Method).Str("path", w.r.URL.Path).
+			w.o.Log.Log().Str("dir", "out").Str("verb", w.r.Method).Str("path", jsonrpc.Clip(w.r.URL.Path)).
 				Str("session", orDash(w.sessionID())).Int("status", code).Msg("(event stream opened)")
 		}
 	}
@@ -200,7 +203,7 @@ func (w *writer) flushFrames() {
 			return
 		}
 		frame := data[:i]
-		w.o.Log.Log().Str("dir", "out").Str("verb", "FRAME").Str("path", w.r.URL.Path).
+		w.o.Log.Log().Str("dir", "out").Str("verb", "FRAME").Str("path", jsonrpc.Clip(w.r.URL.Path)).
 			Str("session", orDash(w.sessionID())).Str("size", strconv.Itoa(len(frame))+" bytes").
 			Msg(Line(frame, w.o.Limit))
 		w.frame.Next(i + 2)
@@ -228,7 +231,7 @@ func (w *writer) finish() {
 	if rest := w.total - len(shown); rest > 0 {
 		line += "...(+" + strconv.Itoa(rest) + " more)"
 	}
-	w.o.Log.Log().Str("dir", "out").Str("verb", w.r.Method).Str("path", w.r.URL.Path).
+	w.o.Log.Log().Str("dir", "out").Str("verb", w.r.Method).Str("path", jsonrpc.Clip(w.r.URL.Path)).
 		Str("session", orDash(w.sessionID())).Int("status", status).
 		Str("size", strconv.Itoa(w.total)+" bytes").Msg(line)
 }
