@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -59,6 +60,36 @@ func BenchmarkBaselineFixedJSONHandler(b *testing.B) {
 			req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)))
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
+		}
+	})
+}
+
+// BenchmarkStatelessEchoThroughTheHandler is BenchmarkEchoThroughTheHandler on the 2026-07-28
+// wire: each tools/call stands alone (its _meta checked, a pool gem taken, its view checked, the
+// result stamped), with a pool as large as the parallelism, so the two compare per call.
+func BenchmarkStatelessEchoThroughTheHandler(b *testing.B) {
+	srv := router.New(router.Options{
+		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		RouterID: "b", Classify: gemfail.Classify, Log: zerolog.New(io.Discard),
+		StatelessPool: runtime.GOMAXPROCS(0),
+	})
+	h := srv.Handler()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader([]byte(
+				`{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},`+
+					`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)))
+			req.Header.Set("Mcp-Protocol-Version", router.StatelessVersion)
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "echo")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
 		}
 	})
 }

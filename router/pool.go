@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
 // DefaultStatelessPool is how many gems serve requests that carry no state, when
@@ -74,10 +72,6 @@ func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
 			}
 			p.idle = append(p.idle[:i], p.idle[i+1:]...)
 			p.mu.Unlock()
-			if !p.ready(ctx, sess) {
-				p.mu.Lock()
-				continue
-			}
 			return sess, nil
 		}
 		if p.live < p.max {
@@ -185,7 +179,10 @@ func (s *Server) introduce(ctx context.Context, sess *session.Session) (*workerI
 	return &answer.Result, nil
 }
 
-// release gives a gem back after a call; ready checks it before the next.
+// release gives a gem back after a call. Its next request begins with an abort in the worker
+// (docs/worker-contract.md), so nothing of this call's work reaches the next client, and the
+// next call sees the repository as of its start; the lifetime policy's view hygiene watches
+// pool gems like every session between calls.
 func (p *statelessPool) release(sess *session.Session, _ string) {
 	if _, ended := sess.Ended(); ended {
 		return
@@ -194,48 +191,6 @@ func (p *statelessPool) release(sess *session.Session, _ string) {
 	p.idle = append(p.idle, sess)
 	p.signalLocked()
 	p.mu.Unlock()
-}
-
-// ready prepares an idle pool gem for the next call: its view is moved to the current commit
-// when it is behind, so every call sees the repository as of its start (another client may
-// have committed since the gem's last call). A gem that holds uncommitted work (a worker that
-// did not refuse a write on a stateless request), or whose view cannot be read or moved, is
-// logged out, its work discarded, never handed to another request: false.
-func (p *statelessPool) ready(ctx context.Context, sess *session.Session) bool {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	var tainted bool
-	ran, err := sess.IfIdle(ctx, func(ctx context.Context, gem worker.Gem) error {
-		st, err := gem.ViewStatus(ctx)
-		if err != nil {
-			return err
-		}
-		if st.Uncommitted {
-			tainted = true
-			return nil
-		}
-		if st.CommitsBehind != 0 {
-			res, err := gem.RefreshView(ctx)
-			if err == nil && !res.Refreshed {
-				err = fmt.Errorf("the worker did not move its view: %s", res.Reason)
-			}
-			return err
-		}
-		return nil
-	})
-	if ran && err == nil && !tainted {
-		return true
-	}
-	why := "the gem holds uncommitted work left by a stateless call"
-	switch {
-	case !ran:
-		why = "the gem was busy or ended when it should have been idle"
-	case err != nil:
-		why = fmt.Sprintf("its view could not be read or moved: %v", err)
-	}
-	p.s.o.Log.Warn().Str("session", sess.ID()).Msg("stateless pool gem logged out, uncommitted work discarded: " + why)
-	sess.End(context.Background(), session.Reason{Kind: "poolDiscarded", Detail: why})
-	return false
 }
 
 // workerInfo is the worker's initialize answer, logging a pool gem in the first time.

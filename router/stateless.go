@@ -1,6 +1,7 @@
 package router
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -249,56 +250,40 @@ func (s *Server) discover(w http.ResponseWriter, r *http.Request, req statelessR
 // resultType on every result, and caching hints on the cacheable ones (private and not to be
 // reused: a tool surface can differ per token). An error answer is returned as it is.
 func stampResult(method string, reply []byte) []byte {
-	outer, err := jsonrpc.Members(reply)
-	if err != nil || len(outer["result"]) == 0 || outer["result"][0] != '{' {
+	at, _ := replyShape(reply)
+	if at < 0 {
 		return reply
 	}
-	res, err := jsonrpc.Members(outer["result"])
-	if err != nil {
-		return reply
-	}
-	changed := false
-	if _, ok := res["resultType"]; !ok {
-		res["resultType"] = json.RawMessage(`"complete"`)
-		changed = true
+	var add []byte
+	if !hasMember(reply, at, "resultType") {
+		add = append(add, `"resultType":"complete",`...)
 	}
 	if cacheableMethods[method] {
-		if _, ok := res["ttlMs"]; !ok {
-			res["ttlMs"] = json.RawMessage("0")
-			changed = true
+		if !hasMember(reply, at, "ttlMs") {
+			add = append(add, `"ttlMs":0,`...)
 		}
-		if _, ok := res["cacheScope"]; !ok {
-			res["cacheScope"] = json.RawMessage(`"private"`)
-			changed = true
+		if !hasMember(reply, at, "cacheScope") {
+			add = append(add, `"cacheScope":"private",`...)
 		}
 	}
-	if !changed {
+	if len(add) == 0 {
 		return reply
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return reply
+	rest := bytes.TrimLeft(reply[at:], " \t\r\n")
+	if len(rest) > 0 && rest[0] == '}' {
+		add = add[:len(add)-1] // an empty result takes no trailing comma
 	}
-	outer["result"] = b
-	out, err := json.Marshal(outer)
-	if err != nil {
-		return reply
-	}
-	return out
+	out := make([]byte, 0, len(reply)+len(add))
+	out = append(out, reply[:at]...)
+	out = append(out, add...)
+	return append(out, reply[at:]...)
 }
 
 // statelessStatus is the HTTP status of a worker's answer on the stateless wire: the revision
 // puts method-not-found at 404 and the client-side errors it defines at 400.
 func statelessStatus(reply []byte) int {
-	outer, err := jsonrpc.Members(reply)
-	if err != nil || len(outer["error"]) == 0 {
-		return http.StatusOK
-	}
-	var e struct {
-		Code int `json:"code"`
-	}
-	_ = json.Unmarshal(outer["error"], &e)
-	switch e.Code {
+	_, code := replyShape(reply)
+	switch code {
 	case jsonrpc.CodeMethodNotFound:
 		return http.StatusNotFound
 	case codeMissingClientCapability, codeHeaderMismatch, codeUnsupportedProtocolVerion:

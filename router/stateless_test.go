@@ -163,24 +163,22 @@ func TestStateHandleKeepsOneGemForItsClientAndEnds(t *testing.T) {
 	wantError(t, f.stateless(withState(statelessBody(9, "tools/list", ""), `"`+handle+`"`)), http.StatusBadRequest, -32602, "stateGone")
 }
 
-func TestPoolGemHoldingUncommittedWorkIsLoggedOutNotReused(t *testing.T) {
+func TestUncommittedWorkOfAStatelessCallDoesNotSurviveIntoTheNext(t *testing.T) {
 	f := newFixture(t)
 	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"uncommitted":true}`))
 	wantStatus(t, r, http.StatusOK)
-	// The next stateless request finds the gem holding work: it is logged out, not reused.
+	// The next stateless request begins with the worker's abort (worker contract).
 	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	if f.l.Launches() != 2 {
-		t.Fatalf("%d logins: the next stateless call needs a fresh gem", f.l.Launches())
+	g, ok := f.l.Gem(1)
+	if !ok || f.l.Launches() != 1 {
+		t.Fatalf("%d logins: want the one pool gem, reused", f.l.Launches())
 	}
-	if n := f.srv.Sessions().Len(); n != 1 {
-		t.Fatalf("%d sessions: want only the fresh pool gem", n)
-	}
-	if !strings.Contains(f.log.String(), "uncommitted work discarded") {
-		t.Fatalf("no log line says the work was discarded:\n%s", f.log.String())
+	if v, err := g.ViewStatus(t.Context()); err != nil || v.Uncommitted {
+		t.Fatalf("the pool gem after the next call: %+v %v, want no uncommitted work", v, err)
 	}
 }
 
-func TestPoolGemBehindTheRepositoryIsRefreshedBeforeItsNextCall(t *testing.T) {
+func TestPoolGemBehindTheRepositorySeesTheCurrentCommitInItsNextCall(t *testing.T) {
 	f := newFixture(t)
 	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"commitsBehind":3}`))
 	wantStatus(t, r, http.StatusOK)

@@ -298,6 +298,7 @@ result: aResult id: id
 category: 'handling'
 method: McpDispatcher
 route: aMethod params: params id: id
+  (self isStatelessRequest: params) ifTrue: [self beginStatelessRequest].
   aMethod = 'initialize' ifTrue: [^self initialize: params id: id].
   aMethod = 'ping' ifTrue: [^self result: Dictionary new id: id].
   aMethod = 'tools/list' ifTrue: [^self toolsList: params id: id].
@@ -381,6 +382,14 @@ isStatelessRequest: params
   (meta isKindOf: Dictionary) ifFalse: [^false].
   (meta at: 'io.modelcontextprotocol/protocolVersion' ifAbsent: [nil]) = '2026-07-28' ifFalse: [^false].
   ^((meta at: 'io.github.gemstone-mcp/state' ifAbsent: [nil]) isKindOf: CharacterCollection) not
+%
+category: 'handling'
+method: McpDispatcher
+beginStatelessRequest
+  "A stateless request runs on a gem the router pools for many clients (docs/worker-contract.md):
+   it begins with an abort, so it sees the repository as of its start and nothing an earlier
+   request left in this gem survives into it. Nothing is ever committed here."
+  server abortForStatelessRequest
 %
 category: 'tools/call'
 method: McpDispatcher

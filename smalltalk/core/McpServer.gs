@@ -824,6 +824,14 @@ commitsBehind
 %
 category: 'view'
 method: McpServer
+abortForStatelessRequest
+  "The worker contract's abort at the start of a request the router runs on a pooled gem: the
+   request sees the repository as of its start, and nothing an earlier client's request left
+   here survives into it."
+  System abortTransaction
+%
+category: 'view'
+method: McpServer
 hasUncommittedChanges
   ^self class sessionNeedsCommit
 %

@@ -529,5 +529,15 @@ testARequestCarryingAStateHandleOrASessionRunsAnyTool
   self assert: (result at: 'isError') == false.
   self assert: (self textOf: result) = 'hi'.
   result := self call: 'echo' arguments: '{"text":"hi"}'.
-  self assert: (result at: 'isError') == false
+  self assert: (result at: 'isError') == false.
+  self assert: server aborts = 0
+%
+category: 'tests - stateless'
+method: McpDispatcherTest
+testAStatelessRequestBeginsWithTheContractsAbort
+  self addReadOnlyTool.
+  self statelessCall: 'peek' state: nil.
+  self assert: server aborts = 1.
+  self statelessCall: 'echo' state: '{"end":"st-old"}'.
+  self assert: server aborts = 2
 %

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 McpServer subclass: 'McpTestServer'
-  instVarNames: #( stamps uncommitted)
+  instVarNames: #( stamps uncommitted aborts)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -27,6 +27,19 @@ McpTestServer category: 'Mcp-Tests'
 removeallmethods McpTestServer
 removeallclassmethods McpTestServer
 ! ------------------- Instance methods for McpTestServer
+category: 'testing'
+method: McpTestServer
+abortForStatelessRequest
+  "Counted, never done: the suites run inside the session's uncommitted work."
+  aborts := self aborts + 1
+%
+category: 'testing'
+method: McpTestServer
+aborts
+  "How many stateless requests asked for the contract's abort."
+  aborts isNil ifTrue: [^0].
+  ^aborts
+%
 category: 'testing'
 method: McpTestServer
 hasUncommittedChanges

@@ -64,6 +64,9 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
 	c.meta = requestMeta(req.params)
+	if c.pooled() {
+		c.abortForPool()
+	}
 	if len(req.params) > 0 && !bytes.Equal(req.params, []byte("null")) && trimmedFirst(req.params) != '{' {
 		return errorReply(req.id, CodeInvalidParams, "params must be an object", nil), nil
 	}

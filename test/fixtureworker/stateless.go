@@ -37,6 +37,25 @@ func (c *call) stateless() bool {
 	return v == statelessRevision
 }
 
+// pooled says the request is of the 2026-07-28 revision and names no state handle (no string
+// under io.github.gemstone-mcp/state): the router runs it on a pooled gem.
+func (c *call) pooled() bool {
+	if !c.stateless() {
+		return false
+	}
+	var handle string
+	return json.Unmarshal(c.meta["io.github.gemstone-mcp/state"], &handle) != nil
+}
+
+// abortForPool is the worker contract's abort at the start of a pooled request: the view moves
+// to the current commit and whatever an earlier request left uncommitted is gone.
+func (c *call) abortForPool() {
+	c.w.setView(func(v *viewState) {
+		v.Uncommitted = false
+		v.CommitsBehind = 0
+	})
+}
+
 // declares says the request's client declared capability name (only the stateless revision
 // carries capabilities per request; on a session the fixtures assume them).
 func (c *call) declares(name string) bool {
