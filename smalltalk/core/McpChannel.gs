@@ -59,8 +59,9 @@ replyTimeoutMs
 category: 'limits'
 classmethod: McpChannel
 askTimeoutMs
-  "Longer than the router's own 30 s, which answers a silent client with an error first."
-  ^90000
+  "Longer than the router's own wait for a client's answer (MCP_ELICITATION_TIMEOUT, 10 minutes by
+   default), which answers a silent client with an error first."
+  ^660000
 %
 category: 'limits'
 classmethod: McpChannel
