@@ -3,13 +3,12 @@ package router
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -233,11 +232,9 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
 // startFlight runs the request on sess in the background; release runs when the call ends,
 // however it ends (a pool gem goes back to the pool; a handle's gem stays its client's).
 func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, handle string, release func()) (*flight, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, err
-	}
-	f := &flight{s: s, id: "fl-" + hex.EncodeToString(b[:]), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{}), reqID: req.m.ID}
+	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
+	// the owner check): a counter, not the CSPRNG, on this per-request path.
+	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{}), reqID: req.m.ID}
 	s.flightsMu.Lock()
 	if len(s.flights) >= maxFlights {
 		s.flightsMu.Unlock()

@@ -27,6 +27,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -148,6 +149,7 @@ type Server struct {
 	handles   statelessIDs
 	flightsMu sync.Mutex
 	flights   map[string]*flight
+	flightSeq atomic.Uint64
 	stateKey  [32]byte
 	listeners listenerSet
 	tasks     taskTable

@@ -12,6 +12,8 @@ func TestStampResultAddsOnlyWhatIsMissingAndKeepsTheResult(t *testing.T) {
 	}{
 		{"tools/call", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"say \"resultType\""}]}}`,
 			map[string]any{"resultType": "complete"}},
+		{"tools/call", `{"id":"result","jsonrpc":"2.0","note":{"result":[1,"}"]},"result":{"content":[]}}`,
+			map[string]any{"resultType": "complete"}},
 		{"tools/list", `{"id":"x","jsonrpc":"2.0","result":{}}`,
 			map[string]any{"resultType": "complete", "ttlMs": float64(0), "cacheScope": "private"}},
 		{"tools/list", `{"jsonrpc":"2.0","id":2,"result":{"tools":[],"ttlMs":5000,"resultType":"complete"}}`,

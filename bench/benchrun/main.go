@@ -42,7 +42,7 @@ func main() {
 	idleSessions := flag.Int("idle-sessions", 1000, "sessions with open streams for the idle benchmark")
 	idleWindow := flag.Duration("idle-window", 35*time.Second, "how long the idle benchmark samples RSS and CPU")
 	idleSettle := flag.Duration("idle-settle", 10*time.Second, "wait after opening the idle sessions before sampling")
-	only := flag.String("only", "1,2,3", "which benchmarks to run")
+	only := flag.String("only", "1,2,3,4", "which benchmarks to run")
 	rounds := flag.Int("rounds", 2, "rounds of benchmarks 1 and 2, the two sides alternating (a shared machine's load moves)")
 	flag.Parse()
 
@@ -56,6 +56,9 @@ func main() {
 	}
 	if strings.Contains(*only, "3") {
 		rows = append(rows, b.idleStreams(*idleSessions, *idleSettle, *idleWindow)...)
+	}
+	if strings.Contains(*only, "4") {
+		rows = append(rows, b.statelessVsSession()...)
 	}
 	printTable(os.Stdout, rows)
 	for _, r := range rows {
@@ -84,9 +87,14 @@ func fail(name string, err error) []row {
 
 // load runs warmup and measured load against url; b.warmupCalls is what the warmup answered.
 func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
+	return b.loadWith(harness.LoadOptions{URL: url, Sessions: b.c, Workers: b.c, StatusOnly: statusOnly})
+}
+
+// loadWith is a warmup, then the measured run, of o (its Duration is set here).
+func (b *bench) loadWith(o harness.LoadOptions) (harness.LoadResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.d+b.warmup+2*time.Minute)
 	defer cancel()
-	o := harness.LoadOptions{URL: url, Sessions: b.c, Workers: b.c, Duration: b.warmup, StatusOnly: statusOnly}
+	o.Duration = b.warmup
 	warm, err := harness.RunLoad(ctx, o)
 	if err != nil {
 		return harness.LoadResult{}, err
@@ -192,6 +200,40 @@ func (b *bench) throughputVsSDK() []row {
 		name: name + ": p99", ours: ours.P99.Round(10 * time.Microsecond).String(), theirs: theirs.P99.Round(10 * time.Microsecond).String(),
 		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
 		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
+	}}
+}
+
+// statelessVsSession is the echo of benchmark 1 on one server two ways, rounds alternating: c
+// clients each on its own 2025-11-25 session, and c clients sending 2026-07-28 requests that
+// stand alone, served by a stateless pool as large as the number of sessions.
+func (b *bench) statelessVsSession() []row {
+	const name = "4. 2026-07-28 stateless echo vs 2025-11-25 session echo"
+	dir, _ := os.MkdirTemp("", "mcp-bench-")
+	defer os.RemoveAll(dir)
+	s, err := harness.Start(harness.Options{Binary: b.server, Dir: dir,
+		Env: []string{"MCP_MAX_SESSIONS=none", fmt.Sprintf("MCP_STATELESS_POOL=%d", b.c)}})
+	if err != nil {
+		return fail(name, err)
+	}
+	defer s.Stop(30 * time.Second)
+	var stateless, session []harness.LoadResult
+	for round := range b.rounds {
+		st, err := b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true})
+		if err != nil {
+			return fail(name, fmt.Errorf("stateless: %w", err))
+		}
+		se, err := b.load(s.URL, false)
+		if err != nil {
+			return fail(name, fmt.Errorf("session: %w", err))
+		}
+		fmt.Fprintf(os.Stderr, "  round %d: stateless %v\n           session   %v\n", round+1, st, se)
+		stateless, session = append(stateless, st), append(session, se)
+	}
+	ours, theirs := merge(stateless), merge(session)
+	ratio := ours.Rate() / theirs.Rate()
+	return []row{{
+		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
+		ratio: fmt.Sprintf("%.2fx", ratio), target: ">= 0.9x", verdict: verdict(ratio >= 0.9),
 	}}
 }
 

@@ -193,6 +193,17 @@ func CallBody(id int64, tool, args string) []byte {
 		`,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`)
 }
 
+// StatelessVersion is the revision whose requests stand alone, their context in params._meta.
+const StatelessVersion = "2026-07-28"
+
+// StatelessCallBody is CallBody on the 2026-07-28 wire: the protocol version and (empty) client
+// capabilities in params._meta, no session.
+func StatelessCallBody(id int64, tool, args string) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) +
+		`,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessVersion + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+}
+
 // EchoArgs is the arguments object of an echo call carrying text.
 func EchoArgs(text string) string {
 	b, _ := json.Marshal(map[string]string{"text": text})

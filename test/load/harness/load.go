@@ -28,6 +28,9 @@ type LoadOptions struct {
 	// StatusOnly checks only that each answer is a 200 carrying a result (for a server that
 	// answers fixed JSON); otherwise the id and the echoed bytes are checked too.
 	StatusOnly bool
+	// Stateless sends every call as a 2026-07-28 request standing alone (per-request _meta, no
+	// session; the server runs it on its stateless pool); Sessions is then ignored.
+	Stateless bool
 }
 
 // LoadResult says what a run saw. Every call is accounted for: OK + Failed = Sent.
@@ -64,7 +67,13 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	}
 	c := &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Host: o.Host}
 	sids := make([]string, o.Sessions)
+	if o.Stateless {
+		sids = []string{""}
+	}
 	for i := range sids {
+		if o.Stateless {
+			break
+		}
 		sid, err := c.Open(ctx)
 		if err != nil {
 			return LoadResult{}, fmt.Errorf("harness: opening session %d: %w", i, err)
@@ -73,7 +82,9 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	}
 	defer func() {
 		for _, sid := range sids {
-			_, _ = c.Delete(context.WithoutCancel(ctx), sid)
+			if sid != "" {
+				_, _ = c.Delete(context.WithoutCancel(ctx), sid)
+			}
 		}
 	}()
 
@@ -105,7 +116,14 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 				text := "w" + strconv.Itoa(w) + "-c" + strconv.Itoa(i) + o.Payload
 				atomic.AddInt64(&res.Sent, 1)
 				t0 := time.Now()
-				a, err := c.Post(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
+				var a Answer
+				var err error
+				if o.Stateless {
+					a, err = c.Post(ctx, "", StatelessCallBody(id, "echo", EchoArgs(text)),
+						"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "echo")
+				} else {
+					a, err = c.Post(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
+				}
 				lat = append(lat, time.Since(t0))
 				if err != nil || a.Status != http.StatusOK {
 					atomic.AddInt64(&res.Failed, 1)
