@@ -170,6 +170,13 @@ func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statel
 		s.serveFlight(w, r, req, f, responses)
 		return
 	}
+	if req.m.Method == "tools/call" {
+		var refusal []byte
+		if req.m, refusal = withParamHeaders(r, req.m); refusal != nil {
+			writeJSON(w, http.StatusBadRequest, refusal)
+			return
+		}
+	}
 	var (
 		sess    *session.Session
 		handle  string

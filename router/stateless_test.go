@@ -194,3 +194,24 @@ func TestPoolGemBehindTheRepositorySeesTheCurrentCommitInItsNextCall(t *testing.
 		t.Fatalf("the pool gem's view after its next call: %+v %v, want refreshed (0 behind)", v, err)
 	}
 }
+
+func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *testing.T) {
+	f := newFixture(t)
+	call := statelessBody(1, "tools/call", `"name":"test_custom_header","arguments":{"region":"Hello"}`)
+	for _, c := range []struct {
+		header string
+		status int
+	}{
+		{"Hello", http.StatusOK},
+		{"=?base64?SGVsbG8=?=", http.StatusOK},
+		{"=?base64?SGVsbG8?=", http.StatusBadRequest},     // bad padding
+		{"=?base64?SGVs!!!bG8=?=", http.StatusBadRequest}, // not the alphabet
+		{"Bye", http.StatusBadRequest},
+	} {
+		r := f.stateless(call, "Mcp-Param-Region", c.header)
+		if r.Status != c.status || (c.status == http.StatusBadRequest && (r.RPC.Error == nil || r.RPC.Error.Code != -32020)) {
+			t.Fatalf("Mcp-Param-Region %q: %d %s, want %d (and -32020 when refused)", c.header, r.Status, r.Body, c.status)
+		}
+	}
+	wantError(t, f.stateless(call), http.StatusBadRequest, -32020, "")
+}

@@ -258,6 +258,10 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if problem != "" {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil
 	}
+	var mismatched *replyError
+	if err := c.checkParamHeaders(t, args); errors.As(err, &mismatched) {
+		return errorReply(req.id, mismatched.code, mismatched.message, mismatched.data), nil
+	}
 	res, err := t.run(c, args)
 	if c.w.channel != nil {
 		c.w.channel.flush(c.id)
