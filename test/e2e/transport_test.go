@@ -75,8 +75,9 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		{"not JSON-RPC", "POST", sid, `{"id":1}`, nil, 400, -32600, ""},
 		{"batch on 2025-11-25", "POST", sid, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, nil, 400, -32600, "batchRefused"},
 		{"server/discover", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, nil, 400, -32601, "methodNotFound"},
-		{"server/discover with the draft header (the Go SDK's probe)", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32601, "methodNotFound"},
-		{"initialize with the draft header", "POST", "", initBody, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32600, "unsupportedProtocolVersion"},
+		{"server/discover with the 2026-07-28 header but no _meta", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32602, "invalidMeta"},
+		{"initialize with the 2026-07-28 header (no _meta)", "POST", "", initBody, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32602, "invalidMeta"},
+		{"server/discover with an unknown version header", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2099-01-01"}, 400, -32601, "methodNotFound"},
 		{"initialize on a session", "POST", sid, initBody, nil, 400, -32600, "alreadyInitialized"},
 	}
 	for _, r := range rows {

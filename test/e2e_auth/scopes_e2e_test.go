@@ -184,6 +184,14 @@ func (s *server) statelessCall(token string, id int, method, params string) answ
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	// The revision requires the routing headers: Mcp-Method always, Mcp-Name on a named call.
+	req.Header.Set("Mcp-Method", method)
+	var named struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal([]byte("{"+strings.TrimSuffix(params, ",")+"}"), &named) == nil && named.Name != "" {
+		req.Header.Set("Mcp-Name", named.Name)
+	}
 	resp, err := s.client.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
