@@ -94,3 +94,41 @@ func TestGoSDKDefaultModeHoldsATransactionWithAStateHandleBesideASession(t *test
 	s2.Conflict.AfterAbortB = b.call(ctx, "get_method_source", method)
 	s2.check(t, "Go SDK 2026-07-28 with a state handle beside a 2025-11-25 session")
 }
+
+// The TypeScript client package 2.x in its automatic mode (2026-07-28) holds the same story's
+// transaction with a state handle, beside the TypeScript SDK 1.x on a 2025-11-25 session; a
+// stateless 2.x client may not write, and sees A's change only after A's commit.
+func TestTypeScriptClient2AutoModeHoldsATransactionWithAStateHandleBesideSDK1(t *testing.T) {
+	s := startOnModel(t)
+	out := nodeTool(t, 120*time.Second, "ts2-model-client.mjs", s.URL)
+	var got struct {
+		loopAndConflict
+		Tools    []string `json:"tools"`
+		Versions struct {
+			A, Plain, BSession string
+		} `json:"versions"`
+		Handles                                                     []string `json:"handles"`
+		StatelessBeforeCommit, StatelessWrite, StatelessAfterCommit toolOutcome
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("ts2-model-client printed %s: %v", out, err)
+	}
+	if got.Versions.A != "2026-07-28" || got.Versions.Plain != "2026-07-28" || got.Versions.BSession == "" {
+		t.Fatalf("negotiated %+v: want the 2.x clients on 2026-07-28 and the 1.x client on a session", got.Versions)
+	}
+	if !slices.Contains(got.Tools, "compile_method") {
+		t.Errorf("the 2.x client listed %v", got.Tools)
+	}
+	for i, h := range got.Handles {
+		if h == "" || h != got.Handles[0] {
+			t.Fatalf("call %d of A answered state handle %q; want the same handle on every call (%v)", i, h, got.Handles)
+		}
+	}
+	if !got.StatelessWrite.IsError || got.StatelessWrite.Kind != "stateRequired" {
+		t.Errorf("a stateless compile_method: %+v, want refused as stateRequired", got.StatelessWrite)
+	}
+	if strings.Contains(got.StatelessBeforeCommit.Text, fixMarker) || !strings.Contains(got.StatelessAfterCommit.Text, fixMarker) {
+		t.Errorf("the stateless client saw %q before A's commit and %q after it: want the fix only after", got.StatelessBeforeCommit.Text, got.StatelessAfterCommit.Text)
+	}
+	got.check(t, "TypeScript client 2.x (2026-07-28, state handle) beside SDK 1.x (session)")
+}
