@@ -36,9 +36,9 @@ for run in "${runs[@]}"; do
   # The stateless revision is run as its frozen requirement set (--requirements), which scores
   # its server: list and runs the rest (the tasks extension, pending scenarios) for visibility.
   select=(--suite all --spec-version "$spec")
-  requirements=
+  requirements=()
   if [ "$spec" = 2026-07-28 ]; then
-    requirements=$here/node_modules/conformance-$version/requirements/$spec.yaml
+    requirements=("$here/node_modules/conformance-$version/requirements/$spec.yaml")
     select=(--requirements "$spec")
     label="conformance@$version requirements $spec"
   fi
@@ -47,7 +47,7 @@ for run in "${runs[@]}"; do
     --expected-failures "$here/baseline.yml" -o "$dir" >"$dir.log" 2>&1 || rc=$?
   count=$(grep -cE '^. [a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$dir.log" || true)
   echo "$label (suite exit $rc)"
-  if ! "$node" "$here/report.mjs" "$dir" "$here/baseline.yml" "$label" "$count" $requirements || [ "$rc" -ne 0 ] || [ "$count" -eq 0 ]; then
+  if ! "$node" "$here/report.mjs" "$dir" "$here/baseline.yml" "$label" "$count" "${requirements[@]}" || [ "$rc" -ne 0 ] || [ "$count" -eq 0 ]; then
     echo "  FAILED: see $dir.log and $dir/*/checks.json"
     failed=1
   fi
