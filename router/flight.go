@@ -81,6 +81,14 @@ type flight struct {
 	// wantsTask: the tool asked to continue as a task; task: it does (the task table has it).
 	wantsTask bool
 	task      bool
+	// caps are the capabilities the request's client declared in its _meta; a question that
+	// needs another is answered -32021 in the worker, never put to the client.
+	caps map[string]json.RawMessage
+}
+
+// capabilityFor names the client capability a question to the client relies on.
+var capabilityFor = map[string]string{
+	"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots",
 }
 
 func (f *flight) signalLocked() {
@@ -122,6 +130,15 @@ func (f *flight) Message(msg []byte) error {
 			_ = json.Unmarshal(env.ID, &key)
 		}
 		ev.q = &question{key: key, srvID: env.ID, method: env.Method, params: env.Params}
+		if need := capabilityFor[env.Method]; need != "" {
+			if _, ok := f.caps[need]; !ok {
+				refusal := jsonrpc.ErrorResponse(env.ID, &jsonrpc.Error{Code: codeMissingClientCapability,
+					Message: "the client did not declare the " + need + " capability this request needs",
+					Data:    map[string]any{"kind": "missingCapability", "requiredCapabilities": map[string]any{need: map[string]any{}}}})
+				_ = f.sess.Pending().Deliver(env.ID, refusal)
+				return nil
+			}
+		}
 	} else if len(f.events) >= maxFlightEvents {
 		return nil // nobody is reading: a notification of an unattended flight is dropped
 	}
@@ -242,6 +259,7 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{}), reqID: req.m.ID}
+	_ = json.Unmarshal(req.meta[metaClientCapabilities], &f.caps)
 	s.flightsMu.Lock()
 	if len(s.flights) >= maxFlights {
 		s.flightsMu.Unlock()

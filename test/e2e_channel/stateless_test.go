@@ -194,3 +194,14 @@ func TestATaskRunsOnAfterItsRequestIsAnsweredAndIsPolledUpdatedAndCancelled(t *t
 		t.Fatalf("a call after the cancel waited %v: the cancelled task still held its gem", time.Since(start))
 	}
 }
+
+func TestAQuestionNeedingACapabilityTheClientDidNotDeclareNeverReachesIt(t *testing.T) {
+	url := statelessServer(t)
+	r := stateless(t, url, "tools/call", `"name":"test_input_required_result_elicitation","arguments":{}`, `{"sampling":{}}`)
+	if r.str("resultType") != "complete" || r.Result["inputRequests"] != nil {
+		t.Fatalf("an elicitation for a client without the capability: %v, want no input_required", r.Result)
+	}
+	if !strings.Contains(string(r.Result["content"]), "elicitation") || string(r.Result["isError"]) != "true" {
+		t.Fatalf("the tool's answer %v should be its error naming the missing elicitation capability", r.Result)
+	}
+}
