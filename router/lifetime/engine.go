@@ -77,6 +77,14 @@ type Host interface {
 	EndCall(id string, why Reason)
 }
 
+// Streamless is implemented by a Session whose revision has no standalone stream (MCP
+// 2026-07-28: a state handle's gem, a stateless pool gem). MCP_STREAMLESS_IDLE_TIMEOUT waits for
+// a stream such a session will never open, so it does not apply to it; MCP_IDLE_TIMEOUT and
+// MCP_MAX_LIFETIME do.
+type Streamless interface {
+	NeverStreams() bool
+}
+
 // StoneReader takes the stone-wide readings (worker.Control satisfies it).
 type StoneReader interface {
 	ReadStone(ctx context.Context) (worker.StoneStatus, error)
@@ -416,6 +424,11 @@ func (e *Engine) forgetDeparted(live []Session) {
 	}
 }
 
+func neverStreams(s Session) bool {
+	ns, ok := s.(Streamless)
+	return ok && ns.NeverStreams()
+}
+
 // judge applies the lifetime rules to one session and answers whether it was reaped.
 func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 	id := s.ID()
@@ -452,7 +465,7 @@ func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 		why = &Reason{KindStreamLost, fmt.Sprintf("the client closed its stream and did not return within MCP_STREAM_LOSS_GRACE=%v", e.cfg.StreamLossGrace)}
 	case e.cfg.IdleTimeout.On() && idle >= e.cfg.IdleTimeout.D():
 		why = &Reason{KindIdle, fmt.Sprintf("no request for %v (MCP_IDLE_TIMEOUT=%v)", idle.Round(100*time.Millisecond), e.cfg.IdleTimeout)}
-	case !open && e.cfg.StreamlessIdleTimeout.On() && now.Sub(latest(base, t.streamSeen)) >= e.cfg.StreamlessIdleTimeout.D():
+	case !open && !neverStreams(s) && e.cfg.StreamlessIdleTimeout.On() && now.Sub(latest(base, t.streamSeen)) >= e.cfg.StreamlessIdleTimeout.D():
 		why = &Reason{KindStreamlessIdle, fmt.Sprintf("no stream open and no request for %v (MCP_STREAMLESS_IDLE_TIMEOUT=%v)",
 			now.Sub(latest(base, t.streamSeen)).Round(100*time.Millisecond), e.cfg.StreamlessIdleTimeout)}
 	}

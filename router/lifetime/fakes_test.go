@@ -126,7 +126,10 @@ type fakeSession struct {
 	refresh  worker.RefreshResult
 
 	viewCalls, refreshCalls int
+	stateless               bool
 }
+
+func (s *fakeSession) NeverStreams() bool { return s.stateless }
 
 func (s *fakeSession) ID() string { return s.id }
 func (s *fakeSession) Created() time.Time {

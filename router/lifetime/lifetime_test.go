@@ -329,3 +329,13 @@ func TestForgetDropsPendingGrace(t *testing.T) {
 		t.Fatal("a forgotten session was reaped")
 	}
 }
+
+func TestAStatelessRevisionSessionWaitsForNoStreamButStillIdlesOut(t *testing.T) {
+	r := newRig(t, func(c *Config) { c.IdleTimeout = After(10 * time.Minute); c.ProbeInterval = Off() })
+	s := r.host.add("a")
+	r.host.set(func() { s.stateless = true })
+	r.clock.Advance(5 * time.Minute)
+	r.mustLive("a") // long past MCP_STREAMLESS_IDLE_TIMEOUT: no stream is coming, none is waited for
+	r.clock.Advance(5*time.Minute + 15*time.Second)
+	r.mustBeReaped("a", KindIdle)
+}

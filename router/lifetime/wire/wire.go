@@ -271,6 +271,14 @@ func (v *view) StreamGeneration() (uint64, bool) {
 
 func (v *view) GemSession() int { return v.s.Gem().Prepared().GemSession }
 
+// NeverStreams implements lifetime.Streamless: a session of the stateless revision (a state
+// handle's or a pool gem's) never opens a GET stream.
+func (v *view) NeverStreams() bool { return v.s.ProtocolVersion() == statelessVersion }
+
+// statelessVersion is router.StatelessVersion (the router imports this package's peers, not
+// the other way round).
+const statelessVersion = "2026-07-28"
+
 func (v *view) ViewStatus(ctx context.Context) (worker.ViewStatus, error) {
 	var vs worker.ViewStatus
 	ran, err := v.s.IfIdle(ctx, func(ctx context.Context, g worker.Gem) error {
