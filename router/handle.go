@@ -96,6 +96,9 @@ func (s *Server) issueHandle(ctx context.Context) (*session.Session, error) {
 	if _, err := s.introduce(ctx, sess); err != nil {
 		return nil, err
 	}
+	// The revision tells the lifetime policy the handle will never open a stream: it idles out
+	// at MCP_IDLE_TIMEOUT, not at the streamless deadline a pool gem keeps.
+	sess.SetProtocolVersion(StatelessVersion)
 	s.o.Log.Info().Str("session", id).Int("sessions", s.table.Len()).Msg("state handle issued")
 	return sess, nil
 }

@@ -169,7 +169,6 @@ func (s *Server) introduce(ctx context.Context, sess *session.Session) (*workerI
 		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept the router's initialize"})
 		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: "cannot serve stateless requests: the worker did not accept initialize", kind: "workerError"}}
 	}
-	sess.SetProtocolVersion(StatelessVersion)
 	var answer struct {
 		Result workerInfo `json:"result"`
 	}

@@ -78,9 +78,8 @@ type Host interface {
 }
 
 // Streamless is implemented by a Session whose revision has no standalone stream (MCP
-// 2026-07-28: a state handle's gem, a stateless pool gem). MCP_STREAMLESS_IDLE_TIMEOUT waits for
-// a stream such a session will never open, so it does not apply to it; MCP_IDLE_TIMEOUT and
-// MCP_MAX_LIFETIME do.
+// 2026-07-28: a state handle's gem). MCP_STREAMLESS_IDLE_TIMEOUT waits for a stream such a
+// session will never open, so it does not apply to it; MCP_IDLE_TIMEOUT and MCP_MAX_LIFETIME do.
 type Streamless interface {
 	NeverStreams() bool
 }

@@ -272,7 +272,8 @@ func (v *view) StreamGeneration() (uint64, bool) {
 func (v *view) GemSession() int { return v.s.Gem().Prepared().GemSession }
 
 // NeverStreams implements lifetime.Streamless: a session of the stateless revision (a state
-// handle's or a pool gem's) never opens a GET stream.
+// handle's gem) never opens a GET stream. (A stateless pool gem keeps the revision it was
+// introduced with, and so the streamless deadline: an idle one gives its slot back soon.)
 func (v *view) NeverStreams() bool { return v.s.ProtocolVersion() == statelessVersion }
 
 // statelessVersion is router.StatelessVersion (the router imports this package's peers, not
