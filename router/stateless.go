@@ -23,6 +23,7 @@ const (
 	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
 	metaLogLevel           = "io.modelcontextprotocol/logLevel"
 	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaFrontEnd           = "io.github.gemstone-mcp/frontEnd"
 	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 	// metaInputKey names a worker's question in inputRequests (worker contract).
 	metaInputKey = "io.github.gemstone-mcp/inputKey"
@@ -238,7 +239,10 @@ func (s *Server) discover(w http.ResponseWriter, r *http.Request, req statelessR
 	result := map[string]any{
 		"supportedVersions": s.ProtocolVersions(),
 		"capabilities":      withTasksExtension(init.Capabilities),
-		"_meta":             map[string]any{metaServerInfo: init.ServerInfo},
+		"_meta": map[string]any{metaServerInfo: init.ServerInfo,
+			// The front end's own build, beside the worker's serverInfo (which is the
+			// worker's to write): the one place a client can read which router it reached.
+			metaFrontEnd: map[string]any{"name": "mcp-gemstone", "version": s.o.Version}},
 	}
 	if len(init.Instructions) > 0 {
 		result["instructions"] = init.Instructions

@@ -62,6 +62,9 @@ func TestStatelessDiscoverAdvertisesTheOneListAndTheWorkersCapabilities(t *testi
 	if res.Meta["io.modelcontextprotocol/serverInfo"].Name == "" {
 		t.Fatalf("discover result %s: no serverInfo in _meta", r.RPC.Result)
 	}
+	if res.Meta["io.github.gemstone-mcp/frontEnd"].Name != "mcp-gemstone" {
+		t.Fatalf("discover result %s: the front end's build is not named in _meta", r.RPC.Result)
+	}
 	if r.Header.Get("Mcp-Session-Id") != "" {
 		t.Fatalf("a stateless answer handed out a session id")
 	}
