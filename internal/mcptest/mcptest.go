@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,4 +66,36 @@ func EndsWithin(r io.Reader, d time.Duration) bool {
 	case <-time.After(d):
 		return false
 	}
+}
+
+// ToolResult is a decoded tools/call result: its content and, for a tool error, the kind the
+// worker put in structuredContent.error.
+type ToolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError           bool `json:"isError"`
+	StructuredContent *struct {
+		Error *struct {
+			Kind string `json:"kind"`
+		} `json:"error"`
+	} `json:"structuredContent"`
+}
+
+// Text is every content item's text, joined.
+func (r ToolResult) Text() string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// Kind is structuredContent.error.kind, "" when there is none.
+func (r ToolResult) Kind() string {
+	if r.StructuredContent == nil || r.StructuredContent.Error == nil {
+		return ""
+	}
+	return r.StructuredContent.Error.Kind
 }

@@ -193,33 +193,7 @@ func (ss *session) request(method string, params any) json.RawMessage {
 }
 
 // toolResult is a tools/call result.
-type toolResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError           bool `json:"isError"`
-	StructuredContent *struct {
-		Error *struct {
-			Kind string `json:"kind"`
-		} `json:"error"`
-	} `json:"structuredContent"`
-}
-
-func (r toolResult) text() string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		b.WriteString(c.Text)
-	}
-	return b.String()
-}
-
-func (r toolResult) kind() string {
-	if r.StructuredContent == nil || r.StructuredContent.Error == nil {
-		return ""
-	}
-	return r.StructuredContent.Error.Kind
-}
+type toolResult = mcptest.ToolResult
 
 // call runs a tool and answers its result, error or not.
 func (ss *session) call(tool string, args map[string]any) toolResult {
@@ -237,7 +211,7 @@ func (ss *session) must(tool string, args map[string]any) string {
 	ss.t.Helper()
 	r := ss.call(tool, args)
 	if r.IsError {
-		ss.t.Fatalf("%s %v: isError (%s): %s", tool, args, r.kind(), r.text())
+		ss.t.Fatalf("%s %v: isError (%s): %s", tool, args, r.Kind(), r.Text())
 	}
-	return r.text()
+	return r.Text()
 }

@@ -92,8 +92,8 @@ func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
 		t.Fatalf("list_failing_tests before the fix: %q, want %s", got, failingTest)
 	}
 	// The guardrail: a method this session has not read cannot be changed.
-	if r := a.call("compile_method", compileArgs(fixedSource)); !r.IsError || r.kind() != "refused" {
-		t.Fatalf("compile_method before reading the method: isError %v kind %q: %s", r.IsError, r.kind(), r.text())
+	if r := a.call("compile_method", compileArgs(fixedSource)); !r.IsError || r.Kind() != "refused" {
+		t.Fatalf("compile_method before reading the method: isError %v kind %q: %s", r.IsError, r.Kind(), r.Text())
 	}
 	if src := a.must("get_method_source", addInterest()); !strings.Contains(src, "// 100") || strings.Contains(src, "+ 99") {
 		t.Fatalf("get_method_source: %q, want the sample's rounding-down addInterest", src)
@@ -106,8 +106,8 @@ func TestCompileRunTestCommitLoopFixesTheSamplesFailingTest(t *testing.T) {
 	if st := a.must("status", map[string]any{}); !strings.Contains(st, "uncommitted changes: true") {
 		t.Errorf("status before the commit: %q, want uncommitted changes", st)
 	}
-	if r := a.call("commit", map[string]any{}); r.IsError || !strings.Contains(r.text(), "Committed") {
-		t.Fatalf("commit: isError %v: %s", r.IsError, r.text())
+	if r := a.call("commit", map[string]any{}); r.IsError || !strings.Contains(r.Text(), "Committed") {
+		t.Fatalf("commit: isError %v: %s", r.IsError, r.Text())
 	}
 	if st := a.must("status", map[string]any{}); !strings.Contains(st, "uncommitted changes: false") {
 		t.Errorf("status after the commit: %q, want no uncommitted changes", st)
@@ -163,12 +163,12 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	b.must("compile_method", compileArgs(rivalSource))
 	a.must("commit", map[string]any{})
 	r := b.call("commit", map[string]any{})
-	if !r.IsError || r.kind() != "commitConflict" {
-		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.kind(), r.text())
+	if !r.IsError || r.Kind() != "commitConflict" {
+		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.Kind(), r.Text())
 	}
 	// The refusal names what conflicted (System transactionConflicts), here the one class.
-	if !strings.Contains(r.text(), "Write-Write: 1") {
-		t.Errorf("the conflict refusal does not name the conflict: %s", r.text())
+	if !strings.Contains(r.Text(), "Write-Write: 1") {
+		t.Errorf("the conflict refusal does not name the conflict: %s", r.Text())
 	}
 	// Nothing of the refused commit was written: a fresh session sees the first one's method.
 	c := s.open(t)

@@ -74,7 +74,7 @@ func TestJSONSchema202012ToolIsListedVerbatim(t *testing.T) {
 
 func TestChannelToolsWithoutAChannelFailAsToolErrors(t *testing.T) {
 	tr := callTool(t, newWorker(t, testConfig), "test_sampling", `{"prompt":"hi"}`)
-	if !tr.IsError || tr.StructuredContent.Error.Kind != "channelUnavailable" {
+	if !tr.IsError || tr.Kind() != "channelUnavailable" {
 		t.Fatalf("sampling without a channel: %+v", tr)
 	}
 }

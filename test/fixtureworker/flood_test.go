@@ -123,18 +123,18 @@ func TestFloodOfResourceUpdatesIsBoundToNoCall(t *testing.T) {
 }
 
 func TestFloodRefusesWhatItCannotSend(t *testing.T) {
-	if tr := callTool(t, newWorker(t, testConfig), "flood", `{"kind":"log","count":1,"size":1}`); !tr.IsError || tr.StructuredContent.Error.Kind != "channelUnavailable" {
+	if tr := callTool(t, newWorker(t, testConfig), "flood", `{"kind":"log","count":1,"size":1}`); !tr.IsError || tr.Kind() != "channelUnavailable" {
 		t.Fatalf("flood without a channel: %+v", tr)
 	}
 	r := newFakeRouter(t)
 	w := newWorker(t, r.config())
-	if tr := callTool(t, w, "flood", `{"kind":"progress","count":1,"size":1}`); !tr.IsError || tr.StructuredContent.Error.Kind != "invalidParams" {
+	if tr := callTool(t, w, "flood", `{"kind":"progress","count":1,"size":1}`); !tr.IsError || tr.Kind() != "invalidParams" {
 		t.Fatalf("progress flood without a progressToken: %+v", tr)
 	}
-	if tr := callTool(t, w, "flood", `{"kind":"shout","count":1,"size":1}`); !tr.IsError || tr.StructuredContent.Error.Kind != "invalidParams" {
+	if tr := callTool(t, w, "flood", `{"kind":"shout","count":1,"size":1}`); !tr.IsError || tr.Kind() != "invalidParams" {
 		t.Fatalf("flood of an unknown kind: %+v", tr)
 	}
-	if tr := callTool(t, w, "flood", `{"kind":"log","count":1,"size":1048576}`); !tr.IsError || tr.StructuredContent.Error.Kind != "invalidParams" {
+	if tr := callTool(t, w, "flood", `{"kind":"log","count":1,"size":1048576}`); !tr.IsError || tr.Kind() != "invalidParams" {
 		t.Fatalf("flood larger than a channel frame: %+v", tr)
 	}
 }

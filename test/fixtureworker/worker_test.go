@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 const testConfig = `{"contract":1,"workerClass":"McpServer","protocolVersions":["2025-11-25","2025-06-18","2025-03-26"],
@@ -51,18 +53,7 @@ func wantCode(t *testing.T, r reply, code int) {
 	}
 }
 
-type toolResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError           bool `json:"isError"`
-	StructuredContent struct {
-		Error struct {
-			Kind string `json:"kind"`
-		} `json:"error"`
-	} `json:"structuredContent"`
-}
+type toolResult = mcptest.ToolResult
 
 func callTool(t *testing.T, w *Worker, name, args string) toolResult {
 	t.Helper()
@@ -231,11 +222,11 @@ func TestBadArgumentsAreAnInvalidParamsToolError(t *testing.T) {
 	w := newWorker(t, testConfig)
 	for _, args := range []string{`{}`, `{"text":1}`, `{"text":"a","extra":true}`, `[1]`, `"x"`} {
 		tr := callTool(t, w, "echo", args)
-		if !tr.IsError || tr.StructuredContent.Error.Kind != "invalidParams" {
+		if !tr.IsError || tr.Kind() != "invalidParams" {
 			t.Errorf("echo %s: %+v", args, tr)
 		}
 	}
-	if tr := callTool(t, w, "sleep", `{"ms":-1}`); tr.StructuredContent.Error.Kind != "invalidParams" {
+	if tr := callTool(t, w, "sleep", `{"ms":-1}`); tr.Kind() != "invalidParams" {
 		t.Errorf("sleep -1: %+v", tr)
 	}
 }
@@ -245,7 +236,7 @@ func TestEchoFailBigAndUnicodeAnswerTheirFixtures(t *testing.T) {
 	if tr := callTool(t, w, "echo", `{"text":"h\u00e9llo <&>"}`); tr.IsError || tr.Content[0].Text != "héllo <&>" {
 		t.Errorf("echo: %+v", tr)
 	}
-	if tr := callTool(t, w, "fail", `{"kind":"notFound"}`); !tr.IsError || tr.StructuredContent.Error.Kind != "notFound" {
+	if tr := callTool(t, w, "fail", `{"kind":"notFound"}`); !tr.IsError || tr.Kind() != "notFound" {
 		t.Errorf("fail: %+v", tr)
 	}
 	n := 10<<20 + 3

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/contract"
 )
 
@@ -44,26 +45,7 @@ type rpcResponse struct {
 	} `json:"error"`
 }
 
-type toolResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError           bool `json:"isError"`
-	StructuredContent *struct {
-		Error *struct {
-			Kind string `json:"kind"`
-		} `json:"error"`
-	} `json:"structuredContent"`
-}
-
-func (r toolResult) text() string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		b.WriteString(c.Text)
-	}
-	return b.String()
-}
+type toolResult = mcptest.ToolResult
 
 func mcpURL(t *testing.T) string {
 	u := os.Getenv("MCP_URL")
@@ -197,9 +179,9 @@ func (s *session) mustCall(tool string, args map[string]any) string {
 	s.t.Helper()
 	r := s.call(tool, args)
 	if r.IsError {
-		s.t.Fatalf("%s %v: isError: %s", tool, args, r.text())
+		s.t.Fatalf("%s %v: isError: %s", tool, args, r.Text())
 	}
-	return r.text()
+	return r.Text()
 }
 
 func (s *session) eval(code string) string {
@@ -299,10 +281,10 @@ func TestEveryListedToolAnswersAToolResult(t *testing.T) {
 			continue // this session's probe must never be committed
 		}
 		r := s.call(tool.Name, argumentsFor(tool.InputSchema))
-		if r.IsError && (r.StructuredContent == nil || r.StructuredContent.Error == nil || !knownKinds[r.StructuredContent.Error.Kind]) {
-			t.Errorf("%s: isError without a known structuredContent.error.kind: %s", tool.Name, r.text())
+		if r.IsError && !knownKinds[r.Kind()] {
+			t.Errorf("%s: isError without a known structuredContent.error.kind: %s", tool.Name, r.Text())
 		}
-		t.Logf("%-28s isError=%v %.80q", tool.Name, r.IsError, r.text())
+		t.Logf("%-28s isError=%v %.80q", tool.Name, r.IsError, r.Text())
 	}
 	s.mustCall("abort", map[string]any{})
 }
@@ -329,8 +311,8 @@ func TestConflictingCommitFromASecondSessionIsReportedAndAbortRecovers(t *testin
 	b.eval("UserGlobals at: #McpRealstoneMark put: 2. true")
 	a.mustCall("commit", map[string]any{})
 	r := b.call("commit", map[string]any{})
-	if !r.IsError && !strings.Contains(strings.ToLower(r.text()), "conflict") {
-		t.Fatalf("conflicting commit was reported as success: %s", r.text())
+	if !r.IsError && !strings.Contains(strings.ToLower(r.Text()), "conflict") {
+		t.Fatalf("conflicting commit was reported as success: %s", r.Text())
 	}
 	b.mustCall("abort", map[string]any{})
 	if got := b.eval("UserGlobals at: #McpRealstoneMark"); !strings.Contains(got, "1") {
