@@ -265,6 +265,15 @@ func TestGoSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
 	if _, ok := a.outputs["list_classes"]; !ok {
 		t.Error("list_classes lists no outputSchema")
 	}
+	s2 := runGoStory(ctx, a, b, nil, nil)
+	s2.check(t, "Go SDK")
+}
+
+// runGoStory is the loop-and-conflict story of two Go SDK clients: A fixes the sample and
+// commits, B sees it only after its refresh, then both change the method and B's commit is
+// refused. afterCompile runs between A's compile and its commit, afterCommit right after the
+// commit: a test's own checks, each may be nil.
+func runGoStory(ctx context.Context, a, b *goClient, afterCompile, afterCommit func()) loopAndConflict {
 	method := map[string]any{"className": "SampleSavingsAccount", "selector": "addInterest"}
 	tests := map[string]any{"className": "SampleAccountTest"}
 	compile := func(source string) map[string]any {
@@ -275,8 +284,14 @@ func TestGoSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
 	s2.Loop.TestsBefore = a.call(ctx, "run_test_class", tests)
 	s2.Loop.Read = a.call(ctx, "get_method_source", method)
 	s2.Loop.Compile = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"))
+	if afterCompile != nil {
+		afterCompile()
+	}
 	s2.Loop.TestsAfter = a.call(ctx, "run_test_class", tests)
 	s2.Loop.Commit = a.call(ctx, "commit", map[string]any{})
+	if afterCommit != nil {
+		afterCommit()
+	}
 	s2.Second.BeforeRefresh = b.call(ctx, "get_method_source", method)
 	s2.Second.Refresh = b.call(ctx, "refresh", map[string]any{})
 	s2.Second.AfterRefresh = b.call(ctx, "get_method_source", method)
@@ -288,5 +303,5 @@ func TestGoSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
 	s2.Conflict.CommitB = b.call(ctx, "commit", map[string]any{})
 	s2.Conflict.AbortB = b.call(ctx, "abort", map[string]any{})
 	s2.Conflict.AfterAbortB = b.call(ctx, "get_method_source", method)
-	s2.check(t, "Go SDK")
+	return s2
 }

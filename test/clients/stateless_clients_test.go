@@ -59,39 +59,23 @@ func TestGoSDKDefaultModeHoldsATransactionWithAStateHandleBesideASession(t *test
 	b.list(ctx)
 	plain.list(ctx)
 	method := map[string]any{"className": "SampleSavingsAccount", "selector": "addInterest"}
-	tests := map[string]any{"className": "SampleAccountTest"}
-	compile := func(source string) map[string]any {
-		return map[string]any{"className": "SampleSavingsAccount", "source": source}
+	afterCompile := func() {
+		// A stateless client may not write: its pooled gem keeps nothing, so the worker refuses.
+		write := map[string]any{"className": "SampleSavingsAccount", "source": "addInterest\n  self deposit: 3"}
+		if got := plain.call(ctx, "compile_method", write); !got.IsError || got.Kind != "stateRequired" {
+			t.Errorf("a stateless compile_method: %+v, want refused as stateRequired", got)
+		}
+		// Not committed yet: a stateless client of the same server does not see A's change.
+		if got := plain.call(ctx, "get_method_source", method); strings.Contains(got.Text, fixMarker) {
+			t.Errorf("a stateless client saw A's uncommitted change: %q", got.Text)
+		}
 	}
-	var s2 loopAndConflict
-	s2.Second.Before = b.call(ctx, "get_method_source", method)
-	s2.Loop.TestsBefore = a.call(ctx, "run_test_class", tests)
-	s2.Loop.Read = a.call(ctx, "get_method_source", method)
-	s2.Loop.Compile = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"))
-	// A stateless client may not write: its pooled gem keeps nothing, so the worker refuses.
-	if got := plain.call(ctx, "compile_method", compile("addInterest\n  self deposit: 3")); !got.IsError || got.Kind != "stateRequired" {
-		t.Errorf("a stateless compile_method: %+v, want refused as stateRequired", got)
+	afterCommit := func() {
+		if got := plain.call(ctx, "get_method_source", method); !strings.Contains(got.Text, fixMarker) {
+			t.Errorf("a stateless client does not see A's commit: %q", got.Text)
+		}
 	}
-	// Not committed yet: a stateless client of the same server does not see A's change.
-	if got := plain.call(ctx, "get_method_source", method); strings.Contains(got.Text, fixMarker) {
-		t.Errorf("a stateless client saw A's uncommitted change: %q", got.Text)
-	}
-	s2.Loop.TestsAfter = a.call(ctx, "run_test_class", tests)
-	s2.Loop.Commit = a.call(ctx, "commit", map[string]any{})
-	if got := plain.call(ctx, "get_method_source", method); !strings.Contains(got.Text, fixMarker) {
-		t.Errorf("a stateless client does not see A's commit: %q", got.Text)
-	}
-	s2.Second.BeforeRefresh = b.call(ctx, "get_method_source", method)
-	s2.Second.Refresh = b.call(ctx, "refresh", map[string]any{})
-	s2.Second.AfterRefresh = b.call(ctx, "get_method_source", method)
-	s2.Second.Tests = b.call(ctx, "run_test_class", tests)
-	a.call(ctx, "get_method_source", method)
-	s2.Conflict.CompileA = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: 1"))
-	s2.Conflict.CompileB = b.call(ctx, "compile_method", compile("addInterest\n  self deposit: 2"))
-	s2.Conflict.CommitA = a.call(ctx, "commit", map[string]any{})
-	s2.Conflict.CommitB = b.call(ctx, "commit", map[string]any{})
-	s2.Conflict.AbortB = b.call(ctx, "abort", map[string]any{})
-	s2.Conflict.AfterAbortB = b.call(ctx, "get_method_source", method)
+	s2 := runGoStory(ctx, a, b, afterCompile, afterCommit)
 	s2.check(t, "Go SDK 2026-07-28 with a state handle beside a 2025-11-25 session")
 }
 
