@@ -23,19 +23,9 @@ import (
 // in this process with the sample application). A model, not GemStone: these tests say the
 // clients, the front end and the worker agree, not that a real stone answers so.
 
-// realTools is the default surface of the Smalltalk McpServer (docs/tools.md).
-var realTools = []string{
-	"abort", "add_dictionary", "commit", "compile_class_definition", "compile_method", "delete_class",
-	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
-	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
-	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
-	"list_failing_tests", "list_methods", "list_test_classes", "refresh", "remove_dictionary", "run_test_class",
-	"run_test_method", "search_method_source", "set_class_comment", "status",
-}
-
 // The sample's defect and its fix (test/gsmodel/sample): interest rounds down.
 const (
-	failingTest = "testInterestIsRoundedUp"
+	failingTest = modelstone.FailingTest
 	fixMarker   = "+ 99"
 )
 
@@ -123,8 +113,8 @@ func TestTypeScriptSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
 		t.Fatalf("ts-model-client printed %s: %v", out, err)
 	}
 	sort.Strings(got.Tools)
-	if !slices.Equal(got.Tools, realTools) {
-		t.Errorf("the TypeScript SDK listed %d tools %v, want the %d real tools", len(got.Tools), got.Tools, len(realTools))
+	if !slices.Equal(got.Tools, modelstone.RealTools) {
+		t.Errorf("the TypeScript SDK listed %d tools %v, want the %d real tools", len(got.Tools), got.Tools, len(modelstone.RealTools))
 	}
 	if len(got.SchemaProblems) > 0 || len(got.ArgumentProblems) > 0 {
 		t.Errorf("strict Ajv refused schemas %v, or the client's arguments %v", got.SchemaProblems, got.ArgumentProblems)
@@ -252,8 +242,8 @@ func TestGoSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
 	defer cancel()
 	a := connectGo(ctx, t, s.URL, "mcp-gemstone-go-sdk-model-a")
 	b := connectGo(ctx, t, s.URL, "mcp-gemstone-go-sdk-model-b")
-	if names := a.list(ctx); !slices.Equal(names, realTools) {
-		t.Errorf("the Go SDK listed %d tools %v, want the %d real tools", len(names), names, len(realTools))
+	if names := a.list(ctx); !slices.Equal(names, modelstone.RealTools) {
+		t.Errorf("the Go SDK listed %d tools %v, want the %d real tools", len(names), names, len(modelstone.RealTools))
 	}
 	b.list(ctx)
 	if toolschema.Validate(a.schemas["compile_method"], map[string]any{"className": "X", "source": "x", "bogus": 1}) == nil {
@@ -283,7 +273,7 @@ func runGoStory(ctx context.Context, a, b *goClient, afterCompile, afterCommit f
 	s2.Second.Before = b.call(ctx, "get_method_source", method)
 	s2.Loop.TestsBefore = a.call(ctx, "run_test_class", tests)
 	s2.Loop.Read = a.call(ctx, "get_method_source", method)
-	s2.Loop.Compile = a.call(ctx, "compile_method", compile("addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"))
+	s2.Loop.Compile = a.call(ctx, "compile_method", compile(modelstone.FixedAddInterest))
 	if afterCompile != nil {
 		afterCompile()
 	}

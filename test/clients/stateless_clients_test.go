@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
 )
 
 // stateKey is the _meta member that asks for, and names, a 2026-07-28 state handle
@@ -53,8 +55,8 @@ func TestGoSDKDefaultModeHoldsATransactionWithAStateHandleBesideASession(t *test
 	a := connectGoDefault(ctx, t, s.URL, "mcp-gemstone-go-sdk-2026-a", true)
 	b := connectGo(ctx, t, s.URL, "mcp-gemstone-go-sdk-2025-b")
 	plain := connectGoDefault(ctx, t, s.URL, "mcp-gemstone-go-sdk-2026-stateless", false)
-	if names := a.list(ctx); !slices.Equal(names, realTools) {
-		t.Errorf("the Go SDK (2026-07-28) listed %v, want the %d real tools", names, len(realTools))
+	if names := a.list(ctx); !slices.Equal(names, modelstone.RealTools) {
+		t.Errorf("the Go SDK (2026-07-28) listed %v, want the %d real tools", names, len(modelstone.RealTools))
 	}
 	b.list(ctx)
 	plain.list(ctx)

@@ -10,25 +10,16 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/toolschema"
 )
-
-// realTools is the default surface of the Smalltalk McpServer (docs/tools.md).
-var realTools = []string{
-	"abort", "add_dictionary", "commit", "compile_class_definition", "compile_method", "delete_class",
-	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
-	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
-	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
-	"list_failing_tests", "list_methods", "list_test_classes", "refresh", "remove_dictionary", "run_test_class",
-	"run_test_method", "search_method_source", "set_class_comment", "status",
-}
 
 // The sample application's defect and its fix (test/gsmodel/sample): interest rounds down.
 const (
 	sampleClass = "SampleSavingsAccount"
 	sampleTests = "SampleAccountTest"
-	failingTest = "testInterestIsRoundedUp"
-	fixedSource = "addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"
+	failingTest = modelstone.FailingTest
+	fixedSource = modelstone.FixedAddInterest
 	rivalSource = "addInterest\n  self deposit: self balance * self ratePercent // 100 + 1"
 )
 
@@ -76,8 +67,8 @@ func TestToolsListListsTheRealToolsEachWithAValidClosedObjectSchema(t *testing.T
 		}
 	}
 	sort.Strings(names)
-	if !slices.Equal(names, realTools) {
-		t.Fatalf("tools/list named %d tools %v, want the %d real tools %v", len(names), names, len(realTools), realTools)
+	if !slices.Equal(names, modelstone.RealTools) {
+		t.Fatalf("tools/list named %d tools %v, want the %d real tools %v", len(names), names, len(modelstone.RealTools), modelstone.RealTools)
 	}
 }
 

@@ -2,16 +2,19 @@ package gsmodel
 
 import (
 	"io"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 func repoRoot(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	root, err := binserver.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // unmodelled lists the kernel selectors the project's Smalltalk sends that the model does not

@@ -7,6 +7,7 @@ package binserver
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -216,4 +217,23 @@ func GemFiles(gemDir string) map[string]int {
 		}
 	}
 	return out
+}
+
+// RepoRoot finds the repository root (the directory holding go.mod) above the working directory;
+// go test runs in the package's own directory.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("binserver: no go.mod above the working directory")
+		}
+		dir = parent
+	}
 }

@@ -6,7 +6,6 @@
 package modelstone
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +14,24 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/test/gsmodel"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
+)
+
+// RealTools is the default tool surface of the Smalltalk McpServer the stone serves (docs/tools.md).
+var RealTools = []string{
+	"abort", "add_dictionary", "commit", "compile_class_definition", "compile_method", "delete_class",
+	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
+	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
+	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
+	"list_failing_tests", "list_methods", "list_test_classes", "refresh", "remove_dictionary", "run_test_class",
+	"run_test_method", "search_method_source", "set_class_comment", "status",
+}
+
+// The sample application's defect (test/gsmodel/sample): SampleSavingsAccount>>addInterest
+// rounds down, so FailingTest fails until FixedAddInterest is compiled.
+const (
+	FailingTest      = "testInterestIsRoundedUp"
+	FixedAddInterest = "addInterest\n  self deposit: (self balance * self ratePercent + 99) // 100"
 )
 
 // Files are the topaz files the stone files in, relative to the repository root.
@@ -32,31 +49,13 @@ func (s *Stone) Env() string { return "GSMODEL_STONE=" + s.Sock }
 // GemLog is what the worker wrote to its gem log (GsFile gciLogServer:) so far.
 func (s *Stone) GemLog() string { return s.log.String() }
 
-// RepoRoot finds the repository root (the directory holding go.mod) above the working directory.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("modelstone: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // Start files the worker and the sample in, commits and serves gems until the test ends. The
 // socket lives in a short directory of its own: a Unix socket path is limited to about 100
 // bytes, which a t.TempDir() under a long test name can exceed. Start it before the server, so
 // the server (and its gems) stop first at cleanup.
 func Start(t testing.TB) *Stone {
 	t.Helper()
-	root, err := RepoRoot()
+	root, err := binserver.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,22 +23,7 @@ import (
 )
 
 // RepoRoot finds the repository from the working directory (go test runs in the package's).
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("harness: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
+func RepoRoot() (string, error) { return binserver.RepoRoot() }
 
 // BuildServer builds cmd/mcp-gemstone into dir and answers the binary's path.
 func BuildServer(dir string, extraFlags ...string) (string, error) {
