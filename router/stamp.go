@@ -3,6 +3,8 @@ package router
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
 )
 
 // replyShape reads what the stateless wire needs of a worker's answer without decoding it:
@@ -10,27 +12,27 @@ import (
 // code (0 when it has no error). Only the top level is walked and no value is copied; an answer
 // that is not a JSON object with string keys answers (-1, 0).
 func replyShape(reply []byte) (resultAt int, errCode int) {
-	i := skipWS(reply, 0)
+	i := jsonrpc.SkipSpace(reply, 0)
 	if i >= len(reply) || reply[i] != '{' {
 		return -1, 0
 	}
 	i++
 	for {
-		i = skipWS(reply, i)
+		i = jsonrpc.SkipSpace(reply, i)
 		if i >= len(reply) || reply[i] != '"' {
 			return -1, errCode
 		}
-		keyEnd, ok := skipStr(reply, i)
+		keyEnd, ok := jsonrpc.SkipString(reply, i)
 		if !ok {
 			return -1, errCode
 		}
 		key := reply[i+1 : keyEnd-1]
-		i = skipWS(reply, keyEnd)
+		i = jsonrpc.SkipSpace(reply, keyEnd)
 		if i >= len(reply) || reply[i] != ':' {
 			return -1, errCode
 		}
-		i = skipWS(reply, i+1)
-		valueEnd, ok := skipVal(reply, i)
+		i = jsonrpc.SkipSpace(reply, i+1)
+		valueEnd, ok := jsonrpc.SkipValue(reply, i)
 		if !ok {
 			return -1, errCode
 		}
@@ -48,69 +50,12 @@ func replyShape(reply []byte) (resultAt int, errCode int) {
 				errCode = e.Code
 			}
 		}
-		i = skipWS(reply, valueEnd)
+		i = jsonrpc.SkipSpace(reply, valueEnd)
 		if i >= len(reply) || reply[i] != ',' {
 			return -1, errCode
 		}
 		i++
 	}
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipStr answers the index just past the string that opens at i.
-func skipStr(b []byte, i int) (int, bool) {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, true
-		}
-	}
-	return 0, false
-}
-
-// skipVal answers the index just past the JSON value that starts at i (strings, and brackets
-// and braces nested to any depth, are followed; scalars run to the next delimiter).
-func skipVal(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch b[i] {
-	case '"':
-		return skipStr(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				end, ok := skipStr(b, j)
-				if !ok {
-					return 0, false
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, true
-				}
-			}
-		}
-		return 0, false
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\r' && b[j] != '\n' {
-		j++
-	}
-	return j, j > i
 }
 
 // hasMember says whether the object that opens just before at names key at its top level. A

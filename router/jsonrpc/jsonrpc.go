@@ -312,7 +312,7 @@ func eachMember(raw []byte, fn func(name, value []byte)) (dup []byte, ok bool) {
 	var small [16][]byte
 	seen := small[:0]
 	var many map[string]struct{}
-	i := skipSpace(raw, 1)
+	i := SkipSpace(raw, 1)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
@@ -323,7 +323,7 @@ func eachMember(raw []byte, fn func(name, value []byte)) (dup []byte, ok bool) {
 		if raw[i] != '"' {
 			return nil, false
 		}
-		end, ok := skipString(raw, i)
+		end, ok := SkipString(raw, i)
 		if !ok {
 			return nil, false
 		}
@@ -356,17 +356,17 @@ func eachMember(raw []byte, fn func(name, value []byte)) (dup []byte, ok bool) {
 				many[string(name)] = struct{}{}
 			}
 		}
-		i = skipSpace(raw, end)
+		i = SkipSpace(raw, end)
 		if i >= len(raw) || raw[i] != ':' {
 			return nil, false
 		}
-		i = skipSpace(raw, i+1)
-		vend, ok := skipValue(raw, i)
+		i = SkipSpace(raw, i+1)
+		vend, ok := SkipValue(raw, i)
 		if !ok {
 			return nil, false
 		}
 		fn(name, raw[i:vend:vend])
-		i = skipSpace(raw, vend)
+		i = SkipSpace(raw, vend)
 		if i >= len(raw) {
 			return nil, false
 		}
@@ -376,7 +376,7 @@ func eachMember(raw []byte, fn func(name, value []byte)) (dup []byte, ok bool) {
 		if raw[i] != ',' {
 			return nil, false
 		}
-		i = skipSpace(raw, i+1)
+		i = SkipSpace(raw, i+1)
 	}
 	return nil, false
 }
@@ -405,28 +405,29 @@ func Members(raw []byte) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-func skipSpace(b []byte, i int) int {
+// SkipSpace answers the index of the first byte at or after i that is not JSON white space.
+func SkipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
 		i++
 	}
 	return i
 }
 
-// skipValue answers the end of the JSON value starting at b[i] (its syntax is checked
+// SkipValue answers the end of the JSON value starting at b[i] (its syntax is checked
 // elsewhere; this only finds where it ends).
-func skipValue(b []byte, i int) (int, bool) {
+func SkipValue(b []byte, i int) (int, bool) {
 	if i >= len(b) {
 		return i, false
 	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		return SkipString(b, i)
 	case '{', '[':
 		depth := 0
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				end, ok := skipString(b, i)
+				end, ok := SkipString(b, i)
 				if !ok {
 					return i, false
 				}
@@ -451,7 +452,8 @@ func skipValue(b []byte, i int) (int, bool) {
 	return i, i > start
 }
 
-func skipString(b []byte, i int) (int, bool) {
+// SkipString answers the index just past the string that opens at b[i].
+func SkipString(b []byte, i int) (int, bool) {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
 		case '\\':
