@@ -111,34 +111,16 @@ var statelessTools = []*tool{
 		schema: json.RawMessage(emptySchema), run: (*call).logThrice},
 	{name: "test_streaming_elicitation", doc: "Conformance fixture: asks the client one elicitation through the channel.",
 		schema: json.RawMessage(emptySchema),
-		run: func(c *call, _ map[string]any) (any, error) {
-			res, err := c.askKeyed("user_name", "elicitation/create", elicitParams("What is your name?", "name", "string"))
-			if err != nil {
-				return askFailure(err)
-			}
-			return content(textItem("Hello, " + elicitedString(res, "name") + "!")), nil
-		}},
+		run:    greetByName},
 	{name: "test_trigger_tool_change", doc: "Conformance fixture: announces notifications/tools/list_changed.",
 		schema: json.RawMessage(emptySchema),
-		run: func(c *call, _ map[string]any) (any, error) {
-			c.w.notify(c.id, "notifications/tools/list_changed", map[string]any{})
-			return content(textItem("tool list change announced")), nil
-		}},
+		run:    announce("notifications/tools/list_changed", "tool list change announced")},
 	{name: "test_trigger_prompt_change", doc: "Conformance fixture: announces notifications/prompts/list_changed.",
 		schema: json.RawMessage(emptySchema),
-		run: func(c *call, _ map[string]any) (any, error) {
-			c.w.notify(c.id, "notifications/prompts/list_changed", map[string]any{})
-			return content(textItem("prompt list change announced")), nil
-		}},
+		run:    announce("notifications/prompts/list_changed", "prompt list change announced")},
 	{name: "test_input_required_result_elicitation", doc: "Conformance fixture: asks user_name (elicitation) and greets.",
 		schema: json.RawMessage(emptySchema),
-		run: func(c *call, _ map[string]any) (any, error) {
-			res, err := c.askKeyed("user_name", "elicitation/create", elicitParams("What is your name?", "name", "string"))
-			if err != nil {
-				return askFailure(err)
-			}
-			return content(textItem("Hello, " + elicitedString(res, "name") + "!")), nil
-		}},
+		run:    greetByName},
 	{name: "test_input_required_result_sampling", doc: "Conformance fixture: asks capital_question (sampling) and answers its text.",
 		schema: json.RawMessage(emptySchema),
 		run: func(c *call, _ map[string]any) (any, error) {
@@ -255,3 +237,21 @@ type replyError struct {
 }
 
 func (e *replyError) Error() string { return e.message }
+
+// greetByName asks the client for user_name (an elicitation) and greets it: what both the
+// streaming and the input_required fixtures answer, each through its own path.
+func greetByName(c *call, _ map[string]any) (any, error) {
+	res, err := c.askKeyed("user_name", "elicitation/create", elicitParams("What is your name?", "name", "string"))
+	if err != nil {
+		return askFailure(err)
+	}
+	return content(textItem("Hello, " + elicitedString(res, "name") + "!")), nil
+}
+
+// announce is a fixture that sends one list_changed notification and says so.
+func announce(method, text string) func(*call, map[string]any) (any, error) {
+	return func(c *call, _ map[string]any) (any, error) {
+		c.w.notify(c.id, method, map[string]any{})
+		return content(textItem(text)), nil
+	}
+}
