@@ -71,35 +71,21 @@ func (s *Server) handleSession(ctx context.Context, handle string) *session.Sess
 
 // issueHandle logs a gem in for one client, under the cap, and introduces the router to it.
 func (s *Server) issueHandle(ctx context.Context) (*session.Session, error) {
-	if s.closing.Err() != nil {
-		return nil, &errPoolLaunch{status: http.StatusServiceUnavailable, lf: launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}}
-	}
-	slot, err := s.table.Reserve()
+	sess, err := s.openHidden(ctx, s.handles.add, s.handles.remove)
 	if err != nil {
-		var lim *session.LimitError
-		errors.As(err, &lim)
-		s.o.Log.Warn().Int("limit", lim.Limit).Msg("state handle refused: session limit reached")
-		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: err.Error(), kind: "sessionLimit", number: lim.Limit}}
+		var pl *errPoolLaunch
+		if errors.As(err, &pl) && pl.lf.kind == "sessionLimit" {
+			s.o.Log.Warn().Int("limit", pl.lf.number).Msg("state handle refused: session limit reached")
+		}
+		return nil, err
 	}
-	sess, status, lf := s.open(ctx, slot)
-	if sess == nil {
-		return nil, &errPoolLaunch{status: status, lf: lf}
-	}
-	id := sess.ID()
-	s.hidden.add(id)
-	s.handles.add(id)
-	go func() {
-		<-sess.Done()
-		s.handles.remove(id)
-		s.hidden.remove(id)
-	}()
 	if _, err := s.introduce(ctx, sess); err != nil {
 		return nil, err
 	}
 	// The revision tells the lifetime policy the handle will never open a stream: it idles out
 	// at MCP_IDLE_TIMEOUT, not at the streamless deadline a pool gem keeps.
 	sess.SetProtocolVersion(StatelessVersion)
-	s.o.Log.Info().Str("session", id).Int("sessions", s.table.Len()).Msg("state handle issued")
+	s.o.Log.Info().Str("session", sess.ID()).Int("sessions", s.table.Len()).Msg("state handle issued")
 	return sess, nil
 }
 
@@ -128,4 +114,32 @@ func stampState(reply []byte, handle string) []byte {
 		return reply
 	}
 	return out
+}
+
+// openHidden logs a gem in for a 2026-07-28 path (a state handle, a pool gem) under the session
+// cap, hidden from MCP-Session-Id. onOpen runs with the new session's id before anything can end
+// it, onDone once it has ended.
+func (s *Server) openHidden(ctx context.Context, onOpen, onDone func(id string)) (*session.Session, error) {
+	if s.closing.Err() != nil {
+		return nil, &errPoolLaunch{status: http.StatusServiceUnavailable, lf: launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}}
+	}
+	slot, err := s.table.Reserve()
+	if err != nil {
+		var lim *session.LimitError
+		errors.As(err, &lim)
+		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: err.Error(), kind: "sessionLimit", number: lim.Limit}}
+	}
+	sess, status, lf := s.open(ctx, slot)
+	if sess == nil {
+		return nil, &errPoolLaunch{status: status, lf: lf}
+	}
+	id := sess.ID()
+	s.hidden.add(id)
+	onOpen(id)
+	go func() {
+		<-sess.Done()
+		onDone(id)
+		s.hidden.remove(id)
+	}()
+	return sess, nil
 }

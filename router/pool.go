@@ -115,28 +115,15 @@ func (p *statelessPool) signalLocked() {
 // session revision, whose answer is what server/discover advertises.
 func (p *statelessPool) open(ctx context.Context) (*session.Session, error) {
 	s := p.s
-	if s.closing.Err() != nil {
-		return nil, &errPoolLaunch{status: http.StatusServiceUnavailable, lf: launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}}
-	}
-	slot, err := s.table.Reserve()
-	if err != nil {
-		var lim *session.LimitError
-		errors.As(err, &lim)
-		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: err.Error(), kind: "sessionLimit", number: lim.Limit}}
-	}
-	sess, status, lf := s.open(ctx, slot)
-	if sess == nil {
-		return nil, &errPoolLaunch{status: status, lf: lf}
-	}
-	s.hidden.add(sess.ID())
-	go func() {
-		<-sess.Done()
-		s.hidden.remove(sess.ID())
+	sess, err := s.openHidden(ctx, func(string) {}, func(string) {
 		p.mu.Lock()
 		p.live--
 		p.signalLocked()
 		p.mu.Unlock()
-	}()
+	})
+	if err != nil {
+		return nil, err
+	}
 	info, err := s.introduce(ctx, sess)
 	if err != nil {
 		return nil, err
