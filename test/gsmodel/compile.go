@@ -123,7 +123,7 @@ func (s *Session) compileMethod(cls *Object, src string, dicts []*Object) (*Meth
 				text: "the model compiles no primitives (" + p.Selector + ")"})
 		}
 	}
-	stmts := c.statements(node.Body.Stmts, sc, true)
+	stmts := c.statements(node.Body.Stmts, sc)
 	m.nvars = len(sc.names)
 	if len(c.errs) > 0 {
 		return nil, c.errs, c.warnings
@@ -156,7 +156,7 @@ func (s *Session) compileDoit(src string, self Value, dicts []*Object) (*Method,
 	for _, t := range seq.Temps {
 		c.declare(sc, t)
 	}
-	stmts := c.statements(seq.Stmts, sc, false)
+	stmts := c.statements(seq.Stmts, sc)
 	m.nvars = len(sc.names)
 	if len(c.errs) > 0 {
 		return nil, c.errs, c.warnings
@@ -205,7 +205,7 @@ func (c *compiler) declare(sc *scope, id gscheck.Ident) {
 
 type stmtFn func(f *frame) (Value, bool)
 
-func (c *compiler) statements(stmts []gscheck.Expr, sc *scope, method bool) []stmtFn {
+func (c *compiler) statements(stmts []gscheck.Expr, sc *scope) []stmtFn {
 	out := make([]stmtFn, 0, len(stmts))
 	for _, st := range stmts {
 		if r, ok := st.(*gscheck.ReturnNode); ok {

@@ -65,9 +65,6 @@ func (s *Session) hashKey(v Value, identity bool) any {
 			h := s.send(x, "hash", nil)
 			return fmt.Sprintf("hash:%v", h)
 		}
-		if x.cls == s.img.k.Association || x.cls == s.img.k.SymbolAssociation {
-			return identityKey{x}
-		}
 		return identityKey{x}
 	}
 	return v

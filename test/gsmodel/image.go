@@ -323,16 +323,8 @@ func (img *Image) commitBoot(s *Session) {
 	for _, up := range img.users {
 		roots = append(roots, up)
 	}
-	for _, sym := range img.symbols {
-		_ = sym
-	}
 	for _, r := range roots {
-		if r.st != nil {
-			st := r.st
-			r.vers = []version{{0, st}}
-			r.st = nil
-			img.persist(st, 0)
-		}
+		img.persistAt(r, 0)
 	}
 }
 
@@ -349,21 +341,30 @@ func (img *Image) addUser(userID string) *Object {
 			list.ix = append(list.ix[:len(list.ix)-1], d, img.globals)
 		}
 	}
-	img.persistRoot(up, s)
+	img.persistRoot(up)
 	s.Logout()
 	return up
 }
 
 // persistRoot commits a new root object (a UserProfile) and everything it reaches.
-func (img *Image) persistRoot(root *Object, s *Session) {
+func (img *Image) persistRoot(root *Object) {
 	img.mu.Lock()
 	defer img.mu.Unlock()
 	if root.st == nil {
 		return
 	}
 	img.commit++
+	img.persistAt(root, img.commit)
+}
+
+// persistAt makes a transient object, and every transient object it reaches, persistent as of
+// commit n.
+func (img *Image) persistAt(root *Object, n int) {
+	if root.st == nil {
+		return
+	}
 	st := root.st
-	root.vers = []version{{img.commit, st}}
+	root.vers = []version{{n, st}}
 	root.st = nil
-	img.persist(st, img.commit)
+	img.persist(st, n)
 }

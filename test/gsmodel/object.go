@@ -63,24 +63,23 @@ func (s *State) clone() *State {
 
 // classData is the mutable description of a class or metaclass.
 type classData struct {
-	name          string
-	superclass    *Object
-	isMeta        bool
-	thisClass     *Object // for a metaclass: its class; for a class: its metaclass
-	instVarNames  []string
-	format        format
-	methods       map[string]*Method
-	categories    map[string]string  // selector -> category
-	classVars     map[string]*Object // name -> Association (shared by class and metaclass)
-	pools         []*Object
-	comment       Value
-	category      Value
-	classHistory  []*Object
-	subclasses    []*Object
-	civValues     []Value // a class's class-instance variables, in the metaclass's order
-	options       []string
-	inDictionary  *Object
-	modelledLater bool
+	name         string
+	superclass   *Object
+	isMeta       bool
+	thisClass    *Object // for a metaclass: its class; for a class: its metaclass
+	instVarNames []string
+	format       format
+	methods      map[string]*Method
+	categories   map[string]string  // selector -> category
+	classVars    map[string]*Object // name -> Association (shared by class and metaclass)
+	pools        []*Object
+	comment      Value
+	category     Value
+	classHistory []*Object
+	subclasses   []*Object
+	civValues    []Value // a class's class-instance variables, in the metaclass's order
+	options      []string
+	inDictionary *Object
 }
 
 func (c *classData) clone() *classData {

@@ -154,9 +154,6 @@ func (img *Image) persist(st *State, n int) {
 	visit = func(v Value) {
 		o, ok := v.(*Object)
 		if !ok || o == nil || o.st == nil || o.vers != nil {
-			if b, ok := v.(*Block); ok {
-				_ = b // a block keeps its frame; a committed block is not modelled
-			}
 			return
 		}
 		if o.cls != nil && img.k != nil && o.cls == img.k.Symbol {
