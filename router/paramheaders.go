@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
 // metaParamHeaders carries a 2026-07-28 tools/call's Mcp-Param-* headers to the worker: SEP-2243

@@ -35,7 +35,7 @@ import (
 	oteltrace "go.opentelemetry.io/otel/trace"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/router/trace"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/trace"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 

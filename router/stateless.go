@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
 // StatelessVersion is the first revision without sessions: each request carries its protocol

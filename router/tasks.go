@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
 // The tasks extension (io.modelcontextprotocol/tasks) on the stateless revision. The router owns

@@ -14,7 +14,7 @@ import (
 
 	"github.com/coreos/go-oidc/v3/oidc"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
 // Rejection is why a token was not accepted, in the terms the challenge needs.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/pending"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 )
 
 func newHub(t *testing.T, o Options) *Hub {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/pending"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 )
 
 // CallStream is where the messages of one running call go: the answer to its POST.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
 // The bounds of the pathway. They are mechanism, not deployment policy: sized to proxies, NAT

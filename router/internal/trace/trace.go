@@ -20,7 +20,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
 // Trace lines are written without a level (zerolog's Log), so MCP_LOG_LEVEL never hides
