@@ -34,8 +34,8 @@ import (
 	"github.com/rs/zerolog"
 	oteltrace "go.opentelemetry.io/otel/trace"
 
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/trace"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
