@@ -14,6 +14,7 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+	"golang.org/x/sync/singleflight"
 )
 
 // allowedAlgorithms are the only signature algorithms a token may use: asymmetric ones.
@@ -43,20 +44,21 @@ var errNoKey = errors.New("signature not made by any of the issuer's keys")
 // keySet is the issuer's JWKS, cached. It is fetched again when a token names a key id it
 // does not hold (the issuer rotated its keys) -- but at most once per minRefresh, so a flood
 // of tokens with made-up key ids costs the issuer one fetch, not one each -- and when the
-// cache is older than maxAge, so a key the issuer withdrew stops verifying.
+// cache is older than maxAge, so a key the issuer withdrew stops verifying. Requests that
+// need a fetch while one is under way wait for that one (flight) instead of starting another.
 type keySet struct {
 	url        string
 	client     *http.Client
 	now        func() time.Time
 	minRefresh time.Duration
 	maxAge     time.Duration
+	flight     singleflight.Group
 
-	mu       sync.Mutex
-	keys     []jose.JSONWebKey
-	fetched  time.Time // last attempt, successful or not
-	loaded   time.Time // last success
-	inflight chan struct{}
-	lastErr  error
+	mu      sync.Mutex
+	keys    []jose.JSONWebKey
+	fetched time.Time // last attempt, successful or not
+	loaded  time.Time // last success
+	lastErr error
 }
 
 func newKeySet(url string, client *http.Client, now func() time.Time) *keySet {
@@ -122,61 +124,61 @@ func verifyWith(jws *jose.JSONWebSignature, hdr jose.Header, keys []jose.JSONWeb
 }
 
 // current answers the cached keys, fetching them when there are none, when they are too
-// old, or when refresh is asked for and the last attempt is older than minRefresh.
+// old, or when refresh is asked for (refresh throttles itself to once per minRefresh).
 func (k *keySet) current(ctx context.Context, refresh bool) ([]jose.JSONWebKey, error) {
 	k.mu.Lock()
-	now := k.now()
-	need := refresh || k.loaded.IsZero() || now.Sub(k.loaded) > k.maxAge
-	throttled := !k.fetched.IsZero() && now.Sub(k.fetched) < k.minRefresh
-	if !need || (throttled && k.inflight == nil) {
-		keys, err := k.keys, error(nil)
-		if k.loaded.IsZero() {
-			err = k.lastErr
-			if err == nil {
-				err = errKeysUnavailable
-			}
-		}
-		k.mu.Unlock()
-		return keys, err
-	}
-	if k.inflight == nil {
-		done := make(chan struct{})
-		k.inflight = done
-		k.fetched = now
-		go k.fetch(done)
-	}
-	wait := k.inflight
+	need := refresh || k.loaded.IsZero() || k.now().Sub(k.loaded) > k.maxAge
+	keys := k.keys
 	k.mu.Unlock()
+	if !need {
+		return keys, nil
+	}
+	// The fetch runs on its own context (refresh), so a client hanging up does not cancel a
+	// fetch other requests wait for; this request alone stops waiting.
 	select {
-	case <-wait:
+	case r := <-k.flight.DoChan("jwks", k.refresh):
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.([]jose.JSONWebKey), nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%w: %w", errKeysUnavailable, ctx.Err())
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.loaded.IsZero() {
-		return nil, k.lastErr
-	}
-	// A failed refresh keeps the keys last loaded: an issuer that is briefly down does not
-	// lock everyone out, and the next attempt comes minRefresh later.
-	return k.keys, nil
 }
 
-// fetch loads the JWKS on its own context, so a client hanging up does not cancel a fetch
-// other requests wait for.
-func (k *keySet) fetch(done chan struct{}) {
+// refresh downloads the JWKS unless the last attempt is younger than minRefresh, and answers
+// the keys to use. A failed download keeps the keys last loaded: an issuer that is briefly
+// down does not lock everyone out, and the next attempt comes minRefresh later.
+func (k *keySet) refresh() (any, error) {
+	k.mu.Lock()
+	if !k.fetched.IsZero() && k.now().Sub(k.fetched) < k.minRefresh {
+		defer k.mu.Unlock()
+		return k.cached()
+	}
+	k.fetched = k.now()
+	k.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	keys, err := k.download(ctx)
 	k.mu.Lock()
+	defer k.mu.Unlock()
 	if err != nil {
 		k.lastErr = fmt.Errorf("%w: %w", errKeysUnavailable, err)
-	} else {
-		k.keys, k.loaded, k.lastErr = keys, k.now(), nil
+		return k.cached()
 	}
-	k.inflight = nil
-	k.mu.Unlock()
-	close(done)
+	k.keys, k.loaded, k.lastErr = keys, k.now(), nil
+	return keys, nil
+}
+
+// cached answers the keys last loaded or, when none ever were, why not. k.mu is held.
+func (k *keySet) cached() ([]jose.JSONWebKey, error) {
+	if !k.loaded.IsZero() {
+		return k.keys, nil
+	}
+	if k.lastErr != nil {
+		return nil, k.lastErr
+	}
+	return nil, errKeysUnavailable
 }
 
 func (k *keySet) download(ctx context.Context) ([]jose.JSONWebKey, error) {

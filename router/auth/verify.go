@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
@@ -39,18 +40,18 @@ func invalidToken(desc string) *Rejection {
 
 // Verifier checks bearer tokens against one issuer. Discovery happens on first use and is
 // retried (at most every 5 s) until it succeeds, so the router can start while the
-// authorization server is still coming up; meanwhile requests get 503.
+// authorization server is still coming up; meanwhile requests get 503. Requests arriving
+// during a discovery wait for it (flight) instead of starting another.
 type Verifier struct {
 	cfg    Config
 	client *http.Client
 	now    func() time.Time
+	flight singleflight.Group
 
-	mu        sync.Mutex
-	verifier  *oidc.IDTokenVerifier
-	keys      *keySet
-	lastTry   time.Time
-	lastErr   error
-	discovery chan struct{}
+	mu       sync.Mutex
+	verifier *oidc.IDTokenVerifier
+	lastTry  time.Time
+	lastErr  error
 }
 
 // VerifierOptions are for tests and special deployments; zero values take defaults.
@@ -83,70 +84,76 @@ const discoveryRetry = 5 * time.Second
 
 func (v *Verifier) ready(ctx context.Context) (*oidc.IDTokenVerifier, error) {
 	v.mu.Lock()
+	verifier := v.verifier
+	v.mu.Unlock()
+	if verifier != nil {
+		return verifier, nil
+	}
+	// discover runs on its own context, so a client hanging up does not cancel a discovery
+	// other requests wait for; this request alone stops waiting.
+	select {
+	case r := <-v.flight.DoChan("discovery", v.discover):
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(*oidc.IDTokenVerifier), nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for OpenID discovery: %w", ctx.Err())
+	}
+}
+
+// discover fetches the discovery document and makes the verifier, unless one exists already
+// or the last failed attempt is younger than discoveryRetry.
+func (v *Verifier) discover() (any, error) {
+	v.mu.Lock()
 	if v.verifier != nil {
 		defer v.mu.Unlock()
 		return v.verifier, nil
 	}
-	if v.discovery == nil {
-		if !v.lastTry.IsZero() && v.now().Sub(v.lastTry) < discoveryRetry {
-			defer v.mu.Unlock()
-			return nil, v.lastErr
-		}
-		v.lastTry = v.now()
-		done := make(chan struct{})
-		v.discovery = done
-		go v.discover(done)
-	}
-	wait := v.discovery
-	v.mu.Unlock()
-	select {
-	case <-wait:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("waiting for OpenID discovery: %w", ctx.Err())
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.verifier == nil {
+	if !v.lastTry.IsZero() && v.now().Sub(v.lastTry) < discoveryRetry {
+		defer v.mu.Unlock()
 		return nil, v.lastErr
 	}
-	return v.verifier, nil
-}
-
-func (v *Verifier) discover(done chan struct{}) {
-	ctx, cancel := context.WithTimeout(oidc.ClientContext(context.Background(), v.client), 15*time.Second)
-	defer cancel()
-	var verifier *oidc.IDTokenVerifier
-	var keys *keySet
-	// NewProvider also checks that the document's issuer is the configured one.
-	provider, err := oidc.NewProvider(ctx, v.cfg.Issuer)
-	if err == nil {
-		var doc struct {
-			JWKSURI string `json:"jwks_uri"`
-		}
-		if err = provider.Claims(&doc); err == nil && doc.JWKSURI == "" {
-			err = errors.New("the discovery document has no jwks_uri")
-		}
-		if err == nil {
-			keys = newKeySet(doc.JWKSURI, v.client, v.now)
-			verifier = oidc.NewVerifier(v.cfg.Issuer, keys, &oidc.Config{
-				SupportedSigningAlgs: allowedAlgorithmNames(),
-				// iss, aud, exp and nbf are checked below, with this server's skew and with
-				// reasons a client can act on.
-				SkipIssuerCheck:   true,
-				SkipClientIDCheck: true,
-				SkipExpiryCheck:   true,
-			})
-		}
-	}
+	v.lastTry = v.now()
+	v.mu.Unlock()
+	verifier, err := v.newVerifier()
 	v.mu.Lock()
+	defer v.mu.Unlock()
 	if err != nil {
 		v.lastErr = fmt.Errorf("OpenID discovery at %s failed: %w", v.cfg.Issuer, err)
-	} else {
-		v.verifier, v.keys, v.lastErr = verifier, keys, nil
+		return nil, v.lastErr
 	}
-	v.discovery = nil
-	v.mu.Unlock()
-	close(done)
+	v.verifier, v.lastErr = verifier, nil
+	return verifier, nil
+}
+
+// newVerifier reads the issuer's discovery document and makes a verifier over its JWKS.
+func (v *Verifier) newVerifier() (*oidc.IDTokenVerifier, error) {
+	ctx, cancel := context.WithTimeout(oidc.ClientContext(context.Background(), v.client), 15*time.Second)
+	defer cancel()
+	// NewProvider also checks that the document's issuer is the configured one.
+	provider, err := oidc.NewProvider(ctx, v.cfg.Issuer)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		JWKSURI string `json:"jwks_uri"`
+	}
+	if err := provider.Claims(&doc); err != nil {
+		return nil, err
+	}
+	if doc.JWKSURI == "" {
+		return nil, errors.New("the discovery document has no jwks_uri")
+	}
+	keys := newKeySet(doc.JWKSURI, v.client, v.now)
+	return oidc.NewVerifier(v.cfg.Issuer, keys, &oidc.Config{
+		SupportedSigningAlgs: allowedAlgorithmNames(),
+		// iss, aud, exp and nbf are checked below, with this server's skew and with
+		// reasons a client can act on.
+		SkipIssuerCheck:   true,
+		SkipClientIDCheck: true,
+		SkipExpiryCheck:   true,
+	}), nil
 }
 
 // maxTokenBytes bounds what is parsed: real access tokens are a few KiB.
