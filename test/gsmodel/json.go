@@ -38,7 +38,42 @@ func (r *jsonReader) skip() {
 }
 
 func (r *jsonReader) fail(what string) (Value, string) {
-	return nil, fmt.Sprintf("%s at character %d", what, r.pos+1)
+	return nil, r.problem(what)
+}
+
+// problem is the error text for what was expected at the current position.
+func (r *jsonReader) problem(what string) string {
+	return fmt.Sprintf("%s at character %d", what, r.pos+1)
+}
+
+// eat consumes c when it is the next character.
+func (r *jsonReader) eat(c rune) bool {
+	if r.pos < len(r.in) && r.in[r.pos] == c {
+		r.pos++
+		return true
+	}
+	return false
+}
+
+// elements reads the members of an object or the elements of an array, the opening bracket
+// already read: none, or each one (read by element) followed by ',' and another or by closing.
+func (r *jsonReader) elements(closing rune, element func() string) string {
+	r.skip()
+	if r.eat(closing) {
+		return ""
+	}
+	for {
+		if err := element(); err != "" {
+			return err
+		}
+		r.skip()
+		if r.eat(closing) {
+			return ""
+		}
+		if !r.eat(',') {
+			return r.problem(fmt.Sprintf("',' or '%c' expected", closing))
+		}
+	}
 }
 
 func (r *jsonReader) value(depth int) (Value, string) {
@@ -54,66 +89,42 @@ func (r *jsonReader) value(depth int) (Value, string) {
 	case c == '{':
 		r.pos++
 		d := s.newDictionary(s.img.k.Dictionary)
-		r.skip()
-		if r.pos < len(r.in) && r.in[r.pos] == '}' {
-			r.pos++
-			return d, ""
-		}
-		for {
+		err := r.elements('}', func() string {
 			r.skip()
 			if r.pos >= len(r.in) || r.in[r.pos] != '"' {
-				return r.fail("a member name expected")
+				return r.problem("a member name expected")
 			}
 			k, err := r.str()
 			if err != "" {
-				return nil, err
+				return err
 			}
 			r.skip()
-			if r.pos >= len(r.in) || r.in[r.pos] != ':' {
-				return r.fail("':' expected")
+			if !r.eat(':') {
+				return r.problem("':' expected")
 			}
-			r.pos++
 			v, err := r.value(depth + 1)
 			if err != "" {
-				return nil, err
+				return err
 			}
 			s.dictAtPut(d, k, v)
-			r.skip()
-			if r.pos < len(r.in) && r.in[r.pos] == ',' {
-				r.pos++
-				continue
-			}
-			if r.pos < len(r.in) && r.in[r.pos] == '}' {
-				r.pos++
-				return d, ""
-			}
-			return r.fail("',' or '}' expected")
+			return ""
+		})
+		if err != "" {
+			return nil, err
 		}
+		return d, ""
 	case c == '[':
 		r.pos++
 		var vals []Value
-		r.skip()
-		if r.pos < len(r.in) && r.in[r.pos] == ']' {
-			r.pos++
-			return s.newArray(vals), ""
-		}
-		for {
+		err := r.elements(']', func() string {
 			v, err := r.value(depth + 1)
-			if err != "" {
-				return nil, err
-			}
 			vals = append(vals, v)
-			r.skip()
-			if r.pos < len(r.in) && r.in[r.pos] == ',' {
-				r.pos++
-				continue
-			}
-			if r.pos < len(r.in) && r.in[r.pos] == ']' {
-				r.pos++
-				return s.newArray(vals), ""
-			}
-			return r.fail("',' or ']' expected")
+			return err
+		})
+		if err != "" {
+			return nil, err
 		}
+		return s.newArray(vals), ""
 	case c == '"':
 		return r.str()
 	case c == 't' && r.word("true"):

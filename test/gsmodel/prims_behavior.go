@@ -336,14 +336,19 @@ func (img *Image) behaviorPrims(s *Session) {
 		s.flushMethodCache()
 		return a
 	})
-	img.prim(s, "Behavior", "compileMethod:dictionaries:category:environmentId:", func(s *Session, a Value, x []Value) Value {
-		m, errs, warns := s.compileInto(a.(*Object), s.argString(x[0]), s.elements(x[1]), s.argString(x[2]), true)
-		if errs != nil {
-			return s.signalCompileError(errs)
+	// The environmentId: forms answer the GsNMethod or signal the CompileError;
+	// ...intoMethodDict:intoCategories:environmentId: compiles without installing.
+	compileMethod := func(install bool) primFn {
+		return func(s *Session, a Value, x []Value) Value {
+			m, errs, warns := s.compileInto(a.(*Object), s.argString(x[0]), s.elements(x[1]), s.argString(x[2]), install)
+			if errs != nil {
+				return s.signalCompileError(errs)
+			}
+			s.signalWarnings(warns)
+			return s.methodObject(m)
 		}
-		s.signalWarnings(warns)
-		return s.methodObject(m)
-	})
+	}
+	img.prim(s, "Behavior", "compileMethod:dictionaries:category:environmentId:", compileMethod(true))
 	img.prim(s, "Behavior", "compileMethod:dictionaries:category:", func(s *Session, a Value, x []Value) Value {
 		_, errs, _ := s.compileInto(a.(*Object), s.argString(x[0]), s.elements(x[1]), s.argString(x[2]), true)
 		if errs != nil {
@@ -351,15 +356,7 @@ func (img *Image) behaviorPrims(s *Session) {
 		}
 		return nil
 	})
-	img.prim(s, "Behavior", "compileMethod:dictionaries:category:intoMethodDict:intoCategories:environmentId:",
-		func(s *Session, a Value, x []Value) Value {
-			m, errs, warns := s.compileInto(a.(*Object), s.argString(x[0]), s.elements(x[1]), s.argString(x[2]), false)
-			if errs != nil {
-				return s.signalCompileError(errs)
-			}
-			s.signalWarnings(warns)
-			return s.methodObject(m)
-		})
+	img.prim(s, "Behavior", "compileMethod:dictionaries:category:intoMethodDict:intoCategories:environmentId:", compileMethod(false))
 	img.prim(s, "Behavior", "classHistory", func(s *Session, a Value, x []Value) Value {
 		var out []Value
 		for _, c := range s.rd(a.(*Object)).class.classHistory {

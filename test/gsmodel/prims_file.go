@@ -32,29 +32,27 @@ func (s *Session) bytesString(b []byte) *Object {
 	return s.newBytes(s.img.k.String, r)
 }
 
+// newFile answers a GsFile (an instance of class) over f, or nil when opening it failed.
+func (s *Session) newFile(class Value, f *gsFile, err error) Value {
+	if err != nil {
+		return nil
+	}
+	o := s.newObject(class.(*Object))
+	o.ext = f
+	return o
+}
+
 func (img *Image) filePrims(s *Session) {
 	img.prim(s, "GsFile class", "openReadOnServer:", func(s *Session, a Value, x []Value) Value {
 		data, err := os.ReadFile(s.argString(x[0]))
-		if err != nil {
-			return nil
-		}
-		f := s.newObject(a.(*Object))
-		f.ext = &gsFile{data: data}
-		return f
+		return s.newFile(a, &gsFile{data: data}, err)
 	})
 	img.prim(s, "GsFile class", "openWriteOnServer:", func(s *Session, a Value, x []Value) Value {
 		w, err := os.Create(s.argString(x[0]))
-		if err != nil {
-			return nil
-		}
-		f := s.newObject(a.(*Object))
-		f.ext = &gsFile{write: w}
-		return f
+		return s.newFile(a, &gsFile{write: w}, err)
 	})
 	img.prim(s, "GsFile class", "stdout", func(s *Session, a Value, x []Value) Value {
-		f := s.newObject(a.(*Object))
-		f.ext = &gsFile{stdout: true}
-		return f
+		return s.newFile(a, &gsFile{stdout: true}, nil)
 	})
 	img.prim(s, "GsFile", "lf", func(s *Session, a Value, x []Value) Value {
 		return s.send(a, "nextPutAll:", []Value{s.newString("\n")})

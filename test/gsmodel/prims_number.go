@@ -62,6 +62,9 @@ func (s *Session) arith(op string, a, b Value) Value {
 		return s.refuse("#%s on a Float", op)
 	}
 	x, y := bigOf(a), bigOf(b)
+	if y.Sign() == 0 && isDivision(op) {
+		return s.signalNew("ZeroDivide", 2026, "", nil)
+	}
 	r := new(big.Int)
 	switch op {
 	case "+":
@@ -71,40 +74,21 @@ func (s *Session) arith(op string, a, b Value) Value {
 	case "*":
 		r.Mul(x, y)
 	case "/":
-		if y.Sign() == 0 {
-			return s.signalNew("ZeroDivide", 2026, "", nil)
-		}
 		m := new(big.Int)
 		r.QuoRem(x, y, m)
 		if m.Sign() != 0 {
 			return s.refuse("%s / %s answers a Fraction, which the model does not model", x, y)
 		}
 	case "//", "\\\\":
-		if y.Sign() == 0 {
-			return s.signalNew("ZeroDivide", 2026, "", nil)
-		}
-		q, m := new(big.Int), new(big.Int)
-		q.DivMod(x, y, m) // Euclidean; adjust to floored for a negative divisor
+		q, m := new(big.Int).DivMod(x, y, new(big.Int)) // Euclidean; adjust to floored for a negative divisor
 		if m.Sign() != 0 && y.Sign() < 0 {
 			q.Add(q, big.NewInt(1))
 			m.Add(m, y)
 		}
-		if op == "//" {
-			r = q
-		} else {
-			r = m
-		}
-	case "rem:", "quo:":
-		if y.Sign() == 0 {
-			return s.signalNew("ZeroDivide", 2026, "", nil)
-		}
-		q, m := new(big.Int), new(big.Int)
-		q.QuoRem(x, y, m)
-		if op == "quo:" {
-			r = q
-		} else {
-			r = m
-		}
+		r = pick(op == "//", q, m)
+	case "quo:", "rem:":
+		q, m := new(big.Int).QuoRem(x, y, new(big.Int))
+		r = pick(op == "quo:", q, m)
 	case "bitAnd:":
 		r.And(x, y)
 	case "bitOr:":
@@ -129,6 +113,23 @@ func (s *Session) arith(op string, a, b Value) Value {
 		return s.refuse("#%s on an Integer", op)
 	}
 	return normInt(r)
+}
+
+// isDivision tells the integer operations that signal ZeroDivide for a zero argument.
+func isDivision(op string) bool {
+	switch op {
+	case "/", "//", "\\\\", "quo:", "rem:":
+		return true
+	}
+	return false
+}
+
+// pick answers the quotient when quotient is true, else the remainder.
+func pick(quotient bool, q, m *big.Int) *big.Int {
+	if quotient {
+		return q
+	}
+	return m
 }
 
 func floatToInt(f float64) Value {

@@ -168,12 +168,8 @@ func (img *Image) persist(st *State, n int) {
 }
 
 func (img *Image) visitState(st *State, visit func(Value)) {
-	for _, v := range st.iv {
-		visit(v)
-	}
-	for _, v := range st.ix {
-		visit(v)
-	}
+	visitEach(visit, st.iv)
+	visitEach(visit, st.ix)
 	if st.dict != nil {
 		for i := range st.dict.keys {
 			if st.dict.live[i] {
@@ -186,31 +182,25 @@ func (img *Image) visitState(st *State, visit func(Value)) {
 		visit(c.thisClass)
 		visit(c.superclass)
 		visit(c.inDictionary)
-		for _, o := range c.subclasses {
-			visit(o)
-		}
-		for _, o := range c.classHistory {
-			visit(o)
-		}
-		for _, o := range c.pools {
-			visit(o)
-		}
+		visitEach(visit, c.subclasses)
+		visitEach(visit, c.classHistory)
+		visitEach(visit, c.pools)
 		visit(c.comment)
 		visit(c.category)
 		for _, a := range c.classVars {
 			visit(a)
 		}
-		for _, v := range c.civValues {
-			visit(v)
-		}
+		visitEach(visit, c.civValues)
 		for _, m := range c.methods {
-			for _, l := range m.literals {
-				visit(l)
-			}
-			for _, g := range m.globals {
-				visit(g)
-			}
+			visitEach(visit, m.literals)
+			visitEach(visit, m.globals)
 		}
+	}
+}
+
+func visitEach[T any](visit func(Value), vs []T) {
+	for _, v := range vs {
+		visit(v)
 	}
 }
 
