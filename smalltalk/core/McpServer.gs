@@ -6,8 +6,7 @@ Object subclass: 'McpServer'
   instVarNames: #( registry dispatcher protocolVersions resultCap
                     configuredName configuredVersion configuredTitle configuredInstructions
                     toolsetNames toolsetOptions frontEnd
-                    readLedger writeLedger staleReads lastReadCount viewNote failedCommit
-                    toolsetOfTool grantedToolsets)
+                    ledger viewNote failedCommit toolsetOfTool grantedToolsets)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -29,8 +28,8 @@ defaultServerInstructions) or defaultToolsetNames.
 
 An instance holds the state of one session: the tool registry its toolsets filled, the
 dispatcher, the identity and limits of the prepare config, the options of each toolset, and the
-blind-write ledgers (what the client read and wrote in the current view) that the guardrail of
-McpToolset forwards to. The prepared instance lives in SessionTemps; the prepare also installs
+blind-write ledger (McpReadLedger: what the client read and wrote in the current view), which
+it tells when the view moves. The prepared instance lives in SessionTemps; the prepare also installs
 the worker-to-router channel the config offers (McpChannel), or none.
 
 It never opens a socket and never commits. It moves the view only in mcpRefreshView (System
@@ -304,26 +303,6 @@ lastTwoFieldsOf: aString
       colons := colons + 1.
       colons = 2 ifTrue: [^aString copyFrom: index to: aString size]]].
   ^String new
-%
-category: 'blind-write keys'
-classmethod: McpServer
-classKeyFor: aClass
-  "The ledger key of a class definition and comment: its name."
-  ^aClass theNonMetaClass name asString
-%
-category: 'blind-write keys'
-classmethod: McpServer
-dictionaryKeyFor: aName
-  ^'#' , aName asString
-%
-category: 'blind-write keys'
-classmethod: McpServer
-methodKeyFor: aClass selector: aSelector
-  "Foo>>bar: or Foo class>>bar:"
-  | className |
-  className := aClass theNonMetaClass name asString.
-  aClass isMeta ifTrue: [className := className , ' class'].
-  ^className , '>>' , aSelector asString
 %
 category: 'output'
 classmethod: McpServer
@@ -645,6 +624,12 @@ frontEnd
 %
 category: 'accessing'
 method: McpServer
+ledger
+  "The blind-write ledger of this session."
+  ^ledger
+%
+category: 'accessing'
+method: McpServer
 optionsFor: aToolsetName
   "The options configured for one toolset, or nil."
   ^toolsetOptions at: aToolsetName ifAbsent: [nil]
@@ -713,109 +698,10 @@ initialize
   resultCap := self class defaultResultCap.
   toolsetNames := #().
   toolsetOptions := Dictionary new.
-  readLedger := Dictionary new.
-  writeLedger := Set new.
-  staleReads := OrderedCollection new.
-  lastReadCount := 0.
+  ledger := McpReadLedger new.
   failedCommit := false.
   toolsetOfTool := Dictionary new.
   grantedToolsets := nil
-%
-category: 'blind-write guardrail'
-method: McpServer
-isReadLicensed: aKey
-  ^readLedger includesKey: aKey
-%
-category: 'blind-write guardrail'
-method: McpServer
-noteRead: aKey
-  "The client has just been shown the current content of aKey."
-  readLedger at: aKey put: (self stampFor: aKey)
-%
-category: 'blind-write guardrail'
-method: McpServer
-noteWrite: aKey
-  "The client has just changed aKey; having written it licenses the next change without a read."
-  writeLedger add: aKey.
-  readLedger at: aKey put: (self stampFor: aKey)
-%
-category: 'blind-write guardrail'
-method: McpServer
-requireRead: aKey
-  (self isReadLicensed: aKey) ifTrue: [^self].
-  ^McpError
-    signalKind: 'refused'
-    message: 'refused: ' , aKey , ' has not been read in the current view of this session, or it changed since. Read it, then retry.'
-    details: (Dictionary new at: 'key' put: aKey; yourself)
-%
-category: 'blind-write guardrail'
-method: McpServer
-writtenKeys
-  ^writeLedger
-%
-category: 'stamps'
-method: McpServer
-absentStamp
-  ^'<absent>'
-%
-category: 'stamps'
-method: McpServer
-classNamed: aName
-  "The class called aName in the symbol list of this user, or nil."
-  | found |
-  aName isEmpty ifTrue: [^nil].
-  found := System myUserProfile symbolList objectNamed: aName asSymbol.
-  (found notNil and: [found isBehavior]) ifFalse: [^nil].
-  ^found
-%
-category: 'stamps'
-method: McpServer
-stampFor: aKey
-  "The content aKey names, as the current view has it: what a read or write is checked against
-   when the view moves."
-  | split |
-  (aKey size > 1 and: [aKey first = $#]) ifTrue: [^self stampForDictionary: (aKey copyFrom: 2 to: aKey size)].
-  split := aKey findString: '>>' startingAt: 1.
-  split > 0 ifTrue: [
-    ^self stampForMethodOf: (aKey copyFrom: 1 to: split - 1) selector: (aKey copyFrom: split + 2 to: aKey size)].
-  ^self stampForClass: aKey
-%
-category: 'stamps'
-method: McpServer
-stampForClass: aName
-  | subject comment |
-  subject := self classNamed: aName.
-  subject isNil ifTrue: [^self absentStamp].
-  comment := [subject comment] on: Error do: [:ex | ex return: nil].
-  ^subject definition asString , (String with: Character lf) , (comment isNil ifTrue: [''] ifFalse: [comment asString])
-%
-category: 'stamps'
-method: McpServer
-stampForDictionary: aName
-  "Each key and whether it binds a class, sorted; the values themselves are not compared."
-  | dictionary entries out |
-  dictionary := System myUserProfile symbolList detect: [:each | each name notNil and: [each name asString = aName]] ifNone: [nil].
-  dictionary isNil ifTrue: [^self absentStamp].
-  entries := OrderedCollection new.
-  dictionary keysAndValuesDo: [:key :value |
-    entries add: key asString , ((value isKindOf: Behavior) ifTrue: [' (class)'] ifFalse: [' (global)'])].
-  out := WriteStream on: String new.
-  (entries asSortedCollection: [:a :b | a <= b]) do: [:each | out nextPutAll: each; nextPut: Character lf].
-  ^out contents
-%
-category: 'stamps'
-method: McpServer
-stampForMethodOf: aClassPart selector: aSelector
-  | meta baseName behavior source |
-  meta := aClassPart size > 6 and: [(aClassPart copyFrom: aClassPart size - 5 to: aClassPart size) = ' class'].
-  baseName := meta ifTrue: [aClassPart copyFrom: 1 to: aClassPart size - 6] ifFalse: [aClassPart].
-  behavior := self classNamed: baseName.
-  behavior isNil ifTrue: [^self absentStamp].
-  meta ifTrue: [behavior := behavior class].
-  (behavior includesSelector: aSelector asSymbol) ifFalse: [^self absentStamp].
-  source := [behavior sourceCodeAt: aSelector asSymbol] on: Error do: [:ex | ex return: nil].
-  source isNil ifTrue: [^self absentStamp].
-  ^source asString
 %
 category: 'view'
 method: McpServer
@@ -845,7 +731,7 @@ isViewMovable
 category: 'view'
 method: McpServer
 noteCommitFailed
-  "A commit conflicted: the view did not move and nothing in the ledgers changes."
+  "A commit conflicted: the view did not move and nothing in the ledger changes."
   failedCommit := true
 %
 category: 'view'
@@ -874,38 +760,17 @@ hygieneNoteConflicting: aBoolean
 %
 category: 'view'
 method: McpServer
-revalidateReads
-  "After a view move: keep each read whose content is unchanged, drop and remember the rest."
-  | keys |
-  keys := OrderedCollection new.
-  readLedger keysAndValuesDo: [:key :stamp | keys add: key].
-  lastReadCount := keys size.
-  keys do: [:key |
-    (self stampFor: key) = (readLedger at: key) ifFalse: [
-      readLedger removeKey: key.
-      writeLedger remove: key ifAbsent: [nil].
-      (staleReads includes: key) ifFalse: [staleReads add: key]]]
-%
-category: 'view'
-method: McpServer
-viewMovedByAbort
+viewMovedWithNothingPending
+  "An abort or a commit moved the view and left nothing uncommitted: the writes are forgotten and
+   a failed commit no longer holds the view."
   failedCommit := false.
-  writeLedger := Set new.
-  self revalidateReads
-%
-category: 'view'
-method: McpServer
-viewMovedByCommit
-  failedCommit := false.
-  writeLedger := Set new.
-  self revalidateReads
+  ledger viewMovedKeepingWrites: false
 %
 category: 'view'
 method: McpServer
 viewMovedByRefresh: keptChanges
   "A refresh that answered false moved the view too, and nothing pending can commit now."
-  keptChanges ifFalse: [writeLedger := Set new].
-  self revalidateReads
+  ledger viewMovedKeepingWrites: keptChanges
 %
 category: 'notes'
 method: McpServer
@@ -915,36 +780,10 @@ sessionNotes
   notes := OrderedCollection new.
   note := self viewMoved.
   note isNil ifFalse: [notes add: note].
-  note := self staleReadNote.
+  note := ledger staleReadNote.
   note isNil ifFalse: [notes add: note].
   self hasUncommittedChanges ifTrue: [notes add: McpDispatcher uncommittedNote].
   ^notes
-%
-category: 'notes'
-method: McpServer
-staleReadNote
-  "One line naming the reads the last view moves made stale, once; nil when there are none."
-  | note |
-  staleReads isEmpty ifTrue: [^nil].
-  note := '[session] The view moved: ' , staleReads size printString , ' of '
-    , (lastReadCount max: staleReads size) printString
-    , ' earlier reads are stale and must be re-read before writing to them: '
-    , (self summaryOf: staleReads) , '.'.
-  staleReads := OrderedCollection new.
-  ^note
-%
-category: 'notes'
-method: McpServer
-summaryOf: aCollectionOfKeys
-  | out shown |
-  shown := aCollectionOfKeys size min: 6.
-  out := WriteStream on: String new.
-  1 to: shown do: [:index |
-    index > 1 ifTrue: [out nextPutAll: ', '].
-    out nextPutAll: (aCollectionOfKeys at: index)].
-  aCollectionOfKeys size > shown ifTrue: [
-    out nextPutAll: ' and ' , (aCollectionOfKeys size - shown) printString , ' more'].
-  ^out contents
 %
 category: 'notes'
 method: McpServer

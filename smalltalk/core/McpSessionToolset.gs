@@ -17,8 +17,8 @@ McpSessionToolset comment:
 'The transaction tools: abort, commit, refresh and status.
 
 commit is the only tool in the server that commits, and abort and refresh are, with it, the only
-tools that move the view. Each tells the server that the view moved, so the blind-write ledgers
-are re-validated and the client learns which of its reads went stale. A commit that conflicts
+tools that move the view. Each tells the server that the view moved, so the blind-write ledger
+is re-validated and the client learns which of its reads went stale. A commit that conflicts
 is reported as a failure with kind commitConflict, never as success, and then nothing moves.
 refresh keeps uncommitted work (System continueTransaction); abort discards it.
 
@@ -43,7 +43,7 @@ category: 'tools'
 method: McpSessionToolset
 abort: args
   System abortTransaction.
-  self server viewMovedByAbort.
+  self server viewMovedWithNothingPending.
   ^'Aborted: uncommitted changes were discarded and the view now shows the latest commits.'
 %
 category: 'tools'
@@ -54,7 +54,7 @@ commit: args
   outcome == true ifFalse: [
     self server noteCommitFailed.
     ^self signalCommitConflict].
-  self server viewMovedByCommit.
+  self server viewMovedWithNothingPending.
   ^'Committed: the changes of this session are now visible to every session.'
 %
 category: 'commit'

@@ -25,7 +25,7 @@ helpers (linesFrom:, capResult:, the limit and offset paging of page:args:defaul
 which also keeps the page as structured content for a tool declared with
 outputSchema: self pageSchema from: self; takeStructured hands it to the dispatcher once),
 the options of this toolset only (optionNamed:ifAbsent:), and the blind-write guardrail, which
-forwards to the ledgers of the server (noteRead:, requireRead:, noteWrite:).
+forwards to the ledger of the server (McpReadLedger: noteRead:, requireRead:, noteWrite:).
 
 A toolset never commits, aborts or refreshes the view; only McpSessionToolset does, through its
 commit, abort and refresh tools. It never decides who may change what: that is the business of
@@ -85,7 +85,7 @@ category: 'blind-write guardrail'
 method: McpToolset
 classKey: aClass
   "The ledger key of a class definition and comment."
-  ^McpServer classKeyFor: aClass
+  ^McpReadLedger classKeyFor: aClass
 %
 category: 'lookups'
 method: McpToolset
@@ -100,7 +100,7 @@ category: 'blind-write guardrail'
 method: McpToolset
 dictionaryKey: aName
   "The ledger key of a symbol dictionary, by name."
-  ^McpServer dictionaryKeyFor: aName
+  ^McpReadLedger dictionaryKeyFor: aName
 %
 category: 'schema'
 method: McpToolset
@@ -124,17 +124,17 @@ category: 'blind-write guardrail'
 method: McpToolset
 methodKey: aClass selector: aSelector
   "The ledger key of one method; aClass may be a metaclass."
-  ^McpServer methodKeyFor: aClass selector: aSelector
+  ^McpReadLedger methodKeyFor: aClass selector: aSelector
 %
 category: 'blind-write guardrail'
 method: McpToolset
 noteRead: aKey
-  ^self server noteRead: aKey
+  ^self server ledger noteRead: aKey
 %
 category: 'blind-write guardrail'
 method: McpToolset
 noteWrite: aKey
-  ^self server noteWrite: aKey
+  ^self server ledger noteWrite: aKey
 %
 category: 'options'
 method: McpToolset
@@ -274,7 +274,7 @@ category: 'blind-write guardrail'
 method: McpToolset
 requireRead: aKey
   "Signals kind refused unless aKey was read (or written) in this view and is still current."
-  ^self server requireRead: aKey
+  ^self server ledger requireRead: aKey
 %
 category: 'lookups'
 method: McpToolset

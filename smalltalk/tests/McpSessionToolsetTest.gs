@@ -14,10 +14,11 @@ TestCase subclass: 'McpSessionToolsetTest'
 expectvalue /Class
 doit
 McpSessionToolsetTest comment: 
-'The transaction tools, execute_code and the blind-write ledgers of the server. The ledger tests
-move the view of the ledger through McpTestServer (stamps set by the test) and never the view of
-this session. status and execute_code run for real. commit and abort are not called here: they
-would commit or discard the state of the session running the suite, so the real-stone
+'The transaction tools, execute_code and what the server tells its blind-write ledger when the
+view moves (McpReadLedgerTest tests the ledger itself). The ledger tests move the view of the
+ledger through McpTestServer (stamps set by the test) and never the view of this session.
+status and execute_code run for real. commit and abort are not called here: they would commit
+or discard the state of the session running the suite, so the real-stone
 integration test covers them (a compile and commit round trip, and a conflicting commit from a
 second session). The one test that moves the view, the view-hygiene refresh, uses System
 continueTransaction, which keeps uncommitted work.'
@@ -75,22 +76,22 @@ testExecuteCodeSyntaxErrorIsACompileError
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
-testAbortClearsWritesAndKeepsUnchangedReads
+testAnAbortOrCommitClearsWritesAndKeepsUnchangedReads
   server stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo>>baz' is: 'v1'.
-  server noteRead: 'Foo>>bar'.
-  server noteWrite: 'Foo>>baz'.
-  server viewMovedByAbort.
-  self assert: server writtenKeys isEmpty.
-  self assert: (server isReadLicensed: 'Foo>>bar').
-  self assert: server staleReadNote isNil
+  server ledger noteRead: 'Foo>>bar'.
+  server ledger noteWrite: 'Foo>>baz'.
+  server viewMovedWithNothingPending.
+  self assert: server ledger writtenKeys isEmpty.
+  self assert: (server ledger isReadLicensed: 'Foo>>bar').
+  self assert: server ledger staleReadNote isNil
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
 testAConflictingRefreshClearsWrites
   server stampOf: 'Foo>>bar' is: 'v1'.
-  server noteWrite: 'Foo>>bar'.
+  server ledger noteWrite: 'Foo>>bar'.
   server viewMovedByRefresh: false.
-  self assert: server writtenKeys isEmpty
+  self assert: server ledger writtenKeys isEmpty
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
@@ -98,7 +99,7 @@ testAFailedCommitLeavesTheViewUnmovable
   self assert: server isViewMovable | server class kernelReportsFailedCommit.
   server noteCommitFailed.
   self deny: server isViewMovable.
-  server viewMovedByAbort.
+  server viewMovedWithNothingPending.
   self assert: server isViewMovable | server class kernelReportsFailedCommit
 %
 category: 'tests - ledgers'
@@ -106,63 +107,38 @@ method: McpSessionToolsetTest
 testAReadThatChangedUnderAViewMoveIsDroppedAndReportedOnce
   | note |
   server stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo' is: 'shape1'; stampOf: '#UserGlobals' is: 'k1'.
-  server noteRead: 'Foo>>bar'; noteRead: 'Foo'; noteRead: '#UserGlobals'.
+  server ledger noteRead: 'Foo>>bar'; noteRead: 'Foo'; noteRead: '#UserGlobals'.
   server stampOf: 'Foo>>bar' is: 'v2'.
-  server viewMovedByCommit.
-  self deny: (server isReadLicensed: 'Foo>>bar').
-  self assert: (server isReadLicensed: 'Foo').
-  note := server staleReadNote.
+  server viewMovedWithNothingPending.
+  self deny: (server ledger isReadLicensed: 'Foo>>bar').
+  self assert: (server ledger isReadLicensed: 'Foo').
+  note := server ledger staleReadNote.
   self assert: (self includes: '1 of 3 earlier reads are stale' in: note).
   self assert: (self includes: 'Foo>>bar' in: note).
-  self assert: server staleReadNote isNil.
-  self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) = 'refused'
+  self assert: server ledger staleReadNote isNil.
+  self assert: (self kindRaisedBy: [server ledger requireRead: 'Foo>>bar']) = 'refused'
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
 testARefreshThatKeptChangesKeepsWrites
   server stampOf: 'Foo>>bar' is: 'v1'.
-  server noteWrite: 'Foo>>bar'.
+  server ledger noteWrite: 'Foo>>bar'.
   server viewMovedByRefresh: true.
-  self assert: (server writtenKeys includes: 'Foo>>bar').
-  self assert: (server isReadLicensed: 'Foo>>bar')
-%
-category: 'tests - ledgers'
-method: McpSessionToolsetTest
-testAWriteLicensesTheNextWriteWithoutARead
-  server noteWrite: 'Foo>>bar'.
-  self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) isNil
-%
-category: 'tests - ledgers'
-method: McpSessionToolsetTest
-testAnUnreadKeyIsRefused
-  | caught |
-  caught := [server requireRead: 'Foo>>bar'. nil] on: McpError do: [:ex | ex return: ex].
-  self assert: caught kind = 'refused'.
-  self assert: (caught extraFields at: 'key') = 'Foo>>bar'.
-  server noteRead: 'Foo>>bar'.
-  self assert: (self kindRaisedBy: [server requireRead: 'Foo>>bar']) isNil
+  self assert: (server ledger writtenKeys includes: 'Foo>>bar').
+  self assert: (server ledger isReadLicensed: 'Foo>>bar')
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
 testTheStaleNoteReachesTheNextResultOnce
   | first second |
   server stampOf: 'Foo>>bar' is: 'v1'.
-  server noteRead: 'Foo>>bar'.
+  server ledger noteRead: 'Foo>>bar'.
   server stampOf: 'Foo>>bar' is: 'v2'.
-  server viewMovedByAbort.
+  server viewMovedWithNothingPending.
   first := server handle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"1"}}}'.
   second := server handle: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"1"}}}'.
   self assert: (self includes: 'Foo>>bar' in: first).
   self deny: (self includes: 'Foo>>bar' in: second)
-%
-category: 'tests - ledgers'
-method: McpSessionToolsetTest
-testTheRealStampOfAMethodIsItsSource
-  | real |
-  real := McpServer new.
-  self assert: (real stampFor: 'McpServer class>>defaultServerName') = (McpServer class sourceCodeAt: #defaultServerName) asString.
-  self assert: (real stampFor: 'McpServer>>noSuchSelectorHere') = real absentStamp.
-  self assert: (real stampFor: 'NoSuchClassAnywhere>>foo') = real absentStamp
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 McpServer subclass: 'McpTestServer'
-  instVarNames: #( stamps uncommitted aborts)
+  instVarNames: #( uncommitted aborts)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -14,9 +14,9 @@ McpServer subclass: 'McpTestServer'
 expectvalue /Class
 doit
 McpTestServer comment: 
-'A worker for the worker-core suites: the stamps of its blind-write ledger come from a Dictionary
-the test sets instead of from the image, it reports uncommitted changes only when told to, and
-its result cap can be set. That lets a suite move the view of the ledger without moving the
+'A worker for the worker-core suites: its blind-write ledger is an McpTestLedger, whose stamps
+come from a Dictionary the test sets instead of from the image, it reports uncommitted changes
+only when told to, and its result cap can be set. That lets a suite move the view of the ledger without moving the
 view of the session. It is never a served worker.'
 %
 expectvalue /Class
@@ -27,6 +27,12 @@ McpTestServer category: 'Mcp-Tests'
 removeallmethods McpTestServer
 removeallclassmethods McpTestServer
 ! ------------------- Instance methods for McpTestServer
+category: 'initialization'
+method: McpTestServer
+initialize
+  super initialize.
+  ledger := McpTestLedger new
+%
 category: 'testing'
 method: McpTestServer
 abortForStatelessRequest
@@ -52,15 +58,8 @@ resultCap: anInteger
 %
 category: 'testing'
 method: McpTestServer
-stampFor: aKey
-  stamps isNil ifTrue: [^'<absent>'].
-  ^stamps at: aKey ifAbsent: ['<absent>']
-%
-category: 'testing'
-method: McpTestServer
 stampOf: aKey is: aString
-  stamps isNil ifTrue: [stamps := Dictionary new].
-  stamps at: aKey put: aString
+  ledger stampOf: aKey is: aString
 %
 category: 'testing'
 method: McpTestServer

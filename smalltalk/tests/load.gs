@@ -8,7 +8,7 @@ set compile_env: 0
 run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
-#( #McpCoreTestToolset #McpTestServer
+#( #McpCoreTestToolset #McpTestServer #McpTestLedger #McpReadLedgerTest
    #McpJsonTest #McpUtf8Test #McpToolTest #McpDispatcherTest #McpServerTest
    #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
@@ -21,6 +21,7 @@ true
 !
 ! ------------------- Helpers of the worker-core suites
 input smalltalk/tests/McpCoreTestToolset.gs
+input smalltalk/tests/McpTestLedger.gs
 input smalltalk/tests/McpTestServer.gs
 input smalltalk/tests/McpContractFixtures.gs
 input smalltalk/tests/McpRefusedLogChannel.gs
@@ -32,6 +33,7 @@ input smalltalk/tests/McpKernelFactsTest.gs
 input smalltalk/tests/McpJsonTest.gs
 input smalltalk/tests/McpUtf8Test.gs
 input smalltalk/tests/McpToolTest.gs
+input smalltalk/tests/McpReadLedgerTest.gs
 input smalltalk/tests/McpToolAnnotationsTest.gs
 input smalltalk/tests/McpStructuredContentTest.gs
 input smalltalk/tests/McpTraceLineTest.gs

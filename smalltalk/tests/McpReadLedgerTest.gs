@@ -1,0 +1,157 @@
+set compile_env: 0
+! ------------------- Class definition for McpReadLedgerTest
+expectvalue /Class
+doit
+TestCase subclass: 'McpReadLedgerTest'
+  instVarNames: #( ledger)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpReadLedgerTest comment: 
+'The blind-write ledger on its own, with no server and no toolset: which keys license a write,
+what a view move keeps, drops and reports, the keys, and the stamps the image gives. The view
+moves are told to an McpTestLedger, whose stamps the test sets, so nothing moves the view of
+this session; the stamp tests read the real image through an McpReadLedger and change nothing.'
+%
+expectvalue /Class
+doit
+McpReadLedgerTest category: 'Mcp-Tests'
+%
+! ------------------- Remove existing behavior from McpReadLedgerTest
+removeallmethods McpReadLedgerTest
+removeallclassmethods McpReadLedgerTest
+! ------------------- Instance methods for McpReadLedgerTest
+category: 'helpers'
+method: McpReadLedgerTest
+includes: aPart in: aString
+  ^(aString findString: aPart startingAt: 1) > 0
+%
+category: 'helpers'
+method: McpReadLedgerTest
+kindRaisedBy: aBlock
+  ^[aBlock value. nil] on: McpError do: [:ex | ex return: ex kind]
+%
+category: 'running'
+method: McpReadLedgerTest
+setUp
+  ledger := McpTestLedger new
+%
+category: 'tests - licences'
+method: McpReadLedgerTest
+testAnUnreadKeyIsRefusedNamingTheKey
+  | caught |
+  caught := [ledger requireRead: 'Foo>>bar'. nil] on: McpError do: [:ex | ex return: ex].
+  self assert: caught kind = 'refused'.
+  self assert: (caught extraFields at: 'key') = 'Foo>>bar'.
+  self assert: (self includes: 'refused: Foo>>bar has not been read in the current view of this session' in: caught messageText).
+  ledger noteRead: 'Foo>>bar'.
+  self assert: (self kindRaisedBy: [ledger requireRead: 'Foo>>bar']) isNil
+%
+category: 'tests - licences'
+method: McpReadLedgerTest
+testAWriteLicensesTheNextWriteWithoutARead
+  ledger noteWrite: 'Foo>>bar'.
+  self assert: (ledger writtenKeys includes: 'Foo>>bar').
+  self assert: (self kindRaisedBy: [ledger requireRead: 'Foo>>bar']) isNil
+%
+category: 'tests - licences'
+method: McpReadLedgerTest
+testReadingOneKeyLicensesNoOther
+  ledger noteRead: 'Foo>>bar'.
+  self deny: (ledger isReadLicensed: 'Foo>>baz').
+  self deny: (ledger isReadLicensed: 'Foo class>>bar').
+  self deny: (ledger isReadLicensed: 'Foo').
+  self assert: (self kindRaisedBy: [ledger requireRead: 'Foo']) = 'refused'
+%
+category: 'tests - view moves'
+method: McpReadLedgerTest
+testAMoveThatKeepsWritesStillDropsAWriteWhoseContentChanged
+  ledger stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo>>baz' is: 'v1'.
+  ledger noteWrite: 'Foo>>bar'; noteWrite: 'Foo>>baz'.
+  ledger stampOf: 'Foo>>bar' is: 'v2'.
+  ledger viewMovedKeepingWrites: true.
+  self deny: (ledger writtenKeys includes: 'Foo>>bar').
+  self deny: (ledger isReadLicensed: 'Foo>>bar').
+  self assert: (ledger writtenKeys includes: 'Foo>>baz').
+  self assert: (self includes: '1 of 2 earlier reads are stale' in: ledger staleReadNote)
+%
+category: 'tests - view moves'
+method: McpReadLedgerTest
+testAMoveThatDropsWritesKeepsTheirUnchangedReads
+  ledger stampOf: 'Foo>>bar' is: 'v1'.
+  ledger noteWrite: 'Foo>>bar'.
+  ledger viewMovedKeepingWrites: false.
+  self assert: ledger writtenKeys isEmpty.
+  self assert: (ledger isReadLicensed: 'Foo>>bar').
+  self assert: ledger staleReadNote isNil
+%
+category: 'tests - view moves'
+method: McpReadLedgerTest
+testAKeyStaleAfterTwoMovesIsNamedOnce
+  ledger stampOf: 'Foo>>bar' is: 'v1'.
+  ledger noteRead: 'Foo>>bar'.
+  ledger stampOf: 'Foo>>bar' is: 'v2'.
+  ledger viewMovedKeepingWrites: true.
+  ledger noteRead: 'Foo>>bar'.
+  ledger stampOf: 'Foo>>bar' is: 'v3'.
+  ledger viewMovedKeepingWrites: true.
+  self assert: ledger staleReadNote
+    = '[session] The view moved: 1 of 1 earlier reads are stale and must be re-read before writing to them: Foo>>bar.'
+%
+category: 'tests - view moves'
+method: McpReadLedgerTest
+testTheStaleNoteNamesSixKeysAndCountsTheRest
+  | keys note |
+  keys := (1 to: 8) collect: [:each | 'Foo>>m' , each printString].
+  keys do: [:each | ledger stampOf: each is: 'v1'; noteRead: each].
+  ledger noteRead: 'Foo'.
+  keys do: [:each | ledger stampOf: each is: 'v2'].
+  ledger viewMovedKeepingWrites: true.
+  note := ledger staleReadNote.
+  self assert: (self includes: '8 of 9 earlier reads are stale' in: note).
+  self assert: (self includes: 'Foo>>m1, Foo>>m2, Foo>>m3, Foo>>m4, Foo>>m5, Foo>>m6 and 2 more.' in: note).
+  self deny: (self includes: 'Foo>>m7' in: note)
+%
+category: 'tests - keys'
+method: McpReadLedgerTest
+testKeysNameTheClassTheSideAndTheDictionary
+  self assert: (McpReadLedger classKeyFor: McpReadLedger class) = 'McpReadLedger'.
+  self assert: (McpReadLedger methodKeyFor: McpReadLedger selector: #noteRead:) = 'McpReadLedger>>noteRead:'.
+  self assert: (McpReadLedger methodKeyFor: McpReadLedger class selector: #new) = 'McpReadLedger class>>new'.
+  self assert: (McpReadLedger dictionaryKeyFor: #Mcp) = '#Mcp'
+%
+category: 'tests - stamps'
+method: McpReadLedgerTest
+testTheRealStampOfAMethodIsItsSource
+  | real |
+  real := McpReadLedger new.
+  self assert: (real stampFor: 'McpServer class>>defaultServerName') = (McpServer class sourceCodeAt: #defaultServerName) asString.
+  self assert: (real stampFor: 'McpReadLedger>>noteRead:') = (McpReadLedger sourceCodeAt: #noteRead:) asString.
+  self assert: (real stampFor: 'McpServer>>noSuchSelectorHere') = real absentStamp.
+  self assert: (real stampFor: 'NoSuchClassAnywhere>>foo') = real absentStamp
+%
+category: 'tests - stamps'
+method: McpReadLedgerTest
+testTheRealStampOfADictionaryNamesItsClassesAndGlobals
+  | real stamp |
+  real := McpReadLedger new.
+  stamp := real stampFor: '#Mcp'.
+  self assert: (self includes: 'McpReadLedger (class)' in: stamp).
+  self assert: (real stampFor: '#NoSuchDictionaryHere') = real absentStamp
+%
+category: 'tests - stamps'
+method: McpReadLedgerTest
+testTheRealStampOfAClassHoldsItsDefinitionAndComment
+  | real stamp |
+  real := McpReadLedger new.
+  stamp := real stampFor: 'McpReadLedger'.
+  self assert: (self includes: McpReadLedger definition asString in: stamp).
+  self assert: (self includes: McpReadLedger comment asString in: stamp).
+  self assert: (real stampFor: 'NoSuchClassAnywhere') = real absentStamp
+%
