@@ -63,10 +63,10 @@ func newAuthRouter(t *testing.T) *authRouter {
 		Login:    worker.LoginSpec{StoneNRS: "!tcp@h#server!gs64stone", GemNRS: "!tcp@h#netldi:ldi#task!gemnetobject", User: "DataCurator", Password: "swordfish"},
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "r1", Classify: gemfail.Classify, Log: zerolog.Nop(),
-		Auth: a.Middleware, Identity: ar.identity,
+		Auth: a.Middleware, Identity: ar.identity, Public: a.PublicRoutes(),
 	})
 	t.Cleanup(func() { srv.Close(context.Background()) })
-	h = a.Mount(srv.Handler())
+	h = srv.Handler()
 	return ar
 }
 

@@ -124,6 +124,10 @@ type Options struct {
 	// Metrics, when set, is served at GET /metrics behind the Host and Origin gates (not
 	// the others: it is not MCP); it carries no session id, user or argument.
 	Metrics http.Handler
+	// Public are documents served by exact path outside every gate, like /healthz: what a
+	// client reads before it may ask anything else (the OAuth protected resource metadata
+	// under /.well-known/). Each handler answers every method itself.
+	Public map[string]http.Handler
 
 	Log zerolog.Logger
 }
@@ -229,6 +233,9 @@ func (s *Server) Handler() http.Handler {
 	// behind the Host and Origin gates, so a DNS-rebinding page cannot read the counters.
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
+	for path, h := range s.o.Public {
+		r.Handle(path, h)
+	}
 	if s.o.Metrics != nil {
 		r.With(gates(s.hostGate, s.originGate)).Method(http.MethodGet, "/metrics", s.o.Metrics)
 	}

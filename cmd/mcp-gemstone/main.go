@@ -138,7 +138,6 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 
 	hs := srv.HTTPServer(cfg.Addr())
 	served := make(chan error, 1)
-	hs.Handler = netMode.handler(hs.Handler)
 	go func() { served <- netMode.serve(hs, ln) }()
 
 	sigs := make(chan os.Signal, 1)

@@ -102,6 +102,7 @@ func (m *networkMode) apply(o *router.Options) {
 	}
 	o.Auth = m.auth.Middleware
 	o.Identity = m.identity
+	o.Public = m.auth.PublicRoutes()
 	if m.auth.Config().ScopeToolsets != nil {
 		o.Grants = m.auth
 	}
@@ -125,14 +126,6 @@ func loopbackOnly(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// handler serves the protected resource metadata beside the router.
-func (m *networkMode) handler(h http.Handler) http.Handler {
-	if m.auth == nil {
-		return h
-	}
-	return m.auth.Mount(h)
 }
 
 func (m *networkMode) scheme() string {

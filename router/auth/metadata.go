@@ -67,18 +67,13 @@ func (a *Authenticator) MetadataHandler() http.Handler {
 	})
 }
 
-// Mount puts the metadata handler in front of next at MetadataPaths; everything else goes
-// to next. The router's own gates (Host, Origin, token) do not apply to the public document.
-func (a *Authenticator) Mount(next http.Handler) http.Handler {
+// PublicRoutes maps each of MetadataPaths to the metadata handler, for the router to serve
+// outside its gates (Host, Origin, token): the document is public.
+func (a *Authenticator) PublicRoutes() map[string]http.Handler {
 	meta := a.MetadataHandler()
-	paths := a.MetadataPaths()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, p := range paths {
-			if r.URL.Path == p {
-				meta.ServeHTTP(w, r)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
+	routes := map[string]http.Handler{}
+	for _, p := range a.MetadataPaths() {
+		routes[p] = meta
+	}
+	return routes
 }

@@ -100,7 +100,12 @@ func newFixture(t *testing.T, edit func(*Config)) *fixture {
 		w.Header().Set(sessionHeader, id)
 		_ = json.NewEncoder(w).Encode(p)
 	})
-	handler = a.Mount(http.StripPrefix("", a.Middleware(protected)))
+	mux := http.NewServeMux()
+	for path, meta := range a.PublicRoutes() {
+		mux.Handle(path, meta)
+	}
+	mux.Handle("/", a.Middleware(protected))
+	handler = mux
 	return f
 }
 
