@@ -53,6 +53,16 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# go.mod and go.sum say exactly what the code imports: a requirement nothing uses, a direct one
+# marked indirect or a missing go.sum line fails here with the diff `go mod tidy` would make.
+# It may download the modules that only dependencies' tests use (the module proxy serves them).
+.PHONY: mod-check
+mod-check:
+	@if ! out=$$($(GO) mod tidy -diff 2>&1); then echo "$$out"; \
+	echo "mod-check: go.mod/go.sum are not tidy; run go mod tidy"; exit 1; fi; echo "mod-check: go.mod and go.sum tidy"
+
+TEST_STEPS += mod-check
+
 # Tests find the stand-in through GEMSTONE_STANDIN; a test that needs it and finds it absent fails.
 gotest: standin
 	GEMSTONE_STANDIN=$(STANDIN_HOME) $(GO) test -race -count=1 ./...
