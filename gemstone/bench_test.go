@@ -71,11 +71,7 @@ func echoChild() int {
 
 // processEcho is socketpairEcho with the far end in a child process (this test binary).
 func processEcho(b *testing.B, msg []byte, n int) float64 {
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	near, far := os.NewFile(uintptr(fds[0]), "near"), os.NewFile(uintptr(fds[1]), "far")
+	near, far := socketpair(b)
 	defer near.Close()
 	child := exec.Command(os.Args[0], "-test.run=^$")
 	child.Env = append(os.Environ(), echoChildEnv+"=1")
@@ -86,16 +82,19 @@ func processEcho(b *testing.B, msg []byte, n int) float64 {
 	far.Close()
 	defer child.Wait()
 	reply := make([]byte, len(msg))
-	// One round trip first, so the child's start-up is not timed.
-	if _, err := near.Write(msg); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := io.ReadFull(near, reply); err != nil {
-		b.Fatal(err)
-	}
+	roundTrips(b, near, msg, reply, 1) // so the child's start-up is not timed
 	elapsed := roundTrips(b, near, msg, reply, n)
-	syscall.Shutdown(fds[0], syscall.SHUT_RDWR)
+	syscall.Shutdown(int(near.Fd()), syscall.SHUT_RDWR)
 	return float64(elapsed.Nanoseconds()) / float64(n)
+}
+
+// socketpair answers the two ends of a Unix stream socketpair, left blocking.
+func socketpair(b *testing.B) (near, far *os.File) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return os.NewFile(uintptr(fds[0]), "near"), os.NewFile(uintptr(fds[1]), "far")
 }
 
 // roundTrips times n writes of msg to conn, each followed by reading the echo into reply.
@@ -116,11 +115,7 @@ func roundTrips(b *testing.B, conn io.ReadWriter, msg, reply []byte, n int) time
 // an echoing goroutine, over n round trips. The descriptors stay blocking, outside Go's
 // netpoller, like the binding's GCI socket.
 func socketpairEcho(b *testing.B, msg []byte, n int) float64 {
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	near, far := os.NewFile(uintptr(fds[0]), "near"), os.NewFile(uintptr(fds[1]), "far")
+	near, far := socketpair(b)
 	defer near.Close()
 	done := make(chan struct{})
 	go func() {
@@ -138,7 +133,7 @@ func socketpairEcho(b *testing.B, msg []byte, n int) float64 {
 	}()
 	reply := make([]byte, len(msg))
 	elapsed := roundTrips(b, near, msg, reply, n)
-	syscall.Shutdown(fds[0], syscall.SHUT_RDWR)
+	syscall.Shutdown(int(near.Fd()), syscall.SHUT_RDWR)
 	<-done
 	return float64(elapsed.Nanoseconds()) / float64(n)
 }

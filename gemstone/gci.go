@@ -5,10 +5,12 @@ package gemstone
 // included; the prototypes below are written from gcits.hf), and offers them to the rest of
 // the package as Go methods on *gciAPI that take and return Go types.
 //
-// Waiting happens here too: mcp_await (and waitReadable, for logins) blocks in poll(2) inside
-// C, on the session's GCI socket and a wake-up pipe, so a waiting goroutine holds one OS
-// thread and the GCI socket never reaches Go's netpoller. A call crosses into C twice
-// (mcp_start, then mcp_await per wake-up), not once per GCI function.
+// A waiting call parks its goroutine in Go's netpoller (netwait.go) on an epoll descriptor of
+// its own (mcp_epoll) that watches the session's GCI socket and a wake-up pipe, and crosses
+// into mcp_await with a zero timeout each time that descriptor turns readable: no OS thread
+// is held while it waits, and the GCI socket itself never reaches the netpoller. Only where
+// epoll is missing, and for logins (waitReadable), does the wait block in poll(2) inside C. A
+// call crosses into C twice (mcp_start, then mcp_await per wake-up), not once per GCI function.
 
 /*
 #cgo linux LDFLAGS: -ldl
@@ -114,13 +116,15 @@ static int mcp_nbPoll(void *f, GciSession s, int ms, GciErrSType *e) { return ((
 static int mcp_socket(void *f, GciSession s, GciErrSType *e) { return ((fnSocket)f)(s, e); }
 static BoolType mcp_break(void *f, GciSession s, int hard, GciErrSType *e) { return ((fnBreak)f)(s, hard, e); }
 
-static OopType mcp_newString(void *f, GciSession s, const char *b, size_t n, GciErrSType *e) {
-	return ((fnNewString_)f)(s, n ? b : "", n, e);
-}
+enum { bytesNone, bytesString, bytesByteArray };
 
-static OopType mcp_newByteArray(void *f, GciSession s, unsigned char *b, size_t n, GciErrSType *e) {
+// mcp_newBytes creates a String (kind bytesString) or a ByteArray (bytesByteArray) holding the
+// n bytes at b. Neither function is given NULL, even for no bytes.
+static OopType mcp_newBytes(void *fNewString, void *fNewByteArray, GciSession s, int kind,
+		const unsigned char *b, size_t n, GciErrSType *e) {
 	static unsigned char none[1];
-	return ((fnNewByteArray)f)(s, n ? b : none, n, e);
+	if (kind == bytesString) return ((fnNewString_)fNewString)(s, n ? (const char *)b : "", n, e);
+	return ((fnNewByteArray)fNewByteArray)(s, n ? (unsigned char *)b : none, n, e);
 }
 
 static OopType mcp_resolve(void *f, GciSession s, OopType sym, GciErrSType *e) {
@@ -175,10 +179,10 @@ static void mcp_drain(int fd) {
 
 // ---- the call path in two crossings ---------------------------------------------------------
 //
-// A perform used to cross from Go into C about eleven times (drain the wake pipe, new string,
-// CString and free of the selector, perform, poll(2), poll, result, fetch size, fetch bytes,
-// release). mcp_start and mcp_await do the same GCI calls in the same order, on the same
-// thread that holds the session's call slot, in two crossings. Nothing here polls a session
+// A perform takes about eleven steps (drain the wake pipe, new string, CString and free of the
+// selector, perform, wait, poll, result, fetch size, fetch bytes, release); a crossing from Go
+// into C for each would cost more than the steps. mcp_start and mcp_await do them in order, on
+// the same thread that holds the session's call slot, in two crossings. Nothing here polls a session
 // another thread is inside: both run only under the call slot, and GciTsBreak (the one call
 // made from elsewhere) is never made here.
 
@@ -200,13 +204,9 @@ static int mcp_start(void *fNewString, void *fNewByteArray, void *fPerform, GciS
 	csel[selLen] = 0;
 	OopType argOop = 0;
 	int n = 0, op = opNone;
-	if (argKind == 1) {
-		argOop = ((fnNewString_)fNewString)(s, argLen ? (const char *)arg : "", argLen, e);
-		if (argOop == 0x01) op = opNewString;
-	} else if (argKind == 2) {
-		static unsigned char none[1];
-		argOop = ((fnNewByteArray)fNewByteArray)(s, argLen ? (unsigned char *)arg : none, argLen, e);
-		if (argOop == 0x01) op = opNewByteArray;
+	if (argKind != bytesNone) {
+		argOop = mcp_newBytes(fNewString, fNewByteArray, s, argKind, arg, argLen, e);
+		if (argOop == 0x01) op = argKind == bytesString ? opNewString : opNewByteArray;
 	}
 	if (op == opNone && argKind != 0) {
 		*created = argOop;
@@ -693,29 +693,25 @@ func (a *gciAPI) breakCall(h handle, hard bool) *Error {
 }
 
 func (a *gciAPI) newString(h handle, b []byte) (oop, *Error) {
-	var p *C.char
-	if len(b) > 0 {
-		p = (*C.char)(unsafe.Pointer(&b[0]))
-	}
-	e := a.errBuf()
-	defer a.errs.Put(e)
-	r := oop(C.mcp_newString(a.fns[symNewString], h, p, C.size_t(len(b)), e))
-	if r == oopIllegal {
-		return r, failed("GciTsNewString_", e)
-	}
-	return r, nil
+	return a.newBytes(h, C.bytesString, symNewString, b)
 }
 
 func (a *gciAPI) newByteArray(h handle, b []byte) (oop, *Error) {
+	return a.newBytes(h, C.bytesByteArray, symNewByteArray, b)
+}
+
+// newBytes creates the byte object of kind (mcp_newBytes) holding b; sym names the GCI
+// function in an error.
+func (a *gciAPI) newBytes(h handle, kind C.int, sym symbol, b []byte) (oop, *Error) {
 	var p *C.uchar
 	if len(b) > 0 {
 		p = (*C.uchar)(unsafe.Pointer(&b[0]))
 	}
 	e := a.errBuf()
 	defer a.errs.Put(e)
-	r := oop(C.mcp_newByteArray(a.fns[symNewByteArray], h, p, C.size_t(len(b)), e))
+	r := oop(C.mcp_newBytes(a.fns[symNewString], a.fns[symNewByteArray], h, kind, p, C.size_t(len(b)), e))
 	if r == oopIllegal {
-		return r, failed("GciTsNewByteArray", e)
+		return r, failed(symbolNames[sym], e)
 	}
 	return r, nil
 }
