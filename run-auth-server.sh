@@ -18,13 +18,15 @@
 # control session (used only to stop a runaway gem) logs in with them; no worker does.
 #
 # Provision the users first: ./setup-oidc-users.sh <user>... (and after every stone restart).
-# Like run-server.sh it refuses a busy port, waits for /healthz (over HTTPS when TLS is on) and for
-# the control session's login, and writes the pid file stop-server.sh uses: ./stop-server.sh PORT.
+# Like run-server.sh it refuses a busy port, waits until /readyz answers ready (over HTTPS when TLS
+# is on), and writes the pid file stop-server.sh uses: ./stop-server.sh PORT.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
-[ $# -eq 0 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+# shellcheck source=SCRIPTDIR/server-process.sh
+. "$ROOT/server-process.sh"
+[ $# -eq 0 ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 gs_env_load_setenv || exit 1
 fail() { gs_env__err "$@"; exit 1; }
@@ -54,7 +56,7 @@ case "$MCP_RESOURCE" in
   http://127.*|http://localhost*|http://\[::1\]*) gs_env__note "MCP_RESOURCE is plain http on loopback: fine for a test, never for clients on a network" ;;
   *) fail "MCP_RESOURCE=$MCP_RESOURCE must be an https URL (http only for a loopback host)" ;;
 esac
-command -v curl >/dev/null || fail "curl is not on PATH" "it is how this script knows the server answers; install curl"
+command -v curl >/dev/null || fail "curl is not on PATH" "it is how this script asks the server whether it is ready; install curl"
 # The router retries discovery on its own; this is only to say early that the issuer is unreachable.
 if ! curl -fsS --max-time 10 -o /dev/null "${MCP_OIDC_ISSUER%/}/.well-known/openid-configuration"; then
   gs_env__note "${MCP_OIDC_ISSUER%/}/.well-known/openid-configuration does not answer from here" \
@@ -62,24 +64,28 @@ if ! curl -fsS --max-time 10 -o /dev/null "${MCP_OIDC_ISSUER%/}/.well-known/open
 fi
 
 # ---- as run-server.sh: port, binary, stone, control session ---------------------------------------
-gs_env_server_settings || exit 1
-gs_env_claim_port "$0" || exit 1
-gs_env_prepare_server || exit 1
-export MCP_AUTH=oidc MCP_PORT="$PORT" MCP_HOST="$HOST" MCP_STONE="$GS_STONE" MCP_CONTROL_USER="$GS_USER"
-log_start=$(($(wc -l <"$LOG") + 1))
+server_settings || exit 1
+server_claim_port "$0" || exit 1
+gs_env_for_server "the server (one gem per MCP session, plus its control session)" || exit 1
+server_open_log || exit 1
+export MCP_AUTH=oidc MCP_PORT="$SERVER_PORT" MCP_HOST="$HOST"
+log_start=$(($(wc -l <"$SERVER_LOG") + 1))
 printf '\n=== %s run-auth-server.sh: starting %s on %s://%s:%s (stone %s, control user %s, issuer %s, resource %s)\n' \
-  "$(date -u +%FT%TZ)" "$BIN" "$SCHEME" "$HOST" "$PORT" "$GS_STONE" "$GS_USER" "$MCP_OIDC_ISSUER" "$MCP_RESOURCE" >>"$LOG"
-url_host="$(gs_env_url_host "$HOST")"
-gs_env_launch_server "$SCHEME" "$url_host" "$log_start" || exit 1
-pid=$GS_ENV_SERVER_PID
-if tail -n +"$log_start" "$LOG" | grep -q 'OpenID discovery failed'; then
+  "$(date -u +%FT%TZ)" "$SERVER_BIN" "$SCHEME" "$HOST" "$SERVER_PORT" "$GS_STONE" "$GS_USER" "$MCP_OIDC_ISSUER" "$MCP_RESOURCE" >>"$SERVER_LOG"
+url_host="$(server_url_host "$HOST")"
+server_launch "$SCHEME" "$url_host" "$log_start" "to $GS_STONE as $GS_USER" || exit 1
+# Asked of the server, not its log: a token-shaped string no issuer signed is refused 401 once the
+# issuer's discovery document is in hand, 503 while it cannot be fetched (the server retries).
+probe="$(curl -sk --max-time 20 -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer not.a.token' \
+  "$SCHEME://$url_host:$SERVER_PORT/mcp" 2>/dev/null || true)"
+if [ "$probe" = 503 ]; then
   gs_env__note "the server could not fetch the issuer's discovery document yet (it retries); until then /mcp answers 503"
 fi
 
-echo "mcp-gemstone (network-facing) is serving $SCHEME://$url_host:$PORT/mcp"
+echo "mcp-gemstone (network-facing) is serving $SCHEME://$url_host:$SERVER_PORT/mcp"
 echo "  resource  $MCP_RESOURCE (the aud every token must carry)"
 echo "  metadata  $(printf '%s' "$MCP_RESOURCE" | sed -E 's#^(https?://[^/]+)(/.*)?$#\1/.well-known/oauth-protected-resource\2#')"
 echo "  issuer    $MCP_OIDC_ISSUER"
-echo "  pid       $pid (pid file $PID_FILE)"
-echo "  log       $LOG"
-echo "  stop      ./stop-server.sh $PORT"
+echo "  pid       $SERVER_PID (pid file $SERVER_PID_FILE)"
+echo "  log       $SERVER_LOG"
+echo "  stop      ./stop-server.sh $SERVER_PORT"

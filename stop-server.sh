@@ -13,13 +13,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
+# shellcheck source=SCRIPTDIR/server-process.sh
+. "$ROOT/server-process.sh"
 gs_env_load_setenv || exit 1
 
 PORT="${1:-${MCP_PORT:-}}"
 [ -n "$PORT" ] || { echo "usage: $0 PORT" >&2; exit 1; }
-gs_env_valid_port "$PORT" || exit 1
+server_valid_port "$PORT" || exit 1
 GRACE="${MCP_STOP_GRACE:-45}"
-PID_FILE="$(gs_env_pid_file "$PORT")"
+PID_FILE="$(server_pid_file "$PORT")"
 
 pid="" start=""
 if [ -f "$PID_FILE" ]; then
@@ -28,41 +30,41 @@ if [ -f "$PID_FILE" ]; then
     echo "pid file $PID_FILE names pid $pid, which is not running; removing the stale pid file."
     rm -f "$PID_FILE"
     pid=""
-  elif ! gs_env_is_our_server "$pid" "$start"; then
-    gs_env__err "pid $pid (from $PID_FILE) is not our server: it is $(gs_env_proc_exe "$pid" || echo 'a process this user cannot inspect'), started $( [ "$(gs_env_proc_start "$pid")" = "$start" ] && echo 'when recorded' || echo 'after the pid file was written')." \
+  elif ! server_is_ours "$pid" "$start"; then
+    server__err "pid $pid (from $PID_FILE) is not our server: it is $(server_proc_exe "$pid" || echo 'a process this user cannot inspect'), started $( [ "$(server_proc_start "$pid")" = "$start" ] && echo 'when recorded' || echo 'after the pid file was written')." \
       "Not signalling it. The server it recorded is gone; remove $PID_FILE once you have checked."
     exit 1
   fi
 fi
 if [ -z "$pid" ]; then
-  holder="$(gs_env_port_holder "$PORT")" || exit 1
+  holder="$(server_port_holder "$PORT")" || exit 1
   if [ -z "$holder" ]; then
     echo "nothing to stop: nothing is listening on port $PORT."
     exit 0
   fi
-  pid="$(gs_env_port_pid "$PORT")"
-  if ! gs_env_is_our_server "$pid"; then
-    gs_env__err "port $PORT is held by $holder, which is not an mcp-gemstone server; not signalling it."
+  pid="$(server_port_pid "$PORT")"
+  if ! server_is_ours "$pid"; then
+    server__err "port $PORT is held by $holder, which is not an mcp-gemstone server; not signalling it."
     exit 1
   fi
-  start="$(gs_env_proc_start "$pid")"
+  start="$(server_proc_start "$pid")"
   echo "no pid file for port $PORT; found mcp-gemstone (pid $pid) listening on it."
 fi
 
 echo "stopping mcp-gemstone on port $PORT (pid $pid): SIGTERM, up to ${GRACE}s for its workers to log out ..."
 kill -TERM "$pid"
 deadline=$((SECONDS + GRACE))
-while gs_env_is_our_server "$pid" "$start" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
-if ! gs_env_is_our_server "$pid" "$start"; then
+while server_is_ours "$pid" "$start" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+if ! server_is_ours "$pid" "$start"; then
   rm -f "$PID_FILE"
   echo "stopped (after $((SECONDS + GRACE - deadline))s)."
   exit 0
 fi
 echo "still running after ${GRACE}s; sending SIGKILL. Its worker gems end without a logout." >&2
 kill -KILL "$pid" 2>/dev/null || true
-for _ in $(seq 1 50); do gs_env_is_our_server "$pid" "$start" || break; sleep 0.1; done
-if gs_env_is_our_server "$pid" "$start"; then
-  gs_env__err "pid $pid survived SIGKILL"; exit 1
+for _ in $(seq 1 50); do server_is_ours "$pid" "$start" || break; sleep 0.1; done
+if server_is_ours "$pid" "$start"; then
+  server__err "pid $pid survived SIGKILL"; exit 1
 fi
 rm -f "$PID_FILE"
 echo "killed." >&2

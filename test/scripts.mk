@@ -1,5 +1,5 @@
 # ---- operations scripts: install.sh, run-server.sh, stop-server.sh, setup-read-only-user.sh,
-# run-unit-tests.sh, gs-env.sh (issue 7) ---------------------------------------------------------
+# run-unit-tests.sh and the two files they source, gs-env.sh and server-process.sh ---------------
 # shellcheck: every *.sh in the repository and the fake executables; any finding fails.
 # scripts-test: the scripts against fake gslist/topaz and a stand-in server binary (test/scripts).
 # realstone-test: the real-stone integration test; without a GemStone host it prints one line

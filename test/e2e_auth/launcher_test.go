@@ -25,7 +25,7 @@ func launcherSandbox(t *testing.T, port int, extra ...string) (dir string, env [
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"gs-env.sh", "run-auth-server.sh", "stop-server.sh"} {
+	for _, f := range []string{"gs-env.sh", "server-process.sh", "run-auth-server.sh", "stop-server.sh"} {
 		b, err := os.ReadFile(filepath.Join(repo, f))
 		if err != nil {
 			t.Fatal(err)

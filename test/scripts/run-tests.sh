@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Tests of the operations scripts (gs-env.sh, install.sh, run-server.sh, stop-server.sh,
-# run-unit-tests.sh, setup-read-only-user.sh, test/realstone) against the fakes in test/fakes:
-# gslist and topaz reproducing the measured behaviours (lock files in another global dir, no
-# netldi, a file-in that exits 0 over a partial load), and a stand-in server binary.
+# Tests of the operations scripts (gs-env.sh, server-process.sh, install.sh, run-server.sh,
+# stop-server.sh, run-unit-tests.sh, setup-read-only-user.sh, test/realstone) against the fakes in
+# test/fakes: gslist and topaz reproducing the measured behaviours (lock files in another global
+# dir, no netldi, a file-in that exits 0 over a partial load), and a stand-in server binary.
 #
 # Each test gets a sandbox: a copy of the scripts as a repository root, the fixture Smalltalk of
 # test/scripts/testdata, a product dir, a global dir with lock files, a HOME and a pretend image.
@@ -39,7 +39,7 @@ mkdir -p "$WORK/fakebin"
 sandbox() {
   S="$WORK/$1"
   mkdir -p "$S/repo" "$S/product/lib" "$S/srv/locks" "$S/home" "$S/image" "$S/none"
-  cp -p "$REPO"/{gs-env.sh,install.sh,run-server.sh,stop-server.sh,run-unit-tests.sh,setup-read-only-user.sh} "$S/repo/"
+  cp -p "$REPO"/{gs-env.sh,server-process.sh,install.sh,run-server.sh,stop-server.sh,run-unit-tests.sh,setup-read-only-user.sh} "$S/repo/"
   cp -r "$REPO/test/scripts/testdata/smalltalk" "$S/repo/"
   cp -r "$REPO/smalltalk/scripts" "$S/repo/smalltalk/"
   : >"$S/product/lib/libgcits-3.7.5-64.so"
@@ -49,7 +49,8 @@ sandbox() {
   export GS_ENV_DEFAULT_GLOBAL_DIRS="$S/none" FAKE_TOPAZ_STATE="$S/image"
   export GEMSTONE_GLOBAL_DIR="$S/srv" GS_STONE=gs64stone GS_USER=DataCurator GS_PASS=swordfish
   export MCP_BIN="$WORK/fakebin/mcp-gemstone" MCP_START_TIMEOUT=15 MCP_STOP_GRACE=10
-  unset GS_PASS_FILE MCP_NETLDI MCP_PORT MCP_STATE_DIR FAKE_TOPAZ_DROP FAKE_TOPAZ_SUITES MCP_SETENV FAKE_TOPAZ_BROKEN_FACTS
+  unset GS_PASS_FILE MCP_NETLDI MCP_PORT MCP_STATE_DIR FAKE_TOPAZ_DROP FAKE_TOPAZ_SUITES MCP_SETENV FAKE_TOPAZ_BROKEN_FACTS \
+    MCP_STONE MCP_CONTROL_USER MCP_PASSWORD_FILE MCP_LOGIN_CHECK_TIMEOUT FAKE_READY_DELAY
 }
 ORIG_PATH="$PATH"
 
@@ -304,6 +305,8 @@ test_the_real_smalltalk_tree_is_consistent_with_its_loaders() {
 test_run_server_starts_detached_passes_mcp_variables_and_stop_is_graceful() {
   sandbox run-stop; local port; port="$(free_port)"
   export MCP_PORT="$port" MCP_TOOLSETS="McpBrowsingToolset McpSearchToolset" MCP_WORKER_USER=McpReadOnly FAKE_STOP_DELAY=1s
+  # Not exported, so the server sees them only if run-server.sh hands them on itself.
+  unset GS_STONE GS_USER; printf 'GS_STONE=gs64stone\nGS_USER=SetenvUser\n' >"$S/repo/.setenv"
   run ./run-server.sh
   expect_rc 0 && expect_out "serving http://127.0.0.1:$port/mcp" && expect_out "stop  ./stop-server.sh $port" || return 1
   local pid; pid="$(pid_of_port "$port")"; started "$pid"
@@ -312,8 +315,9 @@ test_run_server_starts_detached_passes_mcp_variables_and_stop_is_graceful() {
   local log="$S/repo/build/run/mcp-gemstone-$port.log"
   grep -qF "MCP_TOOLSETS=McpBrowsingToolset McpSearchToolset" "$log" && grep -qF "MCP_WORKER_USER=McpReadOnly" "$log" &&
     grep -qF "GEMSTONE_GLOBAL_DIR=$S/srv" "$log" && grep -qF "MCP_NETLDI=gs64ldi" "$log" && grep -qF "GS_PASS=<set>" "$log" &&
-    grep -qF "MCP_STONE=gs64stone" "$log" && grep -qF "MCP_CONTROL_USER=DataCurator" "$log" ||
-    { fail "variables not passed through: $(cat "$log")"; return 1; }
+    grep -qF "GS_STONE=gs64stone" "$log" && grep -qF "GS_USER=SetenvUser" "$log" &&
+    ! grep -qE "MCP_STONE|MCP_CONTROL_USER|MCP_PASSWORD_FILE" "$log" ||
+    { fail "variables not passed through under their own names: $(cat "$log")"; return 1; }
   [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ] || { fail "server is not in a session of its own"; return 1; }
   run ./stop-server.sh "$port"
   expect_rc 0 && expect_out "stopped" || return 1
@@ -324,10 +328,11 @@ test_run_server_starts_detached_passes_mcp_variables_and_stop_is_graceful() {
 
 test_workers_default_to_the_control_user_and_a_password_file_is_handed_on_as_a_file() {
   sandbox pw-file-server; local port; port="$(free_port)"; export MCP_PORT="$port"
-  unset GS_PASS; printf 'pw\n' >"$S/pw"; chmod 600 "$S/pw"; export GS_PASS_FILE="$S/pw"
+  unset GS_PASS; printf 'pw\n' >"$S/pw"; chmod 600 "$S/pw"; printf 'GS_PASS_FILE=%s\n' "$S/pw" >"$S/repo/.setenv"
   run ./run-server.sh; expect_rc 0 || return 1; started "$(pid_of_port "$port")"
   local log="$S/repo/build/run/mcp-gemstone-$port.log"
-  grep -qF "MCP_PASSWORD_FILE=$S/pw" "$log" && grep -qF "MCP_WORKER_USER=DataCurator" "$log" && ! grep -q "GS_PASS=" "$log" ||
+  grep -qF "GS_PASS_FILE=$S/pw" "$log" && grep -qF "MCP_WORKER_USER=DataCurator" "$log" && ! grep -q "GS_PASS=" "$log" &&
+    ! grep -q "MCP_PASSWORD_FILE" "$log" ||
     { fail "password file or worker user not handed on: $(cat "$log")"; return 1; }
   run ./stop-server.sh "$port"; expect_rc 0
 }
@@ -335,8 +340,37 @@ test_workers_default_to_the_control_user_and_a_password_file_is_handed_on_as_a_f
 test_server_that_cannot_log_in_is_stopped_and_reported() {
   sandbox no-login; local port; port="$(free_port)"; export MCP_PORT="$port" FAKE_LOGIN_FAIL=1
   run ./run-server.sh
-  expect_rc 1 && expect_out "its control session could not log in to gs64stone as DataCurator" && expect_out "login refused (fake)" || return 1
+  expect_rc 1 && expect_out "its control session could not log in to gs64stone as DataCurator" &&
+    expect_out "/readyz: 503 the router's own GemStone login (its control session) failed (fake)" || return 1
   [ -z "$(ss -Htln "sport = :$port")" ] || fail "the server was left running"
+}
+
+test_run_server_returns_only_once_readyz_says_ready() {
+  sandbox ready-wait; local port; port="$(free_port)"; export MCP_PORT="$port" FAKE_READY_DELAY=2s
+  run ./run-server.sh
+  expect_rc 0 && expect_out "serving http://127.0.0.1:$port/mcp" || return 1
+  started "$(pid_of_port "$port")"
+  curl -fsS "http://127.0.0.1:$port/readyz" | grep -qF '"status":"ready"' || { fail "run-server.sh returned before /readyz said ready"; return 1; }
+  run ./stop-server.sh "$port"; expect_rc 0
+}
+
+test_server_that_never_gets_ready_is_stopped_with_the_readyz_reason() {
+  sandbox never-ready; local port; port="$(free_port)"; export MCP_PORT="$port" FAKE_READY_DELAY=1h MCP_LOGIN_CHECK_TIMEOUT=2
+  run ./run-server.sh
+  expect_rc 1 && expect_out "the server answers, but is not ready after 2s; stopping it" &&
+    expect_out "/readyz: 503 the router's own GemStone login (its control session) is under way (fake)" || return 1
+  [ -z "$(ss -Htln "sport = :$port")" ] || fail "the server was left running"
+  [ ! -e "$S/repo/build/run/mcp-gemstone-$port.pid" ] || fail "pid file left for a stopped server"
+}
+
+test_a_setting_under_the_servers_other_name_is_refused_naming_the_right_one() {
+  sandbox other-names; export MCP_STONE=gs64stone
+  run ./install.sh --check
+  expect_rc 1 && expect_out "MCP_STONE is set, but this setting is named GS_STONE" || return 1
+  unset MCP_STONE; MCP_PORT="$(free_port)"; export MCP_PORT MCP_CONTROL_USER=DataCurator
+  run ./run-server.sh
+  expect_rc 1 && expect_out "MCP_CONTROL_USER is set, but this setting is named GS_USER" || return 1
+  [ ! -e "$S/repo/build/run/mcp-gemstone-$MCP_PORT.pid" ] || fail "a server was started"
 }
 
 test_port_in_use_is_refused_before_anything_starts() {

@@ -1,10 +1,13 @@
 // Command mcp-gemstone (test/fakes) is a stand-in for the server binary in the script tests: it
-// answers /healthz and /readyz on MCP_HOST:MCP_PORT, and on SIGTERM waits FAKE_STOP_DELAY and exits 0, as the
-// real server does after logging its workers out. FAKE_IGNORE_TERM=1 makes it ignore SIGTERM, so
-// stop-server.sh's SIGKILL path can be exercised; FAKE_FAIL_START=1 makes it exit 1 at once;
-// FAKE_LOGIN_FAIL=1 makes /readyz and its log report that its control session could not log in.
-// It logs which MCP_* and GemStone variables it was given (names only for secrets), so a test can
-// check what run-server.sh passed through. It is not the server and speaks no MCP.
+// answers /healthz and /readyz on MCP_HOST:MCP_PORT, and on SIGTERM waits FAKE_STOP_DELAY and
+// exits 0, as the real server does after logging its workers out. /readyz keeps the real one's
+// contract: 503 with a reason while the control session's login is under way (FAKE_READY_DELAY,
+// default none) or after it failed (FAKE_LOGIN_FAIL=1), then 200 ready. FAKE_IGNORE_TERM=1 makes
+// it ignore SIGTERM, so stop-server.sh's SIGKILL path can be exercised; FAKE_FAIL_START=1 makes it
+// exit 1 at once. Like the real binary it refuses to start when given a setting under a name it
+// does not read (MCP_STONE for GS_STONE, ...). It logs which MCP_* and GemStone variables it was
+// given (names only for secrets), so a test can check what run-server.sh passed through. It is not
+// the server, speaks no MCP, and writes none of the real server's log lines.
 package main
 
 import (
@@ -25,6 +28,16 @@ func main() {
 		os.Exit(1)
 	}
 	logEnvironment()
+	for old, name := range map[string]string{"MCP_STONE": "GS_STONE", "MCP_CONTROL_USER": "GS_USER", "MCP_PASSWORD_FILE": "GS_PASS_FILE"} {
+		if _, set := os.LookupEnv(old); set {
+			fmt.Printf("fake mcp-gemstone: refusing to start: %s is not a setting; the name is %s\n", old, name)
+			os.Exit(2)
+		}
+	}
+	readyAfter := time.Now()
+	if d, err := time.ParseDuration(envOr("FAKE_READY_DELAY", "0s")); err == nil {
+		readyAfter = readyAfter.Add(d)
+	}
 	addr := net.JoinHostPort(envOr("MCP_HOST", "127.0.0.1"), envOr("MCP_PORT", "8000"))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -35,9 +48,14 @@ func main() {
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		if os.Getenv("FAKE_LOGIN_FAIL") == "1" {
+		switch {
+		case os.Getenv("FAKE_LOGIN_FAIL") == "1":
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprintln(w, `{"status":"notReady","reason":"the router's own GemStone login (its control session) failed (fake)"}`)
+			return
+		case time.Now().Before(readyAfter):
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, `{"status":"notReady","reason":"the router's own GemStone login (its control session) is under way (fake)"}`)
 			return
 		}
 		fmt.Fprintln(w, `{"status":"ready","version":"fake"}`)
@@ -45,13 +63,6 @@ func main() {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Println("fake mcp-gemstone: listening on", addr)
-	// The two lines run-server.sh shows from the log when the start fails, as the real server's
-	// JSON log writes them.
-	if os.Getenv("FAKE_LOGIN_FAIL") == "1" {
-		fmt.Println(`{"level":"warn","component":"control","error":"login refused (fake)","message":"control session not logged in yet; it will be tried again when needed"}`)
-	} else {
-		fmt.Println(`{"level":"info","component":"control","message":"control session logged in (transactionless)"}`)
-	}
 
 	signals := make(chan os.Signal, 1)
 	if os.Getenv("FAKE_IGNORE_TERM") == "1" {
