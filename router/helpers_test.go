@@ -1,8 +1,8 @@
 package router_test
 
 import (
+	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -64,65 +64,22 @@ func newFixture(t *testing.T, tune ...func(*router.Options, *fakeworker.Launcher
 }
 
 // reply is a decoded HTTP answer.
-type reply struct {
-	Status int
-	Header http.Header
-	Body   []byte
-	RPC    mcptest.RPC
+type reply = mcptest.Answer
+
+// client sends the fixture's requests; it names no protocol revision, so a session's own holds.
+func (f *fixture) client(hc *http.Client) *mcptest.Client {
+	return &mcptest.Client{URL: f.ts.URL + "/mcp", HTTP: hc}
 }
 
 // do sends one request; headers are name, value pairs.
 func (f *fixture) do(method, sid, body string, headers ...string) reply {
 	f.t.Helper()
-	var rdr io.Reader
-	if body != "" {
-		rdr = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, f.ts.URL+"/mcp", rdr)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		if strings.EqualFold(headers[i], "Host") {
-			req.Host = headers[i+1]
-			continue
-		}
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		f.t.Fatalf("%s /mcp: %v", method, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	r := reply{Status: resp.StatusCode, Header: resp.Header, Body: b}
-	if len(b) > 0 && b[0] == '{' {
-		if err := json.Unmarshal(b, &r.RPC); err != nil {
-			f.t.Fatalf("answer is not JSON-RPC: %v: %s", err, b)
-		}
-	}
-	return r
+	return f.client(nil).Send(f.t, method, sid, body, headers...)
 }
 
 // try is a POST for goroutines other than the test's: it reports failure instead of stopping.
 func (f *fixture) try(sid, body string) (reply, error) {
-	req, err := http.NewRequest(http.MethodPost, f.ts.URL+"/mcp", strings.NewReader(body))
-	if err != nil {
-		return reply{}, err
-	}
-	req.Header.Set("Mcp-Session-Id", sid)
-	resp, err := pooled.Do(req)
-	if err != nil {
-		return reply{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return reply{Status: resp.StatusCode, Header: resp.Header, Body: b}, err
+	return f.client(pooled).Post(context.Background(), sid, []byte(body))
 }
 
 // pooled keeps a connection per concurrent client instead of dialling for every request.

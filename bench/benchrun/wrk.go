@@ -55,7 +55,7 @@ func runWrk(url string, c int, d time.Duration) (wrkResult, error) {
 	if err != nil {
 		return wrkResult{}, fmt.Errorf("wrk is not installed (apt-get install wrk)")
 	}
-	cl := &harness.Client{URL: url, HTTP: harness.NewHTTPClient(c, 30*time.Second)}
+	cl := &harness.Client{URL: url, HTTP: harness.NewHTTPClient(c, 30*time.Second), Protocol: harness.ProtocolVersion}
 	ctx := context.Background()
 	var quoted []string
 	for range c {

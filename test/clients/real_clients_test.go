@@ -214,7 +214,7 @@ func TestInspectorCLIListsAndCallsAndItsSessionsEndOnDelete(t *testing.T) {
 			t.Errorf("inspector %s answered %s, want %q", tool, raw, want)
 		}
 	}
-	c := &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(2, 30*time.Second)}
+	c := &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(2, 30*time.Second), Protocol: harness.ProtocolVersion}
 	ctx := context.Background()
 	all := stories(s)
 	if len(all) != 3 {

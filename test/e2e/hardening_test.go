@@ -275,7 +275,7 @@ func TestRepeatedAndMalformedGateHeadersAreRefused(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		return answer{Status: resp.StatusCode, Body: b}
+		return answer{Answer: mcptest.Answer{Status: resp.StatusCode, Body: b}}
 	}
 	for _, c := range []struct {
 		name   string

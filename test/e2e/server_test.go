@@ -4,9 +4,9 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -72,12 +72,8 @@ func (s *server) gemFiles() map[string]int { return binserver.GemFiles(s.gemDir)
 
 // answer is a decoded HTTP answer.
 type answer struct {
-	Status int
-	Header http.Header
-	Body   []byte
-	RPC    mcptest.RPC
-	Took   time.Duration
-	Err    error // set by async when the request itself failed
+	mcptest.Answer
+	Err error // set by async when the request itself failed
 }
 
 var client = &http.Client{Timeout: 60 * time.Second}
@@ -94,41 +90,21 @@ func (s *server) do(method, sid, body string, headers ...string) answer {
 
 // try is do for goroutines other than the test's: it reports failure instead of stopping.
 func (s *server) try(method, sid, body string, headers ...string) (answer, error) {
-	var rdr io.Reader
+	var b []byte
 	if body != "" {
-		rdr = strings.NewReader(body)
+		b = []byte(body)
 	}
-	req, err := http.NewRequest(method, s.url, rdr)
+	c := &mcptest.Client{URL: s.url, HTTP: client, Protocol: "2025-11-25"}
+	a, err := c.Do(context.Background(), method, sid, b, headers...)
 	if err != nil {
-		return answer{}, err
+		return answer{Answer: a}, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] == "Host" {
-			req.Host = headers[i+1]
-		} else {
-			req.Header.Set(headers[i], headers[i+1])
+	if len(a.Message) > 0 {
+		if _, err := a.Decode(); err != nil {
+			return answer{Answer: a}, fmt.Errorf("answer is not JSON-RPC: %v: %s", err, a.Body)
 		}
 	}
-	start := time.Now()
-	resp, err := client.Do(req)
-	if err != nil {
-		return answer{}, fmt.Errorf("%s %s: %w", method, s.url, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	a := answer{Status: resp.StatusCode, Header: resp.Header, Body: b, Took: time.Since(start)}
-	if len(b) > 0 && b[0] == '{' {
-		if err := json.Unmarshal(b, &a.RPC); err != nil {
-			return a, fmt.Errorf("answer is not JSON-RPC: %v: %s", err, b)
-		}
-	}
-	return a, nil
+	return answer{Answer: a}, nil
 }
 
 // async runs a POST on its own goroutine; the answer (Status 0 and Err set if the request

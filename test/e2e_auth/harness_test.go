@@ -7,15 +7,13 @@
 package e2eauth
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -100,41 +98,24 @@ func clientTrusting(pool *x509.CertPool) *http.Client {
 func (s *server) resource() string { return "https://" + s.addr + "/mcp" }
 
 // answer is a decoded HTTP answer.
-type answer struct {
-	Status int
-	Header http.Header
-	Body   []byte
-	RPC    mcptest.RPC
-}
+type answer = mcptest.Answer
 
 // do sends one request with client; token "" sends no Authorization header.
 func (s *server) do(client *http.Client, method, token, sid, body string) answer {
 	s.t.Helper()
-	var rdr io.Reader
-	if body != "" {
-		rdr = strings.NewReader(body)
+	c := &mcptest.Client{URL: s.resource(), HTTP: client, Protocol: "2025-11-25"}
+	var auth []string
+	if token != "" {
+		auth = []string{"Authorization", "Bearer " + token}
 	}
-	req, err := http.NewRequest(method, s.resource(), rdr)
+	var b []byte
+	if body != "" {
+		b = []byte(body)
+	}
+	a, err := c.Do(context.Background(), method, sid, b, auth...)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, s.resource(), err)
-	}
-	defer resp.Body.Close()
-	a := answer{Status: resp.StatusCode, Header: resp.Header}
-	a.Body, _ = io.ReadAll(resp.Body)
-	_ = json.Unmarshal(a.Body, &a.RPC)
 	return a
 }
 

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
@@ -70,7 +71,7 @@ func openWith(t *testing.T, env ...string) *mcpSession {
 			t.Errorf("stand-in gems left alive: %v", left)
 		}
 	})
-	c := &harness.Client{URL: srv.URL, HTTP: http.DefaultClient}
+	c := &harness.Client{URL: srv.URL, HTTP: http.DefaultClient, Protocol: harness.ProtocolVersion}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	sid, err := c.Open(ctx)
@@ -88,19 +89,7 @@ func (s *mcpSession) post(body string) *http.Response {
 
 func (s *mcpSession) postTo(url, sid, body string) *http.Response {
 	s.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return (&mcptest.Client{URL: url, Protocol: harness.ProtocolVersion}).Response(s.t, http.MethodPost, sid, body)
 }
 
 func (s *mcpSession) call(tool, args, meta string) *http.Response {

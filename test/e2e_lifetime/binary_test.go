@@ -77,20 +77,12 @@ func (s *server) post(sid, body string) (int, http.Header, []byte) {
 // client of its own.
 func (s *server) postWith(client *http.Client, sid, body string) (int, http.Header, []byte) {
 	s.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("Mcp-Protocol-Version", binaryProtocol)
-	}
-	resp, err := client.Do(req)
+	c := &mcptest.Client{URL: s.url, HTTP: client, Protocol: binaryProtocol}
+	a, err := c.Post(context.Background(), sid, []byte(body))
 	if err != nil {
 		s.t.Fatalf("POST: %v", err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, b
+	return a.Status, a.Header, a.Body
 }
 
 // binaryProtocol is the revision the binary tests' sessions speak.

@@ -2,9 +2,7 @@ package e2elifetime
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -186,41 +184,11 @@ func (f *fixture) gemSession(sid string) int {
 	return s.Gem().Prepared().GemSession
 }
 
-type rpcReply struct {
-	Status int
-	Header http.Header
-	Body   []byte
-	Result json.RawMessage
-	Error  *mcptest.Error
-}
+type rpcReply = mcptest.Answer
 
 func (f *fixture) post(sid, body string) rpcReply {
 	f.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, f.ts.URL+"/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		f.t.Fatalf("POST: %v", err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	r := rpcReply{Status: resp.StatusCode, Header: resp.Header, Body: b}
-	if len(b) > 0 && b[0] == '{' {
-		var env struct {
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		_ = json.Unmarshal(b, &env)
-		r.Result = env.Result
-		if len(env.Error) > 0 {
-			_ = json.Unmarshal(env.Error, &r.Error)
-		}
-	}
-	return r
+	return (&mcptest.Client{URL: f.ts.URL + "/mcp"}).Send(f.t, http.MethodPost, sid, body)
 }
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`
@@ -228,7 +196,7 @@ const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 func (f *fixture) open(version string) string {
 	f.t.Helper()
 	r := f.post("", fmt.Sprintf(initBody, version))
-	if r.Status != http.StatusOK || r.Error != nil {
+	if r.Status != http.StatusOK || r.RPC.Error != nil {
 		f.t.Fatalf("initialize: %d %s", r.Status, r.Body)
 	}
 	sid := r.Header.Get("Mcp-Session-Id")

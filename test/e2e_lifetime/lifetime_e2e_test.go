@@ -217,7 +217,7 @@ func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T
 	idle := f.open("2025-06-18")
 	busy := f.open("2025-06-18")
 	for _, sid := range []string{idle, busy} {
-		if r := f.post(sid, mcptest.ToolCall(2, "set_view_status", `{"commitsBehind":30}`)); r.Status != http.StatusOK || r.Error != nil {
+		if r := f.post(sid, mcptest.ToolCall(2, "set_view_status", `{"commitsBehind":30}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
 			t.Fatalf("set_view_status: %d %s", r.Status, r.Body)
 		}
 	}
@@ -232,7 +232,7 @@ func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T
 	if r := f.post(idle, mcptest.ToolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
 		t.Fatalf("view status after the refresh: %s, want commitsBehind 0", r.Body)
 	}
-	if r := <-done; r.Status != http.StatusOK || r.Error != nil {
+	if r := <-done; r.Status != http.StatusOK || r.RPC.Error != nil {
 		t.Fatalf("the busy session's call: %d %s", r.Status, r.Body)
 	}
 	mcptest.Eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
@@ -247,15 +247,15 @@ func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t
 	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
 	start := time.Now()
 	r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":20000}`))
-	if r.Error == nil || r.Error.Code != -32001 || r.Error.Data["kind"] != lifetime.KindPinnedView {
+	if r.RPC.Error == nil || r.RPC.Error.Code != -32001 || r.RPC.Error.Data["kind"] != lifetime.KindPinnedView {
 		t.Fatalf("answer %d %s, want -32001 with data.kind pinnedView", r.Status, r.Body)
 	}
-	if !strings.Contains(r.Error.Message, "oldest commit record") || !strings.Contains(r.Error.Message, "500") {
-		t.Fatalf("message %q does not say why", r.Error.Message)
+	if !strings.Contains(r.RPC.Error.Message, "oldest commit record") || !strings.Contains(r.RPC.Error.Message, "500") {
+		t.Fatalf("message %q does not say why", r.RPC.Error.Message)
 	}
 	t.Logf("pinning call ended after %v (grace 300ms)", time.Since(start))
 	setReadings(t, "0 20")
-	if r := f.post(sid, mcptest.ToolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.Error != nil {
+	if r := f.post(sid, mcptest.ToolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
 		t.Fatalf("the session after its call was ended: %d %s", r.Status, r.Body)
 	}
 }
@@ -267,7 +267,7 @@ func TestQuietRepositoryNeverEndsALongCall(t *testing.T) {
 	f := newFixture(t, cfg, sse.Options{})
 	sid := f.open("2025-06-18")
 	setReadings(t, fmt.Sprintf("3 20 %d", f.gemSession(sid)))
-	if r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.Error != nil {
+	if r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
 		t.Fatalf("a long call on a quiet repository: %d %s", r.Status, r.Body)
 	}
 }

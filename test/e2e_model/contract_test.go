@@ -31,7 +31,10 @@ func (ss *session) send(body []byte) []byte {
 	if a.Status == http.StatusAccepted {
 		return nil
 	}
-	return a.Body
+	if a.Message == nil {
+		return a.Body // not one JSON-RPC object: a batch's array, or no JSON at all
+	}
+	return a.Message
 }
 
 func TestContractProtocolCasesThroughTheServer(t *testing.T) {

@@ -7,14 +7,11 @@
 package e2e_model
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -77,70 +74,30 @@ type session struct {
 	nextID int
 }
 
-// answer is one HTTP exchange, decoded.
+// answer is one HTTP exchange, decoded: Message is the JSON-RPC payload (an SSE stream's
+// response event), or nothing.
 type answer struct {
-	Status int
-	Header http.Header
-	Body   []byte // the JSON-RPC payload (an SSE stream's response event), or nothing
-	RPC    mcptest.RPC
-	Err    error
+	mcptest.Answer
+	Err error
+}
+
+// client speaks to the server on the sessions' revision.
+func (s *server) client() *mcptest.Client {
+	return &mcptest.Client{URL: s.url, HTTP: httpClient, Protocol: protocolVersion}
 }
 
 // post sends body on the session (none while sid is empty) and reads the answer, JSON or SSE.
 func (s *server) post(sid string, body []byte) (answer, error) {
-	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
+	a, err := s.client().Post(context.Background(), sid, body)
 	if err != nil {
-		return answer{}, err
+		return answer{Answer: a}, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	}
-	res, err := httpClient.Do(req)
-	if err != nil {
-		return answer{}, fmt.Errorf("POST %s: %w", s.url, err)
-	}
-	defer res.Body.Close()
-	a := answer{Status: res.StatusCode, Header: res.Header}
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-		a.Body, err = responseEvent(res.Body)
-	} else {
-		a.Body, err = io.ReadAll(res.Body)
-	}
-	if err != nil {
-		return a, err
-	}
-	if len(a.Body) > 0 && a.Body[0] == '{' {
-		if err := json.Unmarshal(a.Body, &a.RPC); err != nil {
-			return a, fmt.Errorf("the answer is not JSON-RPC: %v: %s", err, a.Body)
+	if len(a.Message) > 0 {
+		if _, err := a.Decode(); err != nil {
+			return answer{Answer: a}, fmt.Errorf("the answer is not JSON-RPC: %v: %s", err, a.Body)
 		}
 	}
-	return a, nil
-}
-
-// responseEvent reads an SSE stream up to the event that is a JSON-RPC response (it has an id).
-func responseEvent(r io.Reader) ([]byte, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var data bytes.Buffer
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "data:"):
-			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
-		case line == "" && data.Len() > 0:
-			var probe struct {
-				ID json.RawMessage `json:"id"`
-			}
-			if json.Unmarshal(data.Bytes(), &probe) == nil && len(probe.ID) > 0 && string(probe.ID) != "null" {
-				return data.Bytes(), nil
-			}
-			data.Reset()
-		}
-	}
-	return nil, fmt.Errorf("the event stream ended without a response: %v", sc.Err())
+	return answer{Answer: a}, nil
 }
 
 // open initializes a session for t and sends notifications/initialized; DELETE ends it at
@@ -164,14 +121,7 @@ func (s *server) open(t *testing.T) *session {
 	return ss
 }
 
-func (ss *session) delete() {
-	req, _ := http.NewRequest(http.MethodDelete, ss.s.url, nil)
-	req.Header.Set("Mcp-Session-Id", ss.id)
-	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	if res, err := httpClient.Do(req); err == nil {
-		res.Body.Close()
-	}
-}
+func (ss *session) delete() { _, _ = ss.s.client().Delete(context.Background(), ss.id) }
 
 // request sends a JSON-RPC request with the session's next id and fails the test on a
 // transport failure or a JSON-RPC error.

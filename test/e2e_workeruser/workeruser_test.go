@@ -7,8 +7,8 @@ package e2e_workeruser
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -108,37 +108,25 @@ type rpcAnswer struct {
 func (s *server) initialize(t *testing.T) rpcAnswer {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e-workeruser","version":"0"}}}`
-	req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	client := &http.Client{Timeout: 60 * time.Second}
-	resp, err := client.Do(req)
+	c := &mcptest.Client{URL: s.url, HTTP: &http.Client{Timeout: 60 * time.Second}}
+	raw, err := c.Post(context.Background(), "", []byte(body))
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var a rpcAnswer
-	if i := bytes.Index(raw, []byte("data: ")); i >= 0 && resp.Header.Get("Content-Type") == "text/event-stream" {
-		raw = bytes.TrimSpace(bytes.SplitN(raw[i+len("data: "):], []byte("\n"), 2)[0])
+	r, err := raw.Decode()
+	if err != nil {
+		t.Fatalf("initialize answered %d %q: %v", raw.Status, raw.Body, err)
 	}
-	if err := json.Unmarshal(raw, &a); err != nil {
-		t.Fatalf("initialize answered %d %q: %v", resp.StatusCode, raw, err)
-	}
-	a.Status, a.Session = resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
-	return a
+	return rpcAnswer{Status: raw.Status, Session: raw.Header.Get("Mcp-Session-Id"), Result: r.Result, Error: r.Error}
 }
 
 func (s *server) deleteSession(t *testing.T, id string) int {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodDelete, s.url, nil)
-	req.Header.Set("Mcp-Session-Id", id)
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	code, err := (&mcptest.Client{URL: s.url, HTTP: &http.Client{Timeout: 30 * time.Second}}).Delete(context.Background(), id)
 	if err != nil {
 		t.Fatalf("DELETE: %v", err)
 	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return code
 }
 
 type loginRecord struct {

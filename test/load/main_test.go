@@ -48,7 +48,7 @@ func start(t *testing.T, env ...string) *harness.Server {
 }
 
 func client(s *harness.Server) *harness.Client {
-	return &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(8, 60*time.Second)}
+	return &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(8, 60*time.Second), Protocol: harness.ProtocolVersion}
 }
 
 func bounded(t *testing.T, d time.Duration) context.Context {

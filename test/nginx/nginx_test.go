@@ -221,7 +221,7 @@ func (p *proxy) client(conns int) *harness.Client {
 			return dialer.DialContext(ctx, "tcp", "127.0.0.1:"+port)
 		},
 	}
-	return &harness.Client{URL: "https://" + ServerName + "/mcp", HTTP: &http.Client{Transport: tr, Timeout: 60 * time.Second}}
+	return &harness.Client{URL: "https://" + ServerName + "/mcp", HTTP: &http.Client{Transport: tr, Timeout: 60 * time.Second}, Protocol: harness.ProtocolVersion}
 }
 
 func makeCert(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {

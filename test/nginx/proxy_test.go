@@ -160,7 +160,7 @@ func TestTwoRoutersBehindNginxKeepEachSessionOnItsOwnRouter(t *testing.T) {
 	}
 	// Directly, bypassing nginx: a session of one router is unknown to the other.
 	direct := func(s *harness.Server) *harness.Client {
-		return &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(2, 10*time.Second)}
+		return &harness.Client{URL: s.URL, HTTP: harness.NewHTTPClient(2, 10*time.Second), Protocol: harness.ProtocolVersion}
 	}
 	for _, sid := range sids {
 		owner, _, _ := strings.Cut(sid, "-")

@@ -131,10 +131,3 @@ func TestRunLoadCountsAFailedCallAsFailedNotLost(t *testing.T) {
 		t.Errorf("one call answered 500: the run saw %v (%s)", res, res.FirstProblem)
 	}
 }
-
-func TestAnEventStreamWithNoResponseIsAnError(t *testing.T) {
-	_, msg, err := readEventResponse(strings.NewReader(": only a comment\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n"))
-	if err == nil || msg != nil {
-		t.Errorf("a stream that ends with no response answered %q, %v", msg, err)
-	}
-}

@@ -65,7 +65,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	if o.Payload == "" {
 		o.Payload = DefaultPayload
 	}
-	c := &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Host: o.Host}
+	c := &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Protocol: ProtocolVersion, Host: o.Host}
 	sids := make([]string, o.Sessions)
 	if o.Stateless {
 		sids = []string{""}

@@ -1,0 +1,100 @@
+package mcptest
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestAnEventStreamWithNoResponseIsAnError(t *testing.T) {
+	_, msg, err := readEventResponse(strings.NewReader(": only a comment\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n"))
+	if err == nil || msg != nil {
+		t.Errorf("a stream that ends with no response answered %q, %v", msg, err)
+	}
+}
+
+// echoServer answers every request with what it saw: an SSE answer (a notification, then the
+// response) for a POST that accepts one, and the request's headers as JSON otherwise.
+func echoServer(t *testing.T) *httptest.Server {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.Method == http.MethodPost && strings.Contains(string(b), `"sse"`) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "id: 1\nretry: 100\ndata:\n\n"+
+				"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"result\":1}}\n\n"+
+				"data: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32001,\"message\":\"m\",\"data\":{\"kind\":\"k\"}}}\n\n")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodDelete {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"host":"`+r.Host+`","sid":"`+r.Header.Get("Mcp-Session-Id")+
+			`","version":"`+r.Header.Get("Mcp-Protocol-Version")+`","auth":"`+r.Header.Get("Authorization")+
+			`","type":"`+r.Header.Get("Content-Type")+`","last":"`+r.Header.Get("Last-Event-ID")+`","accept":"`+r.Header.Get("Accept")+`"}}`)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func TestClientSendsTheSessionHeadersAndReadsAJSONAnswer(t *testing.T) {
+	ts := echoServer(t)
+	c := &Client{URL: ts.URL, Protocol: "2025-06-18", Header: http.Header{"Authorization": {"Bearer x"}}}
+	a := c.Send(t, http.MethodPost, "s1", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Host", "example.test")
+	for _, want := range []string{`"host":"example.test"`, `"sid":"s1"`, `"version":"2025-06-18"`, `"auth":"Bearer x"`,
+		`"type":"application/json"`, `"accept":"application/json, text/event-stream"`} {
+		if !strings.Contains(string(a.RPC.Result), want) {
+			t.Errorf("the request lacked %s: %s", want, a.RPC.Result)
+		}
+	}
+	a = (&Client{URL: ts.URL, Protocol: "2025-06-18"}).Send(t, http.MethodPost, "", `{}`)
+	if !strings.Contains(string(a.RPC.Result), `"version":""`) {
+		t.Errorf("a request without a session sent a protocol version: %s", a.RPC.Result)
+	}
+}
+
+func TestClientReadsTheResponseEventOfAnSSEAnswerPastNotifications(t *testing.T) {
+	ts := echoServer(t)
+	a, err := (&Client{URL: ts.URL}).Post(context.Background(), "s", []byte(`{"sse":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.RPC.Kind() != "k" || string(a.RPC.ID) != "3" || !strings.Contains(string(a.Body), "notifications/progress") {
+		t.Fatalf("decoded %+v from %q", a.RPC, a.Body)
+	}
+}
+
+func TestClientDecodesLenientlyAndDecodeSaysWhy(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = io.WriteString(w, `{"error":"invalid_token"}`)
+	}))
+	defer ts.Close()
+	a, err := (&Client{URL: ts.URL}).Post(context.Background(), "", []byte(`{}`))
+	if err != nil || a.Status != http.StatusUnauthorized {
+		t.Fatalf("an OAuth refusal: %d, %v", a.Status, err)
+	}
+	if _, err := a.Decode(); err == nil {
+		t.Fatal("an OAuth error object decoded as JSON-RPC")
+	}
+}
+
+func TestClientStreamOpensGETWithLastEventIDAndDeleteEndsTheSession(t *testing.T) {
+	ts := echoServer(t)
+	c := &Client{URL: ts.URL, Protocol: "2025-11-25"}
+	resp := c.Stream(t, "s2", "7")
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`"sid":"s2"`, `"last":"7"`, `"accept":"text/event-stream"`, `"version":"2025-11-25"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("GET lacked %s: %s", want, b)
+		}
+	}
+	if code, err := c.Delete(context.Background(), "s2"); err != nil || code != http.StatusNoContent {
+		t.Fatalf("DELETE: %d, %v", code, err)
+	}
+}
