@@ -10,8 +10,8 @@ import (
 // netWaiter parks a waiting call in Go's netpoller instead of in poll(2) on an OS thread.
 // It watches an epoll descriptor of its own that holds the GCI socket and the wake-up pipe
 // (gci.go, mcp_epoll), so the socket itself is never made non-blocking, read or closed here.
-// With sixteen sessions waiting, poll(2) held sixteen threads and each answer cost a thread
-// hand-off; parked goroutines cost neither.
+// Waiting in poll(2) would hold an OS thread per waiting session and cost a thread hand-off
+// per answer; a parked goroutine costs neither.
 type netWaiter struct {
 	f        *os.File
 	rc       syscall.RawConn

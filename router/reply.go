@@ -10,12 +10,12 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
-// ResponseMode decides how the answer to one POSTed request is written. Today every answer
-// is application/json, because nothing can reach a client while its call runs: the worker
-// speaks only when its call returns (contract version 1 has no worker-to-router channel). When
-// that channel exists, a mode that opens a text/event-stream response for a request whose
-// worker may speak first (progress, log, elicitation) replaces JSONResponses per request;
-// nothing else in the router changes.
+// ResponseMode decides how the answer to one POSTed request is written. JSONResponses writes
+// one application/json body, which is all a worker without a channel can produce: it speaks
+// only when its call returns. The worker-to-router channel (router/channel, docs/channel.md)
+// plugs in a mode that answers JSON until the worker speaks during the call (progress, log,
+// elicitation) and then turns the answer into a text/event-stream; the router itself does not
+// know which mode it is given.
 type ResponseMode interface {
 	// Begin starts the answer to request m on session sess. It is called before the call
 	// queues; the session's InFlight says when it runs (one call at a time per session, so a

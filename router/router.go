@@ -17,7 +17,7 @@
 // give the lifetime policy every session's activity clock, in-flight call and End; Auth and
 // Identity make the network-facing mode (a principal per request, sessions bound to it, gems
 // logged in as it); Observer and Metrics feed /metrics. Answers to POSTed requests go through
-// ResponseMode (application/json today, see docs/transport.md for why).
+// ResponseMode (JSON until the worker speaks: router/channel, docs/channel.md).
 package router
 
 import (

@@ -1,4 +1,4 @@
-# ---- proof against the outside world (issue 9) -------------------------------------------------
+# ---- proof against the outside world ---------------------------------------------------------------
 #   make conformance   the official MCP conformance suite (two pinned versions, two revisions)
 #                      against bin/mcp-gemstone on the stand-in, held against
 #                      test/conformance/baseline.yml; installs Node 22 and the suite project-locally
@@ -28,8 +28,8 @@ proof-test: standin
 
 TEST_STEPS += proof-test
 
-#   make bench         the three benchmarks of issue 9 (not part of make test): a table of both
-#                      sides, ratio and target; figures recorded in docs/performance.md
+#   make bench         the three benchmarks of docs/performance.md (not part of make test): both
+#                      sides, ratio and target in a table; figures recorded in that page
 .PHONY: bench
 bench: bin/mcp-gemstone standin
 	@mkdir -p build/bench

@@ -1,5 +1,6 @@
-// Command benchrun is make bench: the three benchmarks of issue 9, each a ratio of two figures
-// measured in the same run on this machine, printed as a table (both sides, ratio, target).
+// Command benchrun is make bench: the three benchmarks of docs/performance.md, each a ratio of
+// two figures measured in the same run on this machine, printed as a table (both sides, ratio,
+// target).
 //
 //  1. tools/call of a trivial echo, 16 clients on 16 sessions, through bin/mcp-gemstone and the
 //     binding and the stand-in's gem processes, against the Go SDK v1.8.0 stateful streamable
@@ -315,7 +316,7 @@ func (b *bench) idleStreams(n int, settle, window time.Duration) []row {
 		return fail(name, err)
 	}
 	defer fake.stop()
-	c := &harness.Client{URL: fake.url, HTTP: harness.NewHTTPClient(64, 30*time.Second), Protocol: harness.ProtocolVersion}
+	c := &harness.Client{URL: fake.url, HTTP: harness.NewHTTPClient(64, 30*time.Second)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	streamClient := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 0, DisableKeepAlives: true}}

@@ -196,7 +196,7 @@ func (c *compiler) declare(sc *scope, id gscheck.Ident) {
 	if sc.outer != nil {
 		if _, _, ok := sc.outer.find(id.Name); ok {
 			// GemStone compiles a temporary that hides an outer one, with a CompileWarning
-			// (issue 14 item 6: Rowan and Jasper resume warnings of this kind).
+			// (Rowan and Jasper resume warnings of this kind).
 			c.warnings = append(c.warnings, compileErr{number: 2, offset: id.Pos, text: "temporary " + id.Name + " hides an outer one", name: id.Name})
 		}
 	}

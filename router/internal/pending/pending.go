@@ -1,8 +1,9 @@
 // Package pending is the table of requests the server has sent a client and not yet had
-// answered: a liveness ping on the stream today, elicitation and sampling later. Each gets
-// an id in the server's own namespace ("srv-1", "srv-2", ...), so it can never collide with
-// an id the client chose, and each is given up after a timeout (30 s by default) so an
-// unanswered request decides something instead of hanging a session.
+// answered: a liveness ping on the session's stream, and each request a worker sends its
+// client over the channel (router/channel: elicitation, sampling). Each gets an id in the
+// server's own namespace ("srv-1", "srv-2", ...), so it can never collide with an id the
+// client chose, and each is given up after a timeout (30 s by default) so an unanswered
+// request decides something instead of hanging a session.
 //
 // The router resolves entries when a client POSTs a JSON-RPC response; whoever sent the
 // request waits on the Call.

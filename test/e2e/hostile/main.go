@@ -6,7 +6,7 @@
 //
 //	go run ./test/e2e/hostile -binary bin/mcp-gemstone -standin build/standin -attack batch
 //
-// Attacks (issue 16's items 1-3, scaled to a shared two-core machine):
+// Attacks (scaled to a shared two-core machine):
 //
 //	batch   one 2025-03-26 batch of -members tools/call of big (51200 bytes each), read whole
 //	notify  -notes notifications of 1 MiB each behind a running 60 s sleep
