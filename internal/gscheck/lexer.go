@@ -154,13 +154,7 @@ func (l *lexer) next() (token, error) {
 	case isDigit(c):
 		return l.number()
 	case c == '\'':
-		s, err := l.stringBody()
-		if err != nil {
-			return token{}, err
-		}
-		t := l.tok(tokString, start)
-		t.Value = s
-		return t, nil
+		return l.quoted(tokString, start)
 	case c == '$':
 		if l.pos+1 >= len(l.src) {
 			return token{}, &syntaxError{start, "a $ at the end of the source has no character"}
@@ -178,18 +172,12 @@ func (l *lexer) next() (token, error) {
 			return l.tok(tokAssign, start), nil
 		}
 		return l.tok(tokColon, start), nil
-	case c == '|':
-		l.pos++
-		return l.tok(tokBar, start), nil
-	case c == '^':
-		l.pos++
-		return l.tok(tokCaret, start), nil
 	case isBinaryChar(c):
 		l.binaryRun()
 		return l.tok(tokBinary, start), nil
 	}
 	single := map[byte]tokenKind{'.': tokDot, ';': tokSemicolon, '(': tokLParen, ')': tokRParen,
-		'[': tokLBracket, ']': tokRBracket, '{': tokLBrace, '}': tokRBrace}
+		'[': tokLBracket, ']': tokRBracket, '{': tokLBrace, '}': tokRBrace, '|': tokBar, '^': tokCaret}
 	if k, ok := single[c]; ok {
 		l.pos++
 		return l.tok(k, start), nil
@@ -234,6 +222,17 @@ func (l *lexer) stringBody() (string, error) {
 	}
 }
 
+// quoted reads a quoted literal at l.pos into a token of kind k that began at start.
+func (l *lexer) quoted(k tokenKind, start int) (token, error) {
+	s, err := l.stringBody()
+	if err != nil {
+		return token{}, err
+	}
+	t := l.tok(k, start)
+	t.Value = s
+	return t, nil
+}
+
 func (l *lexer) hash() (token, error) {
 	start := l.pos
 	l.pos++
@@ -246,13 +245,7 @@ func (l *lexer) hash() (token, error) {
 		l.pos++
 		return l.tok(tokByteArrayOpen, start), nil
 	case c == '\'':
-		s, err := l.stringBody()
-		if err != nil {
-			return token{}, err
-		}
-		t := l.tok(tokSymbol, start)
-		t.Value = s
-		return t, nil
+		return l.quoted(tokSymbol, start)
 	case isLetter(c):
 		// #foo, #Foo, #foo:, #at:put:, #foo:bar (GemStone accepts a trailing unary part).
 		for l.pos < len(l.src) && (isIdentChar(l.src[l.pos]) || l.src[l.pos] == ':' && l.peekAt(l.pos+1) != '=') {

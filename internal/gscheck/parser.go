@@ -302,12 +302,20 @@ func (p *parser) cascadePart() (*SendNode, error) {
 	return e.(*SendNode), nil
 }
 
-func (p *parser) keywordExpr() (Expr, error) {
-	r, err := p.binaryExpr()
+// Each level of message precedence is an operand of the level below followed by its own sends.
+func (p *parser) keywordExpr() (Expr, error) { return withTail(p.binaryExpr, p.keywordTail) }
+func (p *parser) binaryExpr() (Expr, error)  { return withTail(p.unaryExpr, p.binaryTail) }
+func (p *parser) unaryExpr() (Expr, error) {
+	return withTail(p.primary, func(r Expr) (Expr, error) { return p.unaryTail(r), nil })
+}
+
+// withTail parses an operand, then the sends that follow it.
+func withTail(operand func() (Expr, error), tail func(Expr) (Expr, error)) (Expr, error) {
+	r, err := operand()
 	if err != nil {
 		return nil, err
 	}
-	return p.keywordTail(r)
+	return tail(r)
 }
 
 func (p *parser) keywordTail(recv Expr) (Expr, error) {
@@ -329,14 +337,6 @@ func (p *parser) keywordTail(recv Expr) (Expr, error) {
 	return s, nil
 }
 
-func (p *parser) binaryExpr() (Expr, error) {
-	r, err := p.unaryExpr()
-	if err != nil {
-		return nil, err
-	}
-	return p.binaryTail(r)
-}
-
 func (p *parser) binaryTail(recv Expr) (Expr, error) {
 	for isBinaryOp(p.peek()) {
 		op := p.advance()
@@ -347,14 +347,6 @@ func (p *parser) binaryTail(recv Expr) (Expr, error) {
 		recv = &SendNode{Receiver: recv, Selector: op.Text, At: op.Start, Args: []Expr{arg}}
 	}
 	return recv, nil
-}
-
-func (p *parser) unaryExpr() (Expr, error) {
-	r, err := p.primary()
-	if err != nil {
-		return nil, err
-	}
-	return p.unaryTail(r), nil
 }
 
 // unaryTail appends unary sends to recv (nil for the first message of a cascade part).
@@ -371,13 +363,8 @@ func (p *parser) primary() (Expr, error) {
 	switch t.Kind {
 	case tokIdent:
 		p.advance()
-		switch t.Text {
-		case "true":
-			return &LiteralNode{Kind: LitTrue, At: t.Start, Value: t.Text}, nil
-		case "false":
-			return &LiteralNode{Kind: LitFalse, At: t.Start, Value: t.Text}, nil
-		case "nil":
-			return &LiteralNode{Kind: LitNil, At: t.Start, Value: t.Text}, nil
+		if l := pseudoLiteral(t); l != nil {
+			return l, nil
 		}
 		return &VarRef{Ident{t.Text, t.Start}}, nil
 	case tokLParen:
@@ -469,18 +456,13 @@ func (p *parser) literal(inArray bool) (*LiteralNode, error) {
 	case tokNumber:
 		p.advance()
 		return &LiteralNode{Kind: LitNumber, At: t.Start, Value: t.Text}, nil
-	case tokBinary:
+	case tokBinary, tokBar:
 		if t.Text == "-" && p.peekN(1).Kind == tokNumber && p.peekN(1).Start == t.End {
 			p.advance()
 			n := p.advance()
 			return &LiteralNode{Kind: LitNumber, At: t.Start, Value: "-" + n.Text}, nil
 		}
-		if inArray {
-			p.advance()
-			return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Text}, nil
-		}
-	case tokBar:
-		if inArray {
+		if inArray { // a binary selector or a bar is a symbol there
 			p.advance()
 			return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Text}, nil
 		}
@@ -508,18 +490,28 @@ func (p *parser) literal(inArray bool) (*LiteralNode, error) {
 		if inArray {
 			return p.arrayWord()
 		}
-		if t.Kind == tokIdent {
-			switch t.Text {
-			case "true", "false", "nil":
-				e, err := p.primary()
-				if err != nil {
-					return nil, err
-				}
-				return e.(*LiteralNode), nil
-			}
+		if l := pseudoLiteral(t); t.Kind == tokIdent && l != nil {
+			p.advance()
+			return l, nil
 		}
 	}
 	return nil, p.errorf(t, "expected a literal, found %s", describe(t))
+}
+
+// pseudoLiteral answers the literal that the word t spells when it is true, false or nil, else nil.
+func pseudoLiteral(t token) *LiteralNode {
+	var kind LiteralKind
+	switch t.Text {
+	case "true":
+		kind = LitTrue
+	case "false":
+		kind = LitFalse
+	case "nil":
+		kind = LitNil
+	default:
+		return nil
+	}
+	return &LiteralNode{Kind: kind, At: t.Start, Value: t.Text}
 }
 
 // arrayWord reads a bare word inside a literal array: true/false/nil, or a symbol such as foo,
@@ -527,13 +519,8 @@ func (p *parser) literal(inArray bool) (*LiteralNode, error) {
 func (p *parser) arrayWord() (*LiteralNode, error) {
 	t := p.advance()
 	if t.Kind == tokIdent {
-		switch t.Text {
-		case "true":
-			return &LiteralNode{Kind: LitTrue, At: t.Start, Value: t.Text}, nil
-		case "false":
-			return &LiteralNode{Kind: LitFalse, At: t.Start, Value: t.Text}, nil
-		case "nil":
-			return &LiteralNode{Kind: LitNil, At: t.Start, Value: t.Text}, nil
+		if l := pseudoLiteral(t); l != nil {
+			return l, nil
 		}
 		return &LiteralNode{Kind: LitSymbol, At: t.Start, Value: t.Text}, nil
 	}
@@ -552,18 +539,27 @@ func (p *parser) literalArray() (*LiteralNode, error) {
 		return nil, err
 	}
 	defer p.leave()
+	return p.literalElements(LitArray, tokRParen, "literal array", func() (*LiteralNode, error) { return p.literal(true) })
+}
+
+func (p *parser) byteArray() (*LiteralNode, error) {
+	return p.literalElements(LitByteArray, tokRBracket, "byte array", p.byteValue)
+}
+
+// literalElements reads a literal or byte array from its opening token to closing, each element
+// with element; what names the array when it is never closed.
+func (p *parser) literalElements(kind LiteralKind, closing tokenKind, what string, element func() (*LiteralNode, error)) (*LiteralNode, error) {
 	open := p.advance()
-	arr := &LiteralNode{Kind: LitArray, At: open.Start}
+	arr := &LiteralNode{Kind: kind, At: open.Start}
 	for {
-		t := p.peek()
-		switch t.Kind {
-		case tokRParen:
+		switch p.peek().Kind {
+		case closing:
 			p.advance()
 			return arr, nil
 		case tokEOF:
-			return nil, p.errorf(open, "a literal array opened here is never closed")
+			return nil, p.errorf(open, "a %s opened here is never closed", what)
 		}
-		el, err := p.literal(true)
+		el, err := element()
 		if err != nil {
 			return nil, err
 		}
@@ -571,27 +567,17 @@ func (p *parser) literalArray() (*LiteralNode, error) {
 	}
 }
 
-func (p *parser) byteArray() (*LiteralNode, error) {
-	open := p.advance()
-	arr := &LiteralNode{Kind: LitByteArray, At: open.Start}
-	for {
-		t := p.peek()
-		switch t.Kind {
-		case tokRBracket:
-			p.advance()
-			return arr, nil
-		case tokNumber:
-			p.advance()
-			if !isByteValue(t.Text) {
-				return nil, p.errorf(t, "byte array element %s is not an integer 0-255", t.Text)
-			}
-			arr.Elems = append(arr.Elems, &LiteralNode{Kind: LitNumber, At: t.Start, Value: t.Text})
-		case tokEOF:
-			return nil, p.errorf(open, "a byte array opened here is never closed")
-		default:
-			return nil, p.errorf(t, "expected an integer 0-255 or ']' in a byte array, found %s", describe(t))
-		}
+// byteValue reads one element of a byte array: an integer 0-255.
+func (p *parser) byteValue() (*LiteralNode, error) {
+	t := p.peek()
+	if t.Kind != tokNumber {
+		return nil, p.errorf(t, "expected an integer 0-255 or ']' in a byte array, found %s", describe(t))
 	}
+	p.advance()
+	if !isByteValue(t.Text) {
+		return nil, p.errorf(t, "byte array element %s is not an integer 0-255", t.Text)
+	}
+	return &LiteralNode{Kind: LitNumber, At: t.Start, Value: t.Text}, nil
 }
 
 // isByteValue tells whether a number literal is an integer 0-255, in decimal or radix form.
