@@ -14,7 +14,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -45,6 +44,7 @@ type authRouter struct {
 	launcher *loginRecorder
 	identity auth.Identity
 	resource string
+	srv      *router.Server
 }
 
 func newAuthRouter(t *testing.T) *authRouter {
@@ -62,11 +62,12 @@ func newAuthRouter(t *testing.T) *authRouter {
 		Launcher: ar.launcher,
 		Login:    worker.LoginSpec{StoneNRS: "!tcp@h#server!gs64stone", GemNRS: "!tcp@h#netldi:ldi#task!gemnetobject", User: "DataCurator", Password: "swordfish"},
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
-		RouterID: "r1", Classify: gemfail.Classify, Log: zerolog.Nop(),
+		RouterID: "r1", Log: zerolog.Nop(),
 		Auth: a.Middleware, Identity: ar.identity, Public: a.PublicRoutes(),
 	})
 	t.Cleanup(func() { srv.Close(context.Background()) })
 	h = srv.Handler()
+	ar.srv = srv
 	return ar
 }
 
@@ -117,8 +118,8 @@ func TestWorkerGemLogsInAsTheTokensUserWithTheTokenAsJWTPassword(t *testing.T) {
 func TestAnotherSubjectOnASessionIsAnsweredAsAnUnknownSessionAndEndedSessionsAreForgotten(t *testing.T) {
 	ar := newAuthRouter(t)
 	_, sid, _ := ar.post(t, http.MethodPost, ar.token("alice"), "", authInitBody)
-	if sid == "" || ar.identity.Len() != 1 {
-		t.Fatalf("session not opened and bound (%d bound)", ar.identity.Len())
+	if sess, ok := ar.srv.Sessions().Get(sid); !ok || sess.Owner().Subject != "alice" || sess.Owner().Issuer != ar.is.URL() {
+		t.Fatalf("session %q not opened and bound to alice of the issuer (found %v)", sid, ok)
 	}
 	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
 	s1, _, theirs := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping)
@@ -135,7 +136,7 @@ func TestAnotherSubjectOnASessionIsAnsweredAsAnUnknownSessionAndEndedSessionsAre
 	if s, _, _ := ar.post(t, http.MethodDelete, ar.token("alice"), sid, ""); s != 200 && s != 204 {
 		t.Fatalf("alice's DELETE: %d", s)
 	}
-	if ar.identity.Len() != 0 {
-		t.Fatalf("an ended session is still bound (%d)", ar.identity.Len())
+	if s, _, _ := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping); s != 404 || ar.srv.Sessions().Len() != 0 {
+		t.Fatalf("alice's ping on her ended session: %d, sessions %d", s, ar.srv.Sessions().Len())
 	}
 }

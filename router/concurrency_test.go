@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -82,9 +83,9 @@ func TestALongCallDelaysNeitherAnotherSessionNorNewConnections(t *testing.T) {
 	<-done
 }
 
-func TestGetOpensAKeepaliveStreamThatEndsWithTheSession(t *testing.T) {
+func TestGetOpensTheSessionsStreamWhichKeepsAliveAndEndsWithTheSession(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
-		o.Streams = router.KeepaliveStream{Interval: 50 * time.Millisecond}
+		o.Stream = sse.Options{Keepalive: 50 * time.Millisecond}
 	})
 	sid := f.open()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

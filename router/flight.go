@@ -65,6 +65,7 @@ type flight struct {
 	id     string
 	sess   *session.Session
 	method string
+	owner  session.Owner // the principal whose request started it
 	name   string
 
 	mu       sync.Mutex
@@ -260,6 +261,11 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{}), reqID: req.m.ID}
 	_ = json.Unmarshal(req.meta[metaClientCapabilities], &f.caps)
+	owner, err := s.owner(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f.owner = owner
 	s.flightsMu.Lock()
 	if len(s.flights) >= maxFlights {
 		s.flightsMu.Unlock()
@@ -267,12 +273,6 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 	}
 	s.flights[f.id] = f
 	s.flightsMu.Unlock()
-	if s.o.Identity != nil {
-		if err := s.o.Identity.Bind(ctx, f.id); err != nil {
-			s.dropFlight(f)
-			return nil, err
-		}
-	}
 	unbind := func() {}
 	if sb, ok := s.o.Responses.(SinkBinder); ok {
 		unbind = sb.BindSink(sess, req.m.ID, f)
@@ -301,9 +301,6 @@ func (s *Server) dropFlight(f *flight) {
 	s.flightsMu.Lock()
 	delete(s.flights, f.id)
 	s.flightsMu.Unlock()
-	if s.o.Identity != nil {
-		s.o.Identity.Forget(f.id)
-	}
 }
 
 // serveFlight attaches one HTTP request to a flight: answers the parked questions the request
@@ -542,7 +539,7 @@ func (s *Server) resumeFlight(r *http.Request, req statelessRequest, raw json.Ra
 	s.flightsMu.Lock()
 	f := s.flights[st.Flight]
 	s.flightsMu.Unlock()
-	if f == nil || (s.o.Identity != nil && !s.o.Identity.Owns(r.Context(), f.id)) {
+	if f == nil || !s.owns(r.Context(), f.owner) {
 		return nil, "names a call that has ended"
 	}
 	f.mu.Lock()

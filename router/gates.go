@@ -250,7 +250,7 @@ func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Re
 	if ok && s.hiddenSession(id) {
 		ok = false // a stateless pool gem is nobody's session
 	}
-	if ok && s.o.Identity != nil && !s.o.Identity.Owns(r.Context(), id) {
+	if ok && !s.owns(r.Context(), sess.Owner()) {
 		ok = false // another principal's session is answered as no session at all
 	}
 	if !ok {

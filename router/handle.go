@@ -63,7 +63,7 @@ func (s *Server) handleSession(ctx context.Context, handle string) *session.Sess
 	if _, ended := sess.Ended(); ended {
 		return nil
 	}
-	if s.o.Identity != nil && !s.o.Identity.Owns(ctx, handle) {
+	if !s.owns(ctx, sess.Owner()) {
 		return nil
 	}
 	return sess

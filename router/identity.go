@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -14,14 +15,11 @@ type Identity interface {
 	// WorkerLogin is the login for a new gem on behalf of the request's principal, from the
 	// configured base (stone and gem NRS).
 	WorkerLogin(ctx context.Context, base worker.LoginSpec) (worker.LoginSpec, error)
-	// Bind records that the request's principal owns the session; it runs before the
-	// session id is given to the client.
-	Bind(ctx context.Context, sessionID string) error
-	// Owns says the request's principal owns the session. A request that does not is
-	// answered exactly as an unknown session id (404), so a leaked id tells its holder nothing.
-	Owns(ctx context.Context, sessionID string) bool
-	// Forget drops the binding of a session that ended.
-	Forget(sessionID string)
+	// Owner is the request's principal: a new session belongs to it, and only a request of
+	// the same principal may use that session again (another's is answered exactly as an
+	// unknown session id, 404, so a leaked id tells its holder nothing). An error means no
+	// verified principal.
+	Owner(ctx context.Context) (session.Owner, error)
 	// LoginRefusedHint is what the client is told when the stone refuses the principal's
 	// login: what to provision. It must name no user id.
 	LoginRefusedHint(ctx context.Context) string

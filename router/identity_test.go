@@ -5,11 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -26,11 +25,9 @@ func headerAuth(next http.Handler) http.Handler {
 	})
 }
 
-type testIdentity struct {
-	mu     sync.Mutex
-	owners map[string]string
-	forgot []string
-}
+// testIdentity names the principal of the X-Principal header; the router keeps it on each
+// session as its owner.
+type testIdentity struct{}
 
 func principal(ctx context.Context) string { p, _ := ctx.Value(principalKey{}).(string); return p }
 
@@ -43,25 +40,12 @@ func (i *testIdentity) WorkerLogin(ctx context.Context, base worker.LoginSpec) (
 	return base, nil
 }
 
-func (i *testIdentity) Bind(ctx context.Context, sid string) error {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	i.owners[sid] = principal(ctx)
-	return nil
-}
-
-func (i *testIdentity) Owns(ctx context.Context, sid string) bool {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	o, ok := i.owners[sid]
-	return ok && o == principal(ctx)
-}
-
-func (i *testIdentity) Forget(sid string) {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	delete(i.owners, sid)
-	i.forgot = append(i.forgot, sid)
+func (i *testIdentity) Owner(ctx context.Context) (session.Owner, error) {
+	p := principal(ctx)
+	if p == "" {
+		return session.Owner{}, errors.New("no principal")
+	}
+	return session.Owner{Issuer: "test", Subject: p}, nil
 }
 
 func (i *testIdentity) LoginRefusedHint(context.Context) string {
@@ -69,7 +53,7 @@ func (i *testIdentity) LoginRefusedHint(context.Context) string {
 }
 
 func TestWithAnIdentityGemsLogInAsThePrincipalAndSessionsAreTheirs(t *testing.T) {
-	id := &testIdentity{owners: map[string]string{}}
+	id := &testIdentity{}
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Auth, o.Identity = headerAuth, id })
 	r := f.post("", initBody, "X-Principal", "alice")
 	wantStatus(t, r, http.StatusOK)
@@ -83,16 +67,14 @@ func TestWithAnIdentityGemsLogInAsThePrincipalAndSessionsAreTheirs(t *testing.T)
 	}
 	wantError(t, f.post(sid, call(4, "echo", `{"text":"anon"}`)), http.StatusNotFound, -32001, "sessionNotFound")
 	wantStatus(t, f.do(http.MethodDelete, sid, "", "X-Principal", "alice"), http.StatusNoContent)
-	if len(id.forgot) != 1 || id.forgot[0] != sid {
-		t.Fatalf("the ended session was not forgotten: %v", id.forgot)
-	}
+	wantError(t, f.post(sid, call(5, "echo", `{"text":"after"}`), "X-Principal", "alice"), http.StatusNotFound, -32001, "sessionNotFound")
 }
 
 func TestWithAnIdentityARefusedLoginCarriesItsHintAndNoPrincipalOpensNothing(t *testing.T) {
-	id := &testIdentity{owners: map[string]string{}}
+	id := &testIdentity{}
 	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
 		o.Auth, o.Identity = headerAuth, id
-		l.LoginError = &gemstone.Error{Number: 4051, Category: gemstone.KernelErrorCategory}
+		l.LoginError = fakeworker.LoginDenied("login denied for bob")
 	})
 	r := f.post("", initBody, "X-Principal", "bob")
 	wantError(t, r, http.StatusOK, -32001, "loginDenied")

@@ -75,8 +75,12 @@ type launchFailure struct {
 // would be undone anyway, and finishing it is what makes the logout clean.
 func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Session, _ int, _ launchFailure) {
 	mapped := false
+	var part SessionPart
 	defer func() { // on every way out but success, a panic included
 		if !mapped {
+			if part != nil {
+				part.Close()
+			}
 			slot.Release()
 		}
 	}()
@@ -91,7 +95,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	cfg.CacheName = CacheName(cfg.WorkerClass, s.o.RouterID, strings.TrimPrefix(id, s.idPrefix()))
 	cfg.FrontEnd.RouterID = s.o.RouterID
 	if s.o.PrepareSession != nil {
-		if err := s.o.PrepareSession(reqCtx, id, &cfg); err != nil {
+		if part, err = s.o.PrepareSession(reqCtx, id, &cfg); err != nil {
 			s.o.Log.Error().Err(err).Msg("cannot make this session's prepare config")
 			return nil, http.StatusOK, launchFailure{message: "cannot open a session: the front end could not prepare it (see the server log)", kind: "prepareFailed"}
 		}
@@ -110,18 +114,12 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	defer cancel()
 	gem, err := s.o.Launcher.Launch(ctx, login, cfg)
 	if err != nil {
-		f := s.o.Classify(err)
-		f.Kind = launchKind(f)
-		s.o.Log.Error().Err(err).Int("number", f.Number).Str("kind", f.Kind).Msg("worker login or prepare failed; slot released")
-		kind := f.Kind
-		if s.o.Observer != nil {
-			s.o.Observer.LaunchFailed(kind)
-		}
-		what := f.Safe
-		if what == "" {
-			what = "the worker could not be started"
-		}
-		hint := launchHint(f)
+		f := worker.FailureOf(err)
+		kind := launchKind(f)
+		s.o.Log.Error().Err(err).Int("number", f.Number).Str("kind", kind).Msg("worker login or prepare failed; slot released")
+		s.o.Observer.LaunchFailed(kind)
+		what := launchWhat(f)
+		hint := launchHint(kind, f.Number)
 		if s.o.Identity != nil && kind == "loginDenied" {
 			hint = s.o.Identity.LoginRefusedHint(reqCtx)
 		}
@@ -143,20 +141,17 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 		}
 		gem = gg
 	}
-	if s.o.Identity != nil {
-		if err := s.o.Identity.Bind(reqCtx, id); err != nil {
-			_ = gem.Close(context.WithoutCancel(ctx))
-			s.o.Log.Warn().Err(err).Msg("cannot bind the new session to its principal; gem logged out")
-			return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to own it", kind: "loginFailed"}
-		}
+	owner, err := s.owner(reqCtx)
+	if err != nil {
+		_ = gem.Close(context.WithoutCancel(ctx))
+		s.o.Log.Warn().Err(err).Msg("cannot bind the new session to its principal; gem logged out")
+		return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to own it", kind: "loginFailed"}
 	}
-	sess := session.New(s.base, id, gem, session.Options{
-		RequestTimeout:  s.o.RequestTimeout,
-		PendingTimeout:  s.o.PendingTimeout,
-		PendingTimeouts: s.o.PendingTimeouts,
-		CloseTimeout:    s.o.CloseTimeout,
-		Log:             s.o.Log,
-	})
+	sess := s.newSession(id, gem, owner)
+	if part != nil {
+		part.Join(sess)
+		sess.Hold(part)
+	}
 	s.table.Add(sess, slot)
 	mapped = true
 	return sess, http.StatusOK, launchFailure{}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
 // Observer follows what the front end does, for metrics. Its methods are called on the
@@ -17,7 +18,30 @@ type Observer interface {
 	CallEnded(CallEvent)
 	// LaunchFailed reports an initialize whose login or prepare failed, by data.kind.
 	LaunchFailed(kind string)
+	// SessionOpened and SessionEnded follow the session table; kind is the session.Reason's.
+	SessionOpened()
+	SessionEnded(kind string)
+	// Reaped reports a session the lifetime policy ended, by its reason's kind.
+	Reaped(kind string)
+	// StreamOpened and StreamClosed follow the GET streams.
+	StreamOpened()
+	StreamClosed()
+	// OutboxDropped reports a message dropped from a full stream outbox. It is called with
+	// the stream's lock held and must not call back into the router.
+	OutboxDropped()
 }
+
+// NopObserver hears nothing; embed it to observe only some events.
+type NopObserver struct{}
+
+func (NopObserver) CallEnded(CallEvent)  {}
+func (NopObserver) LaunchFailed(string)  {}
+func (NopObserver) SessionOpened()       {}
+func (NopObserver) SessionEnded(string)  {}
+func (NopObserver) Reaped(string)        {}
+func (NopObserver) StreamOpened()        {}
+func (NopObserver) StreamClosed()        {}
+func (NopObserver) OutboxDropped()       {}
 
 // CallEvent is one finished call.
 type CallEvent struct {
@@ -33,12 +57,9 @@ type CallEvent struct {
 }
 
 func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.Duration) {
-	if s.o.Observer == nil {
-		return
-	}
-	var f Failure
+	var f worker.Failure
 	if out.Err != nil && !errors.Is(out.Err, session.ErrDuplicateID) {
-		f = s.o.Classify(out.Err)
+		f = worker.FailureOf(out.Err)
 	}
 	outcome := "ok"
 	switch {
@@ -55,5 +76,5 @@ func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.D
 	case out.Err != nil:
 		outcome = "workerError"
 	}
-	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Step: f.Step, Took: took})
+	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Step: f.Ending.Step(), Took: took})
 }

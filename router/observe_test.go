@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
 
 type recordingObserver struct {
+	router.NopObserver
 	mu       sync.Mutex
 	calls    []router.CallEvent
 	launches []string
@@ -55,7 +55,7 @@ func TestTheObserverHearsEveryCallOutcomeAndFailedLaunch(t *testing.T) {
 		return o["initialize ok"] == 1 && o["notifications/initialized ok"] == 1 && o["tools/call ok"] == 1 &&
 			o["tools/call requestTimeout"] == 1 && o["tools/call sessionGone"] == 1
 	})
-	f.l.LoginError = &gemstone.Error{Number: 4051, Category: gemstone.KernelErrorCategory}
+	f.l.LoginError = fakeworker.LoginDenied("login denied")
 	f.post("", initBody)
 	obs.mu.Lock()
 	defer obs.mu.Unlock()

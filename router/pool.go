@@ -67,7 +67,7 @@ func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
 				p.idle = append(p.idle[:i], p.idle[i+1:]...)
 				continue
 			}
-			if p.s.o.Identity != nil && !p.s.o.Identity.Owns(ctx, sess.ID()) {
+			if !p.s.owns(ctx, sess.Owner()) {
 				continue
 			}
 			p.idle = append(p.idle[:i], p.idle[i+1:]...)

@@ -35,7 +35,9 @@ import (
 	oteltrace "go.opentelemetry.io/otel/trace"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/trace"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -89,16 +91,14 @@ type Options struct {
 	Trace      bool
 	TraceLimit int
 
-	// Classify reads worker errors; it must be set (cmd wires the binding's classifier).
-	Classify Classifier
 	// Streams serves GET /mcp; the default holds the stream open with keepalives.
 	Streams StreamOpener
 	// Responses writes answers to POSTed requests; the default is application/json.
 	Responses ResponseMode
 	// PrepareSession, when set, adjusts each new session's prepare config before its login
-	// (the worker-to-router channel's address and secret; a per-principal tool surface). An
-	// error refuses the initialize and gives the slot back. The session ends through Hooks.
-	PrepareSession func(ctx context.Context, sessionID string, cfg *worker.PrepareConfig) error
+	// (the worker-to-router channel's address and secret) and may answer a part for the
+	// session to hold. An error refuses the initialize and gives the slot back.
+	PrepareSession func(ctx context.Context, sessionID string, cfg *worker.PrepareConfig) (SessionPart, error)
 	// Auth, when set, runs after the Origin gate and before the body is read.
 	Auth func(http.Handler) http.Handler
 	// Identity, when set, binds sessions to principals and logs gems in as them (the
@@ -117,9 +117,13 @@ type Options struct {
 	// Tracer, when set, makes one span per MCP message and hands its trace context to the
 	// worker in params._meta (spans.go); nil: no tracing, and messages pass untouched.
 	Tracer oteltrace.Tracer
-	// Hooks follow sessions opening and ending (lifetime policy, metrics).
-	Hooks session.Hooks
-	// Observer, when set, hears of every finished call and failed launch (metrics).
+	// Lifetime, when set, is the session-lifetime policy (docs/session-lifetime.md): the
+	// router starts it on its sessions in New and stops it when shutdown begins.
+	Lifetime *lifetime.Engine
+	// Stream bounds each session's GET stream (outbox, replay, keepalive); zero values take
+	// router/sse's defaults.
+	Stream sse.Options
+	// Observer, when set, hears of calls, launches, sessions, reaps and streams (metrics).
 	Observer Observer
 	// Metrics, when set, is served at GET /metrics behind the Host and Origin gates (not
 	// the others: it is not MCP); it carries no session id, user or argument.
@@ -130,6 +134,14 @@ type Options struct {
 	Public map[string]http.Handler
 
 	Log zerolog.Logger
+}
+
+// SessionPart is what a plug-in keeps on a session it helped prepare (the channel's
+// endpoint): Join gives it the session once the login has succeeded, after which the session
+// holds it and closes it when it ends; if the login fails, the router closes it instead.
+type SessionPart interface {
+	session.Part
+	Join(*session.Session)
 }
 
 // Server is the front end's state: the session table and the configuration of the gates.
@@ -171,7 +183,10 @@ func New(o Options) *Server {
 		o.LoginTimeout = 60 * time.Second
 	}
 	if o.Streams == nil {
-		o.Streams = KeepaliveStream{Interval: 15 * time.Second}
+		o.Streams = SessionStream{}
+	}
+	if o.Observer == nil {
+		o.Observer = NopObserver{}
 	}
 	if o.Responses == nil {
 		o.Responses = JSONResponses{}
@@ -180,20 +195,11 @@ func New(o Options) *Server {
 	if len(versions) == 0 {
 		versions = SupportedProtocolVersions
 	}
-	if id := o.Identity; id != nil {
-		ended := o.Hooks.Ended
-		o.Hooks.Ended = func(sess *session.Session, r session.Reason) {
-			id.Forget(sess.ID())
-			if ended != nil {
-				ended(sess, r)
-			}
-		}
-	}
 	base, cancel := context.WithCancelCause(context.Background())
 	closing, begin := context.WithCancel(context.Background())
 	s := &Server{
 		o: o, versions: versions,
-		table:      session.NewTable(o.MaxSessions, o.Hooks),
+
 		base:       base,
 		cancelBase: cancel,
 		closing:    closing,
@@ -202,11 +208,15 @@ func New(o Options) *Server {
 		listeners:  listenerSet{set: map[*listener]struct{}{}},
 		tasks:      taskTable{tasks: map[string]*task{}},
 	}
+	s.table = session.NewTable(o.MaxSessions, session.Hooks{Opened: s.opened, Ended: s.ended})
 	s.pool = newStatelessPool(s, o.StatelessPool)
 	if _, err := rand.Read(s.stateKey[:]); err != nil {
 		// Without a key no requestState could be trusted; the system's CSPRNG failing is not
 		// something to serve through.
 		panic("router: cannot draw the requestState key: " + err.Error())
+	}
+	if o.Lifetime != nil {
+		o.Lifetime.Start(lifetimeHost{s})
 	}
 	return s
 }
@@ -277,13 +287,18 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 }
 
 // BeginShutdown refuses new sessions and ends every GET stream; running calls go on.
-func (s *Server) BeginShutdown() { s.beginClose() }
+func (s *Server) BeginShutdown() {
+	if s.o.Lifetime != nil {
+		s.o.Lifetime.Stop() // no reaping or view hygiene while the shutdown ends sessions itself
+	}
+	s.beginClose()
+}
 
 // Close ends every running call (the binding's escalation) and every session, logging each
 // gem out, within ctx. It is the last step of a graceful stop, after the HTTP server's grace.
 func (s *Server) Close(ctx context.Context) {
 	s.closeOnce.Do(func() {
-		s.beginClose()
+		s.BeginShutdown()
 		s.cancelBase(session.ErrShuttingDown)
 		// A login that was finishing as the base context ended may still map its session;
 		// pass again until every slot is free, so no gem outlives the server.

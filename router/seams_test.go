@@ -46,12 +46,12 @@ func TestPrepareSessionAdjustsEachSessionsConfigAndCanRefuse(t *testing.T) {
 	refuse := false
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
 		o.MaxSessions = 1
-		o.PrepareSession = func(_ context.Context, id string, cfg *worker.PrepareConfig) error {
+		o.PrepareSession = func(_ context.Context, id string, cfg *worker.PrepareConfig) (router.SessionPart, error) {
 			if refuse {
-				return errors.New("no channel port free")
+				return nil, errors.New("no channel port free")
 			}
 			cfg.Channel = &worker.Channel{Address: "127.0.0.1:1", Secret: "secret-for-" + id}
-			return nil
+			return nil, nil
 		}
 	})
 	sid := f.open()
@@ -68,4 +68,51 @@ func TestPrepareSessionAdjustsEachSessionsConfigAndCanRefuse(t *testing.T) {
 	if f.srv.Sessions().Used() != 0 || f.l.Launches() != 1 {
 		t.Fatalf("used %d launches %d", f.srv.Sessions().Used(), f.l.Launches())
 	}
+}
+
+// recordedPart is a plug-in's part of a session: it records the session it joined and closes.
+type recordedPart struct {
+	mu     sync.Mutex
+	joined string
+	closed int
+}
+
+func (p *recordedPart) Join(s *session.Session) { p.mu.Lock(); p.joined = s.ID(); p.mu.Unlock() }
+func (p *recordedPart) Close()                  { p.mu.Lock(); p.closed++; p.mu.Unlock() }
+func (p *recordedPart) state() (string, int)    { p.mu.Lock(); defer p.mu.Unlock(); return p.joined, p.closed }
+
+func TestAPreparedPartJoinsItsSessionAndIsClosedOnceWhenItEndsOrItsLoginFails(t *testing.T) {
+	var parts []*recordedPart
+	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+		o.PrepareSession = func(context.Context, string, *worker.PrepareConfig) (router.SessionPart, error) {
+			p := &recordedPart{}
+			parts = append(parts, p)
+			return p, nil
+		}
+	})
+	sid := f.open()
+	if joined, closed := parts[0].state(); joined != sid || closed != 0 {
+		t.Fatalf("open session's part: joined %q closed %d", joined, closed)
+	}
+	if held, ok := session.Held[*recordedPart](mustSession(t, f, sid)); !ok || held != parts[0] {
+		t.Fatal("the session does not hold its part")
+	}
+	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
+	if _, closed := parts[0].state(); closed != 1 {
+		t.Fatalf("ended session's part closed %d times", closed)
+	}
+	f.l.LoginError = errors.New("stone refused")
+	wantError(t, f.post("", initBody), http.StatusOK, -32001, "")
+	if joined, closed := parts[1].state(); joined != "" || closed != 1 {
+		t.Fatalf("failed login's part: joined %q closed %d", joined, closed)
+	}
+}
+
+func mustSession(t *testing.T, f *fixture, sid string) *session.Session {
+	t.Helper()
+	sess, ok := f.srv.Sessions().Get(sid)
+	if !ok {
+		t.Fatalf("session %s is not in the table", sid)
+	}
+	return sess
 }

@@ -8,65 +8,24 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 )
 
 // StreamOpener serves the standalone server-to-client stream (GET /mcp) of a live session,
 // after the router's gates have passed it. It returns when the stream is over. r's context
 // ends when the client leaves or the server begins to shut down; sess.Done() closes when the
-// session ends. The stream package (router/sse) implements it with the outbox, resumability
-// and the liveness probe; KeepaliveStream is the stand-in until then.
+// session ends. SessionStream is the default; the worker-to-router channel wraps it to resume
+// a POST stream cut mid-call.
 type StreamOpener interface {
 	ServeStream(w http.ResponseWriter, r *http.Request, sess *session.Session)
 }
 
-// KeepaliveStream holds the stream open and sends a keepalive comment on the process's shared
-// keepalive beat (sse.UntilBeat: at least every Interval), and nothing else.
-type KeepaliveStream struct {
-	Interval     time.Duration
-	WriteTimeout time.Duration // default 5 s
-}
+// SessionStream serves the session's own stream (router/sse: outbox, replay from
+// Last-Event-ID, keepalive, the liveness probe's pings).
+type SessionStream struct{}
 
 // ServeStream implements StreamOpener.
-func (k KeepaliveStream) ServeStream(w http.ResponseWriter, r *http.Request, sess *session.Session) {
-	interval, wt := k.Interval, k.WriteTimeout
-	if interval <= 0 {
-		interval = 15 * time.Second
-	}
-	if wt <= 0 {
-		wt = 5 * time.Second
-	}
-	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx must not buffer a stream
-	w.WriteHeader(http.StatusOK)
-	write := func(frame string) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(wt))
-		if _, err := w.Write([]byte(frame)); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	if !write(": stream open\n\n") {
-		return
-	}
-	tick := time.NewTimer(sse.UntilBeat(interval))
-	defer tick.Stop()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-sess.Done():
-			return
-		case <-tick.C:
-			if !write(": keepalive\n\n") {
-				return
-			}
-			tick.Reset(sse.UntilBeat(interval))
-		}
-	}
+func (SessionStream) ServeStream(w http.ResponseWriter, r *http.Request, sess *session.Session) {
+	sess.Stream().ServeStreamUntil(w, r, sess.ProtocolVersion(), sess.Done())
 }
 
 // get serves GET /mcp: the same session gates as POST, then the stream.
@@ -86,6 +45,8 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(s.closing, cancel)
 	defer stop()
+	s.o.Observer.StreamOpened()
+	defer s.o.Observer.StreamClosed()
 	s.o.Streams.ServeStream(w, r.WithContext(ctx), sess)
 }
 

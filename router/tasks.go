@@ -119,7 +119,6 @@ func (s *Server) sweepLocked(now time.Time, keep int) {
 		}
 		if now.Sub(t.updated) > taskTTL {
 			delete(tt.tasks, id)
-			s.forgetTask(t)
 			continue
 		}
 		done = append(done, t)
@@ -133,14 +132,7 @@ func (s *Server) sweepLocked(now time.Time, keep int) {
 		v := t.view(now)
 		total -= len(v.result) + len(v.err)
 		delete(tt.tasks, t.id)
-		s.forgetTask(t)
 		s.o.Log.Info().Str("task", t.id).Msg("task forgotten before its time to live: the task table is full")
-	}
-}
-
-func (s *Server) forgetTask(t *task) {
-	if s.o.Identity != nil {
-		s.o.Identity.Forget(t.id)
 	}
 }
 
@@ -159,12 +151,6 @@ func (s *Server) createTask(ctx context.Context, f *flight, req statelessRequest
 		s.tasks.mu.Unlock()
 		s.o.Log.Warn().Int("limit", maxTasks).Msg("a call asked to become a task, but the task table is full of running tasks; it answers synchronously")
 		return nil
-	}
-	if s.o.Identity != nil {
-		if err := s.o.Identity.Bind(ctx, t.id); err != nil {
-			s.tasks.mu.Unlock()
-			return nil
-		}
 	}
 	s.tasks.tasks[t.id] = t
 	s.tasks.mu.Unlock()
@@ -208,7 +194,7 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 	defer s.tasks.mu.Unlock()
 	s.sweepLocked(now, maxTasks)
 	t := s.tasks.tasks[req.name]
-	if t == nil || (s.o.Identity != nil && !s.o.Identity.Owns(r.Context(), t.id)) {
+	if t == nil || !s.owns(r.Context(), t.f.owner) {
 		writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: no task "+quote(jsonrpc.Clip(req.name))+" (unknown, expired, or not yours)", "unknownTask"))
 		return

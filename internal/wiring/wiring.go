@@ -1,7 +1,7 @@
 // Package wiring assembles a router the way bin/mcp-gemstone serves one: metrics, the
-// network mode's gates, every session's server-to-client stream under the lifetime policy,
-// and the worker-to-router channel, in the order each wraps the one before. The binary and
-// the benchmark server both assemble through it, so what make bench measures is what runs.
+// network mode's gates, the lifetime policy and the worker-to-router channel, each plugged
+// into its own seam of router.Options. The binary, the benchmark server and the end-to-end
+// tests assemble through it, so what make bench measures and the tests check is what runs.
 package wiring
 
 import (
@@ -23,8 +23,7 @@ type Parts struct {
 	// Lifetime is the session-lifetime and view-hygiene policy; Stone takes its stone readings.
 	Lifetime lifetime.Config
 	Stone    lifetime.StoneReader
-	// Network, if set, adds the network mode's gates (authentication) to the options. It runs
-	// after the metrics and before the streams, as the binary has always applied it.
+	// Network, if set, adds the network mode's gates (authentication) to the options.
 	Network func(*router.Options)
 	// ProgressKeepalive is channel.Mode's: how often a silent call whose client sent a
 	// progressToken gets a progress notification (0: never).
@@ -37,7 +36,8 @@ type Parts struct {
 // Assembly is an assembled router with the parts that outlive assembly.
 type Assembly struct {
 	Server *router.Server
-	// Engine runs the lifetime policy; stop it before the shutdown ends sessions itself.
+	// Engine runs the lifetime policy (the router starts it and stops it when shutdown
+	// begins); its Stats are the policy's counts.
 	Engine *lifetime.Engine
 	// Hub is the worker-to-router channel, nil when it could not be opened (answers then stay
 	// application/json and tools cannot report progress; logged).
@@ -49,27 +49,22 @@ func Assemble(o router.Options, p Parts) (*Assembly, error) {
 	if p.Stone == nil {
 		return nil, errors.New("wiring: the lifetime policy needs a stone reader")
 	}
-	var rec metrics.Recorder = metrics.Nop
 	if p.Metrics {
 		reg := metrics.New()
 		reg.BuildInfo(p.Version)
-		withMetrics(&o, reg)
-		rec = reg
+		o.Observer = metricsObserver{reg}
+		o.Metrics = reg.Handler()
 	}
 	if p.Network != nil {
 		p.Network(&o)
 	}
-	startLifetime := withLifetime(&o, p.Lifetime, p.Stone, rec, p.Log)
-	hub := withChannel(&o, p.ProgressKeepalive, p.Log) // last: it wraps the Streams and Hooks set above (docs/channel.md)
-	srv := router.New(o)
-	engine, err := startLifetime(srv)
+	engine, err := lifetime.New(p.Lifetime, p.Stone, lifetime.WithLogger(p.Log))
 	if err != nil {
-		if hub != nil {
-			hub.Close()
-		}
 		return nil, err
 	}
-	return &Assembly{Server: srv, Engine: engine, Hub: hub}, nil
+	o.Lifetime = engine
+	hub := withChannel(&o, p.ProgressKeepalive, p.Log)
+	return &Assembly{Server: router.New(o), Engine: engine, Hub: hub}, nil
 }
 
 // CloseChannel closes the worker-to-router channel, if one was opened. Call it once the

@@ -11,7 +11,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
@@ -24,7 +23,6 @@ func options(l *fakeworker.Launcher) router.Options {
 		Launcher: l,
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "wiring-test", Version: "0"}},
 		RouterID: "w",
-		Classify: gemfail.Classify,
 		Log:      zerolog.New(io.Discard),
 	}
 }

@@ -1,9 +1,9 @@
 // Package auth is the network-facing mode's OAuth 2.1 resource server: it verifies the
 // bearer token on every /mcp request against the issuer's discovery document and JWKS
 // (go-oidc), answers the RFC 6750 / MCP challenges, serves the RFC 9728 protected resource
-// metadata, hands the verified Principal on in the request context, and binds each MCP
-// session to the issuer and subject that opened it (Owners). Its rules, from the outside,
-// are in docs/auth.md.
+// metadata, hands the verified Principal on in the request context, and names the Owner
+// (issuer and subject) that each MCP session is bound to. Its rules, from the outside, are
+// in docs/auth.md.
 //
 // It never logs a token: refusals are logged with their reason and, once the signature
 // held, the subject; a Principal prints without its token in every format.

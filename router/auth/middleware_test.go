@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 )
 
 // fixture is a resource server in front of a handler that opens and serves sessions the
@@ -31,7 +33,7 @@ type fixture struct {
 	is     *authtest.Issuer
 	cfg    Config
 	a      *Authenticator
-	owners *Owners
+	owners *testOwners
 	srv    *httptest.Server
 	logs   *mcptest.LogBuffer
 	tokens []string // every token the test sent, for the log check
@@ -60,7 +62,7 @@ const sessionHeader = "Mcp-Session-Id"
 
 func newFixture(t *testing.T, edit func(*Config)) *fixture {
 	t.Helper()
-	f := &fixture{t: t, is: authtest.NewIssuer(t), owners: NewOwners(), logs: &mcptest.LogBuffer{}, clock: &clock{}}
+	f := &fixture{t: t, is: authtest.NewIssuer(t), owners: &testOwners{by: map[string]session.Owner{}}, logs: &mcptest.LogBuffer{}, clock: &clock{}}
 	var handler http.Handler = http.NotFoundHandler()
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(f.srv.Close)
@@ -482,4 +484,35 @@ func TestRegisteredClaimsAreReadByTheirExactNameAndNeverTwice(t *testing.T) {
 	if got.status != 401 || got.challenge != f.challenge("invalid_token", "the token's claims are malformed") {
 		t.Fatalf("sub given twice: %d %q", got.status, got.challenge)
 	}
+}
+
+// testOwners stands for the router's sessions: each remembers the Owner that opened it.
+type testOwners struct {
+	mu sync.Mutex
+	by map[string]session.Owner
+}
+
+func (o *testOwners) Bind(ctx context.Context, id string) error {
+	owner, err := Owner(ctx)
+	if err != nil {
+		return err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.by[id] = owner
+	return nil
+}
+
+func (o *testOwners) Owns(ctx context.Context, id string) bool {
+	owner, err := Owner(ctx)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	got, ok := o.by[id]
+	return err == nil && ok && got == owner
+}
+
+func (o *testOwners) Forget(id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.by, id)
 }

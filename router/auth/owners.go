@@ -3,74 +3,31 @@ package auth
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
-// Owners binds each MCP session to the issuer and subject whose token opened it, so that
-// a session id on its own is worth nothing: a request on the session must carry a valid
-// token of that same subject. Anything else -- another subject's token, a session never
-// bound -- is answered exactly as an unknown session id (404), which tells a holder of a
-// leaked id neither that the session exists nor whose it is.
-//
-// A token that expires does not end the session: the next request with a fresh token of
-// the same subject continues it (the gem's own login, made with the first token, is not
-// redone). Requests with the expired token get 401 like any other.
-type Owners struct {
-	mu    sync.Mutex
-	owner map[string]owner
-}
-
-type owner struct{ issuer, subject string }
-
-// NewOwners makes an empty binding table.
-func NewOwners() *Owners { return &Owners{owner: make(map[string]owner)} }
-
-// ErrNoPrincipal means a session was to be opened or bound without a verified token; in
-// the network-facing mode that never succeeds.
+// ErrNoPrincipal means a session was to be opened or used without a verified token; in the
+// network-facing mode that never succeeds.
 var ErrNoPrincipal = errors.New("auth: no verified bearer token on this request")
 
-// Bind records that the request's principal owns sessionID. Call it before the session
-// id is given to the client.
-func (o *Owners) Bind(ctx context.Context, sessionID string) error {
+// Owner is the request's principal as a session's owner: the issuer and subject of its
+// token. The router keeps it on the session it opens and compares it on every later request,
+// so a session id on its own is worth nothing: another subject's token, or the same subject
+// from another issuer, is answered exactly as an unknown session id (404).
+//
+// A token that expires does not end the session: the next request with a fresh token of the
+// same subject continues it (the gem's own login, made with the first token, is not redone).
+// Requests with the expired token get 401 like any other.
+func Owner(ctx context.Context) (session.Owner, error) {
 	p := PrincipalFrom(ctx)
 	if p == nil {
-		return ErrNoPrincipal
+		return session.Owner{}, ErrNoPrincipal
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.owner[sessionID] = owner{p.Issuer, p.Subject}
-	return nil
-}
-
-// Owns says the request's principal is the one sessionID is bound to. A session with no
-// binding is nobody's (closed by default).
-func (o *Owners) Owns(ctx context.Context, sessionID string) bool {
-	p := PrincipalFrom(ctx)
-	if p == nil {
-		return false
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	got, ok := o.owner[sessionID]
-	return ok && got.issuer == p.Issuer && got.subject == p.Subject
-}
-
-// Forget drops a session's binding once the session has ended.
-func (o *Owners) Forget(sessionID string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	delete(o.owner, sessionID)
-}
-
-// Len is how many sessions are bound (tests, metrics).
-func (o *Owners) Len() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return len(o.owner)
+	return session.Owner{Issuer: p.Issuer, Subject: p.Subject}, nil
 }
 
 // WorkerLogin is the login of a worker gem for the request's principal: base's stone and
@@ -107,18 +64,20 @@ func LoginRefusedHint(ctx context.Context, userIDClaim string) string {
 	return hint
 }
 
-// Identity is what the router's network-facing mode needs, in one value: the session
-// owners, the per-token worker login and the refused-login hint.
+// Identity is what the router's network-facing mode needs, in one value: the owner of a
+// request, the per-token worker login and the refused-login hint.
 type Identity struct {
-	*Owners
 	userIDClaim string
 	log         zerolog.Logger
 }
 
-// NewIdentity makes an Identity with an empty owner table; userIDClaim is MCP_USERID_CLAIM.
+// NewIdentity makes an Identity; userIDClaim is MCP_USERID_CLAIM.
 func NewIdentity(userIDClaim string, log zerolog.Logger) Identity {
-	return Identity{Owners: NewOwners(), userIDClaim: userIDClaim, log: log.With().Str("component", "auth").Logger()}
+	return Identity{userIDClaim: userIDClaim, log: log.With().Str("component", "auth").Logger()}
 }
+
+// Owner is the package function Owner.
+func (Identity) Owner(ctx context.Context) (session.Owner, error) { return Owner(ctx) }
 
 // WorkerLogin is the package function WorkerLogin.
 func (Identity) WorkerLogin(ctx context.Context, base worker.LoginSpec) (worker.LoginSpec, error) {

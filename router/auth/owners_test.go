@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -35,26 +36,18 @@ func TestWorkerLoginIsTheTokensUserWithTheTokenAsJWTPassword(t *testing.T) {
 	}
 }
 
-func TestOwnersRefuseUnboundSessionsAndRequestsWithoutAPrincipal(t *testing.T) {
-	o := NewOwners()
-	alice := WithPrincipal(context.Background(), principal("alice", "alice", false))
-	if o.Owns(alice, "never-bound") {
-		t.Fatal("an unbound session is owned")
+func TestOwnerIsTheIssuerAndSubjectAndNeedsAPrincipal(t *testing.T) {
+	if _, err := Owner(context.Background()); err != ErrNoPrincipal {
+		t.Fatalf("no principal: %v, want ErrNoPrincipal", err)
 	}
-	if err := o.Bind(context.Background(), "s1"); err != ErrNoPrincipal || o.Len() != 0 {
-		t.Fatalf("bind without a principal: %v", err)
-	}
-	if err := o.Bind(alice, "s1"); err != nil || !o.Owns(alice, "s1") || o.Owns(context.Background(), "s1") {
-		t.Fatal("binding")
+	alice, err := Owner(WithPrincipal(context.Background(), principal("alice", "alice", false)))
+	if err != nil || alice != (session.Owner{Issuer: "https://id.example", Subject: "alice"}) {
+		t.Fatalf("%+v %v", alice, err)
 	}
 	otherIssuer := principal("alice", "alice", false)
 	otherIssuer.Issuer = "https://other.example"
-	if o.Owns(WithPrincipal(context.Background(), otherIssuer), "s1") {
-		t.Fatal("the same subject of another issuer owns the session")
-	}
-	o.Forget("s1")
-	if o.Owns(alice, "s1") || o.Len() != 0 {
-		t.Fatal("forgotten session still owned")
+	if other, _ := Owner(WithPrincipal(context.Background(), otherIssuer)); other == alice {
+		t.Fatal("the same subject of another issuer is the same owner")
 	}
 }
 

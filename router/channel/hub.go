@@ -88,7 +88,8 @@ func (o Options) withDefaults() Options {
 
 type secretKey [sha256.Size]byte
 
-// Hub is one router's channel listener and the table of its sessions' endpoints.
+// Hub is one router's channel listener and the endpoints its workers may connect to, by
+// secret (each session holds its own endpoint: session.Held).
 type Hub struct {
 	o   Options
 	ln  net.Listener
@@ -96,7 +97,6 @@ type Hub struct {
 
 	mu         sync.Mutex
 	bySecret   map[secretKey]*Endpoint
-	bySession  map[string]*Endpoint
 	ended      map[secretKey]struct{}
 	endedOrder []secretKey
 	conns      map[net.Conn]struct{}
@@ -122,7 +122,7 @@ func Listen(o Options) (*Hub, error) {
 	}
 	h := &Hub{
 		o: o, ln: ln, log: o.Log.With().Str("component", "channel").Logger(),
-		bySecret: map[secretKey]*Endpoint{}, bySession: map[string]*Endpoint{},
+		bySecret: map[secretKey]*Endpoint{},
 		ended: map[secretKey]struct{}{}, conns: map[net.Conn]struct{}{}, refusals: map[string]uint64{},
 	}
 	h.wg.Add(1)
@@ -147,15 +147,7 @@ func (h *Hub) Open(sessionID string) (*Endpoint, error) {
 		return nil, errors.New("channel: the hub is closed")
 	}
 	h.bySecret[e.key] = e
-	h.bySession[sessionID] = e
 	return e, nil
-}
-
-// Endpoint is the open endpoint of a session, or nil.
-func (h *Hub) Endpoint(sessionID string) *Endpoint {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.bySession[sessionID]
 }
 
 // forget removes an endpoint that closed; its secret is remembered as ended.
@@ -164,9 +156,6 @@ func (h *Hub) forget(e *Endpoint) {
 	defer h.mu.Unlock()
 	if h.bySecret[e.key] == e {
 		delete(h.bySecret, e.key)
-	}
-	if h.bySession[e.sessionID] == e {
-		delete(h.bySession, e.sessionID)
 	}
 	h.ended[e.key] = struct{}{}
 	h.endedOrder = append(h.endedOrder, e.key)
@@ -195,8 +184,8 @@ func (h *Hub) Close() error {
 		return nil
 	}
 	h.closed = true
-	eps := make([]*Endpoint, 0, len(h.bySession))
-	for _, e := range h.bySession {
+	eps := make([]*Endpoint, 0, len(h.bySecret))
+	for _, e := range h.bySecret {
 		eps = append(eps, e)
 	}
 	for c := range h.conns {

@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
@@ -25,10 +24,10 @@ func TestPrepareSessionGivesTheWorkerTheAddressAndAFreshSecret(t *testing.T) {
 	h := newHub(t, Options{})
 	m := &Mode{Hub: h}
 	var a, b worker.PrepareConfig
-	if err := m.PrepareSession(context.Background(), "s1", &a); err != nil {
+	if _, err := m.PrepareSession(context.Background(), "s1", &a); err != nil {
 		t.Fatal(err)
 	}
-	_ = m.PrepareSession(context.Background(), "s2", &b)
+	_, _ = m.PrepareSession(context.Background(), "s2", &b)
 	if a.Channel == nil || a.Channel.Address != h.Address() || !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(a.Channel.Secret) {
 		t.Fatalf("channel config %+v", a.Channel)
 	}
@@ -37,40 +36,36 @@ func TestPrepareSessionGivesTheWorkerTheAddressAndAFreshSecret(t *testing.T) {
 	}
 }
 
-func TestAnEndpointWhoseSessionNeverOpenedExpires(t *testing.T) {
-	h := newHub(t, Options{})
-	m := &Mode{Hub: h, Unclaimed: 50 * time.Millisecond}
+// joined prepares a session's endpoint and gives it the session, as the router does once
+// the login has succeeded.
+func joined(t *testing.T, m *Mode, id string) (*session.Session, *Endpoint) {
+	t.Helper()
 	var cfg worker.PrepareConfig
-	_ = m.PrepareSession(context.Background(), "failed-login", &cfg)
-	deadline := time.Now().Add(5 * time.Second)
-	for h.Endpoint("failed-login") != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the endpoint of a session that never opened was kept")
-		}
-		time.Sleep(10 * time.Millisecond)
+	part, err := m.PrepareSession(context.Background(), id, &cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
+	sess := session.New(context.Background(), id, nil, session.Options{})
+	part.Join(sess)
+	sess.Hold(part)
+	return sess, part.(*Endpoint)
 }
 
-func TestHooksAttachOnOpenAndCloseOnEndAndCallTheNextHooks(t *testing.T) {
+func TestTheEndpointJoinsItsSessionAndIsThePartItHolds(t *testing.T) {
 	h := newHub(t, Options{})
-	opened, ended := 0, 0
-	m := &Mode{Hub: h, Unclaimed: 50 * time.Millisecond}
-	hooks := m.Hooks(session.Hooks{
-		Opened: func(*session.Session) { opened++ },
-		Ended:  func(*session.Session, session.Reason) { ended++ },
-	})
-	var cfg worker.PrepareConfig
-	_ = m.PrepareSession(context.Background(), "s1", &cfg)
-	sess := session.New(context.Background(), "s1", nil, session.Options{})
-	hooks.Opened(sess)
-	time.Sleep(150 * time.Millisecond) // past Unclaimed: an attached endpoint must survive it
-	ep := h.Endpoint("s1")
-	if ep == nil || !ep.attached() || opened != 1 {
-		t.Fatalf("after Opened: endpoint %v attached %v next %d", ep, ep != nil && ep.attached(), opened)
+	m := &Mode{Hub: h}
+	sess, ep := joined(t, m, "s1")
+	if !ep.attached() || endpointOf(sess) != ep {
+		t.Fatalf("attached %v, held %v", ep.attached(), endpointOf(sess))
 	}
-	hooks.Ended(sess, session.Reason{Kind: "test"})
-	if h.Endpoint("s1") != nil || ended != 1 {
-		t.Fatalf("after Ended: endpoint kept or next hook not called (%d)", ended)
+	ep.Close()
+	select {
+	case <-ep.done:
+	default:
+		t.Fatal("Close left the endpoint open")
+	}
+	if len(h.Refusals()) != 0 {
+		t.Fatalf("refusals %v", h.Refusals())
 	}
 }
 
@@ -78,9 +73,7 @@ func TestServeStreamHandsEveryGETButAPOSTStreamsToTheWrappedOpener(t *testing.T)
 	h := newHub(t, Options{})
 	next := &nextStream{}
 	m := &Mode{Hub: h, Streams: next}
-	var cfg worker.PrepareConfig
-	_ = m.PrepareSession(context.Background(), "s1", &cfg)
-	sess := session.New(context.Background(), "s1", nil, session.Options{})
+	sess, _ := joined(t, m, "s1")
 	// A POST stream's id with nothing left to replay is refused: served as the standalone
 	// stream, it would supersede the client's own GET stream.
 	for last, want := range map[string]int{"": http.StatusTeapot, "0-1-4": http.StatusTeapot, "not-an-id": http.StatusTeapot, "3-1-1": http.StatusConflict} {
@@ -102,10 +95,7 @@ func TestServeStreamHandsEveryGETButAPOSTStreamsToTheWrappedOpener(t *testing.T)
 func TestBeginBindsTheRequestUntilItsAnswerIsFinal(t *testing.T) {
 	h := newHub(t, Options{})
 	m := &Mode{Hub: h}
-	var cfg worker.PrepareConfig
-	_ = m.PrepareSession(context.Background(), "s1", &cfg)
-	sess := session.New(context.Background(), "s1", nil, session.Options{})
-	ep := h.Endpoint("s1")
+	sess, ep := joined(t, m, "s1")
 	msg := jsonrpc.Message{ID: []byte(`42`), Method: "tools/call"}
 	ans := m.Begin(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/mcp", nil), sess, msg)
 	if ep.call([]byte(`42`)) == nil {

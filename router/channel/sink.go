@@ -11,7 +11,7 @@ import (
 // answer (the 2026-07-28 wire, where the router turns a worker's question into an
 // input_required result). A session without an endpoint binds nothing.
 func (m *Mode) BindSink(sess *session.Session, id json.RawMessage, sink router.CallSink) (unbind func()) {
-	ep := m.Hub.Endpoint(sess.ID())
+	ep := endpointOf(sess)
 	if ep == nil {
 		return func() {}
 	}

@@ -131,7 +131,7 @@ func TestShortIdleTimeoutWithoutAProbeIntervalGetsProbesThatFit(t *testing.T) {
 func TestNewRefusesAnInvalidConfig(t *testing.T) {
 	c := Defaults()
 	c.ProbeInterval = After(time.Hour)
-	if _, err := New(c, nil, nil); err == nil {
+	if _, err := New(c, nil); err == nil {
 		t.Fatal("New accepted a probe interval longer than the idle timeout")
 	}
 }

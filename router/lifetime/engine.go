@@ -182,11 +182,11 @@ func WithLogger(l zerolog.Logger) Option { return func(e *Engine) { e.log = l } 
 
 // New makes an engine. stone may be nil (no control session): view hygiene then judges from
 // each session's own distance only, and the stone-pressure rules never fire.
-func New(cfg Config, host Host, stone StoneReader, opts ...Option) (*Engine, error) {
+func New(cfg Config, stone StoneReader, opts ...Option) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, host: host, stone: stone, clock: SystemClock(), log: zerolog.Nop(),
+	e := &Engine{cfg: cfg, stone: stone, clock: SystemClock(), log: zerolog.Nop(),
 		state: map[string]*tracked{}, stats: Stats{Reaped: map[string]uint64{}}}
 	for _, o := range opts {
 		o(e)
@@ -195,14 +195,16 @@ func New(cfg Config, host Host, stone StoneReader, opts ...Option) (*Engine, err
 	return e, nil
 }
 
-// Start schedules the maintenance pass every PassInterval until Stop.
-func (e *Engine) Start() {
+// Start puts host's sessions under the policy: the maintenance pass runs every PassInterval
+// until Stop. An engine serves one host, once.
+func (e *Engine) Start(host Host) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.started || e.stopped {
 		return
 	}
 	e.started = true
+	e.host = host
 	e.log.Info().Str("policy", e.cfg.Describe()).Msg("session lifetime policy")
 	e.schedulePassLocked(e.now().Add(e.cfg.PassInterval))
 }

@@ -329,12 +329,12 @@ func newRig(t *testing.T, mutate func(*Config)) *rig {
 		mutate(&cfg)
 	}
 	r := &rig{t: t, clock: c, host: newFakeHost(c), stone: &fakeStone{st: worker.StoneStatus{CommitRecordBacklog: 0, SignalAbortBacklog: -1}}}
-	eng, err := New(cfg, r.host, r.stone, WithClock(c))
+	eng, err := New(cfg, r.stone, WithClock(c))
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	r.eng = eng
-	eng.Start()
+	eng.Start(r.host)
 	t.Cleanup(eng.Stop)
 	return r
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
+	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -80,10 +81,24 @@ type Options struct {
 	// 16 MiB.
 	MaxQueuedNotifications     int
 	MaxQueuedNotificationBytes int64
+	// Stream bounds the session's standalone server-to-client stream (outbox, replay); its
+	// Logger is set here, per session.
+	Stream sse.Options
+	// Owner is the principal whose token opened the session; the zero Owner (the local mode)
+	// is nobody's in particular.
+	Owner Owner
 	// Now is the clock for the activity stamps (time.Now when nil).
 	Now func() time.Time
 	Log zerolog.Logger
 }
+
+// Owner names a principal by its token's issuer and subject.
+type Owner struct{ Issuer, Subject string }
+
+// Part is something a session holds beside its gem and its stream (the worker-to-router
+// channel's endpoint, the lifetime policy's record of it): it lives exactly as long as the
+// session and is closed once, when the session ends.
+type Part interface{ Close() }
 
 // Session is one MCP session: its id, its gem, the queue of calls on it, and the facts the
 // lifetime policy decides on. All methods are safe for concurrent use.
@@ -94,6 +109,8 @@ type Session struct {
 	opts    Options
 	log     zerolog.Logger
 	pending *pending.Table
+	stream  *sse.Session
+	owner   Owner
 
 	base       context.Context
 	cancelBase context.CancelCauseFunc
@@ -109,6 +126,7 @@ type Session struct {
 	calls           map[string]*Call
 	inflight        *Call
 	protocolVersion string
+	parts           []Part
 	ended           bool
 	reason          Reason
 	done            chan struct{}
@@ -134,10 +152,14 @@ func New(parent context.Context, id string, gem worker.Gem, opts Options) *Sessi
 		opts.MaxQueuedNotificationBytes = DefaultMaxQueuedNotificationBytes
 	}
 	base, cancel := context.WithCancelCause(parent)
+	log := opts.Log.With().Str("session", id).Logger()
+	streamOpts := opts.Stream
+	streamOpts.Logger = log
 	s := &Session{
-		id: id, gem: gem, opts: opts,
+		id: id, gem: gem, opts: opts, owner: opts.Owner,
 		created:    opts.Now(),
-		log:        opts.Log.With().Str("session", id).Logger(),
+		log:        log,
+		stream:     sse.NewSession(streamOpts),
 		pending:    pending.New(opts.PendingTimeout),
 		base:       base,
 		cancelBase: cancel,
@@ -155,6 +177,39 @@ func New(parent context.Context, id string, gem worker.Gem, opts Options) *Sessi
 
 // ID is the MCP-Session-Id.
 func (s *Session) ID() string { return s.id }
+
+// Stream is the session's standalone server-to-client stream (GET /mcp): its outbox, replay
+// and liveness probes. It is closed when the session ends.
+func (s *Session) Stream() *sse.Session { return s.stream }
+
+// Owner is the principal that opened the session (zero in the local mode).
+func (s *Session) Owner() Owner { return s.owner }
+
+// Hold makes p part of the session, to be closed when it ends; a session that has already
+// ended closes p at once.
+func (s *Session) Hold(p Part) {
+	s.mu.Lock()
+	if !s.ended {
+		s.parts = append(s.parts, p)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	p.Close()
+}
+
+// Held answers the session's part of type T, if it holds one.
+func Held[T Part](s *Session) (T, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.parts {
+		if t, ok := p.(T); ok {
+			return t, true
+		}
+	}
+	var zero T
+	return zero, false
+}
 
 // Gem is the session's worker gem. Call it only inside IfIdle: the gem takes one call at a time.
 func (s *Session) Gem() worker.Gem { return s.gem }
@@ -286,7 +341,7 @@ type Call struct {
 type Outcome struct {
 	// Reply is the worker's answer (nil for a notification, or when the call did not finish).
 	Reply []byte
-	// Err is the worker's failure (a *gemstone.Error where it came from GemStone).
+	// Err is the worker's failure (a *worker.Failure where the worker described it).
 	Err error
 	// Stopped is set when the call was ended before its worker answered, and says why.
 	Stopped *Stop
@@ -546,6 +601,8 @@ func (s *Session) End(ctx context.Context, reason Reason) bool {
 	}
 	s.ended = true
 	s.reason = reason
+	parts := s.parts
+	s.parts = nil
 	close(s.done)
 	s.mu.Unlock()
 
@@ -578,6 +635,10 @@ func (s *Session) End(ctx context.Context, reason Reason) bool {
 	}
 	ev.Str("reason", reason.Kind).Str("detail", reason.Detail).
 		Dur("age", s.opts.Now().Sub(s.created)).Msg("session ended; worker gem logged out")
+	s.stream.Close()
+	for i := len(parts) - 1; i >= 0; i-- {
+		parts[i].Close()
+	}
 	if s.slot != nil {
 		s.slot.Release()
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"sync"
@@ -275,4 +277,52 @@ func TestQueuedNotificationsAreBoundedInCountAndBytesAndHoldNoGoroutine(t *testi
 		t.Fatalf("past the count bound: %v", err)
 	}
 	s2.End(context.Background(), Reason{Kind: "test"})
+}
+
+// part records when it was closed, and whether the gem was logged out by then.
+type part struct {
+	gem    *recorderGem
+	closed int
+	gemOut bool
+}
+
+func (p *part) Close() {
+	p.closed++
+	p.gem.mu.Lock()
+	p.gemOut = p.gem.closed
+	p.gem.mu.Unlock()
+}
+
+func TestEndingTheSessionReleasesItsStreamAndEveryPartOnceAfterTheLogout(t *testing.T) {
+	g := &recorderGem{release: make(chan struct{})}
+	s, tbl := newSession(g, Options{})
+	a, b := &part{gem: g}, &part{gem: g}
+	s.Hold(a)
+	s.Hold(b)
+	if got, ok := Held[*part](s); !ok || got != a {
+		t.Fatalf("Held answered %v %v, want the first part held", got, ok)
+	}
+	endedBefore := false
+	tbl.hooks.Ended = func(*Session, Reason) { endedBefore = a.closed == 0 }
+	s.End(context.Background(), Reason{Kind: ReasonDeleted})
+	s.End(context.Background(), Reason{Kind: ReasonDeleted})
+	if a.closed != 1 || b.closed != 1 || !a.gemOut || !b.gemOut {
+		t.Fatalf("parts closed %d and %d times, gem out first: %v %v", a.closed, b.closed, a.gemOut, b.gemOut)
+	}
+	if endedBefore {
+		t.Fatal("the table's Ended hook ran before the parts were released")
+	}
+	if _, ok := Held[*part](s); ok {
+		t.Fatal("an ended session still holds its parts")
+	}
+	w := httptest.NewRecorder()
+	s.Stream().ServeStreamUntil(w, httptest.NewRequest(http.MethodGet, "/mcp", nil), "", nil)
+	if w.Code != http.StatusNotFound {
+		t.Fatalf("GET on an ended session's stream: %d, want 404 (closed)", w.Code)
+	}
+	late := &part{gem: g}
+	s.Hold(late)
+	if late.closed != 1 {
+		t.Fatal("a part given to an ended session was not closed at once")
+	}
 }

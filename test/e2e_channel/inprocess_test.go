@@ -1,62 +1,22 @@
 package e2echannel
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
-
-	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/channel"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
-	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime/wire"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
 
-// inProcess is the router with the SSE pathway of router/lifetime/wire and the channel, wired
-// the way cmd/mcp-gemstone wires them (the channel last), on in-process fixture workers that
-// still reach the channel over TCP.
+// inProcess is the front end assembled as bin/mcp-gemstone assembles it, on in-process
+// fixture workers that still reach the channel over TCP.
 func inProcess(t *testing.T) *mcpSession {
 	t.Helper()
-	hub, err := channel.Listen(channel.Options{Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	streams := wire.New(wire.Options{Log: zerolog.Nop()})
-	o := router.Options{
-		Launcher: fakeworker.New(),
-		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
-		RouterID: "r1",
-		Classify: gemfail.Classify,
-		Streams:  streams,
-		Hooks:    streams.Hooks(session.Hooks{}),
-		Log:      zerolog.Nop(),
-	}
-	mode := &channel.Mode{Hub: hub, Streams: o.Streams, Standalone: streams.Stream}
-	o.PrepareSession = mode.PrepareSession
-	o.Responses, o.Streams, o.Hooks = mode, mode, mode.Hooks(o.Hooks)
-	srv := router.New(o)
-	streams.Bind(srv.Sessions(), nil)
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Close(ctx)
-		_ = hub.Close()
-	})
+	base := assembled(t)
 	s := &mcpSession{t: t, srv: nil, n: 100}
-	s.url = ts.URL + "/mcp"
+	s.url = base + "/mcp"
 	init := s.postTo(s.url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`)
 	s.sid = init.Header.Get("Mcp-Session-Id")
 	if s.sid == "" {

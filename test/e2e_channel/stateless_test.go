@@ -12,42 +12,47 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/channel"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
 
-// statelessServer is the router wired with the channel as cmd wires it, on in-process fixture
-// workers that reach the channel over TCP; it answers the URL of /mcp.
+// statelessServer is the front end assembled as bin/mcp-gemstone assembles it (wiring.Assemble:
+// the lifetime policy, the channel), on in-process fixture workers that reach the channel over
+// TCP; it answers the URL of /mcp.
 func statelessServer(t *testing.T) string {
 	t.Helper()
-	hub, err := channel.Listen(channel.Options{Log: zerolog.Nop()})
+	return assembled(t) + "/mcp"
+}
+
+// assembled serves an assembled front end for the test's life and answers its base URL.
+func assembled(t *testing.T) string {
+	t.Helper()
+	l := fakeworker.New()
+	asm, err := wiring.Assemble(router.Options{
+		Launcher: l,
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
+		RouterID: "r1",
+		Log:      zerolog.Nop(),
+	}, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := router.Options{
-		Launcher: fakeworker.New(),
-		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
-		RouterID: "r1",
-		Classify: gemfail.Classify,
-		Log:      zerolog.Nop(),
+	if asm.Hub == nil {
+		t.Fatal("the assembly opened no worker-to-router channel")
 	}
-	mode := &channel.Mode{Hub: hub, Streams: router.KeepaliveStream{Interval: time.Minute}}
-	o.PrepareSession = mode.PrepareSession
-	o.Responses, o.Streams, o.Hooks = mode, mode, mode.Hooks(o.Hooks)
-	srv := router.New(o)
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewServer(asm.Server.Handler())
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		srv.Close(ctx)
-		_ = hub.Close()
+		asm.Server.Close(ctx)
+		asm.CloseChannel()
 	})
-	return ts.URL + "/mcp"
+	return ts.URL
 }
 
 type rpcReply struct {
