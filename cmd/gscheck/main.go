@@ -1,6 +1,7 @@
 // Command gscheck statically checks GemStone topaz file-outs (.gs) for what a blind file-in would
 // not tell you: syntax errors, the silent quote traps, lost % lines, undefined globals, selectors
-// implemented nowhere, non-ASCII source, and toolsets whose toolNames disagree with registerOn:.
+// implemented nowhere, non-ASCII source, and toolsets whose tool declarations (registerOn:)
+// disagree with their handlers.
 //
 // Usage: gscheck [-strict] [-inventory DIR]... PATH...
 //

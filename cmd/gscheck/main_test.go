@@ -16,7 +16,7 @@ func runCmd(args ...string) (int, string, string) {
 
 func TestCleanTreeExitsZeroWithOneSummaryLine(t *testing.T) {
 	code, out, _ := runCmd(fixtures + "clean")
-	if code != 0 || out != "gscheck: 3 files, 10 methods, clean\n" {
+	if code != 0 || out != "gscheck: 3 files, 9 methods, clean\n" {
 		t.Errorf("exit %d, stdout %q; want 0 and the one-line summary", code, out)
 	}
 }

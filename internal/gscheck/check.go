@@ -141,7 +141,7 @@ func checkSources(sources []source, inv *Inventory) *Result {
 	for _, b := range c.bodies {
 		c.checkNames(b)
 	}
-	c.checkToolNames()
+	c.checkToolDeclarations()
 	c.checkSUnitShadowing()
 	c.checkLayout(parsed)
 	res.Findings = sortFindings(c.findings)

@@ -13,8 +13,8 @@
 //	              selectors, from every file of the run together
 //	                 |
 //	                 v
-//	              checks: names and selectors against tree + inventory (names.go), toolNames
-//	              (tools.go), layout (layout.go)
+//	              checks: names and selectors against tree + inventory (names.go), tool
+//	              declarations against their handlers (tools.go), layout (layout.go)
 //
 // The kernel inventory (inventory.go, inventory/*.txt) is what the checker trusts about the
 // image: every entry cites where it was seen. docs/gscheck.md is the user's page.

@@ -14,7 +14,7 @@ const (
 	// unresolved global or selector, the silent file-in traps, a name the compiler refuses).
 	Error Severity = iota
 	// Style: this project's own conventions (file name = class name, class comment, category,
-	// loader coverage, ASCII sources, toolNames). A correct file-in written elsewhere may break
+	// loader coverage, ASCII sources, tool declarations). A correct file-in written elsewhere may break
 	// them; only -strict fails on them.
 	Style
 )

@@ -144,3 +144,26 @@ func TestBrokenClassDefinitionIsOneFindingNotACascade(t *testing.T) {
 	// Foo's comment and category doits (appended by checkFiles) and Bar's use of Foo find it.
 	assertSame(t, got, "Foo.gs:3: syntax error in `doit` at line 1: a literal array opened here is never closed")
 }
+
+func TestToolHandlersResolveAlongSuperclassesAndCascades(t *testing.T) {
+	declare := func(name, handler string) string {
+		return "  aRegistry add: (Tool name: '" + name + "' description: 'd' schema: #() handler: " + handler + ").\n"
+	}
+	got := checkFiles(t, map[string]string{
+		"Tool.gs": definitionDoit("Object", "Tool", "", "", "") +
+			"classmethod: Tool\nname: n description: d schema: s handler: h\n  ^self new\n%\n",
+		"Base.gs": definitionDoit("Object", "Base", "", "", "") +
+			"method: Base\ncapped: x\n  ^x\n%\n",
+		"Sub.gs": definitionDoit("Base", "Sub", "", "", "") +
+			"category: 'registration'\nmethod: Sub\nregisterOn: aRegistry\n" +
+			declare("one", "[:args | self capped: (self one: args)]") + // inherited and own
+			declare("two", "[:args | self two: args; printString]") + // a cascade, the second kernel
+			"  ^aRegistry\n%\n" +
+			"category: 'tools'\nmethod: Sub\none: args\n  ^1\n%\n" +
+			"category: 'tools'\nmethod: Sub\ntwo: args\n  ^2\n%\n",
+		"SubSub.gs": definitionDoit("Sub", "SubSub", "", "", "") +
+			"category: 'tools'\nmethod: SubSub\none: args\n  ^11\n%\n" + // overrides a declared handler
+			"category: 'tools'\nmethod: SubSub\nthree: args\n  ^3\n%\n", // line 16: handles nothing
+	})
+	assertSame(t, got, "SubSub.gs:16: SubSub>>three: is in category 'tools' (a tool handler) but no tool declared in Sub>>registerOn: calls it")
+}

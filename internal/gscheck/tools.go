@@ -2,82 +2,199 @@ package gscheck
 
 import "strings"
 
-// The toolNames check: a toolset class registers its tools in registerOn: with
-// `McpTool name: 'x' description: ... schema: ... handler: ...`, and lists the same names in its
-// class-side toolNames literal array (docs/smalltalk-api.md). The two must agree both ways.
+// The tool-declaration check. A toolset declares each tool once, in its instance-side
+// registerOn:, as `McpTool name: 'x' description: ... schema: ... handler: [:args | self x: args]`
+// (docs/smalltalk-worker.md); its handlers are its instance methods of category 'tools', and
+// McpToolset class>>toolNames derives the names from registerOn:. Declarations and handlers must
+// agree both ways: whatever a handler block sends to self the toolset must understand (or the
+// declared tool has no handler), and every method of category 'tools' must be sent by a declared
+// handler (or it handles no tool). A name declared twice is refused at prepare; a class-side
+// toolNames answering a literal lists the names a second time.
 
-type nameAt struct {
-	name string
-	line int
+// toolDeclaration is one `name: ... handler: ...` send of a registerOn:.
+type toolDeclaration struct {
+	name    string
+	line    int
+	handler Expr // the handler: argument
 }
 
-func (c *checker) checkToolNames() {
-	registered := map[string][]nameAt{}
-	registerBody := map[string]*parsedBody{}
-	listed := map[string][]nameAt{}
-	listBody := map[string]*parsedBody{}
+// toolsetBodies gathers, per class, what the check compares.
+type toolsetBodies struct {
+	declaring map[string]*parsedBody   // class -> its instance-side registerOn:
+	handlers  map[string][]*parsedBody // class -> its instance methods of category 'tools'
+	listing   map[string]*parsedBody   // class -> a class-side toolNames that answers a literal
+	instance  map[string]map[string]bool
+}
+
+func (c *checker) gatherToolsets() *toolsetBodies {
+	t := &toolsetBodies{declaring: map[string]*parsedBody{}, handlers: map[string][]*parsedBody{},
+		listing: map[string]*parsedBody{}, instance: map[string]map[string]bool{}}
 	for _, b := range c.bodies {
 		if b.Method == nil {
 			continue
 		}
+		sel := b.Method.Selector
 		switch {
-		case !b.Meta && b.Method.Selector == "registerOn:":
-			registerBody[b.Class] = b
-			walkSequence(b.Method.Body, func(e Expr) {
-				s, ok := e.(*SendNode)
-				if !ok || !strings.HasPrefix(s.Selector, "name:") || len(s.Args) == 0 {
-					return
-				}
-				if lit, ok := s.Args[0].(*LiteralNode); ok && lit.Kind == LitString {
-					registered[b.Class] = append(registered[b.Class], nameAt{lit.Value, b.lineOf(lit.At)})
-				}
-			})
-		case b.Meta && b.Method.Selector == "toolNames":
-			listBody[b.Class] = b
-			walkSequence(b.Method.Body, func(e Expr) {
-				switch n := e.(type) {
-				case *LiteralNode:
-					for _, el := range n.Elems {
-						if el.Kind == LitString || el.Kind == LitSymbol {
-							listed[b.Class] = append(listed[b.Class], nameAt{el.Value, b.lineOf(el.At)})
-						}
-					}
-				case *BraceNode:
-					for _, el := range n.Elems {
-						if lit, ok := el.(*LiteralNode); ok && (lit.Kind == LitString || lit.Kind == LitSymbol) {
-							listed[b.Class] = append(listed[b.Class], nameAt{lit.Value, b.lineOf(lit.At)})
-						}
-					}
-				}
-			})
+		case b.Meta && sel == "toolNames" && answersLiteralNames(b.Method.Body):
+			t.listing[b.Class] = b
+		case b.Meta:
+		case sel == "registerOn:":
+			t.declaring[b.Class] = b
+		case b.Category == "tools":
+			t.handlers[b.Class] = append(t.handlers[b.Class], b)
+		}
+		if !b.Meta {
+			if t.instance[b.Class] == nil {
+				t.instance[b.Class] = map[string]bool{}
+			}
+			t.instance[b.Class][sel] = true
 		}
 	}
-	for cls, regs := range registered {
-		lb, ok := listBody[cls]
+	return t
+}
+
+func (c *checker) checkToolDeclarations() {
+	t := c.gatherToolsets()
+	sent := map[string]map[string]bool{} // declaring class -> selectors its handler blocks send to self
+	for cls, rb := range t.declaring {
+		sent[cls] = c.checkDeclarations(t, cls, rb)
+		if lb, ok := t.listing[cls]; ok {
+			c.reportStyle(lb.File, lb.CmdLine, cls+" class>>toolNames lists the tool names a second time; "+
+				"they are derived from "+cls+">>registerOn:, the one declaration of each tool")
+		}
+	}
+	for cls, hs := range t.handlers {
+		calls, declarer := c.declaredHandlers(sent, cls)
+		for _, hb := range hs {
+			if !calls[hb.Method.Selector] {
+				c.reportStyle(hb.File, hb.CmdLine, hb.where()+" is in category 'tools' (a tool handler) but no tool declared in "+
+					declarer+">>registerOn: calls it")
+			}
+		}
+	}
+}
+
+// checkDeclarations reports the names declared twice and the handler blocks that send self a
+// selector cls does not understand, and answers every selector the handler blocks send to self.
+func (c *checker) checkDeclarations(t *toolsetBodies, cls string, rb *parsedBody) map[string]bool {
+	sent := map[string]bool{}
+	seen := map[string]bool{}
+	for _, d := range declarationsIn(rb) {
+		if seen[d.name] {
+			c.reportStyle(rb.File, d.line, "tool '"+d.name+"' is declared twice in "+cls+">>registerOn: (the prepare refuses it)")
+		}
+		seen[d.name] = true
+		block, ok := d.handler.(*BlockNode)
 		if !ok {
-			rb := registerBody[cls]
-			c.reportStyle(rb.File, rb.CmdLine, cls+">>registerOn: registers tools but "+cls+" has no class-side toolNames")
 			continue
 		}
-		inList := map[string]bool{}
-		for _, l := range listed[cls] {
-			inList[l.name] = true
-		}
-		for _, r := range regs {
-			if !inList[r.name] {
-				c.reportStyle(registerBody[cls].File, r.line, "tool '"+r.name+"' is registered in "+cls+
-					">>registerOn: but missing from "+cls+" class>>toolNames")
-			}
-		}
-		inRegs := map[string]bool{}
-		for _, r := range regs {
-			inRegs[r.name] = true
-		}
-		for _, l := range listed[cls] {
-			if !inRegs[l.name] {
-				c.reportStyle(lb.File, l.line, "tool '"+l.name+"' is listed in "+cls+
-					" class>>toolNames but not registered in "+cls+">>registerOn:")
+		for _, s := range selfSends(block) {
+			sent[s.Selector] = true
+			if !c.understands(t, cls, s.Selector) {
+				c.reportStyle(rb.File, rb.lineOf(s.At), "tool '"+d.name+"' declared in "+cls+">>registerOn: has no handler: its block sends #"+
+					s.Selector+" to self, which "+cls+" does not implement")
 			}
 		}
 	}
+	return sent
+}
+
+// declaredHandlers answers the selectors the tools declared for cls send to self, and the class
+// whose registerOn: declares them: cls itself, or the nearest superclass in the tree that has one.
+func (c *checker) declaredHandlers(sent map[string]map[string]bool, cls string) (map[string]bool, string) {
+	seen := map[string]bool{}
+	for name := cls; name != "" && !seen[name]; {
+		seen[name] = true
+		if calls, ok := sent[name]; ok {
+			return calls, name
+		}
+		def := c.tree.classes[name]
+		if def == nil {
+			break
+		}
+		name = def.Super
+	}
+	return map[string]bool{}, cls
+}
+
+// understands tells whether an instance of cls answers sel: a method of cls or of a superclass
+// defined in the tree, or, past the tree, a selector the kernel inventory lists.
+func (c *checker) understands(t *toolsetBodies, cls, sel string) bool {
+	seen := map[string]bool{}
+	for name := cls; !seen[name]; {
+		seen[name] = true
+		if t.instance[name][sel] {
+			return true
+		}
+		def := c.tree.classes[name]
+		if def == nil {
+			// a kernel ancestor: the inventory lists selectors, not which class implements them
+			_, kernel := c.inv.Selectors[sel]
+			return kernel
+		}
+		name = def.Super
+	}
+	return false
+}
+
+// declarationsIn answers the tools a registerOn: declares, in source order: each send whose
+// selector starts name: and has a handler: part, with a literal String name.
+func declarationsIn(rb *parsedBody) []toolDeclaration {
+	var out []toolDeclaration
+	walkSequence(rb.Method.Body, func(e Expr) {
+		s, ok := e.(*SendNode)
+		if !ok || !strings.HasPrefix(s.Selector, "name:") || len(s.Args) == 0 {
+			return
+		}
+		lit, ok := s.Args[0].(*LiteralNode)
+		if !ok || lit.Kind != LitString {
+			return
+		}
+		d := toolDeclaration{name: lit.Value, line: rb.lineOf(lit.At)}
+		for i, kw := range strings.SplitAfter(s.Selector, ":") {
+			if kw == "handler:" && i < len(s.Args) {
+				d.handler = s.Args[i]
+			}
+		}
+		if d.handler != nil {
+			out = append(out, d)
+		}
+	})
+	return out
+}
+
+// selfSends answers the messages a block sends to self, cascaded ones included.
+func selfSends(block *BlockNode) []*SendNode {
+	var out []*SendNode
+	isSelf := func(e Expr) bool {
+		v, ok := e.(*VarRef)
+		return ok && v.Name == "self"
+	}
+	walkSequence(block.Body, func(e Expr) {
+		switch n := e.(type) {
+		case *SendNode:
+			if isSelf(n.Receiver) {
+				out = append(out, n)
+			}
+		case *CascadeNode:
+			if isSelf(n.Receiver) {
+				out = append(out, n.Messages...)
+			}
+		}
+	})
+	return out
+}
+
+// answersLiteralNames tells whether a method body holds a literal array or brace array of names.
+func answersLiteralNames(seq *Sequence) bool {
+	found := false
+	walkSequence(seq, func(e Expr) {
+		switch n := e.(type) {
+		case *LiteralNode:
+			found = found || n.Kind == LitArray && len(namesIn(n)) > 0
+		case *BraceNode:
+			found = found || len(namesIn(n)) > 0
+		}
+	})
+	return found
 }

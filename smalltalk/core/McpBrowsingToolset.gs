@@ -33,12 +33,6 @@ McpBrowsingToolset category: 'Mcp-Core'
 removeallmethods McpBrowsingToolset
 removeallclassmethods McpBrowsingToolset
 ! ------------------- Class methods for McpBrowsingToolset
-category: 'accessing'
-classmethod: McpBrowsingToolset
-toolNames
-  ^#('describe_class' 'export_class_source' 'get_class_definition' 'get_class_hierarchy'
-     'get_method_source' 'list_methods')
-%
 ! ------------------- Instance methods for McpBrowsingToolset
 category: 'private'
 method: McpBrowsingToolset

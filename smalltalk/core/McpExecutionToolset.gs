@@ -31,11 +31,6 @@ McpExecutionToolset category: 'Mcp-Core'
 removeallmethods McpExecutionToolset
 removeallclassmethods McpExecutionToolset
 ! ------------------- Class methods for McpExecutionToolset
-category: 'tools'
-classmethod: McpExecutionToolset
-toolNames
-  ^#('execute_code')
-%
 ! ------------------- Instance methods for McpExecutionToolset
 category: 'tools'
 method: McpExecutionToolset
@@ -46,7 +41,7 @@ executeCode: args
   value := [(args at: 'code') evaluate] on: CompileWarning do: [:warning | warning resume].
   ^self capResult: value printString
 %
-category: 'tools'
+category: 'registration'
 method: McpExecutionToolset
 registerOn: aRegistry
   aRegistry add: ((McpTool

@@ -32,11 +32,6 @@ McpListingToolset category: 'Mcp-Core'
 removeallmethods McpListingToolset
 removeallclassmethods McpListingToolset
 ! ------------------- Class methods for McpListingToolset
-category: 'accessing'
-classmethod: McpListingToolset
-toolNames
-  ^#('list_all_classes' 'list_classes' 'list_dictionaries' 'list_dictionary_entries')
-%
 ! ------------------- Instance methods for McpListingToolset
 category: 'private'
 method: McpListingToolset

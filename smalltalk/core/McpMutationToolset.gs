@@ -44,12 +44,6 @@ classmethod: McpMutationToolset
 defaultMethodCategory
   ^'mcp'
 %
-category: 'accessing'
-classmethod: McpMutationToolset
-toolNames
-  ^#('add_dictionary' 'compile_class_definition' 'compile_method' 'delete_class'
-     'delete_method' 'remove_dictionary' 'set_class_comment')
-%
 ! ------------------- Instance methods for McpMutationToolset
 category: 'tools'
 method: McpMutationToolset

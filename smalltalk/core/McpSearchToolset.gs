@@ -37,11 +37,6 @@ removeallclassmethods McpSearchToolset
 ! ------------------- Class methods for McpSearchToolset
 category: 'accessing'
 classmethod: McpSearchToolset
-toolNames
-  ^#('find_implementors' 'find_references_to' 'find_senders' 'search_method_source')
-%
-category: 'accessing'
-classmethod: McpSearchToolset
 sourceSearchDefaultLimit
   ^200
 %

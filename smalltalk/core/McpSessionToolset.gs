@@ -33,11 +33,6 @@ McpSessionToolset category: 'Mcp-Core'
 removeallmethods McpSessionToolset
 removeallclassmethods McpSessionToolset
 ! ------------------- Class methods for McpSessionToolset
-category: 'tools'
-classmethod: McpSessionToolset
-toolNames
-  ^#('abort' 'commit' 'refresh' 'status')
-%
 ! ------------------- Instance methods for McpSessionToolset
 category: 'tools'
 method: McpSessionToolset
@@ -118,7 +113,7 @@ refresh: args
   outcome == true ifFalse: [^self signalRefreshConflict].
   ^'Refreshed: the view now shows the latest commits and your uncommitted changes are kept. Re-read anything you are about to change.'
 %
-category: 'tools'
+category: 'registration'
 method: McpSessionToolset
 registerOn: aRegistry
   aRegistry add: ((McpTool
@@ -163,14 +158,14 @@ signalCommitConflict
       , self conflictSummary
       , '). Nothing was written. Call abort to discard them, then redo the work on the new view.'
 %
-category: 'tools'
+category: 'refresh'
 method: McpSessionToolset
 signalRefreshConflict
   ^McpError
     signalKind: 'commitConflict'
     message: 'the view moved, but the uncommitted changes of this session now conflict with commits of other sessions and can no longer be committed. Call abort to discard them.'
 %
-category: 'tools'
+category: 'refresh'
 method: McpSessionToolset
 signalRefreshRefused: anException
   ^McpError
@@ -205,7 +200,7 @@ frontEndLine
   ^'front end: ' , (frontEnd at: 'name' ifAbsent: ['?']) asString , ' '
     , (frontEnd at: 'version' ifAbsent: ['?']) asString
 %
-category: 'tools'
+category: 'registration'
 method: McpSessionToolset
 noArguments
   "The schema of the four tools, which take no arguments."

@@ -33,12 +33,6 @@ McpTestingToolset category: 'Mcp-Core'
 removeallmethods McpTestingToolset
 removeallclassmethods McpTestingToolset
 ! ------------------- Class methods for McpTestingToolset
-category: 'accessing'
-classmethod: McpTestingToolset
-toolNames
-  ^#('describe_test_failure' 'list_failing_tests' 'list_test_classes' 'run_test_class'
-     'run_test_method')
-%
 ! ------------------- Instance methods for McpTestingToolset
 category: 'running'
 method: McpTestingToolset

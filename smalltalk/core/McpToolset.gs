@@ -14,10 +14,13 @@ Object subclass: 'McpToolset'
 expectvalue /Class
 doit
 McpToolset comment: 
-'Abstract tool pack. A subclass registers its tools in registerOn:, names them in the class-side
-toolNames (the static checker compares the two), declares the options it accepts in the
-class-side declaredOptionNames, and writes each handler as an instance method that takes the
-validated argument Dictionary and answers a String or signals an McpError.
+'Abstract tool pack. A subclass declares each of its tools once, in registerOn:, as an McpTool
+whose name, description, schema and handler block stand together (class-side toolNames derives
+the names from there), declares the options it accepts in the class-side declaredOptionNames,
+and writes each handler as an instance method in category tools that takes the validated
+argument Dictionary and answers a String or signals an McpError. The static checker holds the
+two together: every self-send of a handler block is implemented by the toolset, and every method
+in category tools is the handler of a declared tool.
 
 Inherited here: the schema builders (every schema is closed: additionalProperties false, and a
 required list), the lookups (resolveClass:, dictionaryNamed:, argument:in:ifAbsent:), output
@@ -50,11 +53,15 @@ classmethod: McpToolset
 server: anMcpServer options: aDictionaryOrNil
   ^self new setServer: anMcpServer options: aDictionaryOrNil
 %
-category: 'tools'
+category: 'registration'
 classmethod: McpToolset
 toolNames
-  "The names registerOn: registers, as a literal Array of Strings."
-  ^#()
+  "The names of the tools registerOn: declares, sorted. registerOn: is their one declaration: a
+   toolset with no server registers on a fresh registry, and no handler runs."
+  | registry |
+  registry := McpToolRegistry new.
+  (self server: nil options: nil) registerOn: registry.
+  ^registry toolNames
 %
 ! ------------------- Instance methods for McpToolset
 category: 'arguments'
@@ -262,7 +269,7 @@ property: aName type: aType description: aDescription
     at: 'description' put: aDescription;
     yourself)
 %
-category: 'tools'
+category: 'registration'
 method: McpToolset
 registerOn: aRegistry
   "Add this toolset's tools to aRegistry with aRegistry add: (McpTool name:description:schema:handler:)."

@@ -32,13 +32,8 @@ classmethod: McpCoreTestToolset
 declaredOptionNames
   ^#('greeting')
 %
-category: 'tools'
-classmethod: McpCoreTestToolset
-toolNames
-  ^#('compile_error' 'echo' 'fail' 'greet' 'long_text' 'raise_error' 'raise_exception' 'typed' 'warn')
-%
 ! ------------------- Instance methods for McpCoreTestToolset
-category: 'tools'
+category: 'registration'
 method: McpCoreTestToolset
 registerOn: aRegistry
   aRegistry add: (McpTool name: 'echo' description: 'Answer the text.'
@@ -70,12 +65,12 @@ registerOn: aRegistry
         self stringArrayProperty: 'names' description: 'Strings.'} required: #())
     handler: [:args | args size printString])
 %
-category: 'tools'
+category: 'registration'
 method: McpCoreTestToolset
 noArguments
   ^self schemaProperties: #() required: #()
 %
-category: 'tools'
+category: 'output'
 method: McpCoreTestToolset
 textOfSize: anInteger
   | out |

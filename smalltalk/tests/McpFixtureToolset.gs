@@ -36,11 +36,6 @@ classmethod: McpFixtureToolset
 declaredOptionNames
   ^#('greeting')
 %
-category: 'accessing'
-classmethod: McpFixtureToolset
-toolNames
-  ^#('fixture_echo' 'fixture_refuse')
-%
 ! ------------------- Instance methods for McpFixtureToolset
 category: 'tools'
 method: McpFixtureToolset

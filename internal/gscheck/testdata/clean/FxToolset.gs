@@ -14,7 +14,8 @@ Object subclass: 'FxToolset'
 expectvalue /Class
 doit
 FxToolset comment: 
-'Two tools for the checker''s clean fixture. registerOn: and toolNames agree. It never commits.'
+'Two tools for the checker''s clean fixture. registerOn: declares each once, and sum: handles the
+second. It never commits.'
 %
 expectvalue /Class
 doit
@@ -24,11 +25,6 @@ FxToolset category: 'Fx-Core'
 removeallmethods FxToolset
 removeallclassmethods FxToolset
 ! ------------------- Class methods for FxToolset
-category: 'tools'
-classmethod: FxToolset
-toolNames
-  ^#('echo' 'sum')
-%
 ! ------------------- Instance methods for FxToolset
 category: 'registration'
 method: FxToolset
@@ -46,7 +42,7 @@ registerOn: aRegistry
       handler: [:args | self sum: (args at: 'numbers' ifAbsent: [#()])]).
   ^aRegistry
 %
-category: 'handlers'
+category: 'tools'
 method: FxToolset
 sum: numbers
   | total stream |

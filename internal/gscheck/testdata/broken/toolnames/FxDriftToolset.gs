@@ -14,7 +14,8 @@ Object subclass: 'FxDriftToolset'
 expectvalue /Class
 doit
 FxDriftToolset comment: 
-'A toolset whose toolNames has drifted from registerOn: both ways.'
+'A toolset whose declarations and handlers have drifted apart both ways: beta is declared with
+a handler this class does not implement, and gamma: handles no declared tool.'
 %
 expectvalue /Class
 doit
@@ -22,15 +23,19 @@ FxDriftToolset category: 'Fx-Broken'
 %
 removeallmethods FxDriftToolset
 removeallclassmethods FxDriftToolset
-category: 'tools'
-classmethod: FxDriftToolset
-toolNames
-  ^#('alpha'
-     'gamma')
-%
 category: 'registration'
 method: FxDriftToolset
 registerOn: aRegistry
-  aRegistry add: (FxTool name: 'alpha' description: 'A.' schema: #() handler: [:args | 'a']).
-  aRegistry add: (FxTool name: 'beta' description: 'B.' schema: #() handler: [:args | 'b'])
+  aRegistry add: (FxTool name: 'alpha' description: 'A.' schema: #() handler: [:args | self alpha: args]).
+  aRegistry add: (FxTool name: 'beta' description: 'B.' schema: #() handler: [:args | self setName: args])
+%
+category: 'tools'
+method: FxDriftToolset
+alpha: args
+  ^'a'
+%
+category: 'tools'
+method: FxDriftToolset
+gamma: args
+  ^'g'
 %

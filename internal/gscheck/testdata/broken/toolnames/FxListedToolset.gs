@@ -1,8 +1,8 @@
 set compile_env: 0
-! ------------------- Class definition for FxUnlistedToolset
+! ------------------- Class definition for FxListedToolset
 expectvalue /Class
 doit
-Object subclass: 'FxUnlistedToolset'
+Object subclass: 'FxListedToolset'
   instVarNames: #()
   classVars: #()
   classInstVars: #()
@@ -13,17 +13,23 @@ Object subclass: 'FxUnlistedToolset'
 %
 expectvalue /Class
 doit
-FxUnlistedToolset comment: 
-'A toolset that registers a tool but has no toolNames at all.'
+FxListedToolset comment: 
+'A toolset that declares delta twice and lists its tool names a second time in toolNames.'
 %
 expectvalue /Class
 doit
-FxUnlistedToolset category: 'Fx-Broken'
+FxListedToolset category: 'Fx-Broken'
 %
-removeallmethods FxUnlistedToolset
-removeallclassmethods FxUnlistedToolset
+removeallmethods FxListedToolset
+removeallclassmethods FxListedToolset
+category: 'tools'
+classmethod: FxListedToolset
+toolNames
+  ^#('delta')
+%
 category: 'registration'
-method: FxUnlistedToolset
+method: FxListedToolset
 registerOn: aRegistry
-  aRegistry add: (FxTool name: 'delta' description: 'D.' schema: #() handler: [:args | 'd'])
+  aRegistry add: (FxTool name: 'delta' description: 'D.' schema: #() handler: [:args | 'd']).
+  aRegistry add: (FxTool name: 'delta' description: 'D again.' schema: #() handler: [:args | 'd'])
 %

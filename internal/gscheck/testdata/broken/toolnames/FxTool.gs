@@ -14,7 +14,7 @@ Object subclass: 'FxTool'
 expectvalue /Class
 doit
 FxTool comment: 
-'A tool for the toolNames fixture.'
+'A tool for the tool-declaration fixture.'
 %
 expectvalue /Class
 doit
