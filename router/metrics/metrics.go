@@ -83,39 +83,44 @@ var CallBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .
 
 // New makes a registry with the front end's metrics and the Go runtime and process collectors.
 func New() *Registry {
-	r := &Registry{reg: prometheus.NewRegistry()}
-	f := func(c prometheus.Collector) { r.reg.MustRegister(c) }
-	r.sessionsOpen = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "mcp_sessions_open", Help: "MCP sessions open now (one worker gem each)."})
-	r.sessionsOpened = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "mcp_sessions_opened_total", Help: "MCP sessions opened."})
-	r.sessionsEnded = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "mcp_sessions_ended_total", Help: "MCP sessions ended, by reason."}, []string{"reason"})
-	r.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "mcp_calls_total", Help: "Requests forwarded to workers, by MCP method and outcome (ok or the error's data.kind)."},
-		[]string{"method", "outcome"})
-	r.callSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "mcp_call_duration_seconds", Help: "Time from a request's arrival to its answer, by MCP method.",
-		Buckets: CallBuckets}, []string{"method"})
-	r.endings = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "mcp_call_endings_total", Help: "Calls ended by the escalation, by the step that ended them (softBreak, hardBreak, stop)."},
-		[]string{"step"})
-	r.reaps = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "mcp_reaps_total", Help: "Sessions released by the lifetime policy, by reason."}, []string{"reason"})
-	r.streamsOpen = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "mcp_streams_open", Help: "Standalone GET streams open now."})
-	r.outboxDropped = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "mcp_outbox_dropped_total", Help: "Server-to-client messages dropped from full outboxes."})
-	r.loginFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "mcp_login_failures_total", Help: "Worker logins or prepares that failed, by kind."}, []string{"kind"})
-	r.buildInfo = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "mcp_build_info", Help: "Always 1; the version label names this build (what mcp-gemstone -version prints)."}, []string{"version"})
-	for _, c := range []prometheus.Collector{r.sessionsOpen, r.sessionsOpened, r.sessionsEnded, r.calls, r.callSeconds,
-		r.endings, r.reaps, r.streamsOpen, r.outboxDropped, r.loginFailures, r.buildInfo,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
-		f(c)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// Each metric is registered where it is made, so none can be declared and never served.
+	gauge := func(name, help string) prometheus.Gauge {
+		return register(reg, prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help}))
 	}
-	return r
+	counter := func(name, help string) prometheus.Counter {
+		return register(reg, prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help}))
+	}
+	counterVec := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels))
+	}
+	return &Registry{
+		reg:            reg,
+		sessionsOpen:   gauge("mcp_sessions_open", "MCP sessions open now (one worker gem each)."),
+		sessionsOpened: counter("mcp_sessions_opened_total", "MCP sessions opened."),
+		sessionsEnded:  counterVec("mcp_sessions_ended_total", "MCP sessions ended, by reason.", "reason"),
+		calls: counterVec("mcp_calls_total",
+			"Requests forwarded to workers, by MCP method and outcome (ok or the error's data.kind).", "method", "outcome"),
+		callSeconds: register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "mcp_call_duration_seconds", Help: "Time from a request's arrival to its answer, by MCP method.",
+			Buckets: CallBuckets}, []string{"method"})),
+		endings: counterVec("mcp_call_endings_total",
+			"Calls ended by the escalation, by the step that ended them (softBreak, hardBreak, stop).", "step"),
+		reaps:         counterVec("mcp_reaps_total", "Sessions released by the lifetime policy, by reason.", "reason"),
+		streamsOpen:   gauge("mcp_streams_open", "Standalone GET streams open now."),
+		outboxDropped: counter("mcp_outbox_dropped_total", "Server-to-client messages dropped from full outboxes."),
+		loginFailures: counterVec("mcp_login_failures_total", "Worker logins or prepares that failed, by kind.", "kind"),
+		buildInfo: register(reg, prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "mcp_build_info", Help: "Always 1; the version label names this build (what mcp-gemstone -version prints)."},
+			[]string{"version"})),
+	}
+}
+
+// register adds c to reg and answers it.
+func register[C prometheus.Collector](reg *prometheus.Registry, c C) C {
+	reg.MustRegister(c)
+	return c
 }
 
 // Handler serves the metrics in the Prometheus text format.
