@@ -17,11 +17,9 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime/wire"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -76,13 +74,12 @@ func loginSpec() worker.LoginSpec {
 	}
 }
 
-// fixture is the front end as the server runs it, on the stand-in.
+// fixture is the front end as the server runs it (wiring.Assemble), on the stand-in.
 type fixture struct {
-	t       *testing.T
-	ts      *httptest.Server
-	srv     *router.Server
-	streams *wire.Streams
-	eng     *lifetime.Engine
+	t   *testing.T
+	ts  *httptest.Server
+	srv *router.Server
+	eng *lifetime.Engine
 }
 
 // fast is the production policy scaled down: every rule not under test is far away.
@@ -110,37 +107,41 @@ func newFixture(t *testing.T, cfg lifetime.Config, sseOpts sse.Options) *fixture
 	if err != nil {
 		t.Fatalf("control session: %v", err)
 	}
-	streams := wire.New(wire.Options{SSE: sseOpts, Log: zerolog.Nop()})
-	srv := router.New(router.Options{
+	asm, err := wiring.Assemble(router.Options{
 		Launcher:    gciworker.NewLauncher(l, gciworker.Options{Control: control}),
 		Login:       loginSpec(),
 		Prepare:     worker.PrepareConfig{WorkerClass: "McpServer"},
 		RouterID:    "e2e",
 		MaxSessions: 4,
-		Classify:    gemfail.Classify,
-		Streams:     streams,
-		Hooks:       streams.Hooks(session.Hooks{}),
+		Stream:      sseOpts,
 		Log:         zerolog.Nop(),
-	})
-	eng, err := lifetime.New(cfg, streams, control)
+	}, wiring.Parts{Lifetime: cfg, Stone: control, Log: zerolog.Nop()})
 	if err != nil {
-		t.Fatalf("lifetime.New: %v", err)
+		t.Fatalf("wiring.Assemble: %v", err)
 	}
-	streams.Bind(srv.Sessions(), eng)
-	eng.Start()
-	ts := httptest.NewServer(srv.Handler())
-	f := &fixture{t: t, ts: ts, srv: srv, streams: streams, eng: eng}
+	ts := httptest.NewServer(asm.Server.Handler())
+	f := &fixture{t: t, ts: ts, srv: asm.Server, eng: asm.Engine}
 	t.Cleanup(func() {
-		eng.Stop()
 		ts.CloseClientConnections()
 		ts.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		srv.Close(ctx)
+		asm.Server.Close(ctx) // stops the lifetime engine first
+		asm.CloseChannel()
 		control.Close(ctx)
 		mcptest.Eventually(t, 5*time.Second, "every stand-in gem gone after shutdown", func() bool { return len(gemProcesses()) == 0 })
 	})
 	return f
+}
+
+// stream answers a live session's GET stream, where the router puts what it sends unasked.
+func (f *fixture) stream(sid string) *sse.Session {
+	f.t.Helper()
+	s, ok := f.srv.Sessions().Get(sid)
+	if !ok {
+		f.t.Fatalf("session %s not mapped", sid)
+	}
+	return s.Stream()
 }
 
 func setReadings(t *testing.T, s string) {

@@ -43,7 +43,7 @@ func TestSecondGETEndsTheFirst(t *testing.T) {
 	}
 	t.Logf("first stream ended %v after the second GET", time.Since(start))
 	second.Next(t, 5*time.Second, ssetest.AnyFrame) // the second one is primed and open
-	st, _ := f.streams.Stream(sid)
+	st := f.stream(sid)
 	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/e2e"}`))
 	if fr := second.Next(t, 5*time.Second, ssetest.IsEvent); !strings.Contains(fr.Data, "notifications/e2e") {
 		t.Fatalf("second stream got %+v", fr)
@@ -71,7 +71,7 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	if err != nil || !strings.Contains(status, "200") {
 		t.Fatalf("GET status line %q (%v)", status, err)
 	}
-	st, _ := f.streams.Stream(sid)
+	st := f.stream(sid)
 	big := []byte(`{"jsonrpc":"2.0","method":"notifications/pad","params":{"p":"` + strings.Repeat("x", 64<<10) + `"}}`)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -183,7 +183,7 @@ func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
 	first.Next(t, 5*time.Second, ssetest.AnyFrame)
-	st, _ := f.streams.Stream(sid)
+	st := f.stream(sid)
 	for i := 1; i <= 5; i++ {
 		st.Send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":%d}}`, i)))
 	}

@@ -1,8 +1,8 @@
 // Package e2elifetime tests the server-to-client stream and the session lifetime end to end:
-// the real router on a real socket, wired to router/sse and router/lifetime exactly as the
-// server wires them (router/lifetime/wire), with worker gems that are processes of the GCI
-// test stand-in (test/standin, built by `make standin`; NOT GemStone). Intervals are scaled
-// down so every rule is reached in seconds; the rules themselves are the production code.
+// the real router on a real socket, assembled with its lifetime policy and worker-to-router
+// channel as the server assembles it (internal/wiring), with worker gems that are processes of
+// the GCI test stand-in (test/standin, built by `make standin`; NOT GemStone). Intervals are
+// scaled down so every rule is reached in seconds; the rules themselves are the production code.
 // binary_test.go and stalled_test.go also run bin/mcp-gemstone itself (through
 // test/internal/binserver), configured only by MCP_* variables.
 package e2elifetime
