@@ -92,6 +92,20 @@ func (sr *sseReader) nextEvent(t *testing.T) frame {
 	}
 }
 
+// ended reads the stream in the background and delivers the error that ends it.
+func (sr *sseReader) ended() <-chan error {
+	c := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := sr.next(); err != nil {
+				c <- err
+				return
+			}
+		}
+	}()
+	return c
+}
+
 type harness struct {
 	t       *testing.T
 	sess    *Session
@@ -284,17 +298,8 @@ func TestSecondGETEndsTheFirstPromptlyAndTakesOverTheOutbox(t *testing.T) {
 	_, sr2, _ := h.open("", "2025-06-18")
 	h.waitOpen(2)
 
-	ended := make(chan error, 1)
-	go func() {
-		for {
-			if _, err := sr1.next(); err != nil {
-				ended <- err
-				return
-			}
-		}
-	}()
 	select {
-	case err := <-ended:
+	case err := <-sr1.ended():
 		if err != io.EOF && !strings.Contains(err.Error(), "EOF") {
 			t.Logf("first stream ended with %v", err)
 		}
@@ -535,17 +540,8 @@ func TestCloseEndsTheStreamAndLaterGETsAre404(t *testing.T) {
 	_, sr, _ := h.open("", "2025-06-18")
 	h.waitOpen(1)
 	h.sess.Close()
-	done := make(chan error, 1)
-	go func() {
-		for {
-			if _, err := sr.next(); err != nil {
-				done <- err
-				return
-			}
-		}
-	}()
 	select {
-	case <-done:
+	case <-sr.ended():
 	case <-time.After(2 * time.Second):
 		t.Fatal("stream still open 2s after Close")
 	}

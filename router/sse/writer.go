@@ -100,13 +100,17 @@ func (e *EventWriter) Prime(id string, retry time.Duration) error {
 }
 
 // beginEvent starts a frame in the buffer with its id line.
-func (e *EventWriter) beginEvent(id string) error {
-	if err := checkField("id", id); err != nil {
+func (e *EventWriter) beginEvent(id string) error { return e.beginFrame("id", "id: ", id) }
+
+// beginFrame starts a frame in the buffer with its first line, prefix then value (an event's
+// id, a comment's text); name says which in the error for a value that would end the line.
+func (e *EventWriter) beginFrame(name, prefix, value string) error {
+	if err := checkField(name, value); err != nil {
 		return err
 	}
 	e.buf.Reset()
-	e.buf.WriteString("id: ")
-	e.buf.WriteString(id)
+	e.buf.WriteString(prefix)
+	e.buf.WriteString(value)
 	e.buf.WriteByte('\n')
 	return nil
 }
@@ -114,13 +118,10 @@ func (e *EventWriter) beginEvent(id string) error {
 // Comment writes an SSE comment line, which clients ignore: keepalives, and notes a human
 // reading the stream with curl should see.
 func (e *EventWriter) Comment(text string) error {
-	if err := checkField("comment", text); err != nil {
+	if err := e.beginFrame("comment", ": ", text); err != nil {
 		return err
 	}
-	e.buf.Reset()
-	e.buf.WriteString(": ")
-	e.buf.WriteString(text)
-	e.buf.WriteString("\n\n")
+	e.buf.WriteByte('\n')
 	return e.send()
 }
 
