@@ -116,13 +116,15 @@ static int mcp_nbPoll(void *f, GciSession s, int ms, GciErrSType *e) { return ((
 static int mcp_socket(void *f, GciSession s, GciErrSType *e) { return ((fnSocket)f)(s, e); }
 static BoolType mcp_break(void *f, GciSession s, int hard, GciErrSType *e) { return ((fnBreak)f)(s, hard, e); }
 
-static OopType mcp_newString(void *f, GciSession s, const char *b, size_t n, GciErrSType *e) {
-	return ((fnNewString_)f)(s, n ? b : "", n, e);
-}
+enum { bytesNone, bytesString, bytesByteArray };
 
-static OopType mcp_newByteArray(void *f, GciSession s, unsigned char *b, size_t n, GciErrSType *e) {
+// mcp_newBytes creates a String (kind bytesString) or a ByteArray (bytesByteArray) holding the
+// n bytes at b. Neither function is given NULL, even for no bytes.
+static OopType mcp_newBytes(void *fNewString, void *fNewByteArray, GciSession s, int kind,
+		const unsigned char *b, size_t n, GciErrSType *e) {
 	static unsigned char none[1];
-	return ((fnNewByteArray)f)(s, n ? b : none, n, e);
+	if (kind == bytesString) return ((fnNewString_)fNewString)(s, n ? (const char *)b : "", n, e);
+	return ((fnNewByteArray)fNewByteArray)(s, n ? (unsigned char *)b : none, n, e);
 }
 
 static OopType mcp_resolve(void *f, GciSession s, OopType sym, GciErrSType *e) {
@@ -202,13 +204,9 @@ static int mcp_start(void *fNewString, void *fNewByteArray, void *fPerform, GciS
 	csel[selLen] = 0;
 	OopType argOop = 0;
 	int n = 0, op = opNone;
-	if (argKind == 1) {
-		argOop = ((fnNewString_)fNewString)(s, argLen ? (const char *)arg : "", argLen, e);
-		if (argOop == 0x01) op = opNewString;
-	} else if (argKind == 2) {
-		static unsigned char none[1];
-		argOop = ((fnNewByteArray)fNewByteArray)(s, argLen ? (unsigned char *)arg : none, argLen, e);
-		if (argOop == 0x01) op = opNewByteArray;
+	if (argKind != bytesNone) {
+		argOop = mcp_newBytes(fNewString, fNewByteArray, s, argKind, arg, argLen, e);
+		if (argOop == 0x01) op = argKind == bytesString ? opNewString : opNewByteArray;
 	}
 	if (op == opNone && argKind != 0) {
 		*created = argOop;
@@ -695,29 +693,25 @@ func (a *gciAPI) breakCall(h handle, hard bool) *Error {
 }
 
 func (a *gciAPI) newString(h handle, b []byte) (oop, *Error) {
-	var p *C.char
-	if len(b) > 0 {
-		p = (*C.char)(unsafe.Pointer(&b[0]))
-	}
-	e := a.errBuf()
-	defer a.errs.Put(e)
-	r := oop(C.mcp_newString(a.fns[symNewString], h, p, C.size_t(len(b)), e))
-	if r == oopIllegal {
-		return r, failed("GciTsNewString_", e)
-	}
-	return r, nil
+	return a.newBytes(h, C.bytesString, symNewString, b)
 }
 
 func (a *gciAPI) newByteArray(h handle, b []byte) (oop, *Error) {
+	return a.newBytes(h, C.bytesByteArray, symNewByteArray, b)
+}
+
+// newBytes creates the byte object of kind (mcp_newBytes) holding b; sym names the GCI
+// function in an error.
+func (a *gciAPI) newBytes(h handle, kind C.int, sym symbol, b []byte) (oop, *Error) {
 	var p *C.uchar
 	if len(b) > 0 {
 		p = (*C.uchar)(unsafe.Pointer(&b[0]))
 	}
 	e := a.errBuf()
 	defer a.errs.Put(e)
-	r := oop(C.mcp_newByteArray(a.fns[symNewByteArray], h, p, C.size_t(len(b)), e))
+	r := oop(C.mcp_newBytes(a.fns[symNewString], a.fns[symNewByteArray], h, kind, p, C.size_t(len(b)), e))
 	if r == oopIllegal {
-		return r, failed("GciTsNewByteArray", e)
+		return r, failed(symbolNames[sym], e)
 	}
 	return r, nil
 }

@@ -316,7 +316,7 @@ func (b *bench) idleStreams(n int, settle, window time.Duration) []row {
 		return fail(name, err)
 	}
 	defer fake.stop()
-	c := &harness.Client{URL: fake.url, HTTP: harness.NewHTTPClient(64, 30*time.Second)}
+	c := &harness.Client{URL: fake.url, HTTP: harness.NewHTTPClient(64, 30*time.Second), Protocol: harness.ProtocolVersion}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	streamClient := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 0, DisableKeepAlives: true}}
