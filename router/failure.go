@@ -50,9 +50,9 @@ func launchHint(f Failure) string {
 	case f.Kind == "workerUserNotProvisioned":
 		return "its administrator must run ./setup-read-only-user.sh, which provisions that user and lets the server's own user mint one-time passwords for it"
 	case f.Kind == "loginDenied" || f.Number == 4051 || f.Number == 4136:
-		return "check MCP_WORKER_USER and its password (GS_PASS or MCP_PASSWORD_FILE)"
+		return "check MCP_WORKER_USER and its password (GS_PASS_FILE or GS_PASS)"
 	case stoneUnreachable(f.Number):
-		return "the stone or its netldi could not be reached: check MCP_STONE, MCP_NETLDI and GEMSTONE_GLOBAL_DIR"
+		return "the stone or its netldi could not be reached: check GS_STONE, MCP_NETLDI and GEMSTONE_GLOBAL_DIR"
 	case f.Kind == "gemStartFailed":
 		return "the NetLDI could not start a gem for the worker: check MCP_NETLDI, MCP_GEM_CONFIG and the NetLDI's log"
 	case f.Kind == "workerClassNotFound":

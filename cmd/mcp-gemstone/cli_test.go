@@ -10,8 +10,6 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
-	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
-	"github.com/gemstone-mcp/mcp-gemstone/router/tlsconf"
 )
 
 func noEnv(string) string { return "" }
@@ -43,12 +41,12 @@ func TestHelpDescribesTheServerEverySettingTheEnvironmentOnlyOnesAndTheDocs(t *t
 	}
 	help := stdout.String()
 	wants := []string{"Model Context Protocol server for GemStone/S 64", "-version", "Documentation:",
-		"README.md", "-router-id  (MCP_ROUTER_ID, default the port)", "-control-user  (MCP_CONTROL_USER, default MCP_WORKER_USER)",
-		"-port  (MCP_PORT, default 8000)"}
-	// The variables other packages read from the environment alone must all be named.
-	wants = append(wants, gemstone.EnvHome, gemstone.EnvLibrary, "GS_PASS", tlsconf.EnvCert, tlsconf.EnvKey,
-		auth.EnvMode, auth.EnvIssuer, auth.EnvResource, auth.EnvRequiredScopes, auth.EnvExtraScopes,
-		auth.EnvUserIDClaim, auth.EnvClockSkew, auth.EnvScopeToolsets, "OTEL_EXPORTER_OTLP_ENDPOINT")
+		"docs/configuration.md", "README.md", "-router-id  (MCP_ROUTER_ID, default the port)", "-control-user  (GS_USER, default MCP_WORKER_USER)",
+		"-port  (MCP_PORT, default 8000)", "-stone  (GS_STONE, default gs64stone)", "-password-file  (GS_PASS_FILE, default none: GS_PASS)",
+		"-auth  (MCP_AUTH, default none)", "-oidc-issuer  (MCP_OIDC_ISSUER", "-scope-toolsets  (MCP_SCOPE_TOOLSETS", "-tls-cert  (MCP_TLS_CERT",
+		"-tls-key  (MCP_TLS_KEY"}
+	// What the binary reads from the environment alone is named too.
+	wants = append(wants, gemstone.EnvHome, gemstone.EnvLibrary, "GS_PASS\n", "OTEL_EXPORTER_OTLP_ENDPOINT")
 	for _, w := range wants {
 		if !strings.Contains(help, w) {
 			t.Errorf("help lacks %q", w)

@@ -70,7 +70,7 @@ func (c *lazyControl) get(ctx context.Context) (*gciworker.Control, error) {
 var (
 	errLibraryNotLoaded = errors.New("the GemStone client library is not loaded: set GCI_LIBRARY or GEMSTONE (the server log names the paths tried)")
 	errNotLoggedIn      = errors.New("the router's own GemStone login (its control session) is under way")
-	errLoginFailed      = errors.New("the router's own GemStone login (its control session) failed; it is tried again every 5 s: check the stone, its NetLDI, MCP_CONTROL_USER and the password (the server log says why)")
+	errLoginFailed      = errors.New("the router's own GemStone login (its control session) failed; it is tried again every 5 s: check the stone, its NetLDI, GS_USER and the password (the server log says why)")
 )
 
 // ready is the readiness check: the library is loaded and the control session logged in. A

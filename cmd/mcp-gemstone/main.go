@@ -1,8 +1,8 @@
 // Command mcp-gemstone is the MCP server for GemStone/S 64: a Streamable HTTP front end
 // (package router) that gives each MCP client its own worker gem through the GCI binding.
 //
-// Configuration is MCP_* environment variables or the equivalent flags (mcp-gemstone -h);
-// the GemStone client library is found through GCI_LIBRARY or GEMSTONE. SIGTERM or SIGINT
+// Configuration is one table of settings, each an environment variable and (but for a secret)
+// the equivalent flag: internal/config, docs/configuration.md, mcp-gemstone -h. SIGTERM or SIGINT
 // stops it gracefully: no new connections, running calls get MCP_SHUTDOWN_GRACE to finish,
 // what remains is broken, every worker gem is logged out, and it exits 0.
 package main
@@ -61,7 +61,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return 2
 	}
 	log := newLogger(cfg, stderr)
-	netMode, err := loadNetworkMode(args, getenv, surface{cfg.Toolsets, cfg.WorkerClass}, log)
+	netMode, err := newNetworkMode(cfg, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-gemstone:", err)
 		return 2
@@ -84,7 +84,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	// A client that hangs up mid-answer must cost its connection, never the process.
 	signal.Ignore(syscall.SIGPIPE)
 
-	lib, err := gemstone.Open(gemstone.LibraryConfigFromEnv(getenv))
+	lib, err := gemstone.Open(cfg.Library)
 	if err != nil {
 		log.Error().Err(err).Msg("GemStone client library not loaded: the server starts, and every initialize will fail until it is fixed")
 	} else {

@@ -64,3 +64,14 @@ func TestHelpListsEveryLifetimeFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestAVariableOfAnOldNameExitsTwoNamingItsReplacement(t *testing.T) {
+	var out bytes.Buffer
+	env := map[string]string{"MCP_STONE": "gs64stone", "MCP_PASSWORD_FILE": "/etc/pw"}
+	code := run(nil, func(k string) string { return env[k] }, &out, &out)
+	for _, want := range []string{"MCP_STONE is set, but this server reads GS_STONE instead", "MCP_PASSWORD_FILE is set, but this server reads GS_PASS_FILE instead"} {
+		if code != 2 || !strings.Contains(out.String(), want) {
+			t.Errorf("exit %d, output %q; want %q", code, out.String(), want)
+		}
+	}
+}

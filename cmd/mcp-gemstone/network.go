@@ -3,16 +3,15 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 	"github.com/gemstone-mcp/mcp-gemstone/router/tlsconf"
@@ -27,67 +26,25 @@ type networkMode struct {
 	tls      *tls.Config
 }
 
-// surface is the configured tool surface: MCP_TOOLSETS, or empty for the worker class's
-// default (which the router knows for McpServer only).
-type surface struct {
-	toolsets    []string
-	workerClass string
-}
-
-// mcpServerDefaultToolsets is McpServer class >> defaultToolsetNames (smalltalk/core/McpServer.gs;
-// a test holds the two equal): the surface when MCP_TOOLSETS is empty.
-var mcpServerDefaultToolsets = []string{"McpBrowsingToolset", "McpExecutionToolset", "McpListingToolset",
-	"McpMutationToolset", "McpSearchToolset", "McpSessionToolset", "McpTestingToolset"}
-
-// resolve is the surface by toolset name and where it came from, for the scope mapping's check.
-func (s surface) resolve() ([]string, string, error) {
-	switch {
-	case len(s.toolsets) > 0:
-		return s.toolsets, "MCP_TOOLSETS", nil
-	case s.workerClass == "McpServer":
-		return mcpServerDefaultToolsets, "the default surface of McpServer, MCP_TOOLSETS being empty", nil
-	}
-	return nil, "", fmt.Errorf("%s needs MCP_TOOLSETS with MCP_WORKER_CLASS=%s: the router knows the default surface of McpServer only, "+
-		"and holds the mapping against the surface at start", auth.EnvScopeToolsets, s.workerClass)
-}
-
-// loadNetworkMode reads and checks both parts; a bad value refuses the start, naming the
-// variable.
-func loadNetworkMode(args []string, getenv func(string) string, surf surface, log zerolog.Logger) (*networkMode, error) {
+// newNetworkMode builds both parts from the configuration, which internal/config checked
+// value by value; what only building shows (a key pair that does not load) refuses the start
+// here, naming its settings.
+func newNetworkMode(cfg *config.Config, log zerolog.Logger) (*networkMode, error) {
 	m := &networkMode{}
-	certFile, keyFile, err := tlsconf.FromEnv(getenv)
-	if err != nil {
-		return nil, err
-	}
-	if certFile != "" {
-		if m.tls, err = tlsconf.Load(certFile, keyFile); err != nil {
-			return nil, err
+	if cfg.TLS.Enabled() {
+		var err error
+		if m.tls, err = tlsconf.Load(cfg.TLS); err != nil {
+			return nil, fmt.Errorf("refusing to start; MCP_TLS_CERT / MCP_TLS_KEY: %w", err)
 		}
 	}
-	cfg, err := auth.FromEnv(getenv)
-	if err != nil {
-		return nil, err
-	}
-	if cfg == nil {
-		if getenv(auth.EnvScopeToolsets) != "" {
-			return nil, errors.New(auth.EnvScopeToolsets + " needs MCP_AUTH=oidc: without bearer tokens there are no scopes to choose a surface")
-		}
+	if cfg.Auth == nil {
 		return m, nil
 	}
-	if cfg.ScopeToolsets != nil {
-		if cfg.Surface, cfg.SurfaceFrom, err = surf.resolve(); err != nil {
-			return nil, fmt.Errorf("refusing to start; bad authentication configuration:\n  %w", err)
-		}
-	}
-	for _, a := range args {
-		if name := strings.TrimLeft(a, "-"); name == "worker-user" || strings.HasPrefix(name, "worker-user=") {
-			return nil, errors.New("-worker-user is refused with MCP_AUTH=oidc: each worker gem logs in as the GemStone user its bearer token names")
-		}
-	}
-	if m.auth, err = auth.New(*cfg, log, auth.VerifierOptions{}); err != nil {
+	a, err := auth.New(*cfg.Auth, log, auth.VerifierOptions{})
+	if err != nil {
 		return nil, err
 	}
-	m.identity = auth.NewIdentity(cfg.UserIDClaim, log)
+	m.auth, m.identity = a, auth.NewIdentity(cfg.Auth.UserIDClaim, log)
 	return m, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -8,13 +9,28 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-func TestNetworkModeIsOffWithoutItsVariables(t *testing.T) {
-	m, err := loadNetworkMode(nil, envOf(nil), surface{}, zerolog.Nop())
+// modeFor is the network mode the binary builds for these settings: through the one
+// configuration path, then newNetworkMode.
+func modeFor(t *testing.T, args []string, env map[string]string) (*networkMode, error) {
+	t.Helper()
+	cfg, err := config.Load(args, envOf(env), io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	return newNetworkMode(cfg, zerolog.Nop())
+}
+
+var oidc = map[string]string{"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "https://id.example", "MCP_RESOURCE": "https://gs.example/mcp"}
+
+func TestNetworkModeIsOffWithoutItsSettings(t *testing.T) {
+	m, err := modeFor(t, nil, nil)
 	if err != nil || m.authenticated() || m.scheme() != "http" {
 		t.Fatalf("%v %+v", err, m)
 	}
@@ -25,18 +41,26 @@ func TestNetworkModeIsOffWithoutItsVariables(t *testing.T) {
 	}
 }
 
-func TestNetworkModeRefusesAWorkerUserFlagAndHalfATLSPair(t *testing.T) {
-	oidc := map[string]string{"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "https://id.example", "MCP_RESOURCE": "https://gs.example/mcp"}
-	if _, err := loadNetworkMode([]string{"-worker-user=McpReadOnly"}, envOf(oidc), surface{}, zerolog.Nop()); err == nil ||
+func TestNetworkModeRefusesAWorkerUserFlagAndABadKeyPair(t *testing.T) {
+	if _, err := modeFor(t, []string{"-worker-user=McpReadOnly"}, oidc); err == nil ||
 		!strings.Contains(err.Error(), "-worker-user is refused with MCP_AUTH=oidc") {
 		t.Fatalf("-worker-user: %v", err)
 	}
-	if _, err := loadNetworkMode(nil, envOf(map[string]string{"MCP_TLS_CERT": "/c.pem"}), surface{}, zerolog.Nop()); err == nil ||
-		!strings.Contains(err.Error(), "MCP_TLS_CERT is set but MCP_TLS_KEY is not") {
-		t.Fatalf("half a TLS pair: %v", err)
+	cert, _, _ := mcptest.SelfSignedCert(t, t.TempDir(), "x", "127.0.0.1")
+	if _, err := modeFor(t, []string{"-tls-cert", cert, "-tls-key", cert}, nil); err == nil ||
+		!strings.Contains(err.Error(), "MCP_TLS_CERT / MCP_TLS_KEY: cannot load the key pair") {
+		t.Fatalf("a certificate as its own key: %v", err)
 	}
-	m, err := loadNetworkMode(nil, envOf(oidc), surface{}, zerolog.Nop())
-	if err != nil || !m.authenticated() {
+}
+
+func TestNetworkModeServesTLSAndWiresTheTokenGate(t *testing.T) {
+	cert, key, _ := mcptest.SelfSignedCert(t, t.TempDir(), "x", "127.0.0.1")
+	env := map[string]string{"MCP_TLS_CERT": cert, "MCP_TLS_KEY": key}
+	for k, v := range oidc {
+		env[k] = v
+	}
+	m, err := modeFor(t, nil, env)
+	if err != nil || !m.authenticated() || m.scheme() != "https" {
 		t.Fatalf("%v", err)
 	}
 	o := router.Options{Metrics: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("m 1\n")) })}

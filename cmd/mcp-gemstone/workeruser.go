@@ -46,7 +46,7 @@ func checkWorkerUser(cfg *config.Config, lib *gemstone.Library, control worker.C
 		return 0
 	}
 	if err := gciworker.CheckUserID(user); err != nil {
-		log.Error().Str("workerUser", user).Msg(fmt.Sprintf("refusing to start: MCP_WORKER_USER %q differs from MCP_CONTROL_USER %q, so workers log in with one-time passwords, "+
+		log.Error().Str("workerUser", user).Msg(fmt.Sprintf("refusing to start: MCP_WORKER_USER %q differs from GS_USER %q, so workers log in with one-time passwords, "+
 			"which are minted only for a user id of letters, digits and _ that starts with a letter", user, cfg.ControlUser))
 		return 2
 	}

@@ -27,9 +27,9 @@ func TestOnlyAGivenWorkerUserOtherThanTheControlUserLogsInWithOneTimePasswords(t
 	}{
 		{map[string]string{}, ""},
 		{map[string]string{"MCP_WORKER_USER": "McpReadOnly"}, ""}, // the control user defaults to it
-		{map[string]string{"MCP_WORKER_USER": "McpReadOnly", "MCP_CONTROL_USER": "DataCurator"}, "McpReadOnly"},
-		{map[string]string{"MCP_WORKER_USER": "DataCurator", "MCP_CONTROL_USER": "DataCurator"}, ""},
-		{map[string]string{"MCP_CONTROL_USER": "SystemUser"}, ""}, // the default worker user keeps its plain login
+		{map[string]string{"MCP_WORKER_USER": "McpReadOnly", "GS_USER": "DataCurator"}, "McpReadOnly"},
+		{map[string]string{"MCP_WORKER_USER": "DataCurator", "GS_USER": "DataCurator"}, ""},
+		{map[string]string{"GS_USER": "SystemUser"}, ""}, // the default worker user keeps its plain login
 	}
 	for _, c := range cases {
 		if got := oneTimeUser(loadConfig(t, c.env)); got != c.want {
@@ -39,7 +39,7 @@ func TestOnlyAGivenWorkerUserOtherThanTheControlUserLogsInWithOneTimePasswords(t
 }
 
 func TestAWorkerUserThatCannotBeMintedForRefusesTheStart(t *testing.T) {
-	cfg := loadConfig(t, map[string]string{"MCP_WORKER_USER": "Mcp.ReadOnly", "MCP_CONTROL_USER": "DataCurator"})
+	cfg := loadConfig(t, map[string]string{"MCP_WORKER_USER": "Mcp.ReadOnly", "GS_USER": "DataCurator"})
 	var out bytes.Buffer
 	if code := checkWorkerUser(cfg, nil, nil, zerolog.New(&out)); code != 2 {
 		t.Fatalf("exit code %d, want 2", code)

@@ -1,8 +1,15 @@
-// Package config reads the front end's configuration from MCP_* environment variables and
-// the equivalent command-line flags (a flag wins over its variable), and validates every
-// value before anything starts: a bad value refuses to start with a message naming the
-// variable, the flag and what is wrong. Secrets (the GemStone password) come only from the
-// environment or a file, never a flag (flags show in ps), and never appear in an error.
+// Package config is the binary's one configuration path: a table of every setting (its
+// environment variable, its flag, its default, its meaning and its validation), read from the
+// environment and the command line (a flag wins over its variable) and checked before
+// anything starts. A bad value refuses the start with a message naming the variable, the flag
+// and what is wrong; so does a variable of an old name, naming its replacement. The packages
+// it configures (router/auth, router/tlsconf, router/lifetime's knobs) take plain values and
+// read no environment. Secrets (the GemStone password) come only from the environment or a
+// file, never a flag (flags show in ps), and never appear in an error.
+//
+//	environment ─┐
+//	             ├─ settings() rows ─ parse/validate ─ cross-checks ─ *Config ─ cmd/mcp-gemstone
+//	-flags ──────┘
 package config
 
 import (
@@ -14,14 +21,15 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/router/tlsconf"
 )
 
 // Config is the validated configuration.
@@ -64,6 +72,9 @@ type Config struct {
 	Instructions   *string
 	ResultCap      int
 
+	// Library is where the GemStone client library is (GCI_LIBRARY, GEMSTONE).
+	Library gemstone.LibraryConfig
+
 	StoneHost  string
 	Stone      string
 	Netldi     string
@@ -72,9 +83,15 @@ type Config struct {
 	// WorkerUserSet says MCP_WORKER_USER (or -worker-user) was given rather than defaulted: a
 	// given worker user other than ControlUser logs in with one-time passwords.
 	WorkerUserSet bool
-	// ControlUser is the router's own GemStone user for the control session.
+	// ControlUser is the router's own GemStone user for the control session (GS_USER).
 	ControlUser string
 	Password    string // secret: never logged, never in an error
+
+	// Auth is the network-facing mode (MCP_AUTH=oidc, docs/auth.md), its Surface resolved;
+	// nil in the localhost mode.
+	Auth *auth.Config
+	// TLS names the key pair the port serves HTTPS with; the zero value is plain HTTP.
+	TLS tlsconf.Config
 
 	LogFormat string // json | console
 	LogLevel  string
@@ -89,6 +106,14 @@ type Config struct {
 	// Warnings are settings that were understood but will not do what they seem to; the
 	// server logs them at start.
 	Warnings []string
+
+	// from names where each given setting came from (its variable or -flag), by variable;
+	// a defaulted one is absent. The cross-checks name a setting by it.
+	from map[string]string
+	// The rows fill these; the cross-checks decide what they become.
+	passEnv  string
+	authMode string
+	oidc     auth.Config
 }
 
 // GrailToolset is the optional Python toolset MCP_GRAIL_DIR configures.
@@ -118,254 +143,6 @@ func (c *Config) IsLoopback() bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// setting is one configuration value: its variable, its flag, its default and its parser.
-type setting struct {
-	env, flag, def, help string
-	parse                func(c *Config, v string) error
-}
-
-// defaultText is the default as people read it. A few defaults follow from other settings
-// rather than being a fixed value; stated as the bare def they would read "".
-func (s setting) defaultText() string {
-	switch s.env {
-	case "MCP_ROUTER_ID":
-		return "the port"
-	case "MCP_CONTROL_USER":
-		return "MCP_WORKER_USER"
-	case "MCP_TOOLSETS":
-		return "the worker's default"
-	case "MCP_PASSWORD_FILE":
-		return "none: GS_PASS"
-	}
-	return orQuote(s.def)
-}
-
-// Settings lists every setting in the order the docs table shows them.
-func settings() []setting {
-	return []setting{
-		{"MCP_HOST", "host", "127.0.0.1", "address to listen on (loopback unless you mean otherwise)", func(c *Config, v string) error {
-			if v == "" {
-				return errors.New("must not be empty")
-			}
-			c.Host = v
-			return nil
-		}},
-		{"MCP_PORT", "port", "8000", "TCP port to listen on (0: any free port)", func(c *Config, v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > 65535 {
-				return errors.New("must be a port number 0-65535")
-			}
-			c.Port = n
-			return nil
-		}},
-		{"MCP_MAX_SESSIONS", "max-sessions", "3", "most sessions (worker gems) at once, or none", func(c *Config, v string) error {
-			n, err := countOrNone(v)
-			c.MaxSessions = n
-			return err
-		}},
-		{"MCP_STATELESS_POOL", "stateless-pool", "2", "gems serving 2026-07-28 requests that carry no state (each one session of the cap)", func(c *Config, v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > 1024 {
-				return errors.New("must be a whole number from 1 to 1024")
-			}
-			c.StatelessPool = n
-			return nil
-		}},
-		{"MCP_MAX_BODY", "max-body", "4MiB", "largest request body (bytes, or with KiB/MiB suffix)", func(c *Config, v string) error {
-			n, err := ParseSize(v)
-			c.MaxBody = n
-			return err
-		}},
-		{"MCP_READ_TIMEOUT", "read-timeout", "8s", "a client must send its whole request within this", func(c *Config, v string) error {
-			d, err := ParseDuration(v, false)
-			c.ReadTimeout = d
-			return err
-		}},
-		{"MCP_REQUEST_TIMEOUT", "request-timeout", "none", "longest a single request may run before it is ended, or none", func(c *Config, v string) error {
-			d, err := ParseDuration(v, true)
-			c.RequestTimeout = d
-			return err
-		}},
-		{"MCP_LOGIN_TIMEOUT", "login-timeout", "60s", "longest a worker gem login and prepare may take", func(c *Config, v string) error {
-			d, err := ParseDuration(v, false)
-			c.LoginTimeout = d
-			return err
-		}},
-		{"MCP_SHUTDOWN_GRACE", "shutdown-grace", "10s", "on SIGTERM, how long running calls may finish before they are broken", func(c *Config, v string) error {
-			d, err := ParseDuration(v, false)
-			c.ShutdownGrace = d
-			return err
-		}},
-		{"MCP_ELICITATION_TIMEOUT", "elicitation-timeout", "10m", "how long a tool waits for the person answering its elicitation form", func(c *Config, v string) error {
-			d, err := ParseDuration(v, false)
-			c.ElicitationTimeout = d
-			return err
-		}},
-		{"MCP_CLIENT_ANSWER_TIMEOUT", "client-answer-timeout", "30s", "how long a tool waits for the client's answer to any other request (sampling, roots)", func(c *Config, v string) error {
-			d, err := ParseDuration(v, false)
-			c.ClientAnswerTimeout = d
-			return err
-		}},
-		{"MCP_PROGRESS_KEEPALIVE", "progress-keepalive", "20s", "a call whose client sent a progressToken gets a progress notification whenever its tool has reported none for this long, or none", func(c *Config, v string) error {
-			d, err := ParseDuration(v, true)
-			c.ProgressKeepalive = d
-			return err
-		}},
-		{"MCP_ALLOWED_ORIGINS", "allowed-origins", "", "extra browser Origin hosts (or full origins) besides loopback, space or comma separated", func(c *Config, v string) error {
-			c.AllowedOrigins = list(v)
-			return nil
-		}},
-		{"MCP_ALLOWED_HOSTS", "allowed-hosts", "", "extra Host header names besides loopback (the names clients reach this server by)", func(c *Config, v string) error {
-			c.AllowedHosts = list(v)
-			return nil
-		}},
-		{"MCP_TRACE", "trace", "0", "1 logs every message in and out (bodies; never headers)", func(c *Config, v string) error {
-			b, err := parseBool(v)
-			c.Trace = b
-			return err
-		}},
-		{"MCP_TRACE_LIMIT", "trace-limit", "4096", "most body bytes a trace line shows, or none", func(c *Config, v string) error {
-			n, err := countOrNone(v)
-			c.TraceLimit = n
-			return err
-		}},
-		{"MCP_ROUTER_ID", "router-id", "", "this router's name; when set it also prefixes session ids (several routers behind one proxy)", func(c *Config, v string) error {
-			if v == "" {
-				return nil
-			}
-			if !routerIDPattern.MatchString(v) {
-				return errors.New("must be 1-16 letters, digits or underscores")
-			}
-			c.RouterID, c.RouterIDSet = v, true
-			return nil
-		}},
-		{"MCP_WORKER_CLASS", "worker-class", "McpServer", "the worker class every session's gem runs", func(c *Config, v string) error {
-			if !classPattern.MatchString(v) {
-				return errors.New("must be a Smalltalk class name")
-			}
-			c.WorkerClass = v
-			return nil
-		}},
-		{"MCP_TOOLSETS", "toolsets", "", "the tool surface, by toolset class name (empty: the worker's default)", func(c *Config, v string) error {
-			c.Toolsets = list(v)
-			for _, t := range c.Toolsets {
-				if !classPattern.MatchString(t) {
-					return fmt.Errorf("%q is not a Smalltalk class name", t)
-				}
-			}
-			return nil
-		}},
-		{"MCP_TOOLSET_OPTIONS", "toolset-options", "", `per-toolset options as JSON: {"Toolset":{"option":value}}`, func(c *Config, v string) error {
-			if v == "" {
-				return nil
-			}
-			if err := json.Unmarshal([]byte(v), &c.ToolsetOptions); err != nil {
-				return fmt.Errorf("must be a JSON object of objects: %v", err)
-			}
-			return nil
-		}},
-		{"MCP_SERVER_NAME", "server-name", "", "serverInfo.name override", optString(func(c *Config) **string { return &c.ServerName })},
-		{"MCP_SERVER_VERSION", "server-version", "", "serverInfo.version override", optString(func(c *Config) **string { return &c.ServerVersion })},
-		{"MCP_SERVER_TITLE", "server-title", "", "serverInfo.title (none by default)", optString(func(c *Config) **string { return &c.ServerTitle })},
-		{"MCP_INSTRUCTIONS_FILE", "instructions-file", "", "a UTF-8 file whose text replaces the stock instructions (an empty file: none)", func(c *Config, v string) error {
-			if v == "" {
-				return nil
-			}
-			b, err := os.ReadFile(v)
-			if err != nil {
-				return fmt.Errorf("cannot read it: %v", err)
-			}
-			if n := len([]rune(string(b))); n > 32768 {
-				return fmt.Errorf("holds %d characters; at most 32768", n)
-			}
-			s := string(b)
-			c.Instructions = &s
-			return nil
-		}},
-		{"MCP_GRAIL_DIR", "grail-dir", "", "the Grail checkout McpGrailToolset reads (shorthand for its grailDirectory option; needs McpGrailToolset in MCP_TOOLSETS)", func(c *Config, v string) error {
-			c.GrailDir = v
-			return nil
-		}},
-		{"MCP_RESULT_CAP", "result-cap", "50000", "most characters a single-value tool result carries before it is cut", func(c *Config, v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return errors.New("must be a count of characters")
-			}
-			c.ResultCap = n
-			return nil
-		}},
-		{"MCP_STONE_HOST", "stone-host", "localhost", "host of the stone and its NetLDI", func(c *Config, v string) error {
-			c.StoneHost = v
-			_, err := gemstone.StoneNRS(v, "x")
-			return stripPrefix(err)
-		}},
-		{"MCP_STONE", "stone", "gs64stone", "the stone's name", func(c *Config, v string) error {
-			c.Stone = v
-			_, err := gemstone.StoneNRS("localhost", v)
-			return stripPrefix(err)
-		}},
-		{"MCP_NETLDI", "netldi", "gs64ldi", "the NetLDI that starts gems (name or port)", func(c *Config, v string) error {
-			c.Netldi = v
-			_, err := gemstone.GemNRS("localhost", v, "")
-			return stripPrefix(err)
-		}},
-		{"MCP_GEM_CONFIG", "gem-config", "", "gem configuration for worker gems: NAME=value;NAME=value", func(c *Config, v string) error {
-			c.GemConfig = v
-			if v == "" {
-				return nil
-			}
-			return stripPrefix(gemstone.CheckGemConfig(v))
-		}},
-		{"MCP_WORKER_USER", "worker-user", "DataCurator", "GemStone user the worker gems log in as; one given and other than MCP_CONTROL_USER logs in with one-time passwords the control session mints (docs/read-only-user.md)", func(c *Config, v string) error {
-			if v == "" {
-				return errors.New("must not be empty")
-			}
-			c.WorkerUser = v
-			return nil
-		}},
-		{"MCP_CONTROL_USER", "control-user", "", "GemStone user of the router's control session (default: MCP_WORKER_USER)", func(c *Config, v string) error {
-			c.ControlUser = v
-			return nil
-		}},
-		{"MCP_PASSWORD_FILE", "password-file", "", "file holding the GemStone password (else GS_PASS)", func(c *Config, v string) error {
-			if v == "" {
-				return nil
-			}
-			b, err := os.ReadFile(v)
-			if err != nil {
-				return fmt.Errorf("cannot read it: %v", errors.Unwrap(err))
-			}
-			c.Password = strings.TrimRight(string(b), "\r\n")
-			return nil
-		}},
-		{"MCP_METRICS", "metrics", "1", "1 serves Prometheus metrics at /metrics on the same listener; 0 turns them off", func(c *Config, v string) error {
-			b, err := parseBool(v)
-			c.Metrics = b
-			return err
-		}},
-		{"MCP_LOG_FORMAT", "log-format", "json", "json, or console for people", func(c *Config, v string) error {
-			if v != "json" && v != "console" {
-				return errors.New("must be json or console")
-			}
-			c.LogFormat = v
-			return nil
-		}},
-		{"MCP_LOG_LEVEL", "log-level", "info", "debug, info, warn or error", func(c *Config, v string) error {
-			switch v {
-			case "debug", "info", "warn", "error":
-				c.LogLevel = v
-				return nil
-			}
-			return errors.New("must be debug, info, warn or error")
-		}},
-	}
-}
-
-var (
-	routerIDPattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,16}$`)
-	classPattern    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,255}$`)
-)
-
 // Load reads the configuration: defaults, then the environment (getenv), then the flags in
 // args. The error names every bad value at once, each by variable and flag.
 func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, error) {
@@ -380,7 +157,9 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.Usage = func() {}
 	flags := make([]*string, len(all))
 	for i, s := range all {
-		flags[i] = fs.String(s.flag, "", s.help)
+		if s.flag != "" {
+			flags[i] = fs.String(s.flag, "", s.help)
+		}
 	}
 	knobs := lifetime.Knobs()
 	knobFlags := make([]*string, len(knobs))
@@ -399,43 +178,150 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 		return nil, ErrVersion
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments %q: every setting is a -flag or an MCP_* variable", fs.Args())
+		return nil, fmt.Errorf("unexpected arguments %q: every setting is a -flag or an environment variable", fs.Args())
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 
-	c := &Config{}
+	c := &Config{from: map[string]string{}}
 	var problems []string
+	for _, r := range renamed {
+		if getenv(r.old) != "" {
+			problems = append(problems, fmt.Sprintf("%s is set, but this server reads %s instead (the same setting): rename it", r.old, r.now))
+		}
+	}
 	for i, s := range all {
 		v, from := s.def, "default"
 		if e, ok := lookup(getenv, s.env); ok {
 			v, from = e, s.env
+			c.from[s.env] = from
 		}
-		if given[s.flag] {
+		if s.flag != "" && given[s.flag] {
 			v, from = *flags[i], "-"+s.flag
+			c.from[s.env] = from
 		}
 		if err := s.parse(c, strings.TrimSpace(v)); err != nil {
-			problems = append(problems, fmt.Sprintf("%s (-%s) = %q from %s: %v", s.env, s.flag, v, from, err))
-		}
-		if s.env == "MCP_WORKER_USER" {
-			c.WorkerUserSet = from != "default"
+			problems = append(problems, s.refusal(v, from, err))
 		}
 	}
 	problems = append(problems, c.loadLifetime(getenv, knobs, knobFlags, given)...)
-	if c.Password == "" {
-		c.Password = getenv("GS_PASS")
-	}
-	if c.ControlUser == "" {
-		c.ControlUser = c.WorkerUser
-	}
-	if c.RouterID == "" {
-		c.RouterID = strconv.Itoa(c.Port)
-	}
-	problems = append(problems, c.reconcileToolsetOptions()...)
+	problems = append(problems, c.reconcile()...)
 	if len(problems) > 0 {
 		return nil, errors.New("refusing to start; bad configuration:\n  " + strings.Join(problems, "\n  "))
 	}
 	return c, nil
+}
+
+// refusal is the line naming a bad value: the variable, the flag, the value (a secret's is
+// not shown) and where it came from.
+func (s setting) refusal(v, from string, err error) string {
+	name := s.env
+	if s.flag != "" {
+		name += " (-" + s.flag + ")"
+	}
+	shown := strconv.Quote(v)
+	if s.secret {
+		shown = "(not shown)"
+	}
+	return fmt.Sprintf("%s = %s from %s: %v", name, shown, from, err)
+}
+
+// named is how a cross-check names a setting: by the -flag or variable that gave it.
+func (c *Config) named(env string) string {
+	if from, ok := c.from[env]; ok {
+		return from
+	}
+	return env
+}
+
+// reconcile fills the defaults that follow from other settings and checks the settings
+// against each other.
+func (c *Config) reconcile() []string {
+	c.WorkerUserSet = c.from[envWorkerUser] != ""
+	if c.ControlUser == "" {
+		c.ControlUser = c.WorkerUser
+	}
+	if c.Password == "" {
+		c.Password = c.passEnv
+	} else if c.passEnv != "" {
+		c.Warnings = append(c.Warnings, "GS_PASS is set but not used: the password is read from GS_PASS_FILE")
+	}
+	if c.RouterID == "" {
+		c.RouterID = strconv.Itoa(c.Port)
+	}
+	problems := c.reconcileToolsetOptions()
+	problems = append(problems, c.reconcileTLS()...)
+	return append(problems, c.reconcileAuth()...)
+}
+
+// reconcileTLS takes both files of the key pair or neither.
+func (c *Config) reconcileTLS() []string {
+	cert, key := c.TLS.CertFile != "", c.TLS.KeyFile != ""
+	switch {
+	case cert && !key:
+		return []string{fmt.Sprintf("%s is set but %s is not: set both (PEM files) or neither", c.named(envTLSCert), envTLSKey)}
+	case key && !cert:
+		return []string{fmt.Sprintf("%s is set but %s is not: set both (PEM files) or neither", c.named(envTLSKey), envTLSCert)}
+	}
+	return nil
+}
+
+// reconcileAuth makes the network-facing mode: its own settings only with MCP_AUTH=oidc (an
+// issuer given without it would otherwise leave the server open while looking closed), the
+// issuer and resource required, no worker user (the token names it), and a scope mapping
+// held against the tool surface.
+func (c *Config) reconcileAuth() []string {
+	var problems []string
+	if c.authMode != "oidc" {
+		for _, env := range oidcOnly {
+			if from, ok := c.from[env]; ok {
+				problems = append(problems, fmt.Sprintf("%s needs %s=oidc: it configures the network-facing mode (docs/auth.md); set %s=oidc, or unset it", from, envAuth, envAuth))
+			}
+		}
+		return problems
+	}
+	for _, env := range []string{envIssuer, envResource} {
+		if _, ok := c.from[env]; !ok {
+			problems = append(problems, fmt.Sprintf("%s must be set with %s=oidc", env, envAuth))
+		}
+	}
+	if from, ok := c.from[envWorkerUser]; ok {
+		problems = append(problems, from+" is refused with MCP_AUTH=oidc: each worker gem logs in as the GemStone user "+
+			"its bearer token names (MCP_USERID_CLAIM); unset it, and give that user a restricted profile instead")
+	}
+	if m := c.oidc.ScopeToolsets; m != nil {
+		surface, from, err := c.surface()
+		if err == nil {
+			err = m.CheckSurface(surface, from)
+		}
+		if err != nil {
+			problems = append(problems, strings.Split(err.Error(), "\n  ")...)
+		}
+		c.oidc.Surface, c.oidc.SurfaceFrom = surface, from
+	}
+	if len(problems) == 0 {
+		a := c.oidc
+		c.Auth = &a
+	}
+	return problems
+}
+
+// mcpServerDefaultToolsets is McpServer class >> defaultToolsetNames (smalltalk/core/McpServer.gs;
+// a test holds the two equal): the surface when MCP_TOOLSETS is empty.
+var mcpServerDefaultToolsets = []string{"McpBrowsingToolset", "McpExecutionToolset", "McpListingToolset",
+	"McpMutationToolset", "McpSearchToolset", "McpSessionToolset", "McpTestingToolset"}
+
+// surface is the configured tool surface by toolset name and where it came from: MCP_TOOLSETS,
+// or the worker class's default, which the router knows for McpServer only.
+func (c *Config) surface() ([]string, string, error) {
+	switch {
+	case len(c.Toolsets) > 0:
+		return c.Toolsets, c.named(envToolsets), nil
+	case c.WorkerClass == "McpServer":
+		return mcpServerDefaultToolsets, "the default surface of McpServer, MCP_TOOLSETS being empty", nil
+	}
+	return nil, "", fmt.Errorf("%s needs MCP_TOOLSETS with MCP_WORKER_CLASS=%s: the router knows the default surface of McpServer only, "+
+		"and holds the mapping against the surface at start", c.named(envScopeToolsets), c.WorkerClass)
 }
 
 // loadLifetime reads the lifetime policy, a given flag in place of its variable; a refusal
@@ -502,20 +388,6 @@ func (c *Config) reconcileToolsetOptions() []string {
 	return problems
 }
 
-// Table renders the settings, then the lifetime knobs, as a Markdown table (README.md holds
-// its output).
-func Table() string {
-	var b strings.Builder
-	b.WriteString("| variable | flag | default | meaning |\n|---|---|---|---|\n")
-	for _, s := range settings() {
-		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", s.env, s.flag, s.defaultText(), s.help)
-	}
-	for _, k := range lifetime.Knobs() {
-		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", k.Env, k.Flag, orQuote(k.Default), k.Help)
-	}
-	return b.String()
-}
-
 func lookup(getenv func(string) string, name string) (string, bool) {
 	v := getenv(name)
 	return v, v != ""
@@ -528,38 +400,8 @@ func orQuote(s string) string {
 	return "`" + s + "`"
 }
 
-func optString(field func(*Config) **string) func(*Config, string) error {
-	return func(c *Config, v string) error {
-		if v != "" {
-			*field(c) = &v
-		}
-		return nil
-	}
-}
-
 func list(v string) []string {
 	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
-}
-
-func parseBool(v string) (bool, error) {
-	switch strings.ToLower(v) {
-	case "1", "true", "yes", "on":
-		return true, nil
-	case "0", "false", "no", "off", "":
-		return false, nil
-	}
-	return false, errors.New("must be 1 or 0")
-}
-
-func countOrNone(v string) (int, error) {
-	if strings.EqualFold(v, "none") {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, errors.New("must be a positive whole number, or none")
-	}
-	return n, nil
 }
 
 // ParseDuration reads whole seconds ("30") or a Go duration ("1m30s"); with allowNone,

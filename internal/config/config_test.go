@@ -1,9 +1,11 @@
 package config
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -82,17 +84,58 @@ func TestPasswordComesFromTheFileAndNeverAppearsInAnError(t *testing.T) {
 	if err := os.WriteFile(file, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(nil, env("MCP_PASSWORD_FILE", file, "GS_PASS", "other"), io.Discard)
-	if err != nil || c.Password != "s3cret-pw" {
-		t.Fatalf("password from file: %q %v", c.Password, err)
+	c, err := Load(nil, env("GS_PASS_FILE", file), io.Discard)
+	if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 0 {
+		t.Fatalf("password from file: %v %v", err, c.Warnings)
+	}
+	// Both given: the file wins, and the unused GS_PASS is said, not silently dropped.
+	c, err = Load(nil, env("GS_PASS_FILE", file, "GS_PASS", "other"), io.Discard)
+	if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "GS_PASS is set but not used") {
+		t.Fatalf("file and GS_PASS: %v %v", err, c.Warnings)
+	}
+	if c, err := Load(nil, env("GS_PASS", "other"), io.Discard); err != nil || c.Password != "other" {
+		t.Fatalf("GS_PASS alone: %v", err)
 	}
 	_, err = Load(nil, env("GS_PASS", "s3cret-pw", "MCP_PORT", "x"), io.Discard)
 	if err == nil || strings.Contains(err.Error(), "s3cret-pw") {
 		t.Fatalf("error leaks or misses: %v", err)
 	}
-	_, err = Load(nil, env("MCP_PASSWORD_FILE", filepath.Join(dir, "missing")), io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "MCP_PASSWORD_FILE") {
+	_, err = Load([]string{"-password-file", filepath.Join(dir, "missing")}, env(), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "GS_PASS_FILE (-password-file)") || !strings.Contains(err.Error(), "from -password-file") {
 		t.Fatalf("a missing password file must refuse to start: %v", err)
+	}
+	// The password is never a flag.
+	if _, err := Load([]string{"-gs-pass", "x"}, env(), io.Discard); err == nil {
+		t.Fatal("a password flag was accepted")
+	}
+	// A secret's value is not shown in a refusal.
+	line := envOnly("GS_PASS", "", nil).hidden().refusal("s3cret-pw", "GS_PASS", errors.New("bad"))
+	if strings.Contains(line, "s3cret-pw") || !strings.Contains(line, "GS_PASS = (not shown) from GS_PASS: bad") {
+		t.Fatalf("refusal %q", line)
+	}
+}
+
+func TestAVariableOfAnOldNameRefusesTheStartNamingItsReplacement(t *testing.T) {
+	for old, now := range map[string]string{"MCP_STONE": "GS_STONE", "MCP_CONTROL_USER": "GS_USER", "MCP_PASSWORD_FILE": "GS_PASS_FILE"} {
+		_, err := Load(nil, env(old, "x", now, "x"), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), old+" is set, but this server reads "+now+" instead") {
+			t.Errorf("%s: %v", old, err)
+		}
+	}
+	c, err := Load(nil, env("GS_STONE", "prod", "GS_USER", "SystemUser", "MCP_WORKER_USER", "McpReadOnly"), io.Discard)
+	if err != nil || c.Stone != "prod" || c.ControlUser != "SystemUser" || c.WorkerUser != "McpReadOnly" || !c.WorkerUserSet {
+		t.Fatalf("the spec's names: %+v %v", c, err)
+	}
+	c, err = Load([]string{"-stone", "flagged", "-control-user", "Admin"}, env("GS_STONE", "prod"), io.Discard)
+	if err != nil || c.Stone != "flagged" || c.ControlUser != "Admin" || c.ControlUser == c.WorkerUser || c.WorkerUserSet {
+		t.Fatalf("flags over GS_*: %+v %v", c, err)
+	}
+}
+
+func TestTheLibraryComesFromGEMSTONEOrGCI_LIBRARY(t *testing.T) {
+	c, err := Load(nil, env("GEMSTONE", "/opt/gs", "GCI_LIBRARY", "/opt/lib/libgcits-3.7.5-64.so"), io.Discard)
+	if err != nil || c.Library.Home != "/opt/gs" || c.Library.Path != "/opt/lib/libgcits-3.7.5-64.so" {
+		t.Fatalf("%+v %v", c.Library, err)
 	}
 }
 
@@ -214,6 +257,48 @@ func TestHelpAndTableListEveryLifetimeKnob(t *testing.T) {
 		}
 		if !strings.Contains(Table(), "| `"+k.Env+"` | `-"+k.Flag+"` |") {
 			t.Errorf("Table lacks %s", k.Env)
+		}
+	}
+}
+
+func TestHelpAndTableShowEveryRowFlagsAndEnvironmentOnlyApart(t *testing.T) {
+	var usage strings.Builder
+	if _, err := Load([]string{"-help"}, env(), &usage); err == nil {
+		t.Fatal("-help gave no flag.ErrHelp")
+	}
+	help := usage.String()
+	envOnlyAt := strings.Index(help, "Environment only (never a flag):")
+	if envOnlyAt < 0 {
+		t.Fatal("the help has no environment-only section")
+	}
+	for _, s := range settings() {
+		switch {
+		case s.flag != "":
+			if i := strings.Index(help, "-"+s.flag+"  ("+s.env+", default "); i < 0 || i > envOnlyAt {
+				t.Errorf("the help's settings lack -%s (%s)", s.flag, s.env)
+			}
+			if !strings.Contains(Table(), "| `"+s.env+"` | `-"+s.flag+"` |") {
+				t.Errorf("Table lacks %s", s.env)
+			}
+		default:
+			if !strings.Contains(help[envOnlyAt:], "  "+s.env+"\n") {
+				t.Errorf("the help's environment-only section lacks %s", s.env)
+			}
+			if !strings.Contains(Table(), "| `"+s.env+"` | none |") {
+				t.Errorf("Table lacks %s as environment only", s.env)
+			}
+		}
+	}
+	for _, want := range []string{"-auth  (MCP_AUTH, default none)", `-tls-cert  (MCP_TLS_CERT, default "")`, "-stone  (GS_STONE, default gs64stone)",
+		"-control-user  (GS_USER, default MCP_WORKER_USER)", "-password-file  (GS_PASS_FILE, default none: GS_PASS)", "OTEL_EXPORTER_OTLP_ENDPOINT",
+		"configuration.md"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q", want)
+		}
+	}
+	for _, r := range renamed {
+		if old := regexp.MustCompile(`\b` + r.old + `\b`); old.MatchString(help) || old.MatchString(Table()) {
+			t.Errorf("the help or the table still names %s", r.old)
 		}
 	}
 }

@@ -22,28 +22,12 @@ install.sh files into the stone; nothing is committed on a client's behalf. /hea
 process is up, /readyz that the client library is loaded and the router's own login works,
 /metrics serves Prometheus metrics.`
 
-// EnvOnly is a variable read from the environment only, never a flag: a secret (flags show in
-// ps), a path the GemStone tools share, or a family documented with its own policy.
-type EnvOnly struct{ Name, Meaning string }
+// otelFamily is the one family of variables outside the table: the OpenTelemetry SDK's own,
+// read by it under the standard names.
+const otelFamily = "OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*"
 
-// EnvOnlyVariables lists them in the order the help shows them.
-func EnvOnlyVariables() []EnvOnly {
-	return []EnvOnly{
-		{"GEMSTONE", "a GemStone product directory: the server loads $GEMSTONE/lib/libgcits-<version>-64.so from it"},
-		{"GCI_LIBRARY", "the libgcits file itself, in place of GEMSTONE"},
-		{"GS_PASS", "the GemStone password, when MCP_PASSWORD_FILE is not set (never logged)"},
-		{"MCP_AUTH", "oidc turns on the network-facing mode: OAuth 2.1 bearer tokens, a gem per user (docs/auth.md)"},
-		{"MCP_OIDC_ISSUER", "that mode's issuer URL"},
-		{"MCP_RESOURCE", "that mode's canonical URL of this server, the tokens' audience"},
-		{"MCP_REQUIRED_SCOPES", "scopes every token must carry"},
-		{"MCP_EXTRA_SCOPES", "scopes advertised but not required"},
-		{"MCP_SCOPE_TOOLSETS", "that mode's map from a token scope to the toolsets it grants, as JSON"},
-		{"MCP_USERID_CLAIM", "the token claim naming the GemStone user (default sub)"},
-		{"MCP_OIDC_CLOCK_SKEW", "how far exp/nbf may be off this host's clock (default 60s)"},
-		{"MCP_TLS_CERT, MCP_TLS_KEY", "PEM certificate chain and key: the port speaks HTTPS only (both or neither)"},
-		{"OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*", "OpenTelemetry tracing, off by default: otlp (or an OTLP endpoint) sends one span per MCP message over OTLP/HTTP; OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the other standard variables apply (docs/operations.md)"},
-	}
-}
+const otelMeaning = "OpenTelemetry tracing, off by default: otlp (or an OTLP endpoint) sends one span per MCP message over OTLP/HTTP; " +
+	"OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the other standard variables apply (docs/operations.md)"
 
 // writeHelp writes the whole help: what the program is, every setting by flag and variable
 // with its default, the environment-only variables and where the documentation is.
@@ -58,23 +42,46 @@ func writeHelp(w io.Writer, all []setting, knobs []lifetime.Knob) {
 		fmt.Fprintf(&b, "  -%s  (%s, default %s)\n      %s\n", flagName, env, strings.Trim(def, "`"), help)
 	}
 	for _, s := range all {
-		row(s.flag, s.env, s.defaultText(), s.help)
+		if s.flag != "" {
+			row(s.flag, s.env, s.defaultText(), s.help)
+		}
 	}
 	for _, k := range knobs {
 		row(k.Flag, k.Env, orQuote(k.Default), k.Help)
 	}
 	b.WriteString("\nEnvironment only (never a flag):\n")
-	for _, e := range EnvOnlyVariables() {
-		fmt.Fprintf(&b, "  %s\n      %s\n", e.Name, e.Meaning)
+	for _, s := range all {
+		if s.flag == "" {
+			fmt.Fprintf(&b, "  %s\n      %s\n", s.env, s.help)
+		}
 	}
+	fmt.Fprintf(&b, "  %s\n      %s\n", otelFamily, otelMeaning)
 	fmt.Fprintf(&b, "\nDocumentation: %s\n", docsLocation())
 	_, _ = io.WriteString(w, b.String())
+}
+
+// Table renders every setting, then the lifetime knobs, as a Markdown table
+// (docs/configuration.md holds its output).
+func Table() string {
+	var b strings.Builder
+	b.WriteString("| variable | flag | default | meaning |\n|---|---|---|---|\n")
+	for _, s := range settings() {
+		flagText := "none"
+		if s.flag != "" {
+			flagText = "`-" + s.flag + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", s.env, flagText, s.defaultText(), s.help)
+	}
+	for _, k := range lifetime.Knobs() {
+		fmt.Fprintf(&b, "| `%s` | `-%s` | %s | %s |\n", k.Env, k.Flag, orQuote(k.Default), k.Help)
+	}
+	return b.String()
 }
 
 // docsLocation names where the README and docs/ are: next to the binary when it runs from a
 // checkout (bin/mcp-gemstone), else the module's source tree.
 func docsLocation() string {
-	const tree = "README.md and docs/ in the source tree (github.com/gemstone-mcp/mcp-gemstone)"
+	const tree = "docs/configuration.md (every setting), README.md and docs/ in the source tree (github.com/gemstone-mcp/mcp-gemstone)"
 	exe, err := os.Executable()
 	if err != nil {
 		return tree
@@ -86,5 +93,6 @@ func docsLocation() string {
 	if _, err := os.Stat(filepath.Join(root, "docs")); err != nil {
 		return tree
 	}
-	return filepath.Join(root, "README.md") + " and " + filepath.Join(root, "docs") + string(filepath.Separator)
+	return filepath.Join(root, "docs", "configuration.md") + " (every setting), " + filepath.Join(root, "README.md") + " and " +
+		filepath.Join(root, "docs") + string(filepath.Separator)
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // Config is the network-facing mode's configuration: who issues the tokens, what this
-// server is called in them, and what they must carry.
+// server is called in them, and what they must carry. The binary's loader (internal/config)
+// fills it from its settings table, checking each value with the Check functions below.
 type Config struct {
 	// Issuer is the authorization server's issuer URL; its discovery document and JWKS are
 	// fetched from it, and every token's iss must equal it exactly.
@@ -29,7 +30,7 @@ type Config struct {
 	// ClockSkew is how far exp and nbf may be off this host's clock (default 60 s, at most 5 min).
 	ClockSkew time.Duration
 	// ScopeToolsets, when set, lets a token's scopes choose which toolsets of Surface it is
-	// offered (MCP_SCOPE_TOOLSETS); nil offers every token the whole surface.
+	// offered; nil offers every token the whole surface.
 	ScopeToolsets *ScopeMap
 	// Surface is the configured tool surface by toolset name, which ScopeToolsets is held
 	// against; SurfaceFrom says where it came from, for the messages.
@@ -37,98 +38,33 @@ type Config struct {
 	SurfaceFrom string
 }
 
-// Variable names, in one place so messages and docs agree.
 const (
-	EnvMode           = "MCP_AUTH"
-	EnvIssuer         = "MCP_OIDC_ISSUER"
-	EnvResource       = "MCP_RESOURCE"
-	EnvRequiredScopes = "MCP_REQUIRED_SCOPES"
-	EnvExtraScopes    = "MCP_EXTRA_SCOPES"
-	EnvUserIDClaim    = "MCP_USERID_CLAIM"
-	EnvClockSkew      = "MCP_OIDC_CLOCK_SKEW"
-	EnvWorkerUser     = "MCP_WORKER_USER"
+	// DefaultClockSkew is the ClockSkew of a Config that leaves it zero.
+	DefaultClockSkew = 60 * time.Second
+	// MaxClockSkew is the most ClockSkew may be: more would keep an expired token alive.
+	MaxClockSkew = 5 * time.Minute
 )
 
-const (
-	defaultClockSkew = 60 * time.Second
-	maxClockSkew     = 5 * time.Minute
-)
-
-// FromEnv reads the mode from the environment. It answers nil and no error when MCP_AUTH is
-// unset or "none" (the localhost mode). Every problem is reported at once, each naming its
-// variable; no value that could be a secret is echoed.
-func FromEnv(getenv func(string) string) (*Config, error) {
-	mode := strings.TrimSpace(getenv(EnvMode))
-	switch mode {
-	case "", "none":
-		return nil, nil
-	case "oidc":
-	default:
-		return nil, fmt.Errorf("%s=%q: must be oidc or none", EnvMode, mode)
-	}
-	c := &Config{
-		Issuer:         strings.TrimSpace(getenv(EnvIssuer)),
-		Resource:       strings.TrimSpace(getenv(EnvResource)),
-		RequiredScopes: scopeList(getenv(EnvRequiredScopes)),
-		ExtraScopes:    scopeList(getenv(EnvExtraScopes)),
-		UserIDClaim:    strings.TrimSpace(getenv(EnvUserIDClaim)),
-		ClockSkew:      defaultClockSkew,
-	}
-	var problems []string
-	if v := strings.TrimSpace(getenv(EnvClockSkew)); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > maxClockSkew {
-			problems = append(problems, fmt.Sprintf("%s=%q: must be a duration from 0s to %s", EnvClockSkew, v, maxClockSkew))
-		} else {
-			c.ClockSkew = d
-		}
-	}
-	if m, err := ParseScopeMap(getenv(EnvScopeToolsets)); err != nil {
-		problems = append(problems, err.Error())
-	} else {
-		c.ScopeToolsets = m
-	}
-	if getenv(EnvWorkerUser) != "" {
-		problems = append(problems, EnvWorkerUser+" is refused with MCP_AUTH=oidc: each worker gem logs in as the GemStone user "+
-			"its bearer token names ("+EnvUserIDClaim+"); unset it, and give that user a restricted profile instead")
-	}
-	if err := c.Validate(); err != nil {
-		problems = append(problems, err.Error())
-	}
-	if len(problems) > 0 {
-		return nil, errors.New("refusing to start; bad authentication configuration:\n  " + strings.Join(problems, "\n  "))
-	}
-	return c, nil
-}
-
-// Validate checks a Config (filling in the defaults), naming the variable of each problem.
+// Validate checks a Config (filling in the defaults), naming the field of each problem.
 func (c *Config) Validate() error {
 	if c.UserIDClaim == "" {
 		c.UserIDClaim = "sub"
 	}
 	if c.ClockSkew == 0 {
-		c.ClockSkew = defaultClockSkew
+		c.ClockSkew = DefaultClockSkew
 	}
 	var problems []string
-	if err := checkURL(c.Issuer, false); err != nil {
-		problems = append(problems, fmt.Sprintf("%s=%q: %v", EnvIssuer, c.Issuer, err))
-	}
-	if err := checkURL(c.Resource, true); err != nil {
-		problems = append(problems, fmt.Sprintf("%s=%q: %v", EnvResource, c.Resource, err))
-	}
-	for _, s := range [][2]any{{EnvRequiredScopes, c.RequiredScopes}, {EnvExtraScopes, c.ExtraScopes}} {
-		for _, scope := range s[1].([]string) {
-			if !scopeToken.MatchString(scope) {
-				problems = append(problems, fmt.Sprintf("%s: %q is not a scope token (RFC 6749 3.3: printable ASCII, no space, quote or backslash)", s[0], scope))
-			}
+	check := func(field string, value any, err error) {
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s %q: %v", field, value, err))
 		}
 	}
-	if !claimName.MatchString(c.UserIDClaim) {
-		problems = append(problems, fmt.Sprintf("%s=%q: must be a claim name (letters, digits, _ - . :)", EnvUserIDClaim, c.UserIDClaim))
-	}
-	if c.ClockSkew < 0 || c.ClockSkew > maxClockSkew {
-		problems = append(problems, fmt.Sprintf("%s: must be from 0s to %s", EnvClockSkew, maxClockSkew))
-	}
+	check("Issuer", c.Issuer, CheckIssuer(c.Issuer))
+	check("Resource", c.Resource, CheckResource(c.Resource))
+	check("RequiredScopes", c.RequiredScopes, checkScopes(c.RequiredScopes))
+	check("ExtraScopes", c.ExtraScopes, checkScopes(c.ExtraScopes))
+	check("UserIDClaim", c.UserIDClaim, CheckClaim(c.UserIDClaim))
+	check("ClockSkew", c.ClockSkew.String(), CheckClockSkew(c.ClockSkew))
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "\n  "))
 	}
@@ -136,8 +72,8 @@ func (c *Config) Validate() error {
 }
 
 // SupportedScopes is what clients are told to request: the required scopes, then the extra
-// ones, then the mapped ones (MCP_SCOPE_TOOLSETS), without repeats. Being a union, it can
-// never leave a required scope out.
+// ones, then the mapped ones (ScopeToolsets), without repeats. Being a union, it can never
+// leave a required scope out.
 func (c *Config) SupportedScopes() []string {
 	out := append([]string(nil), c.RequiredScopes...)
 	more := c.ExtraScopes
@@ -159,19 +95,55 @@ var (
 	claimName  = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 )
 
-func scopeList(v string) []string {
+// ParseScopes reads a scope list separated by spaces or commas, dropping repeats; a scope
+// that is not an RFC 6749 scope token is refused by name.
+func ParseScopes(v string) ([]string, error) {
 	var out []string
 	for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' }) {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
-	return out
+	return out, checkScopes(out)
 }
 
-// checkURL accepts an absolute https URL (http only for a loopback host, which is what a
-// test or a same-host proxy uses), with no fragment, no user info and, for an issuer, no
-// query. A resource may carry a path (RFC 8707 section 2).
+func checkScopes(scopes []string) error {
+	var bad []string
+	for _, s := range scopes {
+		if !scopeToken.MatchString(s) {
+			bad = append(bad, fmt.Sprintf("%q is not a scope token (RFC 6749 3.3: printable ASCII, no space, quote or backslash)", s))
+		}
+	}
+	if len(bad) > 0 {
+		return errors.New(strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// CheckClaim accepts a claim name: letters, digits and _ - . : (at most 128).
+func CheckClaim(v string) error {
+	if !claimName.MatchString(v) {
+		return errors.New("must be a claim name (letters, digits, _ - . :)")
+	}
+	return nil
+}
+
+// CheckClockSkew accepts a skew above zero and at most MaxClockSkew.
+func CheckClockSkew(d time.Duration) error {
+	if d <= 0 || d > MaxClockSkew {
+		return fmt.Errorf("must be a duration above 0s and at most %s", MaxClockSkew)
+	}
+	return nil
+}
+
+// CheckIssuer accepts an issuer URL: absolute https (http only for a loopback host, which
+// is what a test or a same-host proxy uses), with no fragment, user info or query.
+func CheckIssuer(v string) error { return checkURL(v, false) }
+
+// CheckResource accepts a resource URL as CheckIssuer does, a path included (RFC 8707
+// section 2).
+func CheckResource(v string) error { return checkURL(v, true) }
+
 func checkURL(v string, resource bool) error {
 	if v == "" {
 		return errors.New("must be set")

@@ -11,27 +11,14 @@ import (
 
 func discardLog() zerolog.Logger { return zerolog.Nop() }
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-
-func TestFromEnvLocalModeWhenMCPAuthIsUnsetOrNone(t *testing.T) {
-	for _, v := range []string{"", "none"} {
-		c, err := FromEnv(env(map[string]string{"MCP_AUTH": v, "MCP_WORKER_USER": "McpReadOnly"}))
-		if c != nil || err != nil {
-			t.Fatalf("MCP_AUTH=%q: %v %v", v, c, err)
-		}
-	}
-}
-
-func TestFromEnvReadsTheOIDCMode(t *testing.T) {
-	c, err := FromEnv(env(map[string]string{
-		"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "https://id.example/realms/gs", "MCP_RESOURCE": "https://gs.example/mcp",
-		"MCP_REQUIRED_SCOPES": "mcp:use, mcp:use", "MCP_EXTRA_SCOPES": "profile offline_access", "MCP_USERID_CLAIM": "preferred_username",
-	}))
-	if err != nil {
+func TestValidateFillsTheDefaultsAndKeepsTheRest(t *testing.T) {
+	c := &Config{Issuer: "https://id.example/realms/gs", Resource: "https://gs.example/mcp", RequiredScopes: []string{"mcp:use"},
+		ExtraScopes: []string{"profile", "offline_access"}}
+	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	want := &Config{Issuer: "https://id.example/realms/gs", Resource: "https://gs.example/mcp", RequiredScopes: []string{"mcp:use"},
-		ExtraScopes: []string{"profile", "offline_access"}, UserIDClaim: "preferred_username", ClockSkew: time.Minute}
+		ExtraScopes: []string{"profile", "offline_access"}, UserIDClaim: "sub", ClockSkew: time.Minute}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("%+v", c)
 	}
@@ -40,39 +27,73 @@ func TestFromEnvReadsTheOIDCMode(t *testing.T) {
 	}
 }
 
-func TestFromEnvNamesEveryBadVariable(t *testing.T) {
-	_, err := FromEnv(env(map[string]string{
-		"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "http://id.example", "MCP_RESOURCE": "https://gs.example/mcp#frag",
-		"MCP_REQUIRED_SCOPES": `mcp:"use`, "MCP_USERID_CLAIM": "a b", "MCP_WORKER_USER": "DataCurator", "MCP_OIDC_CLOCK_SKEW": "1h",
-	}))
+func TestValidateNamesEveryBadField(t *testing.T) {
+	c := &Config{Issuer: "http://id.example", Resource: "https://gs.example/mcp#frag", RequiredScopes: []string{`mcp:"use`},
+		UserIDClaim: "a b", ClockSkew: time.Hour}
+	err := c.Validate()
 	if err == nil {
 		t.Fatal("accepted")
 	}
 	for _, want := range []string{
-		`MCP_OIDC_ISSUER="http://id.example": must be https (http only for a loopback host)`,
-		`MCP_RESOURCE="https://gs.example/mcp#frag": must not have a fragment`,
-		`MCP_REQUIRED_SCOPES: "mcp:\"use" is not a scope token`,
-		`MCP_USERID_CLAIM="a b"`,
-		"MCP_WORKER_USER is refused with MCP_AUTH=oidc",
-		`MCP_OIDC_CLOCK_SKEW="1h"`,
+		`Issuer "http://id.example": must be https (http only for a loopback host)`,
+		`Resource "https://gs.example/mcp#frag": must not have a fragment`,
+		`RequiredScopes ["mcp:\"use"]: "mcp:\"use" is not a scope token`,
+		`UserIDClaim "a b": must be a claim name`,
+		`ClockSkew "1h0m0s": must be a duration above 0s and at most 5m0s`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
 		}
 	}
-	_, err = FromEnv(env(map[string]string{"MCP_AUTH": "oidc"}))
-	if err == nil || !strings.Contains(err.Error(), `MCP_OIDC_ISSUER="": must be set`) || !strings.Contains(err.Error(), `MCP_RESOURCE="": must be set`) {
-		t.Fatalf("missing variables: %v", err)
-	}
-	_, err = FromEnv(env(map[string]string{"MCP_AUTH": "saml"}))
-	if err == nil || !strings.Contains(err.Error(), `MCP_AUTH="saml": must be oidc or none`) {
-		t.Fatalf("unknown mode: %v", err)
+	err = (&Config{}).Validate()
+	if err == nil || !strings.Contains(err.Error(), `Issuer "": must be set`) || !strings.Contains(err.Error(), `Resource "": must be set`) {
+		t.Fatalf("missing fields: %v", err)
 	}
 }
 
-func TestFromEnvAllowsPlainHTTPOnlyOnLoopback(t *testing.T) {
-	c, err := FromEnv(env(map[string]string{"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "http://127.0.0.1:8080/realms/gs", "MCP_RESOURCE": "http://localhost:8000/mcp"}))
-	if err != nil || c.UserIDClaim != "sub" {
-		t.Fatalf("%v %+v", err, c)
+func TestTheURLChecksAllowPlainHTTPOnlyOnLoopbackAndRefuseQueriesAndUserInfo(t *testing.T) {
+	for v, want := range map[string]string{
+		"http://127.0.0.1:8080/realms/gs": "",
+		"http://localhost:8000/mcp":       "",
+		"http://gs.localhost/mcp":         "",
+		"http://10.0.0.1/mcp":             "must be https",
+		"https://u:p@id.example":          "must not carry user info",
+		"https://id.example/?x=1":         "query",
+		"id.example/realms":               "must be an absolute URL",
+	} {
+		for name, check := range map[string]func(string) error{"issuer": CheckIssuer, "resource": CheckResource} {
+			err := check(v)
+			if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+				t.Errorf("%s %q: %v, want %q", name, v, err, want)
+			}
+		}
+	}
+	if err := CheckResource("https://gs.example/mcp?x=1"); err == nil || !strings.Contains(err.Error(), "RFC 8707") {
+		t.Fatalf("a resource with a query: %v", err)
+	}
+}
+
+func TestParseScopesDropsRepeatsAndNamesEveryBadScope(t *testing.T) {
+	got, err := ParseScopes("mcp:use, mcp:use profile\toffline_access")
+	if err != nil || !reflect.DeepEqual(got, []string{"mcp:use", "profile", "offline_access"}) {
+		t.Fatalf("%v %v", got, err)
+	}
+	if got, err := ParseScopes(""); got != nil || err != nil {
+		t.Fatalf("empty: %v %v", got, err)
+	}
+	_, err = ParseScopes(`good "bad" back\slash`)
+	if err == nil || !strings.Contains(err.Error(), `"\"bad\"" is not a scope token`) || !strings.Contains(err.Error(), `"back\\slash" is not`) {
+		t.Fatalf("bad scopes: %v", err)
+	}
+}
+
+func TestClaimAndClockSkewChecks(t *testing.T) {
+	if CheckClaim("preferred_username") != nil || CheckClaim("urn:x-acme:uid") != nil || CheckClaim("") == nil || CheckClaim("a b") == nil {
+		t.Fatal("claim names")
+	}
+	for d, ok := range map[time.Duration]bool{time.Millisecond: true, MaxClockSkew: true, 0: false, -time.Second: false, MaxClockSkew + 1: false} {
+		if (CheckClockSkew(d) == nil) != ok {
+			t.Errorf("skew %v: %v", d, CheckClockSkew(d))
+		}
 	}
 }

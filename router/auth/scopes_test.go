@@ -154,16 +154,3 @@ func TestNewRefusesAMappingThatDoesNotFitTheSurface(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 }
-
-func TestFromEnvReadsTheScopeMapAndNamesItsProblems(t *testing.T) {
-	base := map[string]string{"MCP_AUTH": "oidc", "MCP_OIDC_ISSUER": "https://id.example", "MCP_RESOURCE": "https://gs.example/mcp"}
-	base[EnvScopeToolsets] = threeScopes
-	c, err := FromEnv(env(base))
-	if err != nil || c.ScopeToolsets == nil || len(c.ScopeToolsets.Scopes()) != 3 {
-		t.Fatalf("FromEnv: %+v %v", c, err)
-	}
-	base[EnvScopeToolsets] = `{"mcp:read":"McpBrowsingToolset"}`
-	if _, err := FromEnv(env(base)); err == nil || !strings.Contains(err.Error(), "refusing to start") || !strings.Contains(err.Error(), `scope "mcp:read"`) {
-		t.Fatalf("FromEnv with a bad map: %v", err)
-	}
-}

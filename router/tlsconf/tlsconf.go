@@ -1,5 +1,5 @@
-// Package tlsconf builds the front end's TLS configuration from MCP_TLS_CERT and
-// MCP_TLS_KEY: TLS 1.2 at least, forward-secret AEAD cipher suites only, and a certificate
+// Package tlsconf builds the front end's TLS configuration from a certificate chain and key
+// in PEM files: TLS 1.2 at least, forward-secret AEAD cipher suites only, and a certificate
 // that is read again when its files change (a renewal needs no restart).
 package tlsconf
 
@@ -13,25 +13,15 @@ import (
 	"time"
 )
 
-// Variable names.
-const (
-	EnvCert = "MCP_TLS_CERT"
-	EnvKey  = "MCP_TLS_KEY"
-)
-
-// FromEnv reads the certificate and key paths. Both or neither: neither means plain HTTP.
-func FromEnv(getenv func(string) string) (certFile, keyFile string, err error) {
-	certFile, keyFile = strings.TrimSpace(getenv(EnvCert)), strings.TrimSpace(getenv(EnvKey))
-	switch {
-	case certFile == "" && keyFile == "":
-		return "", "", nil
-	case certFile == "":
-		return "", "", fmt.Errorf("%s is set but %s is not: set both (PEM files) or neither", EnvKey, EnvCert)
-	case keyFile == "":
-		return "", "", fmt.Errorf("%s is set but %s is not: set both (PEM files) or neither", EnvCert, EnvKey)
-	}
-	return certFile, keyFile, nil
+// Config names the key pair's files. The zero Config is plain HTTP; the binary's loader
+// (internal/config) refuses half a pair.
+type Config struct {
+	CertFile string // PEM certificate chain, leaf first
+	KeyFile  string // PEM private key of the leaf
 }
+
+// Enabled says a key pair is named.
+func (c Config) Enabled() bool { return c.CertFile != "" || c.KeyFile != "" }
 
 // cipherSuites are the TLS 1.2 suites offered: ECDHE key exchange (forward secrecy) with
 // an AEAD cipher. TLS 1.3 suites are not configurable in Go and are all of this kind.
@@ -44,16 +34,16 @@ var cipherSuites = []uint16{
 	tls.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
 }
 
-// Load reads the key pair (refusing to start on a bad one, naming the variables) and
-// answers a server configuration that serves it.
-func Load(certFile, keyFile string) (*tls.Config, error) {
-	return load(certFile, keyFile, time.Now)
+// Load reads the key pair (a bad one is an error naming the file or what is wrong with the
+// pair) and answers a server configuration that serves it.
+func Load(c Config) (*tls.Config, error) {
+	return load(c, time.Now)
 }
 
-func load(certFile, keyFile string, now func() time.Time) (*tls.Config, error) {
-	r := &reloader{certFile: certFile, keyFile: keyFile, now: now}
+func load(c Config, now func() time.Time) (*tls.Config, error) {
+	r := &reloader{certFile: c.CertFile, keyFile: c.KeyFile, now: now}
 	if err := r.load(); err != nil {
-		return nil, fmt.Errorf("%s / %s: %w", EnvCert, EnvKey, err)
+		return nil, err
 	}
 	cfg := &tls.Config{
 		MinVersion:     tls.VersionTLS12,

@@ -43,6 +43,18 @@ func writePair(t *testing.T, dir, cn string) (certFile, keyFile string, cert *x5
 	return mcptest.SelfSignedCert(t, dir, cn, "127.0.0.1", "localhost")
 }
 
+// servePair serves HTTPS with a fresh throwaway key pair loaded through Load.
+func servePair(t *testing.T, cn string) (addr string, reached *atomic.Int64, cert *x509.Certificate) {
+	t.Helper()
+	certFile, keyFile, cert := writePair(t, t.TempDir(), cn)
+	cfg, err := Load(Config{CertFile: certFile, KeyFile: keyFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, reached = serve(t, cfg)
+	return addr, reached, cert
+}
+
 func clientFor(cert *x509.Certificate, edit func(*tls.Config)) *http.Client {
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
@@ -54,12 +66,7 @@ func clientFor(cert *x509.Certificate, edit func(*tls.Config)) *http.Client {
 }
 
 func TestHTTPSServesWithTheThrowawayCertificateOverTLS12AndUp(t *testing.T) {
-	certFile, keyFile, cert := writePair(t, t.TempDir(), "first")
-	cfg, err := Load(certFile, keyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, reached := serve(t, cfg)
+	addr, reached, cert := servePair(t, "first")
 	for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
 		resp, err := clientFor(cert, func(c *tls.Config) { c.MinVersion, c.MaxVersion = v, v }).Get("https://" + addr + "/mcp")
 		if err != nil {
@@ -77,12 +84,7 @@ func TestHTTPSServesWithTheThrowawayCertificateOverTLS12AndUp(t *testing.T) {
 }
 
 func TestOldProtocolsAndWeakCipherSuitesAreRefused(t *testing.T) {
-	certFile, keyFile, cert := writePair(t, t.TempDir(), "x")
-	cfg, err := Load(certFile, keyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, reached := serve(t, cfg)
+	addr, reached, cert := servePair(t, "x")
 	refused := []struct {
 		name string
 		edit func(*tls.Config)
@@ -105,12 +107,7 @@ func TestOldProtocolsAndWeakCipherSuitesAreRefused(t *testing.T) {
 }
 
 func TestPlaintextHTTPOnTheTLSPortGets400AndNeverReachesTheHandler(t *testing.T) {
-	certFile, keyFile, _ := writePair(t, t.TempDir(), "x")
-	cfg, err := Load(certFile, keyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, reached := serve(t, cfg)
+	addr, reached, _ := servePair(t, "x")
 	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +138,7 @@ func TestRenewedCertificateIsServedWithoutRestart(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile, _ := writePair(t, dir, "before")
 	var offset atomic.Int64
-	cfg, err := load(certFile, keyFile, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
+	cfg, err := load(Config{CertFile: certFile, KeyFile: keyFile}, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,17 +171,16 @@ func TestRenewedCertificateIsServedWithoutRestart(t *testing.T) {
 	}
 }
 
-func TestLoadAndFromEnvNameTheVariables(t *testing.T) {
-	if _, err := Load("/nonexistent/cert.pem", "/nonexistent/key.pem"); err == nil ||
-		!strings.HasPrefix(err.Error(), "MCP_TLS_CERT / MCP_TLS_KEY: cannot read /nonexistent/cert.pem") {
+func TestLoadNamesTheFileItCannotReadAndAHalfPairIsEnabled(t *testing.T) {
+	_, err := Load(Config{CertFile: "/nonexistent/cert.pem", KeyFile: "/nonexistent/key.pem"})
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot read /nonexistent/cert.pem") {
 		t.Fatalf("%v", err)
 	}
-	_, _, err := FromEnv(func(k string) string { return map[string]string{"MCP_TLS_CERT": "/c.pem"}[k] })
-	if err == nil || !strings.Contains(err.Error(), "MCP_TLS_CERT is set but MCP_TLS_KEY is not") {
-		t.Fatalf("%v", err)
+	certFile, _, _ := writePair(t, t.TempDir(), "x")
+	if _, err := Load(Config{CertFile: certFile, KeyFile: certFile}); err == nil || !strings.Contains(err.Error(), "cannot load the key pair") {
+		t.Fatalf("a certificate given as its own key: %v", err)
 	}
-	c, k, err := FromEnv(func(string) string { return "" })
-	if c != "" || k != "" || err != nil {
-		t.Fatal("neither set must mean plain HTTP")
+	if (Config{}).Enabled() || !(Config{KeyFile: "/k.pem"}).Enabled() {
+		t.Fatal("Enabled: the zero Config is plain HTTP, any named file is TLS")
 	}
 }

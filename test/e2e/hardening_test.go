@@ -227,7 +227,7 @@ func TestLaunchFailuresNameWhatFailed(t *testing.T) {
 		hint string
 	}{
 		{[]string{"MCP_WORKER_CLASS=NoSuchWorker"}, "workerClassNotFound", "MCP_WORKER_CLASS"},
-		{[]string{"MCP_STONE=nostone"}, "stoneUnreachable", "MCP_STONE"},
+		{[]string{"GS_STONE=nostone"}, "stoneUnreachable", "GS_STONE"},
 		{[]string{"GCI_STANDIN_GEM=/nonexistent/gem"}, "gemStartFailed", "MCP_NETLDI"},
 	} {
 		t.Run(c.kind, func(t *testing.T) {

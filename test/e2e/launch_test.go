@@ -13,9 +13,9 @@ import (
 )
 
 func TestADeniedLoginNamesTheNumberAndWhatToFixAndLeaksNoNRS(t *testing.T) {
-	// No MCP_CONTROL_USER: the control user is then the worker user, which logs in with the
+	// No GS_USER: the control user is then the worker user, which logs in with the
 	// configured password (a different control user would mint one-time passwords instead).
-	s := start(t, "MCP_WORKER_USER=baduser", "MCP_MAX_SESSIONS=1", "MCP_STONE=secretstone")
+	s := start(t, "MCP_WORKER_USER=baduser", "MCP_MAX_SESSIONS=1", "GS_STONE=secretstone")
 	for range 2 { // twice: the first failure gave the only slot back
 		a := s.post("", initBody)
 		wantError(t, a, http.StatusOK, -32001, "loginDenied")

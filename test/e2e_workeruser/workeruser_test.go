@@ -1,5 +1,5 @@
 // Package e2e_workeruser drives bin/mcp-gemstone on the GCI test stand-in with a restricted
-// worker user (MCP_WORKER_USER other than MCP_CONTROL_USER, docs/read-only-user.md): every
+// worker user (MCP_WORKER_USER other than GS_USER, docs/read-only-user.md): every
 // worker gem logs in with a one-time password the control session mints, and the router never
 // holds a password for that user. It needs GEMSTONE_STANDIN (make test sets it); without it
 // every test fails and says so.
@@ -48,7 +48,7 @@ func launch(t *testing.T, env ...string) *server {
 	proc, err := binserver.Start(binary, append([]string{
 		"GEMSTONE=" + binserver.StandinHome(t), "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GCI_STANDIN_LOGIN_LOG=" + s.loginLog,
 		"GS_PASS=" + controlPassword, "MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
-		"MCP_CONTROL_USER=DataCurator"}, env...)...)
+		"GS_USER=DataCurator"}, env...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestAMissingGrantStopsTheStartNamingTheScriptToRun(t *testing.T) {
 }
 
 func TestAnUnreachableStoneOnlyWarnsAtStartAndEachSessionSaysWhy(t *testing.T) {
-	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "MCP_STONE=nostone")
+	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "GS_STONE=nostone")
 	if s.url == "" {
 		t.Fatalf("the server refused to start on an unreachable stone (%v):\n%s", s.proc.ExitErr, s.log)
 	}
