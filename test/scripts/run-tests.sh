@@ -39,7 +39,7 @@ mkdir -p "$WORK/fakebin"
 sandbox() {
   S="$WORK/$1"
   mkdir -p "$S/repo" "$S/product/lib" "$S/srv/locks" "$S/home" "$S/image" "$S/none"
-  cp -p "$REPO"/{gs-env.sh,server-process.sh,install.sh,run-server.sh,stop-server.sh,run-unit-tests.sh,setup-read-only-user.sh} "$S/repo/"
+  cp -p "$REPO"/{gs-env.sh,server-process.sh,install.sh,run-server.sh,run-auth-server.sh,stop-server.sh,run-unit-tests.sh,setup-read-only-user.sh} "$S/repo/"
   cp -r "$REPO/test/scripts/testdata/smalltalk" "$S/repo/"
   cp -r "$REPO/smalltalk/scripts" "$S/repo/smalltalk/"
   : >"$S/product/lib/libgcits-3.7.5-64.so"
@@ -50,7 +50,8 @@ sandbox() {
   export GEMSTONE_GLOBAL_DIR="$S/srv" GS_STONE=gs64stone GS_USER=DataCurator GS_PASS=swordfish
   export MCP_BIN="$WORK/fakebin/mcp-gemstone" MCP_START_TIMEOUT=15 MCP_STOP_GRACE=10
   unset GS_PASS_FILE MCP_NETLDI MCP_PORT MCP_STATE_DIR FAKE_TOPAZ_DROP FAKE_TOPAZ_SUITES MCP_SETENV FAKE_TOPAZ_BROKEN_FACTS \
-    MCP_STONE MCP_CONTROL_USER MCP_PASSWORD_FILE MCP_LOGIN_CHECK_TIMEOUT FAKE_READY_DELAY
+    MCP_STONE MCP_CONTROL_USER MCP_PASSWORD_FILE MCP_LOGIN_CHECK_TIMEOUT FAKE_READY_DELAY FAKE_DISCOVERY_FAIL \
+    MCP_AUTH MCP_OIDC_ISSUER MCP_RESOURCE MCP_TLS_CERT MCP_TLS_KEY MCP_WORKER_USER
 }
 ORIG_PATH="$PATH"
 
@@ -361,6 +362,22 @@ test_server_that_never_gets_ready_is_stopped_with_the_readyz_reason() {
     expect_out "/readyz: 503 the router's own GemStone login (its control session) is under way (fake)" || return 1
   [ -z "$(ss -Htln "sport = :$port")" ] || fail "the server was left running"
   [ ! -e "$S/repo/build/run/mcp-gemstone-$port.pid" ] || fail "pid file left for a stopped server"
+}
+
+test_run_auth_server_asks_the_server_whether_it_can_check_tokens_yet() {
+  sandbox auth-discovery; local port closed; port="$(free_port)"; closed="$(free_port)"
+  export MCP_PORT="$port" MCP_OIDC_ISSUER="http://127.0.0.1:$closed/realm" MCP_RESOURCE="http://127.0.0.1:$port/mcp"
+  run ./run-auth-server.sh
+  expect_rc 0 && expect_out "(network-facing) is serving http://127.0.0.1:$port/mcp" &&
+    expect_no_out "could not fetch the issuer's discovery document yet" || return 1
+  started "$(pid_of_port "$port")"
+  grep -qF "MCP_AUTH=oidc" "$S/repo/build/run/mcp-gemstone-$port.log" || { fail "MCP_AUTH=oidc not passed on"; return 1; }
+  run ./stop-server.sh "$port"; expect_rc 0 || return 1
+  export FAKE_DISCOVERY_FAIL=1
+  run ./run-auth-server.sh
+  expect_rc 0 && expect_out "could not fetch the issuer's discovery document yet (it retries)" || return 1
+  started "$(pid_of_port "$port")"
+  run ./stop-server.sh "$port"; expect_rc 0
 }
 
 test_a_setting_under_the_servers_other_name_is_refused_naming_the_right_one() {

@@ -4,10 +4,12 @@
 // contract: 503 with a reason while the control session's login is under way (FAKE_READY_DELAY,
 // default none) or after it failed (FAKE_LOGIN_FAIL=1), then 200 ready. FAKE_IGNORE_TERM=1 makes
 // it ignore SIGTERM, so stop-server.sh's SIGKILL path can be exercised; FAKE_FAIL_START=1 makes it
-// exit 1 at once. Like the real binary it refuses to start when given a setting under a name it
-// does not read (MCP_STONE for GS_STONE, ...). It logs which MCP_* and GemStone variables it was
-// given (names only for secrets), so a test can check what run-server.sh passed through. It is not
-// the server, speaks no MCP, and writes none of the real server's log lines.
+// exit 1 at once. With MCP_AUTH=oidc, /mcp refuses every request as the real one refuses a token
+// it cannot verify: 401, or 503 while the issuer's discovery fails (FAKE_DISCOVERY_FAIL=1). Like
+// the real binary it refuses to start when given a setting under a name it does not read
+// (MCP_STONE for GS_STONE, ...). It logs which MCP_* and GemStone variables it was given (names
+// only for secrets), so a test can check what run-server.sh passed through. It is not the server,
+// speaks no MCP, and writes none of the real server's log lines.
 package main
 
 import (
@@ -59,6 +61,13 @@ func main() {
 			return
 		}
 		fmt.Fprintln(w, `{"status":"ready","version":"fake"}`)
+	})
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, _ *http.Request) {
+		if os.Getenv("MCP_AUTH") == "oidc" && os.Getenv("FAKE_DISCOVERY_FAIL") == "1" {
+			http.Error(w, `{"error":"temporarily_unavailable"}`, http.StatusServiceUnavailable)
+			return
+		}
+		http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
