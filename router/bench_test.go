@@ -12,7 +12,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -23,7 +22,7 @@ import (
 func BenchmarkEchoThroughTheHandler(b *testing.B) {
 	srv := router.New(router.Options{
 		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
-		RouterID: "b", Classify: gemfail.Classify, Log: zerolog.New(io.Discard),
+		RouterID: "b", Log: zerolog.New(io.Discard),
 	})
 	h := srv.Handler()
 	post := func(sid string, body []byte) *httptest.ResponseRecorder {
@@ -70,7 +69,7 @@ func BenchmarkBaselineFixedJSONHandler(b *testing.B) {
 func BenchmarkStatelessEchoThroughTheHandler(b *testing.B) {
 	srv := router.New(router.Options{
 		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
-		RouterID: "b", Classify: gemfail.Classify, Log: zerolog.New(io.Discard),
+		RouterID: "b", Log: zerolog.New(io.Discard),
 		StatelessPool: runtime.GOMAXPROCS(0),
 	})
 	h := srv.Handler()

@@ -2,12 +2,12 @@ package router_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -90,7 +90,7 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *test
 	if !strings.Contains(r.RPC.Error.Message, "MCP_REQUEST_TIMEOUT") {
 		t.Fatalf("message %q should name MCP_REQUEST_TIMEOUT", r.RPC.Error.Message)
 	}
-	if e, _ := r.RPC.Error.Data["ending"].(string); e != gemstone.EndedBySoftBreak.String() {
+	if e, _ := r.RPC.Error.Data["ending"].(string); e != worker.EndedBySoftBreak.String() {
 		t.Fatalf("data.ending %q, want the soft break", e)
 	}
 	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
@@ -104,7 +104,7 @@ func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
 	sid := f.open()
 	r := f.post(sid, call(3, "sleep_immune", `{"ms":20000}`))
 	wantError(t, r, http.StatusOK, -32001, "requestTimeout")
-	if e, _ := r.RPC.Error.Data["ending"].(string); e != gemstone.EndedByStop.String() {
+	if e, _ := r.RPC.Error.Data["ending"].(string); e != worker.EndedByStop.String() {
 		t.Fatalf("data.ending %q, want the stop", e)
 	}
 	wantError(t, f.post(sid, call(4, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
@@ -167,8 +167,8 @@ func (l flakyLauncher) Launch(ctx context.Context, s worker.LoginSpec, c worker.
 
 func (g flakyGem) Handle(ctx context.Context, msg []byte) ([]byte, error) {
 	if strings.Contains(string(msg), "explode") {
-		return nil, &gemstone.Error{Number: 2010, Category: gemstone.KernelErrorCategory,
-			Message: "a doesNotUnderstand in the worker at /secret/path"}
+		return nil, &worker.Failure{Kind: worker.Other, Number: 2010, Safe: "GemStone error 2010 (runtime error)",
+			Err: errors.New("a doesNotUnderstand in the worker at /secret/path")}
 	}
 	return g.Gem.Handle(ctx, msg)
 }

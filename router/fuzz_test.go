@@ -12,7 +12,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -48,7 +47,7 @@ func FuzzPostBody(f *testing.F) {
 	l := fakeworker.New()
 	srv := router.New(router.Options{
 		Launcher: l, Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
-		RouterID: "fz", Classify: gemfail.Classify, RequestTimeout: 500 * time.Millisecond,
+		RouterID: "fz", RequestTimeout: 500 * time.Millisecond,
 		Trace: true, TraceLimit: 64, MaxBody: 64 << 10, Log: zerolog.New(io.Discard),
 	})
 	h := srv.Handler()

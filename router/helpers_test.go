@@ -13,7 +13,6 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -37,7 +36,6 @@ func newFixture(t *testing.T, tune ...func(*router.Options, *fakeworker.Launcher
 		Prepare:     worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID:    "r1",
 		MaxSessions: 3,
-		Classify:    gemfail.Classify,
 		Log:         zerolog.New(logs),
 	}
 	for _, f := range tune {

@@ -16,6 +16,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
 // post serves POST /mcp: one JSON-RPC message, or a batch on a 2025-03-26 session.
@@ -227,9 +228,9 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
 			"Invalid Request: a request with id "+string(m.ID)+" is already in flight on this session", "duplicateId")
 	}
-	var f Failure
+	var f worker.Failure
 	if out.Err != nil {
-		f = s.o.Classify(out.Err)
+		f = worker.FailureOf(out.Err)
 	}
 	if f.Fatal {
 		// The gem is gone (it died, or the escalation had to stop it). Unmap the session in
@@ -238,18 +239,18 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		if out.Stopped != nil {
 			reason = "stoppedByEscalation"
 		}
-		log().Warn().Err(out.Err).Str("ending", f.Ending).Msg("worker gem gone; session ended")
+		log().Warn().Err(out.Err).Stringer("ending", f.Ending).Msg("worker gem gone; session ended")
 		sess.End(context.Background(), session.Reason{Kind: reason, Detail: out.Err.Error()})
 	}
 	switch {
 	case out.Stopped == session.ErrCancelled:
 		// The client stopped waiting; MCP asks that the request get no response.
-		log().Info().Str("ending", f.Ending).Msg("cancelled call ended")
+		log().Info().Stringer("ending", f.Ending).Msg("cancelled call ended")
 		return http.StatusAccepted, nil
 	case out.Stopped == session.ErrClientGone:
 		return http.StatusAccepted, nil // nobody is listening
 	case out.Stopped != nil:
-		log().Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending).Msg("call ended before its answer")
+		log().Info().Str("stop", out.Stopped.Kind).Stringer("ending", f.Ending).Msg("call ended before its answer")
 		msg := out.Stopped.Reason
 		switch {
 		case f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind:
@@ -258,8 +259,8 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 			msg += "; the session keeps serving"
 		}
 		var extra []any
-		if f.Ending != "" {
-			extra = []any{"ending", f.Ending}
+		if f.Ending != worker.NotEnded {
+			extra = []any{"ending", f.Ending.String()}
 		}
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, msg, out.Stopped.Kind, extra...)
 	case f.Fatal:

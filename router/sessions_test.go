@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -126,8 +125,7 @@ func TestConcurrentInitializesNeverOvershootTheCap(t *testing.T) {
 func TestFailedLoginNamesTheNumberAndWhatToFixAndFreesTheSlot(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
 		o.MaxSessions = 1
-		l.LoginError = &gemstone.Error{Number: 4051, Category: gemstone.KernelErrorCategory,
-			Message: "login denied for SecretUser on !tcp@secret-host#netldi:ldi#task!gemnetobject"}
+		l.LoginError = fakeworker.LoginDenied("login denied for SecretUser on !tcp@secret-host#netldi:ldi#task!gemnetobject")
 	})
 	for range 2 { // twice: the first failure must have given the only slot back
 		r := f.post("", initBody)

@@ -11,11 +11,11 @@
 //
 // Two implementations exist: package gciworker drives real gems (or the test stand-in)
 // through the gemstone binding, and package fakeworker runs the fixture worker in-process
-// for the router's unit tests.
+// for the router's unit tests. Neither the router nor fakeworker imports the binding.
 //
-// Errors: a Gem reports failures as *gemstone.Error where the failure came from GemStone
-// (or the stand-in), so gemstone.IsFatal, gemstone.IsBreak and gemstone.EndingOf classify
-// them the same way for every implementation.
+// Errors: a Launcher or a Gem reports a failure as a *Failure (failure.go): its kind, GemStone
+// number, whether the gem is gone, the escalation step that ended the call, and a text a
+// client may see. The router reads every error through FailureOf and nothing else.
 package worker
 
 import (
@@ -40,16 +40,16 @@ const (
 	PasswordJWT
 )
 
-// LoginSpec says where and as whom a gem logs in. Password is a secret: never log a
-// LoginSpec, and never put StoneNRS or GemNRS in anything a client can see.
+// LoginSpec says where and as whom a gem logs in: the one login the router, its identity
+// plug-ins and every worker share (gciworker turns it into the binding's own LoginParams).
+// Password is a secret: never log a LoginSpec, and never put StoneNRS or GemNRS in anything
+// a client can see.
 type LoginSpec struct {
 	StoneNRS     string
 	GemNRS       string
 	User         string
 	Password     string
 	PasswordKind PasswordKind
-	HostUser     string
-	HostPassword string
 }
 
 // PrepareConfig is the JSON document sent once per session, right after login, through the
@@ -151,7 +151,7 @@ type StoneStatus struct {
 // concurrent call fails fast with an error rather than queueing (the router queues).
 //
 // Cancelling the context of Handle escalates soft break → hard break → stop session; the
-// returned error says which step ended the call (gemstone.EndingOf).
+// returned *Failure says which step ended the call (Failure.Ending).
 type Gem interface {
 	// Handle forwards one JSON-RPC message and answers the worker's reply bytes (UTF-8 JSON),
 	// or nil when the message needs no reply (a notification).

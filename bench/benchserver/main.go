@@ -35,7 +35,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
@@ -84,7 +83,6 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 			Launcher: launcher,
 			Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "benchserver", Version: "bench"}},
 			RouterID: "bench",
-			Classify: gemfail.Classify,
 			Log:      log,
 		}, wiring.Parts{
 			Metrics:  true,
@@ -110,7 +108,6 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 			Login:    worker.LoginSpec{StoneNRS: "!tcp@localhost#server!gs64stone", User: "DataCurator", Password: os.Getenv("GS_PASS")},
 			Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "benchserver", Version: "bench"}},
 			RouterID: "bench",
-			Classify: gemfail.Classify,
 			Log:      log,
 		})
 		return srv.Handler(), srv.Close, nil

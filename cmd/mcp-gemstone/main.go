@@ -28,7 +28,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/tracing"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/gemfail"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
@@ -213,7 +212,6 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 		AllowedHosts:   allowedHosts(cfg),
 		Trace:          cfg.Trace,
 		TraceLimit:     cfg.TraceLimit,
-		Classify:       gemfail.Classify,
 		Version:        buildVersion(),
 		Log:            log,
 	}

@@ -2,12 +2,15 @@
 // router's unit tests. Each "gem" is a test/fixtureworker Worker (the same fixture MCP
 // worker the stand-in's gem processes run), driven the way the binding drives a real gem:
 //
-//   - one call at a time (a second concurrent call fails with gemstone.ErrCallInProgress);
+//   - one call at a time (a second concurrent call fails with kind worker.CallInProgress);
 //   - cancelling a call's context escalates soft break → hard break → stop, BreakGap apart,
-//     and the error says which step ended it (gemstone.EndingOf);
+//     and the failure says which step ended it (worker.Failure.Ending);
 //   - the `die` tool, Kill (a SIGKILL from outside) and the escalation's stop leave the gem
-//     dead: the call gets a fatal *gemstone.Error and so does every later one;
-//   - a refused prepare is a *gciworker.PrepareError, as from a real worker.
+//     dead: the call gets a fatal worker.Failure of kind GemGone and so does every later one;
+//   - a refused prepare is a worker.Failure of kind PrepareRefused, as from a real worker.
+//
+// Its failures carry the numbers and client texts the binding's would (gciworker), so the
+// router's answers read the same over either.
 //
 // It counts launches and live gems so a test can prove that no login was attempted past the
 // cap and that every gem was logged out.
@@ -22,10 +25,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
 
 // Launcher starts fake gems. Set its fields before the first Launch.
@@ -75,7 +76,7 @@ func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 	if err != nil {
 		var pe *fixtureworker.PrepareError
 		if errors.As(err, &pe) {
-			return nil, &gciworker.PrepareError{Kind: pe.Kind, Message: pe.Message}
+			return nil, worker.Refused(pe.Kind, pe.Message)
 		}
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 	}
 	l.next++
 	g := &Gem{l: l, w: w, number: l.next, kill: make(chan struct{})}
-	if err := json.Unmarshal(w.PrepareAnswer(g.number), &g.prepared); err != nil {
+	if g.prepared, err = worker.ParsePrepareAnswer(w.PrepareAnswer(g.number)); err != nil {
 		return nil, fmt.Errorf("fakeworker: the prepare answer: %w", err)
 	}
 	l.gems[g.number] = g
@@ -204,23 +205,46 @@ func (g *Gem) usable() error {
 	defer g.mu.Unlock()
 	switch {
 	case g.closed:
-		return gemstone.ErrSessionClosed
+		return &worker.Failure{Kind: worker.GemGone, Fatal: true, Safe: "GemStone session closed",
+			Err: errors.New("fakeworker: the gem is logged out")}
 	case g.dead:
-		return gone("the fake gem is dead", gemstone.NotEnded)
+		return gone("the fake gem is dead", worker.NotEnded)
 	}
 	g.calls++
 	return nil
 }
 
-func gone(why string, ending gemstone.Ending) *gemstone.Error {
-	return &gemstone.Error{Number: gemstone.ErrNumNetError, Category: gemstone.KernelErrorCategory, Fatal: true,
-		Message: "fake gem: " + why, Ending: ending, Op: "fakeworker.Handle"}
+// netError is GemStone's number for a gem whose connection broke (NET_ERROR), the error a
+// vanished gem's call reports.
+const netError = 4137
+
+func gone(why string, ending worker.Ending) *worker.Failure {
+	return &worker.Failure{Kind: worker.GemGone, Number: netError, Fatal: true, Ending: ending,
+		Safe: fmt.Sprintf("GemStone error %d (session gone)", netError), Err: errors.New("fakeworker: " + why)}
+}
+
+func broken(b fixtureworker.Break, ending worker.Ending) *worker.Failure {
+	n := b.ErrorNumber()
+	return &worker.Failure{Kind: worker.CallBroken, Number: n, Ending: ending,
+		Safe: fmt.Sprintf("GemStone error %d (%s)", n, b), Err: &fixtureworker.BreakError{Break: b}}
+}
+
+// LoginDenied is the failure a refused login reports through the binding (GemStone 4051),
+// for LoginError; detail stands for its full text, which names the user and the host.
+func LoginDenied(detail string) *worker.Failure {
+	return &worker.Failure{Kind: worker.LoginRefused, Number: 4051, Fatal: true,
+		Safe: "GemStone error 4051 (login denied)", Err: errors.New("fakeworker: " + detail)}
+}
+
+func busy() *worker.Failure {
+	return &worker.Failure{Kind: worker.CallInProgress, Safe: "GemStone session busy",
+		Err: errors.New("fakeworker: a call is already in progress on this gem")}
 }
 
 // Handle implements worker.Gem.
 func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
 	if !g.call.TryLock() {
-		return nil, gemstone.ErrCallInProgress
+		return nil, busy()
 	}
 	defer g.call.Unlock()
 	if err := g.usable(); err != nil {
@@ -241,14 +265,13 @@ func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
 	switch {
 	case errors.Is(err, fixtureworker.ErrDied):
 		g.die()
-		return nil, gone("the die tool ended the gem", gemstone.NotEnded)
+		return nil, gone("the die tool ended the gem", worker.NotEnded)
 	case errors.As(err, &be):
-		return nil, &gemstone.Error{Number: be.Break.ErrorNumber(), Category: gemstone.KernelErrorCategory,
-			Message: be.Error(), Ending: gemstone.Ending(ending.Load()), Op: "fakeworker.Handle"}
+		return nil, broken(be.Break, worker.Ending(ending.Load()))
 	case errors.Is(err, fixtureworker.ErrStopped):
-		return nil, gone("the gem was stopped", gemstone.Ending(ending.Load()))
+		return nil, gone("the gem was stopped", worker.Ending(ending.Load()))
 	case errors.Is(err, fixtureworker.ErrCallInProgress):
-		return nil, gemstone.ErrCallInProgress
+		return nil, busy()
 	}
 	return nil, err
 }
@@ -264,7 +287,7 @@ func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, s
 		return
 	case <-ctx.Done():
 	}
-	steps := []gemstone.Ending{gemstone.EndedBySoftBreak, gemstone.EndedByHardBreak, gemstone.EndedByStop}
+	steps := []worker.Ending{worker.EndedBySoftBreak, worker.EndedByHardBreak, worker.EndedByStop}
 	for i, step := range steps {
 		if i > 0 {
 			select {
@@ -278,11 +301,11 @@ func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, s
 		}
 		ending.Store(int32(step))
 		switch step {
-		case gemstone.EndedBySoftBreak:
+		case worker.EndedBySoftBreak:
 			breaks <- fixtureworker.SoftBreak
-		case gemstone.EndedByHardBreak:
+		case worker.EndedByHardBreak:
 			breaks <- fixtureworker.HardBreak
-		case gemstone.EndedByStop:
+		case worker.EndedByStop:
 			g.die()
 			stop()
 		}
@@ -291,22 +314,22 @@ func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, s
 
 // ViewStatus implements worker.Gem.
 func (g *Gem) ViewStatus(ctx context.Context) (worker.ViewStatus, error) {
-	var v worker.ViewStatus
-	if err := g.usable(); err != nil {
-		return v, err
-	}
-	err := json.Unmarshal(g.w.ViewStatus(), &v)
-	return v, err
+	return ask[worker.ViewStatus](g, g.w.ViewStatus)
 }
 
 // RefreshView implements worker.Gem.
 func (g *Gem) RefreshView(ctx context.Context) (worker.RefreshResult, error) {
-	var r worker.RefreshResult
+	return ask[worker.RefreshResult](g, g.w.RefreshView)
+}
+
+// ask runs one of the contract's JSON entries on a usable gem and decodes its answer.
+func ask[T any](g *Gem, entry func() []byte) (T, error) {
+	var v T
 	if err := g.usable(); err != nil {
-		return r, err
+		return v, err
 	}
-	err := json.Unmarshal(g.w.RefreshView(), &r)
-	return r, err
+	err := json.Unmarshal(entry(), &v)
+	return v, err
 }
 
 // Grant implements worker.Granter.
@@ -318,7 +341,7 @@ func (g *Gem) Grant(ctx context.Context, grant worker.Grant) (worker.Grant, erro
 	if err != nil {
 		return worker.Grant{}, err
 	}
-	return gciworker.ParseGrantAnswer(g.w.Grant(body))
+	return worker.ParseGrantAnswer(g.w.Grant(body))
 }
 
 // Prepared implements worker.Gem.

@@ -3,13 +3,12 @@ package fakeworker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
 
 func launch(t *testing.T, l *Launcher) worker.Gem {
@@ -27,19 +26,25 @@ func sleepCall(tool string) []byte {
 }
 
 func TestCancellationEscalatesToTheStepThatEndsTheCall(t *testing.T) {
-	for tool, want := range map[string]gemstone.Ending{
-		"sleep": gemstone.EndedBySoftBreak, "sleep_soft_immune": gemstone.EndedByHardBreak, "sleep_immune": gemstone.EndedByStop,
+	for tool, want := range map[string]worker.Failure{
+		"sleep":             {Kind: worker.CallBroken, Number: 6003, Ending: worker.EndedBySoftBreak},
+		"sleep_soft_immune": {Kind: worker.CallBroken, Number: 6004, Ending: worker.EndedByHardBreak},
+		"sleep_immune":      {Kind: worker.GemGone, Number: 4137, Ending: worker.EndedByStop, Fatal: true},
 	} {
 		l := New()
 		g := launch(t, l)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		_, err := g.Handle(ctx, sleepCall(tool))
 		cancel()
-		if got := gemstone.EndingOf(err); got != want {
-			t.Errorf("%s: ended by %v, want %v (%v)", tool, got, want, err)
+		var f *worker.Failure
+		if !errors.As(err, &f) {
+			t.Fatalf("%s: %v is no worker.Failure", tool, err)
 		}
-		if fatal := gemstone.IsFatal(err); fatal != (want == gemstone.EndedByStop) {
-			t.Errorf("%s: fatal %v", tool, fatal)
+		if f.Kind != want.Kind || f.Number != want.Number || f.Ending != want.Ending || f.Fatal != want.Fatal {
+			t.Errorf("%s: %+v, want %+v", tool, *f, want)
+		}
+		if wantSafe := fmt.Sprintf("GemStone error %d (", want.Number); !strings.HasPrefix(f.Safe, wantSafe) {
+			t.Errorf("%s: client text %q, want the binding's form %q...", tool, f.Safe, wantSafe)
 		}
 	}
 }
@@ -48,10 +53,10 @@ func TestDieAndKillLeaveTheGemDead(t *testing.T) {
 	l := New()
 	g := launch(t, l)
 	_, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"die","arguments":{}}}`))
-	if !gemstone.IsFatal(err) {
+	if f := worker.FailureOf(err); !f.Fatal || f.Kind != worker.GemGone || f.Ending != worker.NotEnded {
 		t.Fatalf("die: %v", err)
 	}
-	if _, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); !gemstone.IsFatal(err) {
+	if _, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); !worker.FailureOf(err).Fatal {
 		t.Fatalf("a call on a dead gem: %v", err)
 	}
 	g2 := launch(t, l)
@@ -59,22 +64,25 @@ func TestDieAndKillLeaveTheGemDead(t *testing.T) {
 	go func() { _, err := g2.Handle(context.Background(), sleepCall("sleep_immune")); done <- err }()
 	time.Sleep(20 * time.Millisecond)
 	l.Kill(g2.Prepared().GemSession)
-	if err := <-done; !gemstone.IsFatal(err) {
+	if err := <-done; !worker.FailureOf(err).Fatal {
 		t.Fatalf("killed mid-call: %v", err)
 	}
 	_ = g.Close(context.Background())
+	if _, err := g.ViewStatus(context.Background()); worker.FailureOf(err).Kind != worker.GemGone {
+		t.Fatalf("a call after Close: %v", err)
+	}
 	_ = g2.Close(context.Background())
 	if l.Live() != 0 {
 		t.Fatalf("%d live after Close", l.Live())
 	}
 }
 
-func TestARefusedPrepareIsAGciworkerPrepareError(t *testing.T) {
+func TestARefusedPrepareIsAPrepareRefusedFailure(t *testing.T) {
 	_, err := New().Launch(context.Background(), worker.LoginSpec{}, worker.PrepareConfig{
 		Contract: 1, WorkerClass: "McpServer", ProtocolVersions: []string{"2025-11-25"}, Toolsets: []string{"Nope"}})
-	var pe *gciworker.PrepareError
-	if !errors.As(err, &pe) || pe.Kind != "toolsetNotFound" || !strings.Contains(pe.ClientMessage(), "Nope") {
-		t.Fatalf("err %v", err)
+	f := worker.FailureOf(err)
+	if f.Kind != worker.PrepareRefused || f.Refusal != "toolsetNotFound" || !strings.Contains(f.Safe, "Nope") || f.Fatal {
+		t.Fatalf("err %v: %+v", err, f)
 	}
 }
 
@@ -82,7 +90,7 @@ func TestASecondConcurrentCallIsRefused(t *testing.T) {
 	g := launch(t, New())
 	go g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":300}}}`))
 	time.Sleep(30 * time.Millisecond)
-	if _, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); !errors.Is(err, gemstone.ErrCallInProgress) {
+	if _, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); worker.FailureOf(err).Kind != worker.CallInProgress {
 		t.Fatalf("second call: %v", err)
 	}
 }

@@ -127,18 +127,17 @@ func TestViewStatusAndRefreshDecodeTheWorkerAnswers(t *testing.T) {
 	}
 }
 
-func TestPrepareRefusalIsAPrepareErrorAndTheGemIsLoggedOut(t *testing.T) {
+func TestPrepareRefusalIsAPrepareRefusedFailureAndTheGemIsLoggedOut(t *testing.T) {
 	l := NewLauncher(standinLibrary(t), Options{})
 	before := liveGems(t)
 	cfg := prepareConfig()
 	cfg.Toolsets = []string{"AcmeToolset"}
 	g, err := l.Launch(ctxFor(t), loginSpec(), cfg)
-	var pe *PrepareError
-	if !errors.As(err, &pe) || pe.Kind != "toolsetNotFound" || pe.ClientMessage() == "" {
+	if f := worker.FailureOf(err); f.Kind != worker.PrepareRefused || f.Refusal != "toolsetNotFound" || !strings.Contains(f.Safe, "AcmeToolset") {
 		if g != nil {
 			g.Close(context.Background())
 		}
-		t.Fatalf("Launch with an unknown toolset = %v; want a PrepareError of kind toolsetNotFound", err)
+		t.Fatalf("Launch with an unknown toolset = %v; want a refused prepare of kind toolsetNotFound", err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		var left []string
@@ -175,8 +174,9 @@ func TestLaunchWithAWrongPasswordIsLoginDenied(t *testing.T) {
 	l := NewLauncher(standinLibrary(t), Options{})
 	spec := loginSpec()
 	spec.Password = "wrong"
-	if _, err := l.Launch(ctxFor(t), spec, prepareConfig()); !gemstone.IsLoginDenied(err) {
-		t.Fatalf("Launch = %v, want login denied", err)
+	_, err := l.Launch(ctxFor(t), spec, prepareConfig())
+	if f := worker.FailureOf(err); f.Kind != worker.LoginRefused || f.Number != gemstone.ErrNumLoginDenied {
+		t.Fatalf("Launch = %v (%+v), want login denied", err, f)
 	}
 }
 
@@ -192,8 +192,9 @@ func TestEscalationStopsAnImmuneCallThroughTheControlSession(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err = g.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep_immune","arguments":{"ms":30000}}}`))
-	if gemstone.EndingOf(err) != gemstone.EndedByStop || !gemstone.IsFatal(err) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Handle = %v (ending %v); want ended by stop, fatal, deadline", err, gemstone.EndingOf(err))
+	f := worker.FailureOf(err)
+	if f.Ending != worker.EndedByStop || !f.Fatal || f.Kind != worker.GemGone || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Handle = %v (%+v); want ended by stop, fatal, deadline", err, f)
 	}
 	t.Logf("the stop ended the call %v after it started", time.Since(start))
 	if err := g.Close(ctxFor(t)); err != nil {
@@ -234,8 +235,9 @@ func TestGemCloseIsIdempotent(t *testing.T) {
 	if err := g.Close(ctxFor(t)); err != nil {
 		t.Fatalf("a second Close: %v", err)
 	}
-	if _, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); !gemstone.IsFatal(err) {
-		t.Fatalf("Handle after Close = %v, want a fatal (closed) error", err)
+	_, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if f := worker.FailureOf(err); !f.Fatal || f.Kind != worker.GemGone {
+		t.Fatalf("Handle after Close = %v (%+v), want a fatal (closed) failure", err, f)
 	}
 }
 
@@ -306,7 +308,7 @@ func TestLaunchWithoutALibraryNamesThePathTried(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), gemstone.EnvLibrary) {
 		t.Fatalf("Launch without a library = %v; want the path %s and %s named", err, path, gemstone.EnvLibrary)
 	}
-	if got := gemstone.ClientSafe(err); strings.Contains(got, path) {
-		t.Fatalf("ClientSafe(%v) = %q carries the path", err, got)
+	if f := worker.FailureOf(err); f.Kind != worker.LibraryMissing || strings.Contains(f.Safe, path) {
+		t.Fatalf("the failure %+v is not a missing library, or its client text carries the path", f)
 	}
 }

@@ -63,22 +63,17 @@ func NewLauncher(lib *gemstone.Library, opts Options) *Launcher {
 	return &Launcher{lib: lib, opts: opts}
 }
 
-// PrepareError is the worker's refusal of a prepare config. Kind and Message come from the
-// worker and are meant for the client (docs/worker-contract.md, "mcpPrepare:").
-type PrepareError struct {
-	Kind    string
-	Message string
-}
-
-func (e *PrepareError) Error() string {
-	return fmt.Sprintf("gciworker: the worker refused the prepare config (%s): %s", e.Kind, e.Message)
-}
-
-// ClientMessage is the refusal as a client may see it.
-func (e *PrepareError) ClientMessage() string { return e.Message }
-
-// Launch logs a gem in, aborts, and prepares it; on any failure the gem is logged out.
+// Launch logs a gem in, aborts, and prepares it; on any failure the gem is logged out. A
+// failure is a *worker.Failure (failure.go).
 func (l *Launcher) Launch(ctx context.Context, spec worker.LoginSpec, config worker.PrepareConfig) (worker.Gem, error) {
+	g, err := l.launch(ctx, spec, config)
+	if err != nil {
+		return nil, failure(err)
+	}
+	return g, nil
+}
+
+func (l *Launcher) launch(ctx context.Context, spec worker.LoginSpec, config worker.PrepareConfig) (*Gem, error) {
 	if config.WorkerClass == "" {
 		return nil, errors.New("gciworker: the prepare config names no worker class")
 	}
@@ -114,26 +109,13 @@ func (l *Launcher) prepare(ctx context.Context, s *gemstone.Session, class strin
 	if err != nil {
 		return nil, err
 	}
-	var reply struct {
-		OK    bool `json:"ok"`
-		Error *struct {
-			Kind    string `json:"kind"`
-			Message string `json:"message"`
-		} `json:"error"`
-		worker.PrepareResult
+	prepared, err := worker.ParsePrepareAnswer(answer)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(answer, &reply); err != nil {
-		return nil, fmt.Errorf("gciworker: the worker's prepare answer is not JSON: %w", err)
-	}
-	if !reply.OK {
-		if reply.Error == nil {
-			return nil, &PrepareError{Kind: "badConfig", Message: "the worker refused the configuration without saying why"}
-		}
-		return nil, &PrepareError{Kind: reply.Error.Kind, Message: reply.Error.Message}
-	}
-	g := &Gem{session: s, class: class, prepared: reply.PrepareResult}
+	g := &Gem{session: s, class: class, prepared: prepared}
 	if c := l.opts.Control; c != nil {
-		n := reply.GemSession
+		n := prepared.GemSession
 		s.SetStopHook(func(ctx context.Context) error { return c.StopSession(ctx, n) })
 	}
 	return g, nil
@@ -150,7 +132,6 @@ func loginParams(spec worker.LoginSpec, gap time.Duration) gemstone.LoginParams 
 	return gemstone.LoginParams{
 		StoneNRS: spec.StoneNRS, GemNRS: spec.GemNRS,
 		User: spec.User, Password: spec.Password, PasswordKind: kind,
-		HostUser: spec.HostUser, HostPassword: spec.HostPassword,
 		BreakGap: gap,
 	}
 }
@@ -167,11 +148,12 @@ var (
 	_ worker.Granter = (*Gem)(nil)
 )
 
-// Handle forwards one JSON-RPC message; an empty answer (a notification) is nil.
+// Handle forwards one JSON-RPC message; an empty answer (a notification) is nil. Like every
+// method of a Gem, it reports a failure as a *worker.Failure.
 func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
 	reply, err := g.session.Perform(ctx, g.class, selectorHandle, gemstone.String(message))
 	if err != nil {
-		return nil, err
+		return nil, failure(err)
 	}
 	if len(reply) == 0 {
 		return nil, nil
@@ -196,67 +178,38 @@ func (g *Gem) RefreshView(ctx context.Context) (worker.RefreshResult, error) {
 func (g *Gem) performJSON(ctx context.Context, selector string, into any) error {
 	answer, err := g.session.Perform(ctx, g.class, selector)
 	if err != nil {
-		return err
+		return failure(err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(answer))
 	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("gciworker: %s answered something that is not its JSON: %w", selector, err)
+		return failure(fmt.Errorf("gciworker: %s answered something that is not its JSON: %w", selector, err))
 	}
 	return nil
 }
 
 // Grant changes the toolsets the session offers (mcpGrant:) and answers the grant the
-// worker now applies; a refusal is a *GrantError.
+// worker now applies; a refusal wraps a *worker.GrantError.
 func (g *Gem) Grant(ctx context.Context, grant worker.Grant) (worker.Grant, error) {
 	body, err := json.Marshal(grant)
 	if err != nil {
-		return worker.Grant{}, fmt.Errorf("gciworker: encoding the grant: %w", err)
+		return worker.Grant{}, failure(fmt.Errorf("gciworker: encoding the grant: %w", err))
 	}
 	answer, err := g.session.Perform(ctx, g.class, selectorGrant, gemstone.String(body))
 	if err != nil {
-		return worker.Grant{}, err
+		return worker.Grant{}, failure(err)
 	}
-	return ParseGrantAnswer(answer)
-}
-
-// GrantError is the worker's refusal of a grant (docs/worker-contract.md, "mcpGrant:").
-type GrantError struct {
-	Kind    string
-	Message string
-}
-
-func (e *GrantError) Error() string {
-	return fmt.Sprintf("gciworker: the worker refused the grant (%s): %s", e.Kind, e.Message)
-}
-
-// ParseGrantAnswer reads the answer of mcpGrant:, {"ok":true,"grant":{"toolsets":[...]}} or
-// {"ok":false,"error":{"kind","message"}}.
-func ParseGrantAnswer(answer []byte) (worker.Grant, error) {
-	var reply struct {
-		OK    bool          `json:"ok"`
-		Grant *worker.Grant `json:"grant"`
-		Error *struct {
-			Kind    string `json:"kind"`
-			Message string `json:"message"`
-		} `json:"error"`
+	granted, err := worker.ParseGrantAnswer(answer)
+	if err != nil {
+		return worker.Grant{}, failure(err)
 	}
-	if err := json.Unmarshal(answer, &reply); err != nil {
-		return worker.Grant{}, fmt.Errorf("gciworker: %s answered something that is not its JSON: %w", selectorGrant, err)
-	}
-	switch {
-	case !reply.OK && reply.Error != nil:
-		return worker.Grant{}, &GrantError{Kind: reply.Error.Kind, Message: reply.Error.Message}
-	case !reply.OK || reply.Grant == nil:
-		return worker.Grant{}, &GrantError{Kind: "badGrant", Message: "the worker answered no grant"}
-	}
-	return *reply.Grant, nil
+	return granted, nil
 }
 
 // Prepared is the worker's prepare answer.
 func (g *Gem) Prepared() worker.PrepareResult { return g.prepared }
 
 // Close logs the gem out (ending a running call first); idempotent.
-func (g *Gem) Close(ctx context.Context) error { return g.session.Close(ctx) }
+func (g *Gem) Close(ctx context.Context) error { return failure(g.session.Close(ctx)) }
 
 // Session exposes the binding session, for Break and for tests.
 func (g *Gem) Session() *gemstone.Session { return g.session }

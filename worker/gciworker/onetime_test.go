@@ -123,8 +123,9 @@ func TestAMissingGrantIsAOneTimeLoginErrorSafeForClients(t *testing.T) {
 	if !errors.As(err, &ge) || ge.Number != 2151 || !strings.Contains(err.Error(), "setup-read-only-user.sh") {
 		t.Fatalf("the error %v must carry GemStone's 2151 and say what to run", err)
 	}
-	if msg := oe.ClientMessage(); strings.Contains(msg, "baduser") || !strings.Contains(msg, "MCP_WORKER_USER") {
-		t.Fatalf("client message %q must name the setting, not the user", msg)
+	f := worker.FailureOf(err)
+	if f.Kind != worker.UserNotProvisioned || f.Number != 2151 || strings.Contains(f.Safe, "baduser") || !strings.Contains(f.Safe, "MCP_WORKER_USER") {
+		t.Fatalf("the failure %+v must be a provisioning problem naming the setting, not the user", f)
 	}
 	if after := liveGems(t); len(after) != len(before) {
 		t.Fatalf("a refused mint left gems: %v -> %v", before, after)
@@ -142,6 +143,9 @@ func TestALoginRefusedWithAMintedPasswordIsAOneTimeLoginError(t *testing.T) {
 	var oe *OneTimeLoginError
 	if !errors.As(err, &oe) || oe.Step != "login" || !gemstone.IsLoginDenied(err) {
 		t.Fatalf("Launch with a used password = %v, want a OneTimeLoginError at the login (4051)", err)
+	}
+	if f := worker.FailureOf(err); f.Kind != worker.UserNotProvisioned || f.Number != 4051 || f.Fatal {
+		t.Fatalf("the failure %+v must be a provisioning problem, not a refused login", f)
 	}
 	if strings.Contains(err.Error(), "standin-otp-") {
 		t.Fatalf("the error holds the password: %v", err)
