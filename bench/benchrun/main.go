@@ -146,6 +146,40 @@ func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadRes
 	return res, err
 }
 
+// side is one side of a comparison: tag prefixes its errors, label names it in the progress
+// lines, load runs it once.
+type side struct {
+	tag, label string
+	load       func() (harness.LoadResult, error)
+}
+
+// loader is a side's load of url with b.load.
+func (b *bench) loader(url string, statusOnly bool) func() (harness.LoadResult, error) {
+	return func() (harness.LoadResult, error) { return b.load(url, statusOnly) }
+}
+
+// alternate loads ours, then theirs, b.rounds times, so that a change in a shared machine's
+// load hits both sides, printing each round; after, when set, runs after each round. It
+// answers each side's rounds merged.
+func (b *bench) alternate(ours, theirs side, after func()) (o, th harness.LoadResult, err error) {
+	var ourRounds, theirRounds []harness.LoadResult
+	width := max(len(ours.label), len(theirs.label))
+	for round := range b.rounds {
+		if o, err = ours.load(); err != nil {
+			return o, th, fmt.Errorf("%s: %w", ours.tag, err)
+		}
+		if th, err = theirs.load(); err != nil {
+			return o, th, fmt.Errorf("%s: %w", theirs.tag, err)
+		}
+		fmt.Fprintf(os.Stderr, "  round %d: %-*s %v\n           %-*s %v\n", round+1, width, ours.label, o, width, theirs.label, th)
+		ourRounds, theirRounds = append(ourRounds, o), append(theirRounds, th)
+		if after != nil {
+			after()
+		}
+	}
+	return merge(ourRounds), merge(theirRounds), nil
+}
+
 // merge adds up rounds: rate over the summed time, the mean of their p99s.
 func merge(rounds []harness.LoadResult) harness.LoadResult {
 	var m harness.LoadResult
@@ -175,21 +209,13 @@ func (b *bench) throughputVsSDK() []row {
 		return fail(name, err)
 	}
 	defer sdk.stop()
-	var ourRounds, theirRounds []harness.LoadResult
 	var split cpuSplit
-	for round := range b.rounds {
-		o, err := b.loadWithSplit(s, &split)
-		if err != nil {
-			return fail(name, fmt.Errorf("mcp-gemstone: %w", err))
-		}
-		th, err := b.load(sdk.url, false)
-		if err != nil {
-			return fail(name, fmt.Errorf("go-sdk: %w", err))
-		}
-		fmt.Fprintf(os.Stderr, "  round %d: mcp-gemstone+stand-in %v\n           go-sdk v1.8.0         %v\n", round+1, o, th)
-		ourRounds, theirRounds = append(ourRounds, o), append(theirRounds, th)
+	ours, theirs, err := b.alternate(
+		side{"mcp-gemstone", "mcp-gemstone+stand-in", func() (harness.LoadResult, error) { return b.loadWithSplit(s, &split) }},
+		side{"go-sdk", "go-sdk v1.8.0", b.loader(sdk.url, false)}, nil)
+	if err != nil {
+		return fail(name, err)
 	}
-	ours, theirs := merge(ourRounds), merge(theirRounds)
 	fmt.Fprintf(os.Stderr, "  CPU per call: router %.0f us, gems %.0f us, load generator %.0f us\n",
 		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.runCalls),
 		float64(split.self.Microseconds())/float64(split.calls))
@@ -217,20 +243,13 @@ func (b *bench) statelessVsSession() []row {
 		return fail(name, err)
 	}
 	defer s.Stop(30 * time.Second)
-	var stateless, session []harness.LoadResult
-	for round := range b.rounds {
-		st, err := b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true})
-		if err != nil {
-			return fail(name, fmt.Errorf("stateless: %w", err))
-		}
-		se, err := b.load(s.URL, false)
-		if err != nil {
-			return fail(name, fmt.Errorf("session: %w", err))
-		}
-		fmt.Fprintf(os.Stderr, "  round %d: stateless %v\n           session   %v\n", round+1, st, se)
-		stateless, session = append(stateless, st), append(session, se)
+	stateless := func() (harness.LoadResult, error) {
+		return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true})
 	}
-	ours, theirs := merge(stateless), merge(session)
+	ours, theirs, err := b.alternate(side{"stateless", "stateless", stateless}, side{"session", "session", b.loader(s.URL, false)}, nil)
+	if err != nil {
+		return fail(name, err)
+	}
 	ratio := ours.Rate() / theirs.Rate()
 	return []row{{
 		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
@@ -250,38 +269,32 @@ func (b *bench) routerVsBare() []row {
 		return fail(name, err)
 	}
 	defer bare.stop()
-	var ourRounds, theirRounds []harness.LoadResult
 	var wo, wt wrkResult
 	var wrkErr error
-	for round := range b.rounds {
-		o, err := b.load(fake.url, true)
-		if err != nil {
-			return fail(name, fmt.Errorf("router: %w", err))
+	// The Go load generator saturates well below a bare handler's ceiling on two cores;
+	// wrk (C, no answer matching) shows the ceiling itself, once after each round.
+	wrk := func() {
+		if wrkErr != nil {
+			return
 		}
-		th, err := b.load(bare.url, true)
-		if err != nil {
-			return fail(name, fmt.Errorf("bare: %w", err))
+		var a, c wrkResult
+		if a, wrkErr = b.wrkSide(fake.url); wrkErr == nil {
+			c, wrkErr = b.wrkSide(bare.url)
 		}
-		fmt.Fprintf(os.Stderr, "  round %d: router+fakeworker %v\n           bare net/http     %v\n", round+1, o, th)
-		ourRounds, theirRounds = append(ourRounds, o), append(theirRounds, th)
-		// The Go load generator saturates well below a bare handler's ceiling on two cores;
-		// wrk (C, no answer matching) shows the ceiling itself.
 		if wrkErr == nil {
-			var a, c wrkResult
-			if a, wrkErr = b.wrkSide(fake.url); wrkErr == nil {
-				c, wrkErr = b.wrkSide(bare.url)
-			}
-			if wrkErr == nil {
-				fmt.Fprintf(os.Stderr, "           wrk router+fakeworker %.0f/s p99 %v, %d non-2xx; wrk bare %.0f/s p99 %v, %d non-2xx\n",
-					a.rate, a.p99, a.bad, c.rate, c.p99, c.bad)
-				wo.rate += a.rate / float64(b.rounds)
-				wt.rate += c.rate / float64(b.rounds)
-				wo.bad += a.bad
-				wt.bad += c.bad
-			}
+			fmt.Fprintf(os.Stderr, "           wrk router+fakeworker %.0f/s p99 %v, %d non-2xx; wrk bare %.0f/s p99 %v, %d non-2xx\n",
+				a.rate, a.p99, a.bad, c.rate, c.p99, c.bad)
+			wo.rate += a.rate / float64(b.rounds)
+			wt.rate += c.rate / float64(b.rounds)
+			wo.bad += a.bad
+			wt.bad += c.bad
 		}
 	}
-	ours, theirs := merge(ourRounds), merge(theirRounds)
+	ours, theirs, err := b.alternate(side{"router", "router+fakeworker", b.loader(fake.url, true)},
+		side{"bare", "bare net/http", b.loader(bare.url, true)}, wrk)
+	if err != nil {
+		return fail(name, err)
+	}
 	ratio := ours.Rate() / theirs.Rate()
 	rows := []row{{
 		name: name + ": calls/s (Go load generator, answers checked)", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
