@@ -11,8 +11,8 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
-// A session is one record (router/session.Session): its gem, its GET stream, its owner and
-// the parts plug-ins hold on it (the channel's endpoint). Ending it is one operation
+// A session is one record (router/session.Session): its gem, its GET stream, its owner, the
+// lifetime policy's memory of it and the parts plug-ins hold on it (the channel's endpoint). Ending it is one operation
 // (Session.End) that releases all of them; what the router itself must still hear of, the
 // metrics and the lifetime policy, it hears through the table's two hooks below, which it
 // alone sets.
@@ -24,7 +24,7 @@ func (s *Server) newSession(id string, gem worker.Gem, owner session.Owner) *ses
 	if eng := s.o.Lifetime; eng != nil {
 		stream.OnStreamClosed = func(gen uint64) { eng.StreamClosed(id, gen) }
 	}
-	return session.New(s.base, id, gem, session.Options{
+	sess := session.New(s.base, id, gem, session.Options{
 		RequestTimeout:  s.o.RequestTimeout,
 		PendingTimeout:  s.o.PendingTimeout,
 		PendingTimeouts: s.o.PendingTimeouts,
@@ -33,16 +33,13 @@ func (s *Server) newSession(id string, gem worker.Gem, owner session.Owner) *ses
 		Owner:           owner,
 		Log:             s.o.Log,
 	})
+	sess.Hold(&lifetime.Memory{})
+	return sess
 }
 
 func (s *Server) opened(*session.Session) { s.o.Observer.SessionOpened() }
 
-func (s *Server) ended(sess *session.Session, r session.Reason) {
-	if s.o.Lifetime != nil {
-		s.o.Lifetime.Forget(sess.ID())
-	}
-	s.o.Observer.SessionEnded(r.Kind)
-}
+func (s *Server) ended(_ *session.Session, r session.Reason) { s.o.Observer.SessionEnded(r.Kind) }
 
 // owner is the principal a new session will belong to: the request's, in the network mode.
 func (s *Server) owner(ctx context.Context) (session.Owner, error) {
@@ -147,6 +144,12 @@ func (v lifetimeView) LastSeen() time.Time     { return v.s.LastSeen() }
 func (v lifetimeView) InFlight() bool { return v.s.Busy() }
 
 func (v lifetimeView) StreamGeneration() (uint64, bool) { return v.s.Stream().Generation() }
+
+// Memory is the policy's record of the session, which the session holds from New on.
+func (v lifetimeView) Memory() *lifetime.Memory {
+	m, _ := session.Held[*lifetime.Memory](v.s)
+	return m
+}
 
 func (v lifetimeView) GemSession() int { return v.s.Gem().Prepared().GemSession }
 

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -56,6 +57,28 @@ type Session interface {
 	ViewStatus(ctx context.Context) (worker.ViewStatus, error)
 	// RefreshView moves the view keeping uncommitted work; ErrBusy while a call is in flight.
 	RefreshView(ctx context.Context) (worker.RefreshResult, error)
+	// Memory is what the engine remembers of this session, kept with the session so that it
+	// ends with it; the same Memory every time.
+	Memory() *Memory
+}
+
+// Memory is the engine's record of one session: its stream-loss grace, its liveness probe,
+// its pressure clocks. The session holds it (the zero value is ready) and closes it when it
+// ends, which stops its timers; the engine keeps no table of its own.
+type Memory struct {
+	t   tracked
+	eng atomic.Pointer[Engine]
+}
+
+// Close stops the timers of a session that ended.
+func (m *Memory) Close() {
+	e := m.eng.Load()
+	if e == nil {
+		return // the engine never looked at this session
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	stopTimers(&m.t)
 }
 
 // Host is the router side of the engine: the session table and the actions.
@@ -135,7 +158,6 @@ type Engine struct {
 	run sync.Mutex
 
 	mu        sync.Mutex // guards everything below
-	state     map[string]*tracked
 	resumedAt time.Time // the last forgiven suspend: no idle clock runs from before it
 	stats     Stats
 	started   bool
@@ -187,7 +209,7 @@ func New(cfg Config, stone StoneReader, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{cfg: cfg, stone: stone, clock: SystemClock(), log: zerolog.Nop(),
-		state: map[string]*tracked{}, stats: Stats{Reaped: map[string]uint64{}}}
+		stats: Stats{Reaped: map[string]uint64{}}}
 	for _, o := range opts {
 		o(e)
 	}
@@ -231,8 +253,10 @@ func (e *Engine) Stop() {
 	if e.passTimer != nil {
 		e.passTimer.Stop()
 	}
-	for _, t := range e.state {
-		stopTimers(t)
+	if e.host != nil {
+		for _, s := range e.host.Sessions() {
+			stopTimers(e.memoryLocked(s))
+		}
 	}
 	e.cancel()
 }
@@ -249,8 +273,12 @@ func (e *Engine) StreamClosed(id string, gen uint64) {
 	if e.stopped {
 		return
 	}
+	s, ok := e.host.Session(id)
+	if !ok {
+		return
+	}
 	now := e.now()
-	t := e.trackLocked(id)
+	t := e.memoryLocked(s)
 	t.streamSeen = now
 	if t.loss != nil && t.loss.timer != nil {
 		t.loss.timer.Stop()
@@ -269,8 +297,12 @@ func (e *Engine) StreamClosed(id string, gen uint64) {
 func (e *Engine) ProbeAnswered(id string, gen uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t, ok := e.state[id]
-	if !ok || t.probe == nil {
+	s, ok := e.host.Session(id)
+	if !ok {
+		return
+	}
+	t := e.memoryLocked(s)
+	if t.probe == nil {
 		return
 	}
 	// An answer to any probe proves the client read its stream, even if a handover replaced
@@ -281,17 +313,6 @@ func (e *Engine) ProbeAnswered(id string, gen uint64) {
 	}
 	e.stats.ProbesAnswered++
 	e.log.Debug().Str("session", id).Uint64("gen", gen).Msg("liveness probe answered")
-}
-
-// Forget drops what the engine remembers of a session (call it when a session ends for a
-// reason of its own: DELETE, a dead gem).
-func (e *Engine) Forget(id string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if t, ok := e.state[id]; ok {
-		stopTimers(t)
-		delete(e.state, id)
-	}
 }
 
 // Stats answers a snapshot of the counters.
@@ -306,13 +327,11 @@ func (e *Engine) Stats() Stats {
 	return s
 }
 
-func (e *Engine) trackLocked(id string) *tracked {
-	t, ok := e.state[id]
-	if !ok {
-		t = &tracked{}
-		e.state[id] = t
-	}
-	return t
+// memoryLocked is the engine's record of s, which s keeps (Memory).
+func (e *Engine) memoryLocked(s Session) *tracked {
+	m := s.Memory()
+	m.eng.Store(e)
+	return &m.t
 }
 
 func stopTimers(t *tracked) {
@@ -337,7 +356,8 @@ func (e *Engine) late(now, due time.Time) bool {
 	defer e.mu.Unlock()
 	e.resumedAt = now
 	e.stats.Forgiven++
-	for id, t := range e.state {
+	for _, s := range e.host.Sessions() {
+		id, t := s.ID(), e.memoryLocked(s)
 		if t.probe != nil && t.probe.timer != nil {
 			t.probe.timer.Stop()
 		}
@@ -371,8 +391,7 @@ func (e *Engine) checkOne(id string, due time.Time) {
 	}
 	s, ok := e.host.Session(id)
 	if !ok {
-		e.Forget(id)
-		return
+		return // it ended, and its Memory's timers with it
 	}
 	e.judge(now, s)
 }
@@ -400,7 +419,6 @@ func (e *Engine) runPass(ctx context.Context, due time.Time) {
 		return
 	}
 	sessions := e.host.Sessions()
-	e.forgetDeparted(sessions)
 	survivors := sessions[:0:0]
 	for _, s := range sessions {
 		if !e.judge(now, s) {
@@ -408,21 +426,6 @@ func (e *Engine) runPass(ctx context.Context, due time.Time) {
 		}
 	}
 	e.hygiene(ctx, now, survivors)
-}
-
-func (e *Engine) forgetDeparted(live []Session) {
-	ids := make(map[string]bool, len(live))
-	for _, s := range live {
-		ids[s.ID()] = true
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for id, t := range e.state {
-		if !ids[id] {
-			stopTimers(t)
-			delete(e.state, id)
-		}
-	}
 }
 
 func neverStreams(s Session) bool {
@@ -440,7 +443,7 @@ func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 	created := s.Created()
 
 	e.mu.Lock()
-	t := e.trackLocked(id)
+	t := e.memoryLocked(s)
 	if open {
 		t.streamSeen = now
 	}
@@ -477,7 +480,7 @@ func (e *Engine) judge(now time.Time, s Session) (reaped bool) {
 	e.mu.Unlock()
 
 	if why != nil {
-		e.reap(id, *why)
+		e.reap(s, *why)
 		return true
 	}
 	if send != nil {
@@ -547,9 +550,10 @@ func (e *Engine) sendProbe(id string, t *tracked, p *probe) {
 	p.timer = e.clock.AfterFunc(due.Sub(e.now()), func() { e.checkOne(id, due) })
 }
 
-func (e *Engine) reap(id string, why Reason) {
-	e.Forget(id)
+func (e *Engine) reap(s Session, why Reason) {
+	id := s.ID()
 	e.mu.Lock()
+	stopTimers(e.memoryLocked(s)) // no timer of its judges it again while it ends
 	e.stats.Reaped[why.Kind]++
 	e.mu.Unlock()
 	e.log.Info().Str("session", id).Str("reason", why.Kind).Str("detail", why.Detail).Msg("session released")

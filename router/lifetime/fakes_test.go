@@ -127,9 +127,11 @@ type fakeSession struct {
 
 	viewCalls, refreshCalls int
 	stateless               bool
+	memory                  Memory
 }
 
 func (s *fakeSession) NeverStreams() bool { return s.stateless }
+func (s *fakeSession) Memory() *Memory   { return &s.memory }
 
 func (s *fakeSession) ID() string { return s.id }
 func (s *fakeSession) Created() time.Time {

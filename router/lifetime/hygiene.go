@@ -69,7 +69,7 @@ func (e *Engine) hygiene(ctx context.Context, now time.Time, sessions []Session)
 			e.pinned(now, s, r)
 			continue
 		}
-		e.clearSince(s.ID(), pinnedStamp)
+		e.clearSince(s, pinnedStamp)
 		if askViews {
 			e.view(ctx, now, s, r)
 		}
@@ -80,7 +80,6 @@ func (e *Engine) hygiene(ctx context.Context, now time.Time, sessions []Session)
 // distance: a refresh for a movable view far behind, a release for one that cannot move
 // under sustained pressure. Pressure on the stone alone never moves anyone's view.
 func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings) {
-	id := s.ID()
 	cctx, cancel := context.WithTimeout(ctx, e.cfg.CallTimeout)
 	vs, err := s.ViewStatus(cctx)
 	cancel()
@@ -88,8 +87,8 @@ func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings)
 		return // could not ask: proves nothing either way
 	}
 	if r.refreshAt > 0 && vs.CommitsBehind >= r.refreshAt && vs.Movable {
-		e.clearSince(id, stuckStamp)
-		if e.declinedBefore(id, vs.CommitsBehind) {
+		e.clearSince(s, stuckStamp)
+		if e.declinedBefore(s, vs.CommitsBehind) {
 			return
 		}
 		e.refresh(ctx, s, vs, r.refreshAt)
@@ -99,21 +98,21 @@ func (e *Engine) view(ctx context.Context, now time.Time, s Session, r readings)
 		return
 	}
 	if vs.Movable || r.pressureAt == 0 || vs.CommitsBehind < r.pressureAt {
-		e.clearSince(id, stuckStamp)
+		e.clearSince(s, stuckStamp)
 		return
 	}
 	if !r.backlogKnown {
 		return // the stone could not be read: proves nothing
 	}
 	if !r.pressure {
-		e.clearSince(id, stuckStamp)
+		e.clearSince(s, stuckStamp)
 		return
 	}
-	since := e.startSince(id, stuckStamp, now)
+	since := e.startSince(s, stuckStamp, now)
 	if now.Sub(since) < e.cfg.StuckViewGrace.D() {
 		return
 	}
-	e.reap(id, Reason{KindStuckView, fmt.Sprintf(
+	e.reap(s, Reason{KindStuckView, fmt.Sprintf(
 		"the session's view cannot be moved (after a failed commit, or inside a nested transaction) and is %d commits behind while the repository's commit-record backlog stood at %d (limit %d) for %v (MCP_STUCK_VIEW_GRACE=%v); its uncommitted work could not have been committed",
 		vs.CommitsBehind, r.stone.CommitRecordBacklog, r.pressureAt, now.Sub(since).Round(100*time.Millisecond), e.cfg.StuckViewGrace)})
 }
@@ -136,7 +135,7 @@ func (e *Engine) refresh(ctx context.Context, s Session, vs worker.ViewStatus, l
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.stats.Refreshes++
-	t := e.trackLocked(s.ID())
+	t := e.memoryLocked(s)
 	t.declinedAt = 0
 	if !res.Refreshed {
 		t.declinedAt = vs.CommitsBehind
@@ -144,11 +143,11 @@ func (e *Engine) refresh(ctx context.Context, s Session, vs worker.ViewStatus, l
 }
 
 // declinedBefore says the worker already declined a refresh at this distance or further.
-func (e *Engine) declinedBefore(id string, behind int) bool {
+func (e *Engine) declinedBefore(s Session, behind int) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t, ok := e.state[id]
-	return ok && t.declinedAt > 0 && behind <= t.declinedAt
+	t := e.memoryLocked(s)
+	return t.declinedAt > 0 && behind <= t.declinedAt
 }
 
 // pinned ends a running call that has held the oldest commit record across the whole grace
@@ -159,14 +158,14 @@ func (e *Engine) pinned(now time.Time, s Session, r readings) {
 	}
 	id := s.ID()
 	if !r.pressure || !slices.Contains(r.stone.OldestCRSessions, s.GemSession()) {
-		e.clearSince(id, pinnedStamp)
+		e.clearSince(s, pinnedStamp)
 		return
 	}
-	since := e.startSince(id, pinnedStamp, now)
+	since := e.startSince(s, pinnedStamp, now)
 	if now.Sub(since) < e.cfg.PinnedViewGrace.D() {
 		return
 	}
-	e.clearSince(id, pinnedStamp)
+	e.clearSince(s, pinnedStamp)
 	why := Reason{KindPinnedView, fmt.Sprintf(
 		"the server ended this call because it held the repository's oldest commit record for %v while the commit-record backlog stood at %d (limit %d); the session and its uncommitted work are kept (MCP_PINNED_VIEW_GRACE=%v)",
 		now.Sub(since).Round(100*time.Millisecond), r.stone.CommitRecordBacklog, r.pressureAt, e.cfg.PinnedViewGrace)}
@@ -185,19 +184,17 @@ func stuckStamp(t *tracked) *time.Time  { return &t.stuckSince }
 func pinnedStamp(t *tracked) *time.Time { return &t.pinnedSince }
 
 // clearSince stops a pressure clock: the pressure or the condition is gone.
-func (e *Engine) clearSince(id string, stamp sinceStamp) {
+func (e *Engine) clearSince(s Session, stamp sinceStamp) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if t, ok := e.state[id]; ok {
-		*stamp(t) = time.Time{}
-	}
+	*stamp(e.memoryLocked(s)) = time.Time{}
 }
 
 // startSince starts a pressure clock at now unless it is running, and answers its start.
-func (e *Engine) startSince(id string, stamp sinceStamp, now time.Time) time.Time {
+func (e *Engine) startSince(s Session, stamp sinceStamp, now time.Time) time.Time {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	since := stamp(e.trackLocked(id))
+	since := stamp(e.memoryLocked(s))
 	if since.IsZero() {
 		*since = now
 	}

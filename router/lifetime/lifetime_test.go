@@ -316,14 +316,24 @@ func TestMaxLifetimeIsNotForgivenAcrossASuspend(t *testing.T) {
 	r.mustBeReaped("a", KindMaxLifetime)
 }
 
-func TestForgetDropsPendingGrace(t *testing.T) {
+func TestASessionThatEndsTakesItsPendingGraceWithIt(t *testing.T) {
 	r := newRig(t, nil)
 	s := r.host.add("a")
 	r.host.set(func() { s.gen, s.open = 1, true })
 	r.host.set(func() { s.open = false })
 	r.eng.StreamClosed("a", 1)
-	r.eng.Forget("a")
+	if s.memory.t.loss == nil {
+		t.Fatal("no stream-loss grace started")
+	}
 	r.host.set(func() { delete(r.host.sessions, "a") }) // DELETE removed it
+	s.memory.Close()
+	grace := s.memory.t.loss.timer.(*fakeTimer)
+	grace.c.mu.Lock()
+	stopped := grace.stopped
+	grace.c.mu.Unlock()
+	if !stopped {
+		t.Fatal("the ended session's grace timer still runs")
+	}
 	r.clock.Advance(11 * time.Second)
 	if _, ok := r.host.reapedFor("a"); ok {
 		t.Fatal("a forgotten session was reaped")
