@@ -111,8 +111,6 @@ static BoolType mcp_nbPerform(void *f, GciSession s, OopType receiver, const cha
 	return ((fnNbPerform)f)(s, receiver, 0x01, selector, args, n, 0, 0, e);
 }
 
-static OopType mcp_nbResult(void *f, GciSession s, GciErrSType *e) { return ((fnNbResult)f)(s, e); }
-static int mcp_nbPoll(void *f, GciSession s, int ms, GciErrSType *e) { return ((fnNbPoll)f)(s, ms, e); }
 static int mcp_socket(void *f, GciSession s, GciErrSType *e) { return ((fnSocket)f)(s, e); }
 static BoolType mcp_break(void *f, GciSession s, int hard, GciErrSType *e) { return ((fnBreak)f)(s, hard, e); }
 
@@ -656,27 +654,6 @@ func (a *gciAPI) nbPerform(h handle, receiver oop, selector string, args []oop) 
 		return failed("GciTsNbPerform", e)
 	}
 	return nil
-}
-
-// nbPoll answers 1 ready, 0 not yet, -1 failed; it waits up to ms (0: not at all).
-func (a *gciAPI) nbPoll(h handle, ms int) (int, *Error) {
-	e := a.errBuf()
-	defer a.errs.Put(e)
-	r := int(C.mcp_nbPoll(a.fns[symNbPoll], h, C.int(ms), e))
-	if r < 0 {
-		return r, failed("GciTsNbPoll", e)
-	}
-	return r, nil
-}
-
-func (a *gciAPI) nbResult(h handle) (oop, *Error) {
-	e := a.errBuf()
-	defer a.errs.Put(e)
-	r := oop(C.mcp_nbResult(a.fns[symNbResult], h, e))
-	if r == oopIllegal || e.number != 0 {
-		return oopIllegal, failed("GciTsNbResult", e)
-	}
-	return r, nil
 }
 
 func (a *gciAPI) breakCall(h handle, hard bool) *Error {
