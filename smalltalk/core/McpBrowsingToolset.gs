@@ -122,12 +122,9 @@ getMethodSource: args
 category: 'private'
 method: McpBrowsingToolset
 joined: aCollection
-  "The elements' strings separated by single spaces; (none) when empty."
-  | s |
+  "The names separated by single spaces; (none) when empty."
   aCollection isEmpty ifTrue: [^'(none)'].
-  s := WriteStream on: String new.
-  aCollection do: [:each | s nextPutAll: each asString; space].
-  ^s contents trimSeparators
+  ^self joined: aCollection with: ' '
 %
 category: 'tools'
 method: McpBrowsingToolset

@@ -265,11 +265,9 @@ install: aSource in: aBehavior category: aCategory
 category: 'private'
 method: McpMutationToolset
 joined: aCollection
-  | s |
+  "The names separated by commas; (none) when empty."
   aCollection isEmpty ifTrue: [^'(none)'].
-  s := WriteStream on: String new.
-  aCollection do: [:each | s nextPutAll: each asString; nextPutAll: ', '].
-  ^s contents copyFrom: 1 to: s contents size - 2
+  ^self joined: aCollection with: ', '
 %
 category: 'private'
 method: McpMutationToolset

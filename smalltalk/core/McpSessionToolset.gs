@@ -90,18 +90,6 @@ failedCommitPending
   ^[(System transactionConflicts at: #commitResult ifAbsent: [nil]) == #retryFailure]
     on: Error do: [:ex | ex return: false]
 %
-category: 'output'
-method: McpSessionToolset
-joined: aCollection with: aSeparator
-  | out first |
-  out := WriteStream on: String new.
-  first := true.
-  aCollection do: [:each |
-    first ifFalse: [out nextPutAll: aSeparator].
-    first := false.
-    out nextPutAll: each].
-  ^out contents
-%
 category: 'tools'
 method: McpSessionToolset
 refresh: args

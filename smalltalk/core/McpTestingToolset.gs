@@ -123,7 +123,7 @@ classesToRun: args
   missing := names reject: [:each | (self testClassOrNilNamed: each) notNil].
   missing isEmpty ifFalse: [
     ^McpError signalKind: 'notFound'
-      message: 'no TestCase subclass named ' , (self joined: missing) , '; nothing was run'].
+      message: 'no TestCase subclass named ' , (self joined: missing with: ', ') , '; nothing was run'].
   ^names asArray collect: [:each | self testClassOrNilNamed: each]
 %
 category: 'tools'
@@ -133,14 +133,6 @@ listTestClasses: args
   names := (ClassOrganizer new allSubclassesOf: self testCaseClass) collect: [:cls |
     cls name asString , (cls isAbstract ifTrue: ['  (abstract)'] ifFalse: [''])].
   ^self page: names asSortedCollection asArray args: args defaultLimit: nil noun: 'test classes'
-%
-category: 'private'
-method: McpTestingToolset
-joined: aCollection
-  | s |
-  s := WriteStream on: String new.
-  aCollection do: [:each | s nextPutAll: each asString; nextPutAll: ', '].
-  ^s contents isEmpty ifTrue: [''] ifFalse: [s contents copyFrom: 1 to: s contents size - 2]
 %
 category: 'structured content'
 method: McpTestingToolset

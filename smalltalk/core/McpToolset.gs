@@ -24,7 +24,7 @@ in category tools is the handler of a declared tool.
 
 Inherited here: the schema builders (every schema is closed: additionalProperties false, and a
 required list), the lookups (resolveClass:, dictionaryNamed:, argument:in:ifAbsent:), output
-helpers (linesFrom:, capResult:, the limit and offset paging of page:args:defaultLimit:noun:,
+helpers (linesFrom:, joined:with:, capResult:, the limit and offset paging of page:args:defaultLimit:noun:,
 which also keeps the page as structured content for a tool declared with
 outputSchema: self pageSchema from: self; takeStructured hands it to the dispatcher once),
 the options of this toolset only (optionNamed:ifAbsent:), and the blind-write guardrail, which
@@ -118,11 +118,18 @@ category: 'output'
 method: McpToolset
 linesFrom: aCollectionOfStrings
   "The strings joined with line feeds."
+  ^self joined: aCollectionOfStrings with: (String with: Character lf)
+%
+category: 'output'
+method: McpToolset
+joined: aCollectionOfStrings with: aSeparator
+  "The strings separated by aSeparator; empty when there are none. A flag, never the stream
+   position, says whether one was written: legacy streams differ in its polarity."
   | out first |
   out := WriteStream on: String new.
   first := true.
   aCollectionOfStrings do: [:each |
-    first ifFalse: [out nextPut: Character lf].
+    first ifFalse: [out nextPutAll: aSeparator].
     first := false.
     out nextPutAll: each].
   ^out contents

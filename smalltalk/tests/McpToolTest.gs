@@ -228,13 +228,12 @@ testValidationRefusesWrongTypes
 category: 'tests'
 method: McpToolTest
 testJoinedTracksAFlagNotTheStreamPosition
-  "McpSessionToolset>>joined:with: must not read the stream position, whose polarity differs on
+  "McpToolset>>joined:with: must not read the stream position, whose polarity differs on
    legacy streams; an empty first element still gets its separator."
-  | session |
-  session := McpSessionToolset server: server options: nil.
-  self assert: (session joined: #('a' 'b') with: ', ') = 'a, b'.
-  self assert: (session joined: #('' 'b') with: ', ') = ', b'.
-  self assert: (session joined: #() with: ', ') isEmpty
+  self assert: (toolset joined: #('a' 'b') with: ', ') = 'a, b'.
+  self assert: (toolset joined: #('' 'b') with: ', ') = ', b'.
+  self assert: (toolset joined: #(#a #b) with: ' ') = 'a b'.
+  self assert: (toolset joined: #() with: ', ') isEmpty
 %
 category: 'tests'
 method: McpToolTest
