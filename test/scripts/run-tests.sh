@@ -508,6 +508,27 @@ test_real_server_on_the_standin_serves_a_session_and_stops_leaving_no_gem() {
   grep -q 'every worker gem logged out' "$S/repo/build/run/mcp-gemstone-$port.log" || fail "the server did not report its workers logged out"
 }
 
+test_real_server_on_the_standin_reads_the_stone_user_and_password_file_the_scripts_name() {
+  # The stand-in refuses an empty password (4051) and the stone "nostone" (4065), so the real binary
+  # is ready only if it read GS_PASS_FILE, and fails its login only if it read GS_STONE. Both come
+  # from .setenv, unexported: only run-server.sh can have handed them on.
+  sandbox standin-names; local port; port="$(free_port)"
+  [ -x "$REPO/bin/mcp-gemstone" ] && [ -d "$REPO/build/standin/lib" ] ||
+    { fail "needs bin/mcp-gemstone and build/standin: run make build first"; return 1; }
+  export MCP_PORT="$port" GEMSTONE="$REPO/build/standin" MCP_BIN="$REPO/bin/mcp-gemstone" MCP_LOGIN_CHECK_TIMEOUT=10
+  unset GS_PASS GS_STONE GS_USER; printf 'pw\n' >"$S/pw"; chmod 600 "$S/pw"
+  printf 'GS_STONE=gs64stone\nGS_USER=DataCurator\nGS_PASS_FILE=%s\n' "$S/pw" >"$S/repo/.setenv"
+  run ./run-server.sh
+  expect_rc 0 && expect_out "serving http://127.0.0.1:$port/mcp" || return 1
+  started "$(pid_of_port "$port")"
+  run ./stop-server.sh "$port"; expect_rc 0 || return 1
+  echo "Stone 3.7.5 4242" >"$S/srv/locks/nostone..LCK"
+  printf 'GS_STONE=nostone\nGS_USER=DataCurator\nGS_PASS_FILE=%s\n' "$S/pw" >"$S/repo/.setenv"
+  run ./run-server.sh
+  expect_rc 1 && expect_out "its control session could not log in to nostone as DataCurator" || return 1
+  [ -z "$(ss -Htln "sport = :$port")" ] || fail "the server was left running"
+}
+
 # ---- run-unit-tests.sh / setup-read-only-user.sh / realstone ----------------------------------
 
 test_unit_tests_print_counts_and_fail_on_a_failure() {
