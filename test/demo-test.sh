@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo-test.sh -- make demo and make demo-fixtures as a new user meets them. For each: the banner
 # comes only once the server is ready (after its "listening" line, with /readyz answering 200),
-# shows the raised session cap and says what serves the tools; the README's curl block for it runs
+# shows the raised session cap and says what serves the tools; docs/demo.md's curl block for it runs
 # as written and answers as its comments say; a second run on the same port fails with the port
 # hint and shows no URL. make demo serves the real tools over the model of GemStone, whose stone
 # starts with the server and stops with it.
@@ -35,13 +35,13 @@ start_demo() {
   curl -fsS "http://127.0.0.1:$port/readyz" | grep -q '"status":"ready"' || fail "/readyz is not ready after the banner"
 }
 
-# walk runs the README's sh block that follows the line starting with $1, against this server.
+# walk runs docs/demo.md's sh block that follows the line starting with $1, against this server.
 walk() {
   local file out
   file="$(mktemp)"
-  awk -v marker="$1" 'index($0, marker) == 1 {want=1; next} want && /^```sh$/ {on=1; next} on && /^```$/ {exit} on {print}' README.md |
+  awk -v marker="$1" 'index($0, marker) == 1 {want=1; next} want && /^```sh$/ {on=1; next} on && /^```$/ {exit} on {print}' docs/demo.md |
     sed "s|http://127.0.0.1:8000/mcp|$url|" >"$file"
-  [ -s "$file" ] || fail "README.md's block after '$1' was not found"
+  [ -s "$file" ] || fail "docs/demo.md's block after '$1' was not found"
   out="$(timeout 60 bash "$file" 2>&1)"; rm -f "$file"
   printf '%s' "$out"
 }
@@ -82,7 +82,7 @@ count() { grep -c -- "$1" <<<"$walked"; }
 { [ "$(count 'HTTP/1.1 202')" -eq 1 ] && [ "$(count 'HTTP/1.1 204')" -eq 1 ] &&
   grep -q '1 failed' <<<"$walked" && grep -q 'testInterestIsRoundedUp' <<<"$walked" &&
   grep -q '4 passed, 0 failed' <<<"$walked" && grep -q 'Committed' <<<"$walked" && ! grep -q '"isError":true' <<<"$walked"; } ||
-  { echo "--- walkthrough output:"; echo "$walked"; fail "the README's real-tools block did not answer as its comments say"; }
+  { echo "--- walkthrough output:"; echo "$walked"; fail "docs/demo.md's real-tools block did not answer as its comments say"; }
 taken_port
 ! grep -q "gsmodel stone:" "$second" || fail "the second run started a model stone on a taken port"
 stop_demo
@@ -96,7 +96,7 @@ grep -q "TEST FIXTURES, NOT GemStone" "$first" || fail "the banner does not say 
 walked="$(walk 'Once it prints its URL, in a second shell')"
 { [ "$(count 'HTTP/1.1 202')" -ge 3 ] && [ "$(count 'HTTP/1.1 204')" -eq 1 ] && [ "$(count 'HTTP/1.1 404')" -eq 2 ] &&
   grep -q '"text":"hello"' <<<"$walked" && grep -q '"id":5,"result":{}' <<<"$walked" && grep -q '"sessionGone"' <<<"$walked"; } ||
-  { echo "--- walkthrough output:"; echo "$walked"; fail "the README fixture walkthrough did not answer as its comments say"; }
+  { echo "--- walkthrough output:"; echo "$walked"; fail "docs/demo.md's fixture walkthrough did not answer as its comments say"; }
 taken_port
 stop_demo
-echo "demo-test: make demo (the real tools over the model, its stone stopped with the server) and make demo-fixtures: banner once ready, the README's blocks as written, taken port refused with its hint"
+echo "demo-test: make demo (the real tools over the model, its stone stopped with the server) and make demo-fixtures: banner once ready, docs/demo.md's blocks as written, taken port refused with its hint"

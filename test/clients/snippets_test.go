@@ -11,11 +11,40 @@ import (
 // defaultURL is the address every snippet names: the server's defaults (MCP_HOST, MCP_PORT).
 const defaultURL = "http://127.0.0.1:8000/mcp"
 
-// snippetFiles are the README's "Connect a client" snippets, one file each; the README must show
-// each exactly, and snippets_run_test.go (tag proof) runs the ones whose client runs here.
-var snippetFiles = []string{
-	"claude-code.txt", "claude-desktop.json", "cursor.json", "vscode.json", "inspector.txt",
-	"ts-sdk.mjs", "go-sdk/main.go", "python-sdk.py",
+// snippetFiles are the client snippets the docs show, one file each, by the section that must
+// show each exactly: the editors and the Inspector in the README's "Connect a client", the SDKs
+// in docs/clients.md. snippets_run_test.go (tag proof) runs the ones whose client runs here.
+var snippetFiles = map[string]docSection{
+	"claude-code.txt": readmeClients, "claude-desktop.json": readmeClients, "cursor.json": readmeClients,
+	"vscode.json": readmeClients, "inspector.txt": readmeClients,
+	"ts-sdk.mjs": sdkClients, "go-sdk/main.go": sdkClients, "python-sdk.py": sdkClients,
+}
+
+// docSection is a section of a doc: the text from its heading to the next heading of its level.
+type docSection struct{ file, heading string }
+
+var (
+	readmeClients = docSection{"../../README.md", "## Connect a client"}
+	sdkClients    = docSection{"../../docs/clients.md", "# Connecting clients from code"}
+)
+
+func (d docSection) text(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile(d.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i := strings.Index(s, d.heading)
+	if i < 0 {
+		t.Fatalf("%s has no %q section", d.file, d.heading)
+	}
+	s = s[i:]
+	level := d.heading[:strings.Index(d.heading, " ")+1]
+	if j := strings.Index(s[len(level):], "\n"+level); j >= 0 {
+		s = s[:j+len(level)]
+	}
+	return s
 }
 
 func readSnippet(t *testing.T, name string) string {
@@ -27,23 +56,10 @@ func readSnippet(t *testing.T, name string) string {
 	return string(b)
 }
 
-func TestTheReadmeShowsEverySnippetExactly(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := string(readme)
-	i := strings.Index(section, "## Connect a client")
-	if i < 0 {
-		t.Fatal(`README.md has no "## Connect a client" section`)
-	}
-	section = section[i:]
-	if j := strings.Index(section[3:], "\n## "); j >= 0 {
-		section = section[:j+3]
-	}
-	for _, name := range snippetFiles {
-		if body := readSnippet(t, name); !strings.Contains(section, body) {
-			t.Errorf("README.md's Connect a client section does not show test/clients/snippets/%s as it is:\n%s", name, body)
+func TestTheDocsShowEverySnippetExactly(t *testing.T) {
+	for name, section := range snippetFiles {
+		if body := readSnippet(t, name); !strings.Contains(section.text(t), body) {
+			t.Errorf("%s's %q does not show test/clients/snippets/%s as it is:\n%s", section.file, section.heading, name, body)
 		}
 	}
 }

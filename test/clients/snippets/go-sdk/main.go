@@ -1,6 +1,6 @@
-// Command go-sdk is the Go SDK snippet of the README's "Connect a client": connect, list the
-// tools, call one, and close (a DELETE that frees the session's slot, when the client opened a
-// session; v1.8.0 speaks 2026-07-28 to this server, which needs none).
+// Command go-sdk is the Go SDK example of docs/clients.md: connect, list the tools, call one,
+// and close (a DELETE that frees the session's slot, when the client opened a session; v1.8.0
+// speaks 2026-07-28 to this server, which needs none).
 package main
 
 import (
