@@ -131,6 +131,38 @@ func toolCall(id int, tool string, args any) []byte {
 	return b
 }
 
+// refusedLogin logs in with p under ctx, which must fail (failure is the message when it does
+// not), and answers the login's error.
+func refusedLogin(ctx context.Context, t *testing.T, lib *Library, p LoginParams, failure string) error {
+	t.Helper()
+	s, err := lib.Login(ctx, p)
+	if err == nil {
+		s.Close(context.Background())
+		t.Fatal(failure)
+	}
+	return err
+}
+
+// timedSleep calls a 30-second sleep fixture (sleep, sleep_soft_immune, sleep_immune) under
+// ctx and answers how long the call took and its error.
+func timedSleep(ctx context.Context, s *Session, tool string) (time.Duration, error) {
+	start := time.Now()
+	_, err := callTool(ctx, s, tool, map[string]any{"ms": 30000})
+	return time.Since(start), err
+}
+
+// requireGone checks that a session whose gem is gone (after what) fails the next call with a
+// fatal error at once and still closes cleanly.
+func requireGone(t *testing.T, s *Session, after string) {
+	t.Helper()
+	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); !IsFatal(err) {
+		t.Fatalf("a call after %s = %v, want a fatal error at once", after, err)
+	}
+	if err := s.Close(callCtx(t)); err != nil {
+		t.Fatalf("Close after %s: %v", after, err)
+	}
+}
+
 // callTool runs a fixture tool through mcpHandle: and answers its text contents.
 func callTool(ctx context.Context, s *Session, tool string, args any) ([]string, error) {
 	reply, err := s.Perform(ctx, "McpServer", "mcpHandle:", String(toolCall(1, tool, args)))

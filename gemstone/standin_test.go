@@ -119,11 +119,7 @@ func TestWrongPasswordIsLoginDeniedAndClientSafe(t *testing.T) {
 	lib := openStandin(t)
 	p := standinLogin(t)
 	p.Password = "wrong"
-	s, err := lib.Login(callCtx(t), p)
-	if err == nil {
-		s.Close(context.Background())
-		t.Fatal("a wrong password logged in")
-	}
+	err := refusedLogin(callCtx(t), t, lib, p, "a wrong password logged in")
 	var e *Error
 	if !errors.As(err, &e) || !IsLoginDenied(err) || e.Number != ErrNumLoginDenied {
 		t.Fatalf("login error %v: want a 4051 *Error that IsLoginDenied", err)
@@ -137,11 +133,7 @@ func TestGemConfigurationWithASpaceIsRefusedBeforeAnyGemStarts(t *testing.T) {
 	lib := openStandin(t)
 	p := standinLogin(t)
 	p.GemNRS = "!tcp@localhost#netldi:gs64ldi#task!gemnetobject -C GEM_A=1; GEM_B=2;"
-	s, err := lib.Login(callCtx(t), p)
-	if err == nil {
-		s.Close(context.Background())
-		t.Fatal("a gem configuration with a space was accepted")
-	}
+	err := refusedLogin(callCtx(t), t, lib, p, "a gem configuration with a space was accepted")
 	if !strings.Contains(err.Error(), "space at position 9") {
 		t.Fatalf("error %q does not name the space at position 9", err)
 	}
@@ -232,9 +224,7 @@ func TestSoftBreakEndsABreakableCallAndTheSessionServesTheNext(t *testing.T) {
 	s := loginPrepared(t, lib)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	start := time.Now()
-	_, err := callTool(ctx, s, "sleep", map[string]any{"ms": 30000})
-	elapsed := time.Since(start)
+	elapsed, err := timedSleep(ctx, s, "sleep")
 	if EndingOf(err) != EndedBySoftBreak || !IsBreak(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("cancelled sleep = %v (ending %v); want a soft break wrapping DeadlineExceeded", err, EndingOf(err))
 	}
@@ -283,9 +273,7 @@ func TestEscalationEndsSoftImmuneSleepWithTheHardBreak(t *testing.T) {
 	s := loginPrepared(t, lib)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := callTool(ctx, s, "sleep_soft_immune", map[string]any{"ms": 30000})
-	elapsed := time.Since(start)
+	elapsed, err := timedSleep(ctx, s, "sleep_soft_immune")
 	var e *Error
 	if EndingOf(err) != EndedByHardBreak || !errors.As(err, &e) || e.Number != ErrNumHardBreak || !errors.Is(err, context.Canceled) {
 		t.Fatalf("escalated call = %v (ending %v); want 6004 ended by the hard break, wrapping Canceled", err, EndingOf(err))
@@ -303,21 +291,14 @@ func TestEscalationStopsASessionThatIgnoresBothBreaks(t *testing.T) {
 	s := loginPrepared(t, lib)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	start := time.Now()
-	_, err := callTool(ctx, s, "sleep_immune", map[string]any{"ms": 30000})
-	elapsed := time.Since(start)
+	elapsed, err := timedSleep(ctx, s, "sleep_immune")
 	if EndingOf(err) != EndedByStop || !IsFatal(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("escalated call = %v (ending %v); want ended by stop, fatal, wrapping DeadlineExceeded", err, EndingOf(err))
 	}
 	if elapsed < 100*time.Millisecond+2*MinBreakGap || elapsed > 10*time.Second {
 		t.Fatalf("the stop came after %v; want two gaps after the deadline", elapsed)
 	}
-	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); !IsFatal(err) {
-		t.Fatalf("a call after the stop = %v, want a fatal error", err)
-	}
-	if err := s.Close(callCtx(t)); err != nil {
-		t.Fatalf("Close after the stop: %v", err)
-	}
+	requireGone(t, s, "the stop")
 }
 
 func TestEscalationUsesTheStopHookWhenOneIsSet(t *testing.T) {
@@ -372,12 +353,7 @@ func TestKilledGemGivesAFatalError(t *testing.T) {
 			t.Errorf("ClientSafe %q carries %q", safe, leak)
 		}
 	}
-	if _, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "x"}); !IsFatal(err) {
-		t.Fatalf("the next call = %v, want fatal at once", err)
-	}
-	if err := s.Close(callCtx(t)); err != nil {
-		t.Fatalf("Close of a dead session: %v", err)
-	}
+	requireGone(t, s, "the kill")
 }
 
 func TestGemThatDiesMidCallGivesAFatalError(t *testing.T) {
@@ -647,11 +623,7 @@ func TestCancelledLoginReturnsAtOnceAndItsGemIsLoggedOut(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	s, err := lib.Login(ctx, standinLogin(t))
-	if err == nil {
-		s.Close(context.Background())
-		t.Fatal("a login longer than its deadline succeeded")
-	}
+	err := refusedLogin(ctx, t, lib, standinLogin(t), "a login longer than its deadline succeeded")
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
 		t.Fatalf("login = %v after %v; want DeadlineExceeded at the deadline", err, time.Since(start))
 	}
