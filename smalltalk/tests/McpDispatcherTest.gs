@@ -2,7 +2,7 @@ set compile_env: 0
 ! ------------------- Class definition for McpDispatcherTest
 expectvalue /Class
 doit
-TestCase subclass: 'McpDispatcherTest'
+McpTestCase subclass: 'McpDispatcherTest'
   instVarNames: #( server savedChannel)
   classVars: #()
   classInstVars: #()
@@ -33,23 +33,6 @@ McpDispatcherTest category: 'Mcp-Tests'
 removeallmethods McpDispatcherTest
 removeallclassmethods McpDispatcherTest
 ! ------------------- Instance methods for McpDispatcherTest
-category: 'helpers'
-method: McpDispatcherTest
-bytes: anArrayOfIntegers
-  | out |
-  out := WriteStream on: String new.
-  anArrayOfIntegers do: [:each | out nextPut: (Character codePoint: each)].
-  ^out contents
-%
-category: 'helpers'
-method: McpDispatcherTest
-string: aSize of: aCharacter
-  "aSize copies of aCharacter, built from what every extent has."
-  | out |
-  out := WriteStream on: String new.
-  aSize timesRepeat: [out nextPut: aCharacter].
-  ^out contents
-%
 category: 'helpers'
 method: McpDispatcherTest
 call: aToolName arguments: anArgumentsJson

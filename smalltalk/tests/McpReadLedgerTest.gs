@@ -2,7 +2,7 @@ set compile_env: 0
 ! ------------------- Class definition for McpReadLedgerTest
 expectvalue /Class
 doit
-TestCase subclass: 'McpReadLedgerTest'
+McpTestCase subclass: 'McpReadLedgerTest'
   instVarNames: #( ledger)
   classVars: #()
   classInstVars: #()
@@ -27,16 +27,6 @@ McpReadLedgerTest category: 'Mcp-Tests'
 removeallmethods McpReadLedgerTest
 removeallclassmethods McpReadLedgerTest
 ! ------------------- Instance methods for McpReadLedgerTest
-category: 'helpers'
-method: McpReadLedgerTest
-includes: aPart in: aString
-  ^(aString findString: aPart startingAt: 1) > 0
-%
-category: 'helpers'
-method: McpReadLedgerTest
-kindRaisedBy: aBlock
-  ^[aBlock value. nil] on: McpError do: [:ex | ex return: ex kind]
-%
 category: 'running'
 method: McpReadLedgerTest
 setUp

@@ -2,7 +2,7 @@ set compile_env: 0
 ! ------------------- Class definition for McpServerTest
 expectvalue /Class
 doit
-TestCase subclass: 'McpServerTest'
+McpTestCase subclass: 'McpServerTest'
   instVarNames: #( savedServer savedChannel)
   classVars: #()
   classInstVars: #()
@@ -45,11 +45,6 @@ config
 %
 category: 'helpers'
 method: McpServerTest
-includes: aPart in: aString
-  ^(aString findString: aPart startingAt: 1) > 0
-%
-category: 'helpers'
-method: McpServerTest
 prepare: aConfigDictionary
   "The answer of mcpPrepare:, parsed."
   ^McpJson parse: (McpServer mcpPrepare: (McpJson write: aConfigDictionary))
@@ -78,15 +73,6 @@ category: 'helpers'
 method: McpServerTest
 secret
   ^self string: 64 of: $f
-%
-category: 'helpers'
-method: McpServerTest
-string: aSize of: aCharacter
-  "aSize copies of aCharacter, built from what every extent has."
-  | out |
-  out := WriteStream on: String new.
-  aSize timesRepeat: [out nextPut: aCharacter].
-  ^out contents
 %
 category: 'helpers'
 method: McpServerTest

@@ -2,7 +2,7 @@ set compile_env: 0
 ! ------------------- Class definition for McpSessionToolsetTest
 expectvalue /Class
 doit
-TestCase subclass: 'McpSessionToolsetTest'
+McpTestCase subclass: 'McpSessionToolsetTest'
   instVarNames: #( server)
   classVars: #()
   classInstVars: #()
@@ -31,16 +31,6 @@ McpSessionToolsetTest category: 'Mcp-Tests'
 removeallmethods McpSessionToolsetTest
 removeallclassmethods McpSessionToolsetTest
 ! ------------------- Instance methods for McpSessionToolsetTest
-category: 'helpers'
-method: McpSessionToolsetTest
-includes: aPart in: aString
-  ^(aString findString: aPart startingAt: 1) > 0
-%
-category: 'helpers'
-method: McpSessionToolsetTest
-kindRaisedBy: aBlock
-  ^[aBlock value. nil] on: McpError do: [:ex | ex return: ex kind]
-%
 category: 'running'
 method: McpSessionToolsetTest
 setUp

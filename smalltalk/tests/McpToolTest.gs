@@ -2,7 +2,7 @@ set compile_env: 0
 ! ------------------- Class definition for McpToolTest
 expectvalue /Class
 doit
-TestCase subclass: 'McpToolTest'
+McpTestCase subclass: 'McpToolTest'
   instVarNames: #( server toolset)
   classVars: #()
   classInstVars: #()
@@ -27,12 +27,6 @@ McpToolTest category: 'Mcp-Tests'
 removeallmethods McpToolTest
 removeallclassmethods McpToolTest
 ! ------------------- Instance methods for McpToolTest
-category: 'helpers'
-method: McpToolTest
-kindRaisedBy: aBlock
-  "The kind of the McpError aBlock signals, or nil when it signals none."
-  ^[aBlock value. nil] on: McpError do: [:ex | ex return: ex kind]
-%
 category: 'helpers'
 method: McpToolTest
 numbers: anInteger

@@ -2,7 +2,7 @@ set compile_env: 0
 ! ------------------- Class definition for McpUtf8Test
 expectvalue /Class
 doit
-TestCase subclass: 'McpUtf8Test'
+McpTestCase subclass: 'McpUtf8Test'
   instVarNames: #()
   classVars: #()
   classInstVars: #()
@@ -27,14 +27,6 @@ McpUtf8Test category: 'Mcp-Tests'
 removeallmethods McpUtf8Test
 removeallclassmethods McpUtf8Test
 ! ------------------- Instance methods for McpUtf8Test
-category: 'helpers'
-method: McpUtf8Test
-bytes: anArrayOfIntegers
-  | out |
-  out := WriteStream on: String new.
-  anArrayOfIntegers do: [:each | out nextPut: (Character codePoint: each)].
-  ^out contents
-%
 category: 'helpers'
 method: McpUtf8Test
 refusalOffsetFor: anArrayOfIntegers

@@ -8,7 +8,7 @@ set compile_env: 0
 run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
-#( #McpCoreTestToolset #McpTestServer #McpTestLedger #McpReadLedgerTest
+#( #McpTestCase #McpCoreTestToolset #McpTestServer #McpTestLedger #McpReadLedgerTest
    #McpJsonTest #McpUtf8Test #McpToolTest #McpDispatcherTest #McpServerTest
    #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
@@ -20,6 +20,7 @@ true
 %
 !
 ! ------------------- Helpers of the worker-core suites
+input smalltalk/tests/McpTestCase.gs
 input smalltalk/tests/McpCoreTestToolset.gs
 input smalltalk/tests/McpTestLedger.gs
 input smalltalk/tests/McpTestServer.gs
