@@ -24,8 +24,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
-# shellcheck source=SCRIPTDIR/server-process.sh
-. "$ROOT/server-process.sh"
 [ $# -eq 0 ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 gs_env_load_setenv || exit 1
@@ -64,6 +62,8 @@ if ! curl -fsS --max-time 10 -o /dev/null "${MCP_OIDC_ISSUER%/}/.well-known/open
 fi
 
 # ---- as run-server.sh: port, binary, stone, control session ---------------------------------------
+# shellcheck source=SCRIPTDIR/server-process.sh
+. "$ROOT/server-process.sh"
 server_settings || exit 1
 server_claim_port "$0" || exit 1
 gs_env_for_server "the server (one gem per MCP session, plus its control session)" || exit 1
