@@ -36,6 +36,14 @@ func (sk *gsSocket) waitReadable(d time.Duration) bool {
 	return n > 0 || sk.eof
 }
 
+// failed keeps err, when there is one, for lastErrorString, and tells whether there was.
+func (sk *gsSocket) failed(err error) bool {
+	if err != nil {
+		sk.lastErr = err.Error()
+	}
+	return err != nil
+}
+
 func (s *Session) socketOf(v Value) *gsSocket {
 	o := s.argObj(v)
 	if sk, ok := o.ext.(*gsSocket); ok {
@@ -60,8 +68,7 @@ func (img *Image) socketPrims(s *Session) {
 		host, _ := s.str(x[1])
 		c, err := net.DialTimeout("tcp", net.JoinHostPort(host, strconv.Itoa(s.argInt(x[0]))),
 			time.Duration(s.argInt(x[2]))*time.Millisecond)
-		if err != nil {
-			sk.lastErr = err.Error()
+		if sk.failed(err) {
 			return false
 		}
 		sk.conn = c
@@ -79,8 +86,7 @@ func (img *Image) socketPrims(s *Session) {
 		}
 		_ = sk.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		n, err := sk.conn.Write(b)
-		if err != nil {
-			sk.lastErr = err.Error()
+		if sk.failed(err) {
 			return nil
 		}
 		return int64(n)
@@ -133,8 +139,7 @@ func (img *Image) socketPrims(s *Session) {
 	img.prim(s, "GsSocket", "makeServer:atPort:", func(s *Session, a Value, x []Value) Value {
 		sk := s.socketOf(a)
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(s.argInt(x[1]))))
-		if err != nil {
-			sk.lastErr = err.Error()
+		if sk.failed(err) {
 			return nil
 		}
 		sk.ln = ln
