@@ -164,6 +164,11 @@ func TestToolHandlersResolveAlongSuperclassesAndCascades(t *testing.T) {
 		"SubSub.gs": definitionDoit("Sub", "SubSub", "", "", "") +
 			"category: 'tools'\nmethod: SubSub\none: args\n  ^11\n%\n" + // overrides a declared handler
 			"category: 'tools'\nmethod: SubSub\nthree: args\n  ^3\n%\n", // line 16: handles nothing
+		"Leaf.gs": definitionDoit("Sub", "Leaf", "", "", "") +
+			"category: 'registration'\nmethod: Leaf\nregisterOn: aRegistry\n  super registerOn: aRegistry.\n" +
+			declare("four", "[:args | self four: args]") + "  ^aRegistry\n%\n" +
+			"category: 'tools'\nmethod: Leaf\ntwo: args\n  ^22\n%\n" + // overrides Sub's, declared there
+			"category: 'tools'\nmethod: Leaf\nfour: args\n  ^4\n%\n",
 	})
 	assertSame(t, got, "SubSub.gs:16: SubSub>>three: is in category 'tools' (a tool handler) but no tool declared in Sub>>registerOn: calls it")
 }

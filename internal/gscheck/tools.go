@@ -99,14 +99,22 @@ func (c *checker) checkDeclarations(t *toolsetBodies, cls string, rb *parsedBody
 	return sent
 }
 
-// declaredHandlers answers the selectors the tools declared for cls send to self, and the class
-// whose registerOn: declares them: cls itself, or the nearest superclass in the tree that has one.
+// declaredHandlers answers the selectors that the tools declared for cls send to self, along cls
+// and its superclasses in the tree (a subclass may override an inherited tool's handler), and the
+// nearest of them whose registerOn: declares tools, to name in a finding.
 func (c *checker) declaredHandlers(sent map[string]map[string]bool, cls string) (map[string]bool, string) {
+	calls := map[string]bool{}
+	declarer := ""
 	seen := map[string]bool{}
 	for name := cls; name != "" && !seen[name]; {
 		seen[name] = true
-		if calls, ok := sent[name]; ok {
-			return calls, name
+		if own, ok := sent[name]; ok {
+			for sel := range own {
+				calls[sel] = true
+			}
+			if declarer == "" {
+				declarer = name
+			}
 		}
 		def := c.tree.classes[name]
 		if def == nil {
@@ -114,7 +122,10 @@ func (c *checker) declaredHandlers(sent map[string]map[string]bool, cls string) 
 		}
 		name = def.Super
 	}
-	return map[string]bool{}, cls
+	if declarer == "" {
+		declarer = cls
+	}
+	return calls, declarer
 }
 
 // understands tells whether an instance of cls answers sel: a method of cls or of a superclass
