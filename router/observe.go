@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -34,14 +34,14 @@ type Observer interface {
 // NopObserver hears nothing; embed it to observe only some events.
 type NopObserver struct{}
 
-func (NopObserver) CallEnded(CallEvent)  {}
-func (NopObserver) LaunchFailed(string)  {}
-func (NopObserver) SessionOpened()       {}
-func (NopObserver) SessionEnded(string)  {}
-func (NopObserver) Reaped(string)        {}
-func (NopObserver) StreamOpened()        {}
-func (NopObserver) StreamClosed()        {}
-func (NopObserver) OutboxDropped()       {}
+func (NopObserver) CallEnded(CallEvent) {}
+func (NopObserver) LaunchFailed(string) {}
+func (NopObserver) SessionOpened()      {}
+func (NopObserver) SessionEnded(string) {}
+func (NopObserver) Reaped(string)       {}
+func (NopObserver) StreamOpened()       {}
+func (NopObserver) StreamClosed()       {}
+func (NopObserver) OutboxDropped()      {}
 
 // CallEvent is one finished call.
 type CallEvent struct {
@@ -76,5 +76,5 @@ func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.D
 	case out.Err != nil:
 		outcome = "workerError"
 	}
-	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Step: f.Ending.Step(), Took: took})
+	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Step: string(f.Ending), Took: took})
 }

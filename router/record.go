@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
-// A session is one record (router/session.Session): its gem, its GET stream, its owner, the
+// A session is one record (router/internal/session.Session): its gem, its GET stream, its owner, the
 // lifetime policy's memory of it and the parts plug-ins hold on it (the channel's endpoint). Ending it is one operation
 // (Session.End) that releases all of them; what the router itself must still hear of, the
 // metrics and the lifetime policy, it hears through the table's two hooks below, which it

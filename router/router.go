@@ -34,10 +34,10 @@ import (
 	"github.com/rs/zerolog"
 	oteltrace "go.opentelemetry.io/otel/trace"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/trace"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -121,8 +121,8 @@ type Options struct {
 	// router starts it on its sessions in New and stops it when shutdown begins.
 	Lifetime *lifetime.Engine
 	// Stream bounds each session's GET stream (outbox, replay, keepalive); zero values take
-	// router/sse's defaults.
-	Stream sse.Options
+	// the defaults of router/internal/sse.
+	Stream StreamOptions
 	// Observer, when set, hears of calls, launches, sessions, reaps and streams (metrics).
 	Observer Observer
 	// Metrics, when set, is served at GET /metrics behind the Host and Origin gates (not
@@ -135,6 +135,10 @@ type Options struct {
 
 	Log zerolog.Logger
 }
+
+// StreamOptions bound a session's GET stream: its outbox and replay limits, keepalive and
+// write deadline (the stream itself is router/internal/sse, a part of the router).
+type StreamOptions = sse.Options
 
 // SessionPart is what a plug-in keeps on a session it helped prepare (the channel's
 // endpoint): Join gives it the session once the login has succeeded, after which the session

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -79,7 +79,11 @@ type recordedPart struct {
 
 func (p *recordedPart) Join(s *session.Session) { p.mu.Lock(); p.joined = s.ID(); p.mu.Unlock() }
 func (p *recordedPart) Close()                  { p.mu.Lock(); p.closed++; p.mu.Unlock() }
-func (p *recordedPart) state() (string, int)    { p.mu.Lock(); defer p.mu.Unlock(); return p.joined, p.closed }
+func (p *recordedPart) state() (string, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.joined, p.closed
+}
 
 func TestAPreparedPartJoinsItsSessionAndIsClosedOnceWhenItEndsOrItsLoginFails(t *testing.T) {
 	var parts []*recordedPart

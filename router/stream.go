@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
 // StreamOpener serves the standalone server-to-client stream (GET /mcp) of a live session,
@@ -19,7 +19,7 @@ type StreamOpener interface {
 	ServeStream(w http.ResponseWriter, r *http.Request, sess *session.Session)
 }
 
-// SessionStream serves the session's own stream (router/sse: outbox, replay from
+// SessionStream serves the session's own stream (router/internal/sse: outbox, replay from
 // Last-Event-ID, keepalive, the liveness probe's pings).
 type SessionStream struct{}
 

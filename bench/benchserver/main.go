@@ -5,7 +5,7 @@
 //	             (the stand-in: GEMSTONE=build/standin): what bin/mcp-gemstone runs, with -pprof
 //	             available for profiling the binding's per-call cost
 //	-mode fake   the router assembled as bin/mcp-gemstone assembles it (internal/wiring:
-//	             metrics, router/sse streams, the lifetime policy at its defaults, the channel)
+//	             metrics, router/internal/sse streams, the lifetime policy at its defaults, the channel)
 //	             with the in-process fake worker (worker/fakeworker: the stand-in's fixture
 //	             worker, no GCI, no gem process)
 //	-mode sdk    the Go SDK v1.8.0 stateful streamable server with an in-process echo tool
@@ -76,7 +76,7 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 	log := zerolog.New(os.Stderr).Level(zerolog.WarnLevel)
 	switch mode {
 	case "fake":
-		// Assembled as bin/mcp-gemstone assembles it (metrics, router/sse streams under the
+		// Assembled as bin/mcp-gemstone assembles it (metrics, router/internal/sse streams under the
 		// default lifetime policy, the channel), with the fake worker in place of the binding.
 		launcher := fakeworker.New()
 		asm, err := wiring.Assemble(router.Options{

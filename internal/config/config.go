@@ -20,8 +20,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -149,23 +147,8 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	all := settings()
-	fs := flag.NewFlagSet("mcp-gemstone", flag.ContinueOnError)
-	// The flag package's own usage is the bare flag list; the help is written below instead,
-	// and a parse error is returned for the caller to print once.
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	flags := make([]*string, len(all))
-	for i, s := range all {
-		if s.flag != "" {
-			flags[i] = fs.String(s.flag, "", s.help)
-		}
-	}
-	knobs := lifetime.Knobs()
-	knobFlags := make([]*string, len(knobs))
-	for i, k := range knobs {
-		knobFlags[i] = fs.String(k.Flag, "", k.Help)
-	}
+	all, knobs := settings(), lifetime.Knobs()
+	fs, flags, knobFlags := newFlagSet(all, knobs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -190,6 +173,40 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 			problems = append(problems, fmt.Sprintf("%s is set, but this server reads %s instead (the same setting): rename it", r.old, r.now))
 		}
 	}
+	problems = append(problems, c.readRows(all, flags, given, getenv)...)
+	problems = append(problems, c.loadLifetime(getenv, knobs, knobFlags, given)...)
+	problems = append(problems, c.reconcile()...)
+	if len(problems) > 0 {
+		return nil, errors.New("refusing to start; bad configuration:\n  " + strings.Join(problems, "\n  "))
+	}
+	return c, nil
+}
+
+// newFlagSet declares a flag for every row that has one and for every lifetime knob; each
+// answers "" until given, so a row can tell a given flag from its default.
+func newFlagSet(all []setting, knobs []lifetime.Knob) (fs *flag.FlagSet, flags, knobFlags []*string) {
+	fs = flag.NewFlagSet("mcp-gemstone", flag.ContinueOnError)
+	// The flag package's own usage is the bare flag list; the help is written by writeHelp
+	// instead, and a parse error is returned for the caller to print once.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	flags = make([]*string, len(all))
+	for i, s := range all {
+		if s.flag != "" {
+			flags[i] = fs.String(s.flag, "", s.help)
+		}
+	}
+	knobFlags = make([]*string, len(knobs))
+	for i, k := range knobs {
+		knobFlags[i] = fs.String(k.Flag, "", k.Help)
+	}
+	return fs, flags, knobFlags
+}
+
+// readRows gives every row its value (the default, else its variable, else its flag),
+// recording where a given one came from, and answers the refusals.
+func (c *Config) readRows(all []setting, flags []*string, given map[string]bool, getenv func(string) string) []string {
+	var problems []string
 	for i, s := range all {
 		v, from := s.def, "default"
 		if e, ok := lookup(getenv, s.env); ok {
@@ -200,16 +217,14 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 			v, from = *flags[i], "-"+s.flag
 			c.from[s.env] = from
 		}
-		if err := s.parse(c, strings.TrimSpace(v)); err != nil {
+		if !s.secret { // a password is taken as given, spaces and all
+			v = strings.TrimSpace(v)
+		}
+		if err := s.parse(c, v); err != nil {
 			problems = append(problems, s.refusal(v, from, err))
 		}
 	}
-	problems = append(problems, c.loadLifetime(getenv, knobs, knobFlags, given)...)
-	problems = append(problems, c.reconcile()...)
-	if len(problems) > 0 {
-		return nil, errors.New("refusing to start; bad configuration:\n  " + strings.Join(problems, "\n  "))
-	}
-	return c, nil
+	return problems
 }
 
 // refusal is the line naming a bad value: the variable, the flag, the value (a secret's is
@@ -232,96 +247,6 @@ func (c *Config) named(env string) string {
 		return from
 	}
 	return env
-}
-
-// reconcile fills the defaults that follow from other settings and checks the settings
-// against each other.
-func (c *Config) reconcile() []string {
-	c.WorkerUserSet = c.from[envWorkerUser] != ""
-	if c.ControlUser == "" {
-		c.ControlUser = c.WorkerUser
-	}
-	if c.Password == "" {
-		c.Password = c.passEnv
-	} else if c.passEnv != "" {
-		c.Warnings = append(c.Warnings, "GS_PASS is set but not used: the password is read from GS_PASS_FILE")
-	}
-	if c.RouterID == "" {
-		c.RouterID = strconv.Itoa(c.Port)
-	}
-	problems := c.reconcileToolsetOptions()
-	problems = append(problems, c.reconcileTLS()...)
-	return append(problems, c.reconcileAuth()...)
-}
-
-// reconcileTLS takes both files of the key pair or neither.
-func (c *Config) reconcileTLS() []string {
-	cert, key := c.TLS.CertFile != "", c.TLS.KeyFile != ""
-	switch {
-	case cert && !key:
-		return []string{fmt.Sprintf("%s is set but %s is not: set both (PEM files) or neither", c.named(envTLSCert), envTLSKey)}
-	case key && !cert:
-		return []string{fmt.Sprintf("%s is set but %s is not: set both (PEM files) or neither", c.named(envTLSKey), envTLSCert)}
-	}
-	return nil
-}
-
-// reconcileAuth makes the network-facing mode: its own settings only with MCP_AUTH=oidc (an
-// issuer given without it would otherwise leave the server open while looking closed), the
-// issuer and resource required, no worker user (the token names it), and a scope mapping
-// held against the tool surface.
-func (c *Config) reconcileAuth() []string {
-	var problems []string
-	if c.authMode != "oidc" {
-		for _, env := range oidcOnly {
-			if from, ok := c.from[env]; ok {
-				problems = append(problems, fmt.Sprintf("%s needs %s=oidc: it configures the network-facing mode (docs/auth.md); set %s=oidc, or unset it", from, envAuth, envAuth))
-			}
-		}
-		return problems
-	}
-	for _, env := range []string{envIssuer, envResource} {
-		if _, ok := c.from[env]; !ok {
-			problems = append(problems, fmt.Sprintf("%s must be set with %s=oidc", env, envAuth))
-		}
-	}
-	if from, ok := c.from[envWorkerUser]; ok {
-		problems = append(problems, from+" is refused with MCP_AUTH=oidc: each worker gem logs in as the GemStone user "+
-			"its bearer token names (MCP_USERID_CLAIM); unset it, and give that user a restricted profile instead")
-	}
-	if m := c.oidc.ScopeToolsets; m != nil {
-		surface, from, err := c.surface()
-		if err == nil {
-			err = m.CheckSurface(surface, from)
-		}
-		if err != nil {
-			problems = append(problems, strings.Split(err.Error(), "\n  ")...)
-		}
-		c.oidc.Surface, c.oidc.SurfaceFrom = surface, from
-	}
-	if len(problems) == 0 {
-		a := c.oidc
-		c.Auth = &a
-	}
-	return problems
-}
-
-// mcpServerDefaultToolsets is McpServer class >> defaultToolsetNames (smalltalk/core/McpServer.gs;
-// a test holds the two equal): the surface when MCP_TOOLSETS is empty.
-var mcpServerDefaultToolsets = []string{"McpBrowsingToolset", "McpExecutionToolset", "McpListingToolset",
-	"McpMutationToolset", "McpSearchToolset", "McpSessionToolset", "McpTestingToolset"}
-
-// surface is the configured tool surface by toolset name and where it came from: MCP_TOOLSETS,
-// or the worker class's default, which the router knows for McpServer only.
-func (c *Config) surface() ([]string, string, error) {
-	switch {
-	case len(c.Toolsets) > 0:
-		return c.Toolsets, c.named(envToolsets), nil
-	case c.WorkerClass == "McpServer":
-		return mcpServerDefaultToolsets, "the default surface of McpServer, MCP_TOOLSETS being empty", nil
-	}
-	return nil, "", fmt.Errorf("%s needs MCP_TOOLSETS with MCP_WORKER_CLASS=%s: the router knows the default surface of McpServer only, "+
-		"and holds the mapping against the surface at start", c.named(envScopeToolsets), c.WorkerClass)
 }
 
 // loadLifetime reads the lifetime policy, a given flag in place of its variable; a refusal
@@ -353,39 +278,6 @@ func (c *Config) loadLifetime(getenv func(string) string, knobs []lifetime.Knob,
 	}
 	c.Lifetime = lc
 	return nil
-}
-
-// reconcileToolsetOptions applies the spec's rules between MCP_TOOLSETS,
-// MCP_TOOLSET_OPTIONS and MCP_GRAIL_DIR: options for a toolset the router does not serve
-// refuse the start; MCP_GRAIL_DIR without McpGrailToolset in the surface is left off with a
-// warning; MCP_TOOLSET_OPTIONS replaces MCP_GRAIL_DIR rather than adding to it; and a Grail
-// directory must hold src/python/stdlib, so a typo is one line at launch.
-func (c *Config) reconcileToolsetOptions() []string {
-	var problems []string
-	if len(c.Toolsets) > 0 {
-		for name := range c.ToolsetOptions {
-			if !slices.Contains(c.Toolsets, name) {
-				problems = append(problems, fmt.Sprintf("MCP_TOOLSET_OPTIONS (-toolset-options) holds options for %s, which MCP_TOOLSETS does not serve", name))
-			}
-		}
-	}
-	if c.GrailDir == "" {
-		return problems
-	}
-	switch {
-	case c.ToolsetOptions != nil:
-		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is ignored: MCP_TOOLSET_OPTIONS replaces it (name grailDirectory there)")
-	case !slices.Contains(c.Toolsets, GrailToolset):
-		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is set but "+GrailToolset+" is not in MCP_TOOLSETS: left off")
-	default:
-		if st, err := os.Stat(filepath.Join(c.GrailDir, "src", "python", "stdlib")); err != nil || !st.IsDir() {
-			problems = append(problems, fmt.Sprintf("MCP_GRAIL_DIR (-grail-dir) = %q: not a Grail checkout (no src/python/stdlib in it)", c.GrailDir))
-			break
-		}
-		dir, _ := json.Marshal(c.GrailDir)
-		c.ToolsetOptions = map[string]map[string]json.RawMessage{GrailToolset: {"grailDirectory": dir}}
-	}
-	return problems
 }
 
 func lookup(getenv func(string) string, name string) (string, bool) {

@@ -93,8 +93,8 @@ func TestPasswordComesFromTheFileAndNeverAppearsInAnError(t *testing.T) {
 	if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "GS_PASS is set but not used") {
 		t.Fatalf("file and GS_PASS: %v %v", err, c.Warnings)
 	}
-	if c, err := Load(nil, env("GS_PASS", "other"), io.Discard); err != nil || c.Password != "other" {
-		t.Fatalf("GS_PASS alone: %v", err)
+	if c, err := Load(nil, env("GS_PASS", " other "), io.Discard); err != nil || c.Password != " other " {
+		t.Fatalf("GS_PASS alone, spaces kept: %q %v", c.Password, err)
 	}
 	_, err = Load(nil, env("GS_PASS", "s3cret-pw", "MCP_PORT", "x"), io.Discard)
 	if err == nil || strings.Contains(err.Error(), "s3cret-pw") {

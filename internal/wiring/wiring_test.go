@@ -10,10 +10,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -71,14 +70,14 @@ func TestAssemblyWithoutAStoneReaderIsRefusedNamingIt(t *testing.T) {
 
 func TestTheGETStreamIsTheSSEPathwayWithItsPrimingEvent(t *testing.T) {
 	ts := assemble(t, false)
-	sid := initialize(t, ts.URL+"/mcp", sse.PrimingSince)
+	sid := initialize(t, ts.URL+"/mcp", "2025-11-25")
 	s := ssetest.Open(t, ts.URL+"/mcp", sid, "", 8)
 	if s.Resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /mcp: %d", s.Resp.StatusCode)
 	}
 	fr := s.Next(t, 5*time.Second, ssetest.AnyFrame)
 	if fr.ID == "" || fr.Retry == "" {
-		t.Fatalf("first frame %+v: want the priming event (an id and a retry) of router/sse", fr)
+		t.Fatalf("first frame %+v: want the priming event (an id and a retry) of router/internal/sse", fr)
 	}
 }
 

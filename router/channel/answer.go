@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
 // DefaultResumeHold is how long the rest of a closed POST stream waits for its client's GET
@@ -61,7 +61,7 @@ const resumeKeep = 1 << 20
 
 // Answer is the answer to one POSTed request that a worker may speak during. It stays
 // application/json until the first message, then becomes an SSE stream on lane "lane" of
-// the session's event ids ("<lane>-1-<seq>", the form router/sse uses; lane 0 is the GET
+// the session's event ids ("<lane>-1-<seq>", the form router/internal/sse uses; lane 0 is the GET
 // stream).
 type Answer struct {
 	ep        *Endpoint

@@ -123,7 +123,7 @@ func Listen(o Options) (*Hub, error) {
 	h := &Hub{
 		o: o, ln: ln, log: o.Log.With().Str("component", "channel").Logger(),
 		bySecret: map[secretKey]*Endpoint{},
-		ended: map[secretKey]struct{}{}, conns: map[net.Conn]struct{}{}, refusals: map[string]uint64{},
+		ended:    map[secretKey]struct{}{}, conns: map[net.Conn]struct{}{}, refusals: map[string]uint64{},
 	}
 	h.wg.Add(1)
 	go h.accept()

@@ -15,6 +15,7 @@ import (
 // The binary wires the lifetime policy: a session that opens no stream is released after
 // MCP_STREAMLESS_IDLE_TIMEOUT (not before), its gem is logged out, and its id then meets 404.
 func TestAStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_STREAMLESS_IDLE_TIMEOUT=2s", "MCP_REAPER_INTERVAL=1s", "MCP_IDLE_TIMEOUT=10m")
 	sid := s.open()
 	opened := time.Now()
@@ -43,7 +44,7 @@ func TestAStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	}
 }
 
-// The binary's GET stream is router/sse's: on 2025-11-25 it opens with a priming event that
+// The binary's GET stream is router/internal/sse's: on 2025-11-25 it opens with a priming event that
 // carries an id and a retry field, so a client can resume with Last-Event-ID.
 func TestTheBinarysGetStreamPrimesAResumableStream(t *testing.T) {
 	s := start(t)

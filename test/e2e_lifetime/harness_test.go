@@ -17,11 +17,10 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
@@ -97,7 +96,7 @@ func fast() lifetime.Config {
 	return c
 }
 
-func newFixture(t *testing.T, cfg lifetime.Config, sseOpts sse.Options) *fixture {
+func newFixture(t *testing.T, cfg lifetime.Config, sseOpts router.StreamOptions) *fixture {
 	t.Helper()
 	l := standin(t)
 	setReadings(t, "0 -1")
@@ -134,14 +133,13 @@ func newFixture(t *testing.T, cfg lifetime.Config, sseOpts sse.Options) *fixture
 	return f
 }
 
-// stream answers a live session's GET stream, where the router puts what it sends unasked.
-func (f *fixture) stream(sid string) *sse.Session {
-	f.t.Helper()
-	s, ok := f.srv.Sessions().Get(sid)
+// mapped answers a live session's record, from Sessions().Get (the record's stream is where
+// the router puts what it sends unasked).
+func mapped[T any](s T, ok bool) T {
 	if !ok {
-		f.t.Fatalf("session %s not mapped", sid)
+		panic("the session is not mapped")
 	}
-	return s.Stream()
+	return s
 }
 
 func setReadings(t *testing.T, s string) {

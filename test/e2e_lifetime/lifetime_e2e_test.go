@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest/ssetest"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse/ssetest"
 )
 
 func TestStreamOpensAndAKeepaliveArrives(t *testing.T) {
-	f := newFixture(t, fast(), sse.Options{Keepalive: 100 * time.Millisecond})
+	f := newFixture(t, fast(), router.StreamOptions{Keepalive: 100 * time.Millisecond})
 	sid := f.open("2025-11-25")
 	s := f.get(sid, "")
 	if s.Resp.StatusCode != http.StatusOK || s.Resp.Header.Get("Content-Type") != "text/event-stream" {
@@ -32,7 +32,7 @@ func TestStreamOpensAndAKeepaliveArrives(t *testing.T) {
 }
 
 func TestSecondGETEndsTheFirst(t *testing.T) {
-	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
+	f := newFixture(t, fast(), router.StreamOptions{Keepalive: time.Hour})
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
 	first.Next(t, 5*time.Second, ssetest.AnyFrame)
@@ -43,7 +43,7 @@ func TestSecondGETEndsTheFirst(t *testing.T) {
 	}
 	t.Logf("first stream ended %v after the second GET", time.Since(start))
 	second.Next(t, 5*time.Second, ssetest.AnyFrame) // the second one is primed and open
-	st := f.stream(sid)
+	st := mapped(f.srv.Sessions().Get(sid)).Stream()
 	st.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/e2e"}`))
 	if fr := second.Next(t, 5*time.Second, ssetest.IsEvent); !strings.Contains(fr.Data, "notifications/e2e") {
 		t.Fatalf("second stream got %+v", fr)
@@ -54,7 +54,7 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	const writeTimeout = 500 * time.Millisecond
 	cfg := fast()
 	cfg.StreamLossGrace = lifetime.After(200 * time.Millisecond)
-	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour, WriteTimeout: writeTimeout})
+	f := newFixture(t, cfg, router.StreamOptions{Keepalive: time.Hour, WriteTimeout: writeTimeout})
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
 	conn, err := net.Dial("tcp", f.ts.Listener.Addr().String())
@@ -71,7 +71,7 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	if err != nil || !strings.Contains(status, "200") {
 		t.Fatalf("GET status line %q (%v)", status, err)
 	}
-	st := f.stream(sid)
+	st := mapped(f.srv.Sessions().Get(sid)).Stream()
 	big := []byte(`{"jsonrpc":"2.0","method":"notifications/pad","params":{"p":"` + strings.Repeat("x", 64<<10) + `"}}`)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -101,7 +101,7 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
 	cfg := fast()
 	cfg.ProbeInterval = lifetime.After(200 * time.Millisecond)
-	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour})
+	f := newFixture(t, cfg, router.StreamOptions{Keepalive: time.Hour})
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
 	s := f.get(sid, "")
@@ -124,7 +124,7 @@ func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
 func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
 	cfg := fast()
 	cfg.ProbeInterval = lifetime.After(200 * time.Millisecond)
-	f := newFixture(t, cfg, sse.Options{Keepalive: time.Hour})
+	f := newFixture(t, cfg, router.StreamOptions{Keepalive: time.Hour})
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
 	s := f.get(sid, "")
@@ -156,7 +156,7 @@ func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
 func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 	cfg := fast()
 	cfg.StreamlessIdleTimeout = lifetime.After(time.Second)
-	f := newFixture(t, cfg, sse.Options{})
+	f := newFixture(t, cfg, router.StreamOptions{})
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
 	time.Sleep(600 * time.Millisecond)
@@ -179,11 +179,11 @@ func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 }
 
 func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
-	f := newFixture(t, fast(), sse.Options{Keepalive: time.Hour})
+	f := newFixture(t, fast(), router.StreamOptions{Keepalive: time.Hour})
 	sid := f.open("2025-11-25")
 	first := f.get(sid, "")
 	first.Next(t, 5*time.Second, ssetest.AnyFrame)
-	st := f.stream(sid)
+	st := mapped(f.srv.Sessions().Get(sid)).Stream()
 	for i := 1; i <= 5; i++ {
 		st.Send([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/n","params":{"n":%d}}`, i)))
 	}
@@ -213,7 +213,7 @@ func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
 func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T) {
 	cfg := fast()
 	cfg.MaxCommitsBehind = 20
-	f := newFixture(t, cfg, sse.Options{})
+	f := newFixture(t, cfg, router.StreamOptions{})
 	idle := f.open("2025-06-18")
 	busy := f.open("2025-06-18")
 	for _, sid := range []string{idle, busy} {
@@ -242,7 +242,7 @@ func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t
 	cfg := fast()
 	cfg.MaxCommitsBehind = 20
 	cfg.PinnedViewGrace = lifetime.After(300 * time.Millisecond)
-	f := newFixture(t, cfg, sse.Options{})
+	f := newFixture(t, cfg, router.StreamOptions{})
 	sid := f.open("2025-06-18")
 	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
 	start := time.Now()
@@ -264,7 +264,7 @@ func TestQuietRepositoryNeverEndsALongCall(t *testing.T) {
 	cfg := fast()
 	cfg.MaxCommitsBehind = 20
 	cfg.PinnedViewGrace = lifetime.After(100 * time.Millisecond)
-	f := newFixture(t, cfg, sse.Options{})
+	f := newFixture(t, cfg, router.StreamOptions{})
 	sid := f.open("2025-06-18")
 	setReadings(t, fmt.Sprintf("3 20 %d", f.gemSession(sid)))
 	if r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.RPC.Error != nil {

@@ -79,7 +79,7 @@ func TestThroughNginxTLSACallAStreamPastTwoKeepalivesResumeAndDelete(t *testing.
 			t.Logf("keepalive %d through nginx after %v", keepalives, time.Since(t0).Round(time.Millisecond))
 		}
 	}
-	// Keepalives fall on the router's shared beat (router/sse.UntilBeat): the first within one
+	// Keepalives fall on the router's shared beat (router/internal/sse.UntilBeat): the first within one
 	// interval of the stream opening, the next one interval after it.
 	if at[0] > keepaliveInterval+2*time.Second {
 		t.Errorf("the first keepalive came %v after the stream opened: later than one interval", at[0])

@@ -54,7 +54,7 @@ func (s *Stream) read(r *bufio.Reader) {
 		}
 		line = strings.TrimRight(line, "\n")
 		if line == "" {
-			// The opening ": stream open" comment is passed over (router/sse tests it).
+			// The opening ": stream open" comment is passed over (router/internal/sse tests it).
 			if seen && fr.Comment != "stream open" {
 				s.Frames <- fr
 			}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
