@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
 // A gate checks a request before it reaches a handler. It answers the request to go on with

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 

@@ -7,7 +7,7 @@ import (
 	"net/http"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
 // A state handle names a gem of one client's own on the stateless revision: a session of the

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
 // maxListeners bounds the subscriptions/listen streams open at once; listenerBuffer bounds

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
 // DefaultStatelessPool is how many gems serve requests that carry no state, when

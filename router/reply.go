@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
 // ResponseMode decides how the answer to one POSTed request is written. JSONResponses writes

@@ -22,7 +22,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
 // fixture is a resource server in front of a handler that opens and serves sessions the

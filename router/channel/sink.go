@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
 // BindSink implements router.SinkBinder: the call's messages go to sink instead of an HTTP

@@ -158,7 +158,7 @@ type Engine struct {
 	run sync.Mutex
 
 	mu        sync.Mutex // guards everything below
-	resumedAt time.Time // the last forgiven suspend: no idle clock runs from before it
+	resumedAt time.Time  // the last forgiven suspend: no idle clock runs from before it
 	stats     Stats
 	started   bool
 	stopped   bool

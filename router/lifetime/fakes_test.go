@@ -131,7 +131,7 @@ type fakeSession struct {
 }
 
 func (s *fakeSession) NeverStreams() bool { return s.stateless }
-func (s *fakeSession) Memory() *Memory   { return &s.memory }
+func (s *fakeSession) Memory() *Memory    { return &s.memory }
 
 func (s *fakeSession) ID() string { return s.id }
 func (s *fakeSession) Created() time.Time {
