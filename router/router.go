@@ -12,12 +12,13 @@
 // POSTed responses are answered by the front end without queueing; a GET stream runs on its
 // request's goroutine until the client leaves, the session ends or the server shuts down.
 //
-// Seams for the work that builds on this package: StreamOpener serves GET /mcp (the default
-// only holds the stream open with keepalive comments); session.Hooks plus Server.Sessions
-// give the lifetime policy every session's activity clock, in-flight call and End; Auth and
-// Identity make the network-facing mode (a principal per request, sessions bound to it, gems
-// logged in as it); Observer and Metrics feed /metrics. Answers to POSTed requests go through
-// ResponseMode (JSON until the worker speaks: router/channel, docs/channel.md).
+// Seams (docs/transport.md): StreamOpener serves GET /mcp (by default the session's own
+// stream, which the channel wraps to resume a POST stream); Lifetime is the session-lifetime
+// policy the router starts on its sessions; Auth and Identity make the network-facing mode (a
+// principal per request, sessions bound to it, gems logged in as it); Public serves documents
+// outside the gates (the OAuth metadata); Observer and Metrics feed /metrics. Answers to
+// POSTed requests go through ResponseMode (JSON until the worker speaks: router/channel,
+// docs/channel.md).
 package router
 
 import (
