@@ -14,8 +14,8 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
-	"github.com/gemstone-mcp/mcp-gemstone/router/session"
-	"github.com/gemstone-mcp/mcp-gemstone/router/sse"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
