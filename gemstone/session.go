@@ -129,8 +129,10 @@ func (s *Session) finish() error {
 	return s.closeErr
 }
 
-// waker interrupts a wait in poll(2) from another goroutine. Its pipe is closed under the
-// same lock that guards a poke, so a late poke never writes to a reused descriptor.
+// waker interrupts a waiting call from another goroutine: its pipe is among what the call
+// waits on (the netpoller's epoll descriptor, or poll(2) where epoll is missing). The pipe is
+// closed under the same lock that guards a poke, so a late poke never writes to a reused
+// descriptor.
 type waker struct {
 	mu     sync.Mutex
 	pipe   wakePipe
