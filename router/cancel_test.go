@@ -90,7 +90,7 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *test
 	if !strings.Contains(r.RPC.Error.Message, "MCP_REQUEST_TIMEOUT") {
 		t.Fatalf("message %q should name MCP_REQUEST_TIMEOUT", r.RPC.Error.Message)
 	}
-	if e, _ := r.RPC.Error.Data["ending"].(string); e != worker.EndedBySoftBreak.String() {
+	if e, _ := r.RPC.Error.Data["ending"].(string); e != "ended by soft break" {
 		t.Fatalf("data.ending %q, want the soft break", e)
 	}
 	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
@@ -104,7 +104,7 @@ func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
 	sid := f.open()
 	r := f.post(sid, call(3, "sleep_immune", `{"ms":20000}`))
 	wantError(t, r, http.StatusOK, -32001, "requestTimeout")
-	if e, _ := r.RPC.Error.Data["ending"].(string); e != worker.EndedByStop.String() {
+	if e, _ := r.RPC.Error.Data["ending"].(string); e != "ended by stopping the session" {
 		t.Fatalf("data.ending %q, want the stop", e)
 	}
 	wantError(t, f.post(sid, call(4, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")

@@ -239,18 +239,18 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		if out.Stopped != nil {
 			reason = "stoppedByEscalation"
 		}
-		log().Warn().Err(out.Err).Stringer("ending", f.Ending).Msg("worker gem gone; session ended")
+		log().Warn().Err(out.Err).Str("ending", f.Ending.Words()).Msg("worker gem gone; session ended")
 		sess.End(context.Background(), session.Reason{Kind: reason, Detail: out.Err.Error()})
 	}
 	switch {
 	case out.Stopped == session.ErrCancelled:
 		// The client stopped waiting; MCP asks that the request get no response.
-		log().Info().Stringer("ending", f.Ending).Msg("cancelled call ended")
+		log().Info().Str("ending", f.Ending.Words()).Msg("cancelled call ended")
 		return http.StatusAccepted, nil
 	case out.Stopped == session.ErrClientGone:
 		return http.StatusAccepted, nil // nobody is listening
 	case out.Stopped != nil:
-		log().Info().Str("stop", out.Stopped.Kind).Stringer("ending", f.Ending).Msg("call ended before its answer")
+		log().Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending.Words()).Msg("call ended before its answer")
 		msg := out.Stopped.Reason
 		switch {
 		case f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind:
@@ -260,7 +260,7 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		}
 		var extra []any
 		if f.Ending != worker.NotEnded {
-			extra = []any{"ending", f.Ending.String()}
+			extra = []any{"ending", f.Ending.Words()}
 		}
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, msg, out.Stopped.Kind, extra...)
 	case f.Fatal:

@@ -33,41 +33,24 @@ const (
 	PrepareRefused
 )
 
-// Ending says which step of the escalation (soft break, hard break, stop) ended a call.
-type Ending int
+// Ending names the escalation step (soft break, hard break, stop) that ended a call, as the
+// router's metrics label it; the zero value is none.
+type Ending string
 
 const (
-	NotEnded Ending = iota
-	EndedBySoftBreak
-	EndedByHardBreak
-	EndedByStop
+	NotEnded         Ending = ""
+	EndedBySoftBreak Ending = "softBreak"
+	EndedByHardBreak Ending = "hardBreak"
+	EndedByStop      Ending = "stop"
 )
 
-// String says the step in words, "" for NotEnded: it is what a client reads in data.ending.
-func (e Ending) String() string {
-	switch e {
-	case EndedBySoftBreak:
-		return "ended by soft break"
-	case EndedByHardBreak:
-		return "ended by hard break"
-	case EndedByStop:
-		return "ended by stopping the session"
+// Words say the step as a client reads it in data.ending, "" for none.
+func (e Ending) Words() string {
+	step := map[Ending]string{EndedBySoftBreak: "soft break", EndedByHardBreak: "hard break", EndedByStop: "stopping the session"}[e]
+	if step == "" {
+		return ""
 	}
-	return ""
-}
-
-// Step names the step as an identifier (softBreak, hardBreak, stop), "" for NotEnded: it is
-// the label of the router's metrics.
-func (e Ending) Step() string {
-	switch e {
-	case EndedBySoftBreak:
-		return "softBreak"
-	case EndedByHardBreak:
-		return "hardBreak"
-	case EndedByStop:
-		return "stop"
-	}
-	return ""
+	return "ended by " + step
 }
 
 // Failure is the error a Launcher or a Gem reports: everything the router decides from,

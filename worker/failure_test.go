@@ -36,15 +36,16 @@ func TestAFailureLogsItsCauseAndUnwrapsToIt(t *testing.T) {
 	}
 }
 
-func TestEndingNamesItsStepInWordsAndAsAnIdentifier(t *testing.T) {
+func TestEndingNamesItsStepAsALabelAndInWords(t *testing.T) {
 	for e, want := range map[Ending][2]string{
 		NotEnded:         {"", ""},
+		Ending("other"):  {"", "other"},
 		EndedBySoftBreak: {"ended by soft break", "softBreak"},
 		EndedByHardBreak: {"ended by hard break", "hardBreak"},
 		EndedByStop:      {"ended by stopping the session", "stop"},
 	} {
-		if e.String() != want[0] || e.Step() != want[1] {
-			t.Errorf("%d: %q %q", e, e.String(), e.Step())
+		if e.Words() != want[0] || string(e) != want[1] {
+			t.Errorf("%q: %q", e, e.Words())
 		}
 	}
 }

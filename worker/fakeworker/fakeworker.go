@@ -250,7 +250,8 @@ func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
 	if err := g.usable(); err != nil {
 		return nil, err
 	}
-	var ending atomic.Int32
+	var ending atomic.Value // the worker.Ending of the last step taken
+	ending.Store(worker.NotEnded)
 	breaks := make(chan fixtureworker.Break, 2)
 	run, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -267,9 +268,9 @@ func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
 		g.die()
 		return nil, gone("the die tool ended the gem", worker.NotEnded)
 	case errors.As(err, &be):
-		return nil, broken(be.Break, worker.Ending(ending.Load()))
+		return nil, broken(be.Break, ending.Load().(worker.Ending))
 	case errors.Is(err, fixtureworker.ErrStopped):
-		return nil, gone("the gem was stopped", worker.Ending(ending.Load()))
+		return nil, gone("the gem was stopped", ending.Load().(worker.Ending))
 	case errors.Is(err, fixtureworker.ErrCallInProgress):
 		return nil, busy()
 	}
@@ -278,28 +279,16 @@ func (g *Gem) Handle(ctx context.Context, message []byte) ([]byte, error) {
 
 // escalate ends a call whose context is cancelled the way the binding does: soft break,
 // then hard break, then stop, each BreakGap after the last unless the call has finished.
-func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, stop func(), finished <-chan struct{}, ending *atomic.Int32) {
-	select {
-	case <-finished:
+func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, stop func(), finished <-chan struct{}, ending *atomic.Value) {
+	if !await(g, ctx.Done(), finished, stop) {
 		return
-	case <-g.kill:
-		stop()
-		return
-	case <-ctx.Done():
 	}
 	steps := []worker.Ending{worker.EndedBySoftBreak, worker.EndedByHardBreak, worker.EndedByStop}
 	for i, step := range steps {
-		if i > 0 {
-			select {
-			case <-finished:
-				return
-			case <-g.kill:
-				stop()
-				return
-			case <-time.After(g.l.gap()):
-			}
+		if i > 0 && !await(g, time.After(g.l.gap()), finished, stop) {
+			return
 		}
-		ending.Store(int32(step))
+		ending.Store(step)
 		switch step {
 		case worker.EndedBySoftBreak:
 			breaks <- fixtureworker.SoftBreak
@@ -309,6 +298,20 @@ func (g *Gem) escalate(ctx context.Context, breaks chan<- fixtureworker.Break, s
 			g.die()
 			stop()
 		}
+	}
+}
+
+// await waits for next, the escalation's cue to take its next step. It answers false when the
+// call finished first, or the gem was killed first (its call then stops at once).
+func await[T any](g *Gem, next <-chan T, finished <-chan struct{}, stop func()) bool {
+	select {
+	case <-finished:
+		return false
+	case <-g.kill:
+		stop()
+		return false
+	case <-next:
+		return true
 	}
 }
 

@@ -8,11 +8,17 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
-// endings maps the binding's escalation steps onto the seam's.
-var endings = map[gemstone.Ending]worker.Ending{
-	gemstone.EndedBySoftBreak: worker.EndedBySoftBreak,
-	gemstone.EndedByHardBreak: worker.EndedByHardBreak,
-	gemstone.EndedByStop:      worker.EndedByStop,
+// ending is the seam's name for the binding's escalation step.
+func ending(e gemstone.Ending) worker.Ending {
+	switch e {
+	case gemstone.EndedBySoftBreak:
+		return worker.EndedBySoftBreak
+	case gemstone.EndedByHardBreak:
+		return worker.EndedByHardBreak
+	case gemstone.EndedByStop:
+		return worker.EndedByStop
+	}
+	return worker.NotEnded
 }
 
 // failure is the one place the binding's errors become what the router reads: a
@@ -46,7 +52,7 @@ func classify(err error) *worker.Failure {
 		f.Kind, f.Fatal, f.Safe = worker.TimedOut, false, "the GemStone login or call did not finish in time"
 		return f
 	}
-	f.Ending = endings[gemstone.EndingOf(err)]
+	f.Ending = ending(gemstone.EndingOf(err))
 	if f.Ending == worker.EndedByStop {
 		f.Fatal = true
 	}
