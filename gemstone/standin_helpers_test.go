@@ -143,6 +143,17 @@ func refusedLogin(ctx context.Context, t *testing.T, lib *Library, p LoginParams
 	return err
 }
 
+// sleepPast runs tool on a fresh prepared session with a deadline d from now and answers the
+// session, how long the call took and how it ended.
+func sleepPast(t *testing.T, d time.Duration, tool string) (*Session, time.Duration, error) {
+	t.Helper()
+	s := loginPrepared(t, openStandin(t))
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	elapsed, err := timedSleep(ctx, s, tool)
+	return s, elapsed, err
+}
+
 // timedSleep calls a 30-second sleep fixture (sleep, sleep_soft_immune, sleep_immune) under
 // ctx and answers how long the call took and its error.
 func timedSleep(ctx context.Context, s *Session, tool string) (time.Duration, error) {

@@ -220,11 +220,7 @@ func TestSecondConcurrentCallFailsFastWithCallInProgress(t *testing.T) {
 }
 
 func TestSoftBreakEndsABreakableCallAndTheSessionServesTheNext(t *testing.T) {
-	lib := openStandin(t)
-	s := loginPrepared(t, lib)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	elapsed, err := timedSleep(ctx, s, "sleep")
+	s, elapsed, err := sleepPast(t, 200*time.Millisecond, "sleep")
 	if EndingOf(err) != EndedBySoftBreak || !IsBreak(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("cancelled sleep = %v (ending %v); want a soft break wrapping DeadlineExceeded", err, EndingOf(err))
 	}
@@ -287,11 +283,7 @@ func TestEscalationEndsSoftImmuneSleepWithTheHardBreak(t *testing.T) {
 }
 
 func TestEscalationStopsASessionThatIgnoresBothBreaks(t *testing.T) {
-	lib := openStandin(t)
-	s := loginPrepared(t, lib)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	elapsed, err := timedSleep(ctx, s, "sleep_immune")
+	s, elapsed, err := sleepPast(t, 100*time.Millisecond, "sleep_immune")
 	if EndingOf(err) != EndedByStop || !IsFatal(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("escalated call = %v (ending %v); want ended by stop, fatal, wrapping DeadlineExceeded", err, EndingOf(err))
 	}

@@ -2,7 +2,6 @@ package router_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -97,39 +96,14 @@ func initWith(version string) string {
 // open initializes a session and answers its id.
 func (f *fixture) open() string {
 	f.t.Helper()
-	r := f.post("", initBody)
-	if r.Status != http.StatusOK || r.RPC.Error != nil {
-		f.t.Fatalf("initialize: status %d body %s", r.Status, r.Body)
-	}
-	sid := r.Header.Get("Mcp-Session-Id")
-	if sid == "" {
-		f.t.Fatalf("initialize answered no Mcp-Session-Id")
-	}
-	return sid
+	return f.client(nil).Initialize(f.t, initBody)
 }
 
-func call(id any, tool, args string) string {
-	b, _ := json.Marshal(id)
-	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
-}
+func call(id any, tool, args string) string { return mcptest.ToolCall(id, tool, args) }
 
-func wantStatus(t *testing.T, r reply, status int) {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d; body %s", r.Status, status, r.Body)
-	}
-}
+func wantStatus(t *testing.T, r reply, status int) { t.Helper(); mcptest.WantStatus(t, r, status) }
 
 func wantError(t *testing.T, r reply, status, code int, kind string) {
 	t.Helper()
-	wantStatus(t, r, status)
-	if r.RPC.Error == nil {
-		t.Fatalf("want a JSON-RPC error %d, got %s", code, r.Body)
-	}
-	if r.RPC.Error.Code != code {
-		t.Fatalf("error code %d, want %d; body %s", r.RPC.Error.Code, code, r.Body)
-	}
-	if kind != "" && r.RPC.Kind() != kind {
-		t.Fatalf("data.kind %q, want %q; body %s", r.RPC.Kind(), kind, r.Body)
-	}
+	mcptest.WantError(t, r, status, code, kind)
 }

@@ -171,35 +171,88 @@ func (c *Client) Open(ctx context.Context) (string, error) {
 	return sid, nil
 }
 
-// Send is Do for the test's own goroutine: a failed request, or an answer that looks like
-// JSON and is not JSON-RPC, fails the test.
-func (c *Client) Send(t testing.TB, method, sid, body string, headers ...string) Answer {
-	t.Helper()
-	var b []byte
-	if body != "" {
-		b = []byte(body)
+// StatelessRevision is the protocol revision whose requests stand alone, their context in
+// params._meta.
+const StatelessRevision = "2026-07-28"
+
+// Stateless posts one StatelessRevision request (no session) with id: params (JSON members, or
+// "") and the revision's _meta (its version, the client capabilities caps, then extraMeta
+// members, or ""), with the headers the revision requires: Mcp-Method, and Mcp-Name naming
+// the params' name, taskId or uri. headers come last (an Accept, an Authorization).
+func (c *Client) Stateless(id int, method, params, caps, extraMeta string, headers ...string) (Answer, error) {
+	meta := `"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":` + caps
+	if extraMeta != "" {
+		meta += "," + extraMeta
 	}
-	a, err := c.Do(context.Background(), method, sid, b, headers...)
+	sep := ""
+	if params != "" {
+		sep = ","
+	}
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s%s"_meta":{%s}}}`, id, method, params, sep, meta)
+	routing := []string{"Mcp-Protocol-Version", StatelessRevision, "Mcp-Method", method}
+	var p map[string]any
+	_ = json.Unmarshal([]byte("{"+params+"}"), &p)
+	for _, k := range []string{"name", "taskId", "uri"} {
+		if v, ok := p[k].(string); ok {
+			routing = append(routing, "Mcp-Name", v)
+		}
+	}
+	return c.Do(context.Background(), http.MethodPost, "", []byte(body), append(routing, headers...)...)
+}
+
+// DoRPC is Do that also refuses an answer that looks like JSON and is not JSON-RPC; body ""
+// sends none.
+func (c *Client) DoRPC(method, sid, body string, headers ...string) (Answer, error) {
+	a, err := c.Do(context.Background(), method, sid, bodyOf(body), headers...)
 	if err != nil {
-		t.Fatal(err)
+		return a, err
 	}
 	if len(a.Message) > 0 {
 		if _, err := a.Decode(); err != nil {
-			t.Fatalf("answer is not JSON-RPC: %v: %s", err, a.Body)
+			return a, fmt.Errorf("answer is not JSON-RPC: %v: %s", err, a.Body)
 		}
 	}
+	return a, nil
+}
+
+// Send is DoRPC for the test's own goroutine: a failure fails the test.
+func (c *Client) Send(t testing.TB, method, sid, body string, headers ...string) Answer {
+	t.Helper()
+	a, err := c.DoRPC(method, sid, body, headers...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return a
+}
+
+// Initialize posts an initialize body and answers the session id it opened, failing the test
+// unless the answer is 200, not an error, and names a session.
+func (c *Client) Initialize(t testing.TB, body string) string {
+	t.Helper()
+	a := c.Send(t, http.MethodPost, "", body)
+	if a.Status != http.StatusOK || a.RPC.Error != nil {
+		t.Fatalf("initialize: status %d body %s", a.Status, a.Body)
+	}
+	sid := a.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatalf("initialize answered no Mcp-Session-Id")
+	}
+	return sid
+}
+
+// bodyOf is a request body: none for "".
+func bodyOf(body string) []byte {
+	if body == "" {
+		return nil
+	}
+	return []byte(body)
 }
 
 // Response sends one request and answers the response with its body unread, for a test that
 // reads an event stream as it comes; the test's cleanup closes it.
 func (c *Client) Response(t testing.TB, method, sid, body string, headers ...string) *http.Response {
 	t.Helper()
-	var b []byte
-	if body != "" {
-		b = []byte(body)
-	}
-	req, err := c.request(context.Background(), method, sid, b, headers...)
+	req, err := c.request(context.Background(), method, sid, bodyOf(body), headers...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,6 +272,30 @@ func (c *Client) Stream(t testing.TB, sid, lastEventID string) *http.Response {
 		headers = append(headers, "Last-Event-ID", lastEventID)
 	}
 	return c.Response(t, http.MethodGet, sid, "", headers...)
+}
+
+// WantStatus fails the test unless the answer's status is status.
+func WantStatus(t testing.TB, a Answer, status int) {
+	t.Helper()
+	if a.Status != status {
+		t.Fatalf("status %d, want %d; body %s", a.Status, status, a.Body)
+	}
+}
+
+// WantError fails the test unless the answer has status and is the JSON-RPC error code with
+// data.kind kind ("" takes any).
+func WantError(t testing.TB, a Answer, status, code int, kind string) {
+	t.Helper()
+	WantStatus(t, a, status)
+	if a.RPC.Error == nil {
+		t.Fatalf("want a JSON-RPC error %d, got %s", code, a.Body)
+	}
+	if a.RPC.Error.Code != code {
+		t.Fatalf("error code %d, want %d; body %s", a.RPC.Error.Code, code, a.Body)
+	}
+	if kind != "" && a.RPC.Kind() != kind {
+		t.Fatalf("data.kind %q, want %q; body %s", a.RPC.Kind(), kind, a.Body)
+	}
 }
 
 // readEventResponse reads an SSE response stream up to the first event carrying a JSON-RPC

@@ -35,9 +35,11 @@ func (r RPC) Kind() string {
 	return k
 }
 
-// ToolCall is the body of a tools/call request; args is the arguments object as JSON.
-func ToolCall(id int, tool, args string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+// ToolCall is the body of a tools/call request; id is a number or a string, args the
+// arguments object as JSON.
+func ToolCall(id any, tool, args string) string {
+	b, _ := json.Marshal(id)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, b, tool, args)
 }
 
 // Eventually polls cond every 5 ms and fails the test, naming what, if it is not true within d.

@@ -98,6 +98,7 @@ func drained(c net.Conn, d time.Duration) (int64, bool) {
 }
 
 func TestAnAnswerNobodyReadsIsDroppedAtItsWriteDeadline(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_RESULT_CAP=0")
 	sid := s.open()
 	const size = 64 << 20
@@ -176,6 +177,7 @@ func TestABatchAnswerIsStreamedMemberByMember(t *testing.T) {
 }
 
 func TestABatchWhoseClientStopsReadingIsAbandoned(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_RESULT_CAP=0")
 	a := s.post("", initWith("2025-03-26"))
 	wantStatus(t, a, http.StatusOK)
@@ -325,6 +327,7 @@ func TestAfterABatchMemberKillsTheGemLaterMembersAreAnsweredGone(t *testing.T) {
 }
 
 func TestABreakImmuneCallPastTheTimeoutSaysItsSessionEndedAndNothingElse(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_REQUEST_TIMEOUT=1")
 	sid := s.open()
 	a := s.post(sid, call(1, "sleep_immune", `{"ms":60000}`))
@@ -365,6 +368,7 @@ func TestUntrustedValuesAreClippedInTheLog(t *testing.T) {
 }
 
 func TestASessionWritingItsAnswerIsNotReapedAsIdle(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_STREAMLESS_IDLE_TIMEOUT=2s", "MCP_REAPER_INTERVAL=1s", "MCP_IDLE_TIMEOUT=10m", "MCP_RESULT_CAP=0")
 	sid := s.open()
 	const size = 48 << 20

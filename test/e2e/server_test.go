@@ -4,13 +4,9 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,25 +35,10 @@ type server struct {
 // start runs the server with MCP_PORT=0 and the given extra environment (NAME=value).
 func start(t *testing.T, env ...string) *server {
 	t.Helper()
-	home := standinHome(t)
-	s := &server{t: t, gemDir: t.TempDir()}
-	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
-		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish",
-		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug"}, env...)...)
-	s.proc, s.log = proc, proc.Log
-	s.url = url
-	t.Cleanup(func() {
-		s.stop(10 * time.Second)
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.log)
-		}
-		if left := s.ourGems(); len(left) > 0 {
-			for _, pid := range left {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			t.Errorf("stand-in gems left behind after the server stopped: %v", left)
-		}
-	})
+	s := &server{t: t}
+	s.proc, s.url, s.gemDir = binserver.OnStandin(t, binary, func(p *binserver.Process) { p.Stop(10 * time.Second) },
+		append([]string{"MCP_LOG_LEVEL=debug"}, env...)...)
+	s.log = s.proc.Log
 	return s
 }
 
@@ -88,23 +69,15 @@ func (s *server) do(method, sid, body string, headers ...string) answer {
 	return a
 }
 
+// client speaks to the server with the sessions' revision.
+func (s *server) client() *mcptest.Client {
+	return &mcptest.Client{URL: s.url, HTTP: client, Protocol: "2025-11-25"}
+}
+
 // try is do for goroutines other than the test's: it reports failure instead of stopping.
 func (s *server) try(method, sid, body string, headers ...string) (answer, error) {
-	var b []byte
-	if body != "" {
-		b = []byte(body)
-	}
-	c := &mcptest.Client{URL: s.url, HTTP: client, Protocol: "2025-11-25"}
-	a, err := c.Do(context.Background(), method, sid, b, headers...)
-	if err != nil {
-		return answer{Answer: a}, err
-	}
-	if len(a.Message) > 0 {
-		if _, err := a.Decode(); err != nil {
-			return answer{Answer: a}, fmt.Errorf("answer is not JSON-RPC: %v: %s", err, a.Body)
-		}
-	}
-	return answer{Answer: a}, nil
+	a, err := s.client().DoRPC(method, sid, body, headers...)
+	return answer{Answer: a}, err
 }
 
 // async runs a POST on its own goroutine; the answer (Status 0 and Err set if the request
@@ -133,21 +106,14 @@ func initWith(v string) string { return strings.Replace(initBody, "2025-11-25", 
 // open initializes a session (and sends notifications/initialized) and answers its id.
 func (s *server) open() string {
 	s.t.Helper()
-	a := s.post("", initBody)
-	if a.Status != http.StatusOK || a.RPC.Error != nil || a.Header.Get("Mcp-Session-Id") == "" {
-		s.t.Fatalf("initialize: %d %s", a.Status, a.Body)
-	}
-	sid := a.Header.Get("Mcp-Session-Id")
+	sid := s.client().Initialize(s.t, initBody)
 	if n := s.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); n.Status != http.StatusAccepted {
 		s.t.Fatalf("notifications/initialized: %d %s", n.Status, n.Body)
 	}
 	return sid
 }
 
-func call(id any, tool, args string) string {
-	b, _ := json.Marshal(id)
-	return `{"jsonrpc":"2.0","id":` + string(b) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
-}
+func call(id any, tool, args string) string { return mcptest.ToolCall(id, tool, args) }
 
 func cancelOf(id string) string {
 	return `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`
@@ -155,18 +121,10 @@ func cancelOf(id string) string {
 
 func wantStatus(t *testing.T, a answer, status int) {
 	t.Helper()
-	if a.Status != status {
-		t.Fatalf("status %d, want %d; body %s", a.Status, status, a.Body)
-	}
+	mcptest.WantStatus(t, a.Answer, status)
 }
 
 func wantError(t *testing.T, a answer, status, code int, kind string) {
 	t.Helper()
-	wantStatus(t, a, status)
-	if a.RPC.Error == nil || a.RPC.Error.Code != code {
-		t.Fatalf("want JSON-RPC error %d, got %s", code, a.Body)
-	}
-	if kind != "" && a.RPC.Kind() != kind {
-		t.Fatalf("data.kind %q, want %q; body %s", a.RPC.Kind(), kind, a.Body)
-	}
+	mcptest.WantError(t, a.Answer, status, code, kind)
 }

@@ -65,27 +65,19 @@ func throwawayCert(t *testing.T) (certFile, keyFile string, pool *x509.CertPool)
 // environment; it answers when the server says it listens.
 func startAuth(t *testing.T, issuer string, env ...string) *server {
 	t.Helper()
-	home := standinHome(t)
 	port := freePort(t)
 	certFile, keyFile, pool := throwawayCert(t)
 	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	s.client = clientTrusting(pool)
-	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
-		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + t.TempDir(), "GS_PASS=swordfish",
-		fmt.Sprintf("MCP_PORT=%d", port), "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug",
+	s.proc, s.url, _ = binserver.OnStandin(t, binary, func(p *binserver.Process) {
+		if !p.Terminate(15 * time.Second) {
+			t.Errorf("the server did not stop within 15 s of SIGTERM")
+		}
+	}, append([]string{fmt.Sprintf("MCP_PORT=%d", port), "MCP_LOG_LEVEL=debug",
 		"MCP_AUTH=oidc", "MCP_OIDC_ISSUER=" + issuer, "MCP_RESOURCE=" + s.resource(),
 		"MCP_REQUIRED_SCOPES=mcp:use", "MCP_EXTRA_SCOPES=profile",
 		"MCP_TLS_CERT=" + certFile, "MCP_TLS_KEY=" + keyFile, "MCP_WORKER_USER="}, env...)...)
-	s.proc, s.log = proc, proc.Log
-	s.url = url
-	t.Cleanup(func() {
-		if !proc.Terminate(15 * time.Second) {
-			t.Errorf("the server did not stop within 15 s of SIGTERM")
-		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.log)
-		}
-	})
+	s.log = s.proc.Log
 	return s
 }
 
@@ -113,6 +105,16 @@ func (s *server) do(client *http.Client, method, token, sid, body string) answer
 		b = []byte(body)
 	}
 	a, err := c.Do(context.Background(), method, sid, b, auth...)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return a
+}
+
+// stateless posts one 2026-07-28 request (mcptest.Client.Stateless) with client.
+func (s *server) stateless(id int, method, params, caps, extraMeta string, headers ...string) answer {
+	s.t.Helper()
+	a, err := (&mcptest.Client{URL: s.resource(), HTTP: s.client}).Stateless(id, method, params, caps, extraMeta, headers...)
 	if err != nil {
 		s.t.Fatal(err)
 	}

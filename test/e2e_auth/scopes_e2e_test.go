@@ -2,7 +2,6 @@ package e2eauth
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -171,36 +170,7 @@ func TestStartRefusesABadScopeMapping(t *testing.T) {
 // statelessCall is one 2026-07-28 request (no session): the token's scopes choose its grant.
 func (s *server) statelessCall(token string, id int, method, params string) answer {
 	s.t.Helper()
-	if params != "" {
-		params += ","
-	}
-	body := `{"jsonrpc":"2.0","id":` + itoa(id) + `,"method":"` + method + `","params":{` + params +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, err := http.NewRequest(http.MethodPost, s.resource(), strings.NewReader(body))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	// The revision requires the routing headers: Mcp-Method always, Mcp-Name on a named call.
-	req.Header.Set("Mcp-Method", method)
-	var named struct {
-		Name string `json:"name"`
-	}
-	if json.Unmarshal([]byte("{"+strings.TrimSuffix(params, ",")+"}"), &named) == nil && named.Name != "" {
-		req.Header.Set("Mcp-Name", named.Name)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	a := answer{Status: resp.StatusCode, Header: resp.Header}
-	a.Body, _ = io.ReadAll(resp.Body)
-	_ = json.Unmarshal(a.Body, &a.RPC)
-	return a
+	return s.stateless(id, method, params, `{}`, "", "Authorization", "Bearer "+token)
 }
 
 func TestAStatelessRequestSeesItsTokensSurfaceAndStepsUp(t *testing.T) {

@@ -2,8 +2,6 @@ package e2eauth
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -14,39 +12,7 @@ import (
 // after the required two, or "") and the given client capabilities.
 func (s *server) ownedCall(token, method, params, caps, extraMeta string) answer {
 	s.t.Helper()
-	if params != "" {
-		params += ","
-	}
-	meta := `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps
-	if extraMeta != "" {
-		meta += "," + extraMeta
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + `"_meta":{` + meta + `}}}`
-	req, err := http.NewRequest(http.MethodPost, s.resource(), strings.NewReader(body))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	var p map[string]any
-	_ = json.Unmarshal([]byte("{"+strings.TrimSuffix(params, ",")+"}"), &p)
-	for _, k := range []string{"name", "taskId"} {
-		if v, ok := p[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	a := answer{Status: resp.StatusCode, Header: resp.Header}
-	a.Body, _ = io.ReadAll(resp.Body)
-	_ = json.Unmarshal(a.Body, &a.RPC)
-	return a
+	return s.stateless(1, method, params, caps, extraMeta, "Accept", "application/json", "Authorization", "Bearer "+token)
 }
 
 // A state handle and a task belong to the token subject that made them: another subject's

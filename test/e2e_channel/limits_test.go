@@ -53,6 +53,7 @@ func TestAnElicitationAnswerOverTheFrameLimitIsRefusedAndTheChannelKept(t *testi
 
 // The wait for an elicitation is MCP_ELICITATION_TIMEOUT; an answer after it is logged as late.
 func TestTheElicitationWaitIsConfigurableAndALateAnswerIsLogged(t *testing.T) {
+	t.Parallel()
 	s := openWith(t, "MCP_ELICITATION_TIMEOUT=2s")
 	start := time.Now()
 	ev := events(t, s.call("test_elicitation", `{"message":"who are you?"}`, "").Body)
@@ -137,6 +138,7 @@ func TestACutPOSTStreamIsResumedAndNeverSupersedesTheStandaloneStream(t *testing
 // progressToken, is kept alive with progress for that token, so a client whose request
 // timeout is reset by progress does not give up on it.
 func TestASilentCallIsKeptAliveWithProgressForItsToken(t *testing.T) {
+	t.Parallel()
 	s := openWith(t, "MCP_PROGRESS_KEEPALIVE=1s")
 	resp := s.call("sleep", `{"ms":3500}`, `{"progressToken":"keep-1"}`)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {

@@ -3,7 +3,6 @@ package e2echannel
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
@@ -75,34 +75,15 @@ func (r rpcReply) str(member string) string {
 // stateless sends one 2026-07-28 request; caps is the client capabilities object.
 func stateless(t *testing.T, url, method, params, caps string) rpcReply {
 	t.Helper()
-	if params != "" {
-		params += ","
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	var p map[string]any
-	_ = json.Unmarshal([]byte("{"+strings.TrimSuffix(params, ",")+"}"), &p)
-	for _, k := range []string{"name", "taskId", "uri"} {
-		if v, ok := p[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
+	a, err := (&mcptest.Client{URL: url}).Stateless(1, method, params, caps, "", "Accept", "application/json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
 	var r rpcReply
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatalf("%s: %d %s", method, resp.StatusCode, raw)
+	if err := json.Unmarshal(a.Body, &r); err != nil {
+		t.Fatalf("%s: %d %s", method, a.Status, a.Body)
 	}
-	r.status = resp.StatusCode
+	r.status = a.Status
 	return r
 }
 

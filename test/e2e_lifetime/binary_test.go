@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,27 +38,13 @@ type server struct {
 // stops it with SIGTERM at the end of the test, checking that no gem outlives it.
 func startServer(t *testing.T, env ...string) *server {
 	t.Helper()
-	home := binserver.StandinHome(t) // fails plainly when the stand-in is not built
-	s := &server{t: t, gemDir: t.TempDir()}
-	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
-		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish",
-		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_WORKER_USER=DataCurator", "MCP_LOG_FORMAT=json"}, env...)...)
-	s.proc, s.logs = proc, proc.Log
-	s.url = url
-	t.Cleanup(func() {
-		if !proc.Terminate(20 * time.Second) {
+	s := &server{t: t}
+	s.proc, s.url, s.gemDir = binserver.OnStandin(t, binary, func(p *binserver.Process) {
+		if !p.Terminate(20 * time.Second) {
 			t.Errorf("server did not stop within 20s of SIGTERM")
 		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.logs)
-		}
-		if left := binserver.StandinGems(s.gemDir); len(left) > 0 {
-			for _, pid := range left {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			t.Errorf("%d stand-in gem(s) outlived the server: %v", len(left), left)
-		}
-	})
+	}, append([]string{"MCP_WORKER_USER=DataCurator"}, env...)...)
+	s.logs = s.proc.Log
 	return s
 }
 
@@ -166,6 +151,7 @@ func (s *server) logged(msg string) []string {
 }
 
 func TestBinaryReleasesAGemAfterMCPStreamLossGraceWhenTheClientHangsUp(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "MCP_REAPER_INTERVAL=200ms", "MCP_STREAM_LOSS_GRACE=1500ms")
 	sid := s.open()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -158,11 +158,7 @@ func gemProcesses() []int {
 // gemPID answers the pid of a session's gem from the stand-in's session directory.
 func (f *fixture) gemPID(sid string) int {
 	f.t.Helper()
-	s, ok := f.srv.Sessions().Get(sid)
-	if !ok {
-		f.t.Fatalf("session %s not mapped", sid)
-	}
-	n := s.Gem().Prepared().GemSession
+	n := f.gemSession(sid)
 	b, err := os.ReadFile(filepath.Join(os.Getenv("GCI_STANDIN_DIR"), strconv.Itoa(n)))
 	if err != nil {
 		f.t.Fatalf("session file of gem %d: %v", n, err)
@@ -194,15 +190,7 @@ const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 
 func (f *fixture) open(version string) string {
 	f.t.Helper()
-	r := f.post("", fmt.Sprintf(initBody, version))
-	if r.Status != http.StatusOK || r.RPC.Error != nil {
-		f.t.Fatalf("initialize: %d %s", r.Status, r.Body)
-	}
-	sid := r.Header.Get("Mcp-Session-Id")
-	if sid == "" {
-		f.t.Fatal("initialize answered no Mcp-Session-Id")
-	}
-	return sid
+	return (&mcptest.Client{URL: f.ts.URL + "/mcp"}).Initialize(f.t, fmt.Sprintf(initBody, version))
 }
 
 // statusCode of a request that proves nothing about liveness (it is itself activity): use it

@@ -98,13 +98,21 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	}
 }
 
-func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
+// probed is a 2025-06-18 session probed every 200 ms with its GET stream open: the policy,
+// the fixture, the session, its gem's pid and the stream.
+func probed(t *testing.T) (lifetime.Config, *fixture, string, int, *ssetest.Stream) {
+	t.Helper()
 	cfg := fast()
 	cfg.ProbeInterval = lifetime.After(200 * time.Millisecond)
 	f := newFixture(t, cfg, router.StreamOptions{Keepalive: time.Hour})
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
 	s := f.get(sid, "")
+	return cfg, f, sid, pid, s
+}
+
+func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
+	cfg, f, sid, pid, s := probed(t)
 	sent := time.Now()
 	ping := s.Next(t, 5*time.Second, ssetest.IsEvent)
 	if !strings.Contains(ping.Data, `"method":"ping"`) || !strings.Contains(ping.Data, `"id":"srv-`) {
@@ -122,12 +130,7 @@ func TestUnansweredProbeReleasesTheGemProcess(t *testing.T) {
 }
 
 func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
-	cfg := fast()
-	cfg.ProbeInterval = lifetime.After(200 * time.Millisecond)
-	f := newFixture(t, cfg, router.StreamOptions{Keepalive: time.Hour})
-	sid := f.open("2025-06-18")
-	pid := f.gemPID(sid)
-	s := f.get(sid, "")
+	_, f, sid, pid, s := probed(t)
 	answered := 0
 	for start := time.Now(); time.Since(start) < 2*time.Second; {
 		fr := s.Next(t, 5*time.Second, ssetest.IsEvent)

@@ -142,6 +142,7 @@ func anyLine(string) bool { return true }
 // that neither reopens one nor sends anything within MCP_STREAM_LOSS_GRACE has its gem
 // released (reason streamLost); the client then meets 404.
 func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGrace(t *testing.T) {
+	t.Parallel()
 	const grace = time.Second
 	s := startServer(t, "MCP_STREAM_LOSS_GRACE=1s", "MCP_LOG_LEVEL=debug")
 	sid, pid := s.openWithGem()
@@ -230,6 +231,7 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 const postCutLine = "channel: the call's response stream was cut; the call goes on and its further messages are held for the client's resume"
 
 func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *testing.T) {
+	t.Parallel()
 	// The grace is short so that a POST cut taken for a lost stream would show as a reap.
 	s := startServer(t, "MCP_STREAM_LOSS_GRACE=500ms", "MCP_LOG_LEVEL=debug")
 	sid, pid := s.openWithGem()

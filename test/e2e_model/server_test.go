@@ -9,10 +9,8 @@ package e2e_model
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,27 +38,14 @@ type server struct {
 // commits no other sees.
 func start(t *testing.T, env ...string) *server {
 	t.Helper()
-	home := binserver.StandinHome(t)
 	stone := modelstone.Start(t)
-	s := &server{t: t, gemDir: t.TempDir(), stone: stone}
-	proc, url := binserver.StartListening(t, 15*time.Second, binary, append([]string{
-		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + s.gemDir, "GS_PASS=swordfish", stone.Env(),
-		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json", "MCP_LOG_LEVEL=debug", "MCP_MAX_SESSIONS=6"}, env...)...)
-	s.url, s.log = url, proc.Log
-	t.Cleanup(func() {
-		if code := proc.Stop(30 * time.Second); code != 0 {
+	s := &server{t: t, stone: stone}
+	proc, url, gemDir := binserver.OnStandin(t, binary, func(p *binserver.Process) {
+		if code := p.Stop(30 * time.Second); code != 0 {
 			t.Errorf("the server exited %d after SIGTERM, want 0", code)
 		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.log)
-		}
-		if left := binserver.StandinGems(s.gemDir); len(left) > 0 {
-			for _, pid := range left {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			t.Errorf("stand-in gems left behind after the server stopped: %v", left)
-		}
-	})
+	}, append([]string{stone.Env(), "MCP_LOG_LEVEL=debug", "MCP_MAX_SESSIONS=6"}, env...)...)
+	s.url, s.log, s.gemDir = url, proc.Log, gemDir
 	return s
 }
 
@@ -88,16 +73,8 @@ func (s *server) client() *mcptest.Client {
 
 // post sends body on the session (none while sid is empty) and reads the answer, JSON or SSE.
 func (s *server) post(sid string, body []byte) (answer, error) {
-	a, err := s.client().Post(context.Background(), sid, body)
-	if err != nil {
-		return answer{Answer: a}, err
-	}
-	if len(a.Message) > 0 {
-		if _, err := a.Decode(); err != nil {
-			return answer{Answer: a}, fmt.Errorf("the answer is not JSON-RPC: %v: %s", err, a.Body)
-		}
-	}
-	return answer{Answer: a}, nil
+	a, err := s.client().DoRPC(http.MethodPost, sid, string(body))
+	return answer{Answer: a}, err
 }
 
 // open initializes a session for t and sends notifications/initialized; DELETE ends it at

@@ -301,12 +301,19 @@ func TestCompiledAndCommittedMethodIsSeenByASecondSession(t *testing.T) {
 	}
 }
 
-func TestConflictingCommitFromASecondSessionIsReportedAndAbortRecovers(t *testing.T) {
+// twoSessionsOnAProbe commits the probe class and opens two sessions that both see it; the
+// test's cleanup removes what it made.
+func twoSessionsOnAProbe(t *testing.T) (a, b *session) {
+	t.Helper()
 	t.Cleanup(func() { cleanUp(t) })
 	setup := open(t)
 	defineProbe(setup)
 	setup.mustCall("commit", map[string]any{})
-	a, b := open(t), open(t)
+	return open(t), open(t)
+}
+
+func TestConflictingCommitFromASecondSessionIsReportedAndAbortRecovers(t *testing.T) {
+	a, b := twoSessionsOnAProbe(t)
 	a.eval("UserGlobals at: #McpRealstoneMark put: 1. true")
 	b.eval("UserGlobals at: #McpRealstoneMark put: 2. true")
 	a.mustCall("commit", map[string]any{})
@@ -321,11 +328,7 @@ func TestConflictingCommitFromASecondSessionIsReportedAndAbortRecovers(t *testin
 }
 
 func TestRefreshKeepsUncommittedWorkAndMovesTheView(t *testing.T) {
-	t.Cleanup(func() { cleanUp(t) })
-	setup := open(t)
-	defineProbe(setup)
-	setup.mustCall("commit", map[string]any{})
-	a, b := open(t), open(t)
+	a, b := twoSessionsOnAProbe(t)
 	a.mustCall("compile_method", map[string]any{"className": probeClass, "source": "pending\n  ^17"})
 	b.eval("UserGlobals at: #McpRealstoneMark put: 7. true")
 	b.mustCall("commit", map[string]any{})

@@ -148,6 +148,34 @@ func StartListening(t testing.TB, d time.Duration, binary string, env ...string)
 	return p, url
 }
 
+// OnStandin starts binary on the GCI test stand-in and waits up to 15 s for it to listen: the
+// stand-in's home, its gems registered in a directory of their own (gemDir), the control
+// password, an ephemeral loopback port and JSON logs, then env (later entries win). At the
+// test's end stop ends the server (and reports what was wrong with how it ended); the test's
+// log then gets the server's when the test failed, and a gem that outlived the server is
+// killed and fails the test.
+func OnStandin(t testing.TB, binary string, stop func(*Process), env ...string) (p *Process, url, gemDir string) {
+	t.Helper()
+	home := StandinHome(t)
+	gemDir = t.TempDir()
+	p, url = StartListening(t, 15*time.Second, binary, append([]string{
+		"GEMSTONE=" + home, "GCI_LIBRARY=", "GCI_STANDIN_DIR=" + gemDir, "GS_PASS=swordfish",
+		"MCP_PORT=0", "MCP_HOST=127.0.0.1", "MCP_LOG_FORMAT=json"}, env...)...)
+	t.Cleanup(func() {
+		stop(p)
+		if t.Failed() {
+			t.Logf("server log:\n%s", p.Log)
+		}
+		if left := StandinGems(gemDir); len(left) > 0 {
+			for _, pid := range left {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Errorf("%d stand-in gem(s) outlived the server: %v", len(left), left)
+		}
+	})
+	return p, url, gemDir
+}
+
 // Stop sends SIGTERM (unless the server has exited already) and waits up to within; it
 // answers the exit code, or -1 when the server had to be killed (or was ended by a signal).
 func (p *Process) Stop(within time.Duration) int {
