@@ -226,15 +226,7 @@ func (b *bench) throughputVsSDK() []row {
 	fmt.Fprintf(os.Stderr, "  CPU per call: router %.0f us, gems %.0f us, load generator %.0f us\n",
 		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.runCalls),
 		float64(split.self.Microseconds())/float64(split.calls))
-	ratio := ours.Rate() / theirs.Rate()
-	return []row{{
-		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
-		ratio: fmt.Sprintf("%.2fx", ratio), target: ">= 2x", verdict: verdict(ratio >= 2),
-	}, {
-		name: name + ": p99", ours: ours.P99.Round(10 * time.Microsecond).String(), theirs: theirs.P99.Round(10 * time.Microsecond).String(),
-		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
-		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
-	}}
+	return []row{rateRow(name, ours, theirs, 2), p99Row(name, ours, theirs)}
 }
 
 // routerVsSDK is benchmark 1's load against the router's own path: the front end assembled as
@@ -259,15 +251,7 @@ func (b *bench) routerVsSDK() []row {
 	if err != nil {
 		return fail(name, err)
 	}
-	ratio := ours.Rate() / theirs.Rate()
-	return []row{{
-		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
-		ratio: fmt.Sprintf("%.2fx", ratio), target: ">= 4x", verdict: verdict(ratio >= 4),
-	}, {
-		name: name + ": p99", ours: ours.P99.Round(10 * time.Microsecond).String(), theirs: theirs.P99.Round(10 * time.Microsecond).String(),
-		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
-		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
-	}}
+	return []row{rateRow(name, ours, theirs, 4), p99Row(name, ours, theirs)}
 }
 
 // statelessVsSession is the echo of benchmark 1 on one server two ways, rounds alternating: c
@@ -290,11 +274,7 @@ func (b *bench) statelessVsSession() []row {
 	if err != nil {
 		return fail(name, err)
 	}
-	ratio := ours.Rate() / theirs.Rate()
-	return []row{{
-		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
-		ratio: fmt.Sprintf("%.2fx", ratio), target: ">= 0.9x", verdict: verdict(ratio >= 0.9),
-	}}
+	return []row{rateRow(name, ours, theirs, 0.9)}
 }
 
 func (b *bench) routerVsBare() []row {
@@ -450,6 +430,24 @@ func selfCPU() time.Duration {
 		return time.Duration(t.Sec)*time.Second + time.Duration(t.Usec)*time.Microsecond
 	}
 	return tv(ru.Utime) + tv(ru.Stime)
+}
+
+// rateRow compares two sides' calls/s: ours must reach min times theirs.
+func rateRow(name string, ours, theirs harness.LoadResult, min float64) row {
+	ratio := ours.Rate() / theirs.Rate()
+	return row{
+		name: name + ": calls/s", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
+		ratio: fmt.Sprintf("%.2fx", ratio), target: fmt.Sprintf(">= %gx", min), verdict: verdict(ratio >= min),
+	}
+}
+
+// p99Row compares two sides' 99th percentile latency: ours must be no higher than theirs.
+func p99Row(name string, ours, theirs harness.LoadResult) row {
+	return row{
+		name: name + ": p99", ours: ours.P99.Round(10 * time.Microsecond).String(), theirs: theirs.P99.Round(10 * time.Microsecond).String(),
+		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
+		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
+	}
 }
 
 func verdict(ok bool) string {
