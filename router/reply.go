@@ -59,7 +59,7 @@ func (a jsonAnswer) Final(status int, header http.Header, body []byte) {
 }
 
 // writeJSON writes a complete JSON answer; a nil body is an empty answer (202). The body is
-// written under write deadlines (sse.WriteBounded): a client that never reads its answer
+// written under write deadlines (sse.WriteWhole): a client that never reads its answer
 // loses it after sse.DefaultWriteTimeout without progress instead of holding it.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	if body == nil {
@@ -68,8 +68,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = sse.WriteBounded(w, body, 0)
+	_ = sse.WriteWhole(w, status, body, 0)
 }
 
 // refuse answers a request the front end will not serve with an HTTP status and a JSON-RPC

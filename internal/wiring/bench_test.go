@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,4 +69,47 @@ func stackBytes() uint64 {
 	s := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
+}
+
+// BenchmarkEchoThroughTheAssembly is benchmark 5's server side in process: tools/call of the
+// fake worker's echo through the binary's assembly (metrics, lifetime policy, channel) over
+// loopback TCP, one session per parallel client. Profile the router's own path with
+//
+//	go test -run '^$' -bench EchoThroughTheAssembly -cpuprofile cpu.out ./internal/wiring
+func BenchmarkEchoThroughTheAssembly(b *testing.B) {
+	l := fakeworker.New()
+	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(asm.Server.Handler())
+	defer func() {
+		ts.Close()
+		asm.Server.Close(b.Context())
+		asm.CloseChannel()
+	}()
+	url := ts.URL + "/mcp"
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		sid := initialize(b, url, "2025-11-25")
+		for i := 0; pb.Next(); i++ {
+			body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+2) + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			answer, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(answer), `"hi"`) {
+				b.Fatalf("echo: %d %s", resp.StatusCode, answer)
+			}
+		}
+	})
 }

@@ -335,14 +335,13 @@ func (a *Answer) Final(status int, header http.Header, body []byte) {
 				a.w.Header().Add(k, v)
 			}
 		}
-		if body != nil {
-			a.w.Header().Set("Content-Type", "application/json")
-			a.w.Header().Set("Cache-Control", "no-store")
+		if body == nil {
+			a.w.WriteHeader(status)
+			break
 		}
-		a.w.WriteHeader(status)
-		if body != nil {
-			_ = sse.WriteBounded(a.w, body, a.o.WriteTimeout)
-		}
+		a.w.Header().Set("Content-Type", "application/json")
+		a.w.Header().Set("Cache-Control", "no-store")
+		_ = sse.WriteWhole(a.w, status, body, a.o.WriteTimeout)
 	case stateStreaming:
 		var err error
 		if body != nil {
