@@ -12,9 +12,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/tlsconf"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
-	"github.com/gemstone-mcp/mcp-gemstone/router/tlsconf"
 )
 
 // networkMode is what makes the server fit to face a network: bearer-token authentication

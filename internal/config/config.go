@@ -3,7 +3,7 @@
 // environment and the command line (a flag wins over its variable) and checked before
 // anything starts. A bad value refuses the start with a message naming the variable, the flag
 // and what is wrong; so does a variable of an old name, naming its replacement. The packages
-// it configures (router/auth, router/tlsconf, router/lifetime's knobs) take plain values and
+// it configures (router/auth, internal/tlsconf, router/lifetime's knobs) take plain values and
 // read no environment. Secrets (the GemStone password) come only from the environment or a
 // file, never a flag (flags show in ps), and never appear in an error.
 //
@@ -25,9 +25,9 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/tlsconf"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/router/tlsconf"
 )
 
 // Config is the validated configuration.
