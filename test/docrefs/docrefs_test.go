@@ -180,6 +180,28 @@ func (r *repo) exists(p string) bool {
 	return false
 }
 
+var (
+	heading        = regexp.MustCompile("(?m)^#{1,6} +(.+?) *$")
+	notInAnchor    = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+	fencedCodeSpan = regexp.MustCompile("(?s)\n```.*?\n```")
+)
+
+// headingAnchors are the anchors GitHub gives the headings of the Markdown file p: lower case,
+// punctuation dropped, spaces made hyphens.
+func headingAnchors(t *testing.T, p string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range heading.FindAllStringSubmatch(fencedCodeSpan.ReplaceAllString(string(b), "\n"), -1) {
+		text := notInAnchor.ReplaceAllString(strings.ToLower(m[1]), "")
+		out = append(out, strings.ReplaceAll(text, " ", "-"))
+	}
+	return out
+}
+
 func TestDocsNameOnlyRepositoryFilesThatExist(t *testing.T) {
 	r := newRepo(t)
 	for _, d := range docs(t) {
@@ -192,12 +214,19 @@ func TestDocsNameOnlyRepositoryFilesThatExist(t *testing.T) {
 		}
 		for _, m := range markdownLink.FindAllStringSubmatchIndex(d.text, -1) {
 			target := d.text[m[2]:m[3]]
-			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 				continue
 			}
-			p := filepath.ToSlash(filepath.Join(filepath.Dir(d.path), strings.SplitN(target, "#", 2)[0]))
-			if !r.exists(p) {
+			file, anchor, _ := strings.Cut(target, "#")
+			p := d.path
+			if file != "" {
+				p = filepath.ToSlash(filepath.Join(filepath.Dir(d.path), file))
+			}
+			switch {
+			case !r.exists(p):
 				report(m[2], target, "the link target")
+			case anchor != "" && strings.HasSuffix(p, ".md") && !slices.Contains(headingAnchors(t, p), anchor):
+				report(m[2], target, "the heading")
 			}
 		}
 		for _, m := range pathToken.FindAllStringSubmatchIndex(d.text, -1) {
@@ -320,6 +349,10 @@ func TestTheChecksFindTheReferencesTheyCheck(t *testing.T) {
 		t.Error("the variable pattern does not find MCP_MAX_SESSIONS in the docs")
 	}
 	r := newRepo(t)
+	if anchors := headingAnchors(t, "docs/transport.md"); !slices.Contains(anchors, "reference-verb--condition--answer") ||
+		!slices.Contains(anchors, "2026-07-28-state-without-sessions") {
+		t.Errorf("docs/transport.md's heading anchors are read as %q", anchors)
+	}
 	for _, p := range []string{"docs/no-such-page.md", "router/no-such-package", "bin/no-such-command"} {
 		if r.exists(p) {
 			t.Errorf("%s counts as existing", p)
