@@ -25,7 +25,6 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
-	"github.com/gemstone-mcp/mcp-gemstone/internal/tracing"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -68,7 +67,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
-	tracer, err := tracing.FromEnv(context.Background(), getenv, buildVersion())
+	tracer, err := tracingFromEnv(context.Background(), getenv, buildVersion())
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-gemstone:", err)
 		return 2

@@ -2,6 +2,7 @@ package gscheck
 
 import (
 	"bufio"
+	"embed"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,8 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/gemstone-mcp/mcp-gemstone/internal/gscheck/inventory"
 )
 
 // Inventory is the kernel knowledge the checker trusts: globals (classes and other bindings),
@@ -31,10 +30,20 @@ func newInventory() *Inventory {
 // embeddedLabel is how findings name the embedded inventory files: their path in the repository.
 const embeddedLabel = "internal/gscheck/inventory"
 
+// inventoryFiles is the kernel inventory as plain text files (docs/gscheck.md gives the
+// format), embedded so that bin/gscheck carries it.
+//
+//go:embed inventory/*.txt
+var inventoryFiles embed.FS
+
 // LoadInventory reads every *.txt file of the embedded inventory, then of each extra directory.
 func LoadInventory(extraDirs ...string) (*Inventory, error) {
 	inv := newInventory()
-	if err := inv.addFS(inventory.Files, ".", embeddedLabel); err != nil {
+	files, err := fs.Sub(inventoryFiles, "inventory")
+	if err != nil {
+		return nil, err
+	}
+	if err := inv.addFS(files, ".", embeddedLabel); err != nil {
 		return nil, err
 	}
 	for _, d := range extraDirs {

@@ -1,4 +1,4 @@
-package tracing
+package main
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-func env(kv ...string) func(string) string {
+func otelEnv(kv ...string) func(string) string {
 	m := map[string]string{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i]] = kv[i+1]
@@ -30,7 +30,7 @@ func TestTracingIsOffUnlessTheStandardVariablesAskForOTLP(t *testing.T) {
 		{[]string{"OTEL_SDK_DISABLED", "true", "OTEL_TRACES_EXPORTER", "otlp"}, false},
 		{[]string{"OTEL_TRACES_EXPORTER", "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"}, true},
 	} {
-		got, err := Wanted(env(c.env...))
+		got, err := tracingWanted(otelEnv(c.env...))
 		if err != nil || got != c.want {
 			t.Errorf("%v: %v %v, want %v", c.env, got, err, c.want)
 		}
@@ -47,18 +47,18 @@ func TestWhatThisBuildCannotExportIsRefusedNamingTheVariable(t *testing.T) {
 		{[]string{"OTEL_TRACES_EXPORTER", "otlp", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc",
 			"OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"}, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"},
 	} {
-		_, err := Wanted(env(c.env...))
+		_, err := tracingWanted(otelEnv(c.env...))
 		if err == nil || !strings.HasPrefix(err.Error(), c.naming+"=") {
 			t.Errorf("%v: %v, want a refusal naming %s", c.env, err, c.naming)
 		}
-		if _, err := FromEnv(context.Background(), env(c.env...), "v"); err == nil {
+		if _, err := tracingFromEnv(context.Background(), otelEnv(c.env...), "v"); err == nil {
 			t.Errorf("%v: FromEnv started", c.env)
 		}
 	}
 }
 
 func TestOffMeansNoTracerAndAShutdownThatDoesNothing(t *testing.T) {
-	tr, err := FromEnv(context.Background(), env(), "v")
+	tr, err := tracingFromEnv(context.Background(), otelEnv(), "v")
 	if err != nil || tr.Enabled() || tr.Tracer != nil {
 		t.Fatalf("%+v %v", tr, err)
 	}
@@ -68,7 +68,7 @@ func TestOffMeansNoTracerAndAShutdownThatDoesNothing(t *testing.T) {
 }
 
 func TestOnBuildsAnOTLPExporterWithoutDialling(t *testing.T) {
-	tr, err := FromEnv(context.Background(), env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1"), "v1")
+	tr, err := tracingFromEnv(context.Background(), otelEnv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1"), "v1")
 	if err != nil || !tr.Enabled() || tr.Endpoint != "http://127.0.0.1:1" {
 		t.Fatalf("%+v %v", tr, err)
 	}
@@ -79,7 +79,7 @@ func TestOnBuildsAnOTLPExporterWithoutDialling(t *testing.T) {
 
 func TestSpansCarryTheServiceNameAndVersion(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
-	tr, err := WithExporter(exp, "v1.2.3")
+	tr, err := tracingWithExporter(exp, "v1.2.3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestSpansCarryTheServiceNameAndVersion(t *testing.T) {
 	for _, kv := range spans[0].Resource.Attributes() {
 		attrs[string(kv.Key)] = kv.Value.Emit()
 	}
-	if attrs["service.name"] != ServiceName || attrs["service.version"] != "v1.2.3" {
+	if attrs["service.name"] != serviceName || attrs["service.version"] != "v1.2.3" {
 		t.Fatalf("resource %v", attrs)
 	}
 }

@@ -1,8 +1,9 @@
-// Package tracing sets up OpenTelemetry tracing from the standard OTEL_* variables: off unless
-// they ask for the OTLP exporter, which then sends over OTLP/HTTP (protobuf). The SDK reads the
-// rest of its settings itself (OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
+package main
+
+// OpenTelemetry tracing is set up from the standard OTEL_* variables: off unless they ask for
+// the OTLP exporter, which then sends over OTLP/HTTP (protobuf). The SDK reads the rest of its
+// settings itself (OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
 // OTEL_TRACES_SAMPLER, OTEL_BSP_*).
-package tracing
 
 import (
 	"context"
@@ -17,8 +18,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// ServiceName names this program in traces when OTEL_SERVICE_NAME does not.
-const ServiceName = "mcp-gemstone"
+// serviceName names this program in traces when OTEL_SERVICE_NAME does not.
+const serviceName = "mcp-gemstone"
 
 // Tracing is the set-up outcome: a Tracer, nil when tracing is off, and how to flush it.
 type Tracing struct {
@@ -38,10 +39,10 @@ func (t *Tracing) Shutdown(ctx context.Context) error {
 	return t.provider.Shutdown(ctx)
 }
 
-// Wanted says whether the environment asks for tracing, and refuses what this build cannot do.
+// tracingWanted says whether the environment asks for tracing, and refuses what this build cannot do.
 // OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn it off; OTEL_TRACES_EXPORTER=otlp, or an
 // OTLP endpoint with no exporter named, turn it on.
-func Wanted(getenv func(string) string) (bool, error) {
+func tracingWanted(getenv func(string) string) (bool, error) {
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return false, nil
 	}
@@ -70,10 +71,10 @@ func Wanted(getenv func(string) string) (bool, error) {
 	return true, nil
 }
 
-// FromEnv sets tracing up as the environment asks, with the OTLP/HTTP exporter; version is
+// tracingFromEnv sets tracing up as the environment asks, with the OTLP/HTTP exporter; version is
 // service.version. It answers a Tracing whose Tracer is nil when tracing is off.
-func FromEnv(ctx context.Context, getenv func(string) string, version string) (*Tracing, error) {
-	on, err := Wanted(getenv)
+func tracingFromEnv(ctx context.Context, getenv func(string) string, version string) (*Tracing, error) {
+	on, err := tracingWanted(getenv)
 	if err != nil || !on {
 		return &Tracing{}, err
 	}
@@ -81,21 +82,21 @@ func FromEnv(ctx context.Context, getenv func(string) string, version string) (*
 	if err != nil {
 		return nil, fmt.Errorf("OTLP trace exporter: %w", err)
 	}
-	t, err := WithExporter(exp, version)
+	t, err := tracingWithExporter(exp, version)
 	if err != nil {
 		return nil, err
 	}
-	t.Endpoint = endpointOf(getenv)
+	t.Endpoint = otlpEndpointOf(getenv)
 	return t, nil
 }
 
-// WithExporter traces to exp through a batching provider; tests pass an in-process exporter.
-func WithExporter(exp sdktrace.SpanExporter, version string) (*Tracing, error) {
+// tracingWithExporter traces to exp through a batching provider; tests pass an in-process exporter.
+func tracingWithExporter(exp sdktrace.SpanExporter, version string) (*Tracing, error) {
 	if exp == nil {
 		return nil, errors.New("tracing: no exporter")
 	}
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(
-		semconv.ServiceName(ServiceName), semconv.ServiceVersion(version)))
+		semconv.ServiceName(serviceName), semconv.ServiceVersion(version)))
 	if err != nil {
 		return nil, fmt.Errorf("tracing resource: %w", err)
 	}
@@ -109,7 +110,7 @@ func WithExporter(exp sdktrace.SpanExporter, version string) (*Tracing, error) {
 	return &Tracing{Tracer: tp.Tracer("github.com/gemstone-mcp/mcp-gemstone/router"), provider: tp}, nil
 }
 
-func endpointOf(getenv func(string) string) string {
+func otlpEndpointOf(getenv func(string) string) string {
 	for _, name := range []string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"} {
 		if v := getenv(name); v != "" {
 			return v
