@@ -10,6 +10,9 @@
 //
 // The escalation's last step of every Gem calls the Control's StopSession with the gem's
 // session number; without a Control the binding ends the session itself (GciTsNbLogout).
+//
+// Every error of a Launcher or a Gem is a *worker.Failure, made from the binding's error in one
+// function (failure.go), so the router never reads a *gemstone.Error.
 package gciworker
 
 import (
