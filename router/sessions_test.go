@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -19,11 +20,7 @@ var hex128 = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func TestInitializeOpensASessionWithA128BitVisibleASCIIId(t *testing.T) {
 	f := newFixture(t)
 	r := f.post("", initBody)
-	wantStatus(t, r, http.StatusOK)
-	sid := r.Header.Get("Mcp-Session-Id")
-	if !hex128.MatchString(sid) {
-		t.Fatalf("session id %q is not 32 lower-case hex digits (128 bits)", sid)
-	}
+	sid := mcptest.NewSession(t, r)
 	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("Content-Type %q, want application/json", ct)
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -273,6 +274,21 @@ func (c *Client) Stream(t testing.TB, sid, lastEventID string) *http.Response {
 	}
 	return c.Response(t, http.MethodGet, sid, "", headers...)
 }
+
+// NewSession answers the session an initialize's answer opened, failing the test unless the
+// answer is 200 and the id is 32 lower-case hex digits (128 bits, visible ASCII).
+func NewSession(t testing.TB, a Answer) string {
+	t.Helper()
+	WantStatus(t, a, http.StatusOK)
+	sid := a.Header.Get("Mcp-Session-Id")
+	if !hex128.MatchString(sid) {
+		t.Fatalf("session id %q is not 32 lower-case hex digits (128 bits)", sid)
+	}
+	return sid
+}
+
+// hex128 is a session id the router makes: 128 random bits in lower-case hex.
+var hex128 = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 // WantStatus fails the test unless the answer's status is status.
 func WantStatus(t testing.TB, a Answer, status int) {

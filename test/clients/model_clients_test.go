@@ -91,11 +91,20 @@ func (s loopAndConflict) check(t *testing.T, who string) {
 	}
 }
 
+// modelStory runs a Node client script against a server on the model stone and decodes what it
+// prints into got.
+func modelStory(t *testing.T, script string, got any) {
+	t.Helper()
+	s := startOnModel(t)
+	out := nodeTool(t, 120*time.Second, script, s.URL)
+	if err := json.Unmarshal(out, got); err != nil {
+		t.Fatalf("%s printed %s: %v", strings.TrimSuffix(script, ".mjs"), out, err)
+	}
+}
+
 // The TypeScript SDK: two clients, every listed schema compiled by strict Ajv, the loop, the
 // second client's view, the conflict.
 func TestTypeScriptSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
-	s := startOnModel(t)
-	out := nodeTool(t, 120*time.Second, "ts-model-client.mjs", s.URL)
 	var got struct {
 		loopAndConflict
 		Sessions          []string `json:"sessions"`
@@ -109,9 +118,7 @@ func TestTypeScriptSDKClientsRunTheRealToolsOverTheModel(t *testing.T) {
 			HasOutputSchema bool     `json:"hasOutputSchema"`
 		} `json:"sampleClasses"`
 	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("ts-model-client printed %s: %v", out, err)
-	}
+	modelStory(t, "ts-model-client.mjs", &got)
 	sort.Strings(got.Tools)
 	if !slices.Equal(got.Tools, modelstone.RealTools) {
 		t.Errorf("the TypeScript SDK listed %d tools %v, want the %d real tools", len(got.Tools), got.Tools, len(modelstone.RealTools))

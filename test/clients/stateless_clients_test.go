@@ -85,8 +85,6 @@ func TestGoSDKDefaultModeHoldsATransactionWithAStateHandleBesideASession(t *test
 // transaction with a state handle, beside the TypeScript SDK 1.x on a 2025-11-25 session; a
 // stateless 2.x client may not write, and sees A's change only after A's commit.
 func TestTypeScriptClient2AutoModeHoldsATransactionWithAStateHandleBesideSDK1(t *testing.T) {
-	s := startOnModel(t)
-	out := nodeTool(t, 120*time.Second, "ts2-model-client.mjs", s.URL)
 	var got struct {
 		loopAndConflict
 		Tools    []string `json:"tools"`
@@ -96,9 +94,7 @@ func TestTypeScriptClient2AutoModeHoldsATransactionWithAStateHandleBesideSDK1(t 
 		Handles                                                     []string `json:"handles"`
 		StatelessBeforeCommit, StatelessWrite, StatelessAfterCommit toolOutcome
 	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("ts2-model-client printed %s: %v", out, err)
-	}
+	modelStory(t, "ts2-model-client.mjs", &got)
 	if got.Versions.A != "2026-07-28" || got.Versions.Plain != "2026-07-28" || got.Versions.BSession == "" {
 		t.Fatalf("negotiated %+v: want the 2.x clients on 2026-07-28 and the 1.x client on a session", got.Versions)
 	}

@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"testing"
 )
 
 // Placeholders is what a runner substitutes for ${NAME} in prepare.json and in requests.
@@ -58,6 +59,28 @@ func Load(dir string) ([]Case, error) {
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// Scenarios runs each scenario folder under root/realstone (one per toolset, in name order) as a
+// subtest of t named after it, with the cases the folder holds.
+func Scenarios(t *testing.T, root string, run func(t *testing.T, cases []Case)) {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(root, "realstone", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cases, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(t, cases)
+		})
+	}
 }
 
 func loadCase(path string) (Case, error) {

@@ -21,7 +21,8 @@ import (
 // required string argument, text.
 var standinPlaceholders = Placeholders{"WORKER_CLASS": "McpServer", "ARGS_TOOL": "echo", "ARGS_TOOL_ARG": "text"}
 
-func loadAll(t *testing.T) ([]Case, []byte) {
+// loadAll answers every case and prepare.json filled with p.
+func loadAll(t *testing.T, p Placeholders) ([]Case, []byte) {
 	t.Helper()
 	cases, err := Load("cases")
 	if err != nil {
@@ -31,11 +32,11 @@ func loadAll(t *testing.T) ([]Case, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cases, Fill(prepare, standinPlaceholders)
+	return cases, Fill(prepare, p)
 }
 
 func TestEveryCaseHoldsForTheInProcessFixtureWorker(t *testing.T) {
-	cases, prepare := loadAll(t)
+	cases, prepare := loadAll(t, standinPlaceholders)
 	w, err := fixtureworker.New(prepare)
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
@@ -151,7 +152,7 @@ func errFrom(e *gemproto.GemError) error {
 
 func TestEveryCaseHoldsThroughAStandinGemProcess(t *testing.T) {
 	path := standinGem(t)
-	cases, prepare := loadAll(t)
+	cases, prepare := loadAll(t, standinPlaceholders)
 	runThroughGem(t, startGemProcess(t, path), cases, prepare, standinPlaceholders)
 }
 
@@ -165,16 +166,9 @@ var smalltalkPlaceholders = Placeholders{"WORKER_CLASS": "McpServer", "ARGS_TOOL
 // they never do through the HTTP front end.
 func TestEveryCaseHoldsForTheSmalltalkWorkerThroughAModelGem(t *testing.T) {
 	path := standinGem(t)
-	cases, err := Load("cases")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile("prepare.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases, prepare := loadAll(t, smalltalkPlaceholders)
 	stone := modelstone.Start(t)
-	runThroughGem(t, startGemProcess(t, path, stone.Env()), cases, Fill(raw, smalltalkPlaceholders), smalltalkPlaceholders)
+	runThroughGem(t, startGemProcess(t, path, stone.Env()), cases, prepare, smalltalkPlaceholders)
 }
 
 // runThroughGem prepares the gem's worker and holds every case to what it answers.
@@ -234,7 +228,7 @@ func TestMatchRuleComparesCodesKindsAndShapesNotText(t *testing.T) {
 }
 
 func TestEveryCaseFileIsWellFormed(t *testing.T) {
-	cases, _ := loadAll(t)
+	cases, _ := loadAll(t, standinPlaceholders)
 	if len(cases) < 15 {
 		t.Fatalf("only %d cases loaded", len(cases))
 	}

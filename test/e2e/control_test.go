@@ -25,8 +25,7 @@ func TestACallIgnoringBothBreaksIsStoppedFromTheControlSession(t *testing.T) {
 	s := start(t)
 	ctlNumber, ctlPid := controlGem(t, s)
 	sid := s.open()
-	done := s.async(sid, call(1, "sleep_immune", `{"ms":60000}`))
-	time.Sleep(300 * time.Millisecond)
+	done := s.started(sid, call(1, "sleep_immune", `{"ms":60000}`))
 	wantStatus(t, s.post(sid, cancelOf("1")), http.StatusAccepted)
 	select {
 	case a := <-done:
@@ -61,8 +60,7 @@ func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
 	mcptest.Eventually(t, 5*time.Second, "the killed control gem is gone", func() bool { return len(s.ourGems()) == 0 })
 	for i := range 2 { // the first stop finds the control session dead; the second uses a new one
 		sid := s.open()
-		done := s.async(sid, call(i, "sleep_immune", `{"ms":60000}`))
-		time.Sleep(300 * time.Millisecond)
+		done := s.started(sid, call(i, "sleep_immune", `{"ms":60000}`))
 		s.post(sid, cancelOf(string(rune('0'+i))))
 		select {
 		case a := <-done:

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 // rawCall is call with the id's JSON text given as is.
@@ -46,8 +47,7 @@ func TestIdsAreKeyedByTheirExactText(t *testing.T) {
 	s := start(t)
 	sid := s.open()
 	// 2^53+1 and 2^53 are one float64: they must still be two ids, not a duplicate.
-	first := s.async(sid, rawCall(`9007199254740993`, "sleep", `{"ms":1500}`))
-	time.Sleep(300 * time.Millisecond)
+	first := s.started(sid, rawCall(`9007199254740993`, "sleep", `{"ms":1500}`))
 	second := s.post(sid, rawCall(`9007199254740992`, "echo", `{"text":"x"}`))
 	wantStatus(t, second, http.StatusOK)
 	if second.RPC.Error != nil || string(second.RPC.ID) != `9007199254740992` {
@@ -57,8 +57,7 @@ func TestIdsAreKeyedByTheirExactText(t *testing.T) {
 		t.Fatalf("first: %d %s", a.Status, a.Body)
 	}
 	// An id no float64 holds is still an id a cancellation can name.
-	done := s.async(sid, rawCall(`1e400`, "sleep", `{"ms":30000}`))
-	time.Sleep(300 * time.Millisecond)
+	done := s.started(sid, rawCall(`1e400`, "sleep", `{"ms":30000}`))
 	wantStatus(t, s.post(sid, cancelOf(`1e400`)), http.StatusAccepted)
 	select {
 	case a := <-done:
@@ -128,8 +127,7 @@ func TestARefusalNeverEchoesAnUnboundedID(t *testing.T) {
 func TestNotificationsQueuedBehindACallAreBounded(t *testing.T) {
 	s := start(t)
 	sid := s.open()
-	done := s.async(sid, call(1, "sleep", `{"ms":4000}`))
-	time.Sleep(300 * time.Millisecond)
+	done := s.started(sid, call(1, "sleep", `{"ms":4000}`))
 	note := `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`
 	for i := range 64 {
 		if a := s.post(sid, note); a.Status != http.StatusAccepted {
@@ -200,7 +198,7 @@ func TestABatchWhoseClientStopsReadingIsAbandoned(t *testing.T) {
 
 func TestInitializeDuringShutdownIsRefusedShuttingDown(t *testing.T) {
 	slow := filepath.Join(t.TempDir(), "slow-gem")
-	gem := filepath.Join(standinHome(t), "bin", "standin-gem")
+	gem := filepath.Join(binserver.StandinHome(t), "bin", "standin-gem")
 	if err := os.WriteFile(slow, []byte("#!/bin/sh\nsleep 2\nexec "+gem+" \"$@\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}

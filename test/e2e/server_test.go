@@ -18,11 +18,6 @@ var binary string // built once by TestMain
 
 func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "e2e", &binary)) }
 
-func standinHome(t *testing.T) string {
-	t.Helper()
-	return binserver.StandinHome(t)
-}
-
 // server is one bin/mcp-gemstone process on the stand-in.
 type server struct {
 	t      *testing.T
@@ -92,6 +87,14 @@ func (s *server) async(sid, body string) <-chan answer {
 		ch <- a
 	}()
 	return ch
+}
+
+// started is async for a call the test then acts on: it answers once the call has had 300 ms
+// to reach its gem.
+func (s *server) started(sid, body string) <-chan answer {
+	done := s.async(sid, body)
+	time.Sleep(300 * time.Millisecond)
+	return done
 }
 
 func (s *server) post(sid, body string, headers ...string) answer {

@@ -122,7 +122,7 @@ func TestAToolsCallThroughTheBinaryIsTracedToTheCollectorAndTheGemLog(t *testing
 }
 
 func TestAnExporterThisBuildLacksRefusesTheStart(t *testing.T) {
-	p, err := binserver.Start(binary, "GEMSTONE="+standinHome(t), "MCP_PORT=0", "OTEL_TRACES_EXPORTER=zipkin")
+	p, err := binserver.Start(binary, "GEMSTONE="+binserver.StandinHome(t), "MCP_PORT=0", "OTEL_TRACES_EXPORTER=zipkin")
 	if err != nil {
 		t.Fatal(err)
 	}

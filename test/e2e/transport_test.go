@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,18 +13,13 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
-
-var hex128 = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 func TestSessionLifecycleOnTheStandIn(t *testing.T) {
 	s := start(t)
 	a := s.post("", initBody)
-	wantStatus(t, a, http.StatusOK)
-	sid := a.Header.Get("Mcp-Session-Id")
-	if !hex128.MatchString(sid) {
-		t.Fatalf("session id %q is not 128 bits of visible hex", sid)
-	}
+	sid := mcptest.NewSession(t, a.Answer)
 	if !strings.Contains(string(a.Body), "gci-standin-fixture-worker") {
 		t.Fatalf("initialize did not come from the stand-in's worker: %s", a.Body)
 	}
@@ -178,8 +172,7 @@ func TestSigkilledGemMidCallAnswersSessionGoneThen404AndFreesTheSlot(t *testing.
 	if pid == 0 {
 		t.Fatalf("cannot find the session's gem among %v", s.gemFiles())
 	}
-	done := s.async(sid, call(5, "sleep", `{"ms":20000}`))
-	time.Sleep(300 * time.Millisecond)
+	done := s.started(sid, call(5, "sleep", `{"ms":20000}`))
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill %d: %v", pid, err)
 	}
@@ -222,8 +215,7 @@ func TestThreeSessionsSleepingTwoSecondsRunInParallel(t *testing.T) {
 func TestPingIsAnsweredQuicklyWhileItsSessionSleeps(t *testing.T) {
 	s := start(t)
 	sid := s.open()
-	done := s.async(sid, call(1, "sleep", `{"ms":2000}`))
-	time.Sleep(300 * time.Millisecond)
+	done := s.started(sid, call(1, "sleep", `{"ms":2000}`))
 	a := s.post(sid, `{"jsonrpc":"2.0","id":"p","method":"ping"}`)
 	wantStatus(t, a, http.StatusOK)
 	t.Logf("ping behind a running sleep: %v", a.Took)
@@ -274,8 +266,7 @@ func TestTheCapHoldsUnderTwentyConcurrentInitializes(t *testing.T) {
 func TestCancelledNotificationEndsASleepAndTheSessionKeepsServing(t *testing.T) {
 	s := start(t)
 	sid := s.open()
-	done := s.async(sid, call(11, "sleep", `{"ms":30000}`))
-	time.Sleep(300 * time.Millisecond)
+	done := s.started(sid, call(11, "sleep", `{"ms":30000}`))
 	wantStatus(t, s.post(sid, cancelOf("11")), http.StatusAccepted)
 	select {
 	case a := <-done:
@@ -390,7 +381,7 @@ func TestOversizedHeadersAreRefused(t *testing.T) {
 }
 
 func TestABadSettingRefusesToStartNamingIt(t *testing.T) {
-	standinHome(t)
+	binserver.StandinHome(t)
 	out, err := exec_(binary, "MCP_MAX_SESSIONS=lots", "MCP_PORT=0")
 	if err == nil {
 		t.Fatalf("started with a bad MCP_MAX_SESSIONS: %s", out)

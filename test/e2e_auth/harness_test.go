@@ -25,11 +25,6 @@ var binary string
 
 func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "e2e_auth", &binary)) }
 
-func standinHome(t *testing.T) string {
-	t.Helper()
-	return binserver.StandinHome(t)
-}
-
 // server is one bin/mcp-gemstone process.
 type server struct {
 	t      *testing.T

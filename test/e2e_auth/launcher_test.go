@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
 // launcherSandbox copies the launcher scripts into a directory of their own, with the fake
@@ -17,7 +18,7 @@ import (
 // binary on the stand-in; it answers the environment to run them with.
 func launcherSandbox(t *testing.T, port int, extra ...string) (dir string, env []string) {
 	t.Helper()
-	home := standinHome(t)
+	home := binserver.StandinHome(t)
 	repo, _ := filepath.Abs("../..")
 	dir = t.TempDir()
 	for _, d := range []string{"repo", "srv/locks", "home", "none"} {

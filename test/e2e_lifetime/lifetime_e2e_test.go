@@ -241,12 +241,19 @@ func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T
 	mcptest.Eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
 }
 
-func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t *testing.T) {
+// underPressure is a session under a policy that ends a call pinning the oldest commit record
+// after grace once the stone is 20 commits behind.
+func underPressure(t *testing.T, grace time.Duration) (*fixture, string) {
+	t.Helper()
 	cfg := fast()
 	cfg.MaxCommitsBehind = 20
-	cfg.PinnedViewGrace = lifetime.After(300 * time.Millisecond)
+	cfg.PinnedViewGrace = lifetime.After(grace)
 	f := newFixture(t, cfg, router.StreamOptions{})
-	sid := f.open("2025-06-18")
+	return f, f.open("2025-06-18")
+}
+
+func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t *testing.T) {
+	f, sid := underPressure(t, 300*time.Millisecond)
 	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
 	start := time.Now()
 	r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":20000}`))
@@ -264,11 +271,7 @@ func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t
 }
 
 func TestQuietRepositoryNeverEndsALongCall(t *testing.T) {
-	cfg := fast()
-	cfg.MaxCommitsBehind = 20
-	cfg.PinnedViewGrace = lifetime.After(100 * time.Millisecond)
-	f := newFixture(t, cfg, router.StreamOptions{})
-	sid := f.open("2025-06-18")
+	f, sid := underPressure(t, 100*time.Millisecond)
 	setReadings(t, fmt.Sprintf("3 20 %d", f.gemSession(sid)))
 	if r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":1000}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
 		t.Fatalf("a long call on a quiet repository: %d %s", r.Status, r.Body)

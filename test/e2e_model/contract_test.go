@@ -2,7 +2,6 @@ package e2e_model
 
 import (
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,31 +58,18 @@ func TestContractProtocolCasesThroughTheServer(t *testing.T) {
 }
 
 func TestContractToolScenariosOnePerToolsetThroughTheServer(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join(contractDir, "realstone", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := start(t)
 	steps := 0
-	for _, dir := range dirs {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
+	contract.Scenarios(t, contractDir, func(t *testing.T, cases []contract.Case) {
+		ss := s.open(t)
+		defer ss.call("abort", map[string]any{}) // leave the stone as it was, whatever failed
+		for _, c := range cases {
+			steps++
+			if err := c.Check(ss.send(c.Request(placeholders))); err != nil {
+				t.Errorf("%s (%s): %v", c.Name, c.Description, err)
+			}
 		}
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			cases, err := contract.Load(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ss := s.open(t)
-			defer ss.call("abort", map[string]any{}) // leave the stone as it was, whatever failed
-			for _, c := range cases {
-				steps++
-				if err := c.Check(ss.send(c.Request(placeholders))); err != nil {
-					t.Errorf("%s (%s): %v", c.Name, c.Description, err)
-				}
-			}
-		})
-	}
+	})
 	if steps != 72 {
 		t.Errorf("ran %d scenario steps, want the 72 of test/contract/realstone", steps)
 	}

@@ -422,26 +422,13 @@ func TestContractProtocolCasesThroughTheServer(t *testing.T) {
 }
 
 func TestContractToolScenariosOnePerToolset(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join(contractDir, "realstone", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dir := range dirs {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
+	contract.Scenarios(t, contractDir, func(t *testing.T, cases []contract.Case) {
+		s := open(t)
+		defer s.call("abort", map[string]any{}) // leave the stone as it was, whatever failed
+		for _, c := range cases {
+			if err := c.Check(s.send(c.Request(placeholders))); err != nil {
+				t.Errorf("%s: %v", c.Name, err)
+			}
 		}
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			cases, err := contract.Load(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := open(t)
-			defer s.call("abort", map[string]any{}) // leave the stone as it was, whatever failed
-			for _, c := range cases {
-				if err := c.Check(s.send(c.Request(placeholders))); err != nil {
-					t.Errorf("%s: %v", c.Name, err)
-				}
-			}
-		})
-	}
+	})
 }

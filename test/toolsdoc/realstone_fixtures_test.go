@@ -86,15 +86,9 @@ func TestRealstoneScenariosCallEveryToolOfTheToolSurface(t *testing.T) {
 	}
 	registered := registeredTools(t)
 	var missing []string
-	for _, ts := range toolSurfaceToolsets {
-		names, ok := registered[ts]
-		if !ok {
-			t.Fatalf("%s registers no tools in smalltalk/core", ts)
-		}
-		for _, n := range names {
-			if !called[n] {
-				missing = append(missing, n)
-			}
+	for _, n := range toolsOf(t, registered, toolSurfaceToolsets) {
+		if !called[n] {
+			missing = append(missing, n)
 		}
 	}
 	sort.Strings(missing)

@@ -204,6 +204,21 @@ func TestNoToolNameIsRegisteredTwice(t *testing.T) {
 	}
 }
 
+// toolsOf answers the tools the toolsets register (registered maps a toolset to its tools); a
+// toolset that registers none fails the test.
+func toolsOf(t *testing.T, registered map[string][]string, toolsets []string) []string {
+	t.Helper()
+	var tools []string
+	for _, ts := range toolsets {
+		names, ok := registered[ts]
+		if !ok {
+			t.Errorf("toolset %s registers no tools in smalltalk/core", ts)
+		}
+		tools = append(tools, names...)
+	}
+	return tools
+}
+
 func TestDefaultSurfaceIsTheSpecificationsThirtyOneTools(t *testing.T) {
 	var toolsets []string
 	for _, m := range coreMethods(t) {
@@ -216,15 +231,7 @@ func TestDefaultSurfaceIsTheSpecificationsThirtyOneTools(t *testing.T) {
 	if len(toolsets) == 0 {
 		t.Fatal("McpServer class >> defaultToolsetNames not found in smalltalk/core, or it names no toolset")
 	}
-	registered := registeredTools(t)
-	var surface []string
-	for _, ts := range toolsets {
-		names, ok := registered[ts]
-		if !ok {
-			t.Errorf("default toolset %s registers no tools in smalltalk/core", ts)
-		}
-		surface = append(surface, names...)
-	}
+	surface := toolsOf(t, registeredTools(t), toolsets)
 	if len(surface) != len(specDefaultSurface) || !sameSet(surface, specDefaultSurface) {
 		t.Errorf("default surface is %d tools %v, want the specification's %d %v",
 			len(surface), sortedCopy(surface), len(specDefaultSurface), sortedCopy(specDefaultSurface))
