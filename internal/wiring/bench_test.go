@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -26,18 +27,7 @@ import (
 //
 //	go test -run '^$' -bench IdleStreamCost -benchtime 500x ./internal/wiring
 func BenchmarkIdleStreamCost(b *testing.B) {
-	l := fakeworker.New()
-	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewServer(asm.Server.Handler())
-	defer func() {
-		asm.Engine.Stop()
-		ts.Close()
-		asm.Server.Close(b.Context())
-		asm.CloseChannel()
-	}()
+	ts := served(b)
 	sids := make([]string, b.N)
 	for i := range sids {
 		sids[i] = initialize(b, ts.URL+"/mcp", "2025-06-18")
@@ -77,17 +67,7 @@ func stackBytes() uint64 {
 //
 //	go test -run '^$' -bench EchoThroughTheAssembly -cpuprofile cpu.out ./internal/wiring
 func BenchmarkEchoThroughTheAssembly(b *testing.B) {
-	l := fakeworker.New()
-	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewServer(asm.Server.Handler())
-	defer func() {
-		ts.Close()
-		asm.Server.Close(b.Context())
-		asm.CloseChannel()
-	}()
+	ts := served(b)
 	url := ts.URL + "/mcp"
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	b.SetParallelism(4)
@@ -112,4 +92,21 @@ func BenchmarkEchoThroughTheAssembly(b *testing.B) {
 			}
 		}
 	})
+}
+
+// served is the binary's assembly, with metrics and the fake worker, on a loopback server
+// that lives as long as the benchmark.
+func served(b *testing.B) *httptest.Server {
+	l := fakeworker.New()
+	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(asm.Server.Handler())
+	b.Cleanup(func() {
+		ts.Close()
+		asm.Server.Close(context.Background())
+		asm.CloseChannel()
+	})
+	return ts
 }
