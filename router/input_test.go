@@ -52,6 +52,7 @@ func TestInvalidUTF8IsAParseErrorNamingTheByteOffsetAndIsNotForwarded(t *testing
 }
 
 func TestBodyOverTheLimitIs413(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxBody = 1024 })
 	sid := f.open()
 	big := call(1, "echo", `{"text":"`+strings.Repeat("x", 2000)+`"}`)
@@ -88,6 +89,7 @@ func listen(t *testing.T, o func(*router.Options)) (*router.Server, string) {
 }
 
 func TestAClientThatNeverFinishesItsBodyIsDropped(t *testing.T) {
+	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -104,6 +106,7 @@ func TestAClientThatNeverFinishesItsBodyIsDropped(t *testing.T) {
 }
 
 func TestAClientThatNeverFinishesItsHeadersIsDropped(t *testing.T) {
+	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -120,6 +123,7 @@ func TestAClientThatNeverFinishesItsHeadersIsDropped(t *testing.T) {
 }
 
 func TestAClientThatConnectsAndSendsNothingIsDropped(t *testing.T) {
+	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -135,6 +139,7 @@ func TestAClientThatConnectsAndSendsNothingIsDropped(t *testing.T) {
 }
 
 func TestOversizedHeadersAreRefusedWith431(t *testing.T) {
+	t.Parallel()
 	_, addr := listen(t, nil)
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -153,6 +158,7 @@ func TestOversizedHeadersAreRefusedWith431(t *testing.T) {
 }
 
 func TestALongCallOutlivesTheBodyReadTimeout(t *testing.T) {
+	t.Parallel()
 	srv, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 200 * time.Millisecond })
 	_ = srv
 	post := func(sid, body string) (*http.Response, []byte) {

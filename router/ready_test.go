@@ -89,6 +89,7 @@ func TestReadyzWithoutACheckIsReadyAndRefusesOtherVerbs(t *testing.T) {
 }
 
 func TestReadyzGivesUpOnACheckThatHangs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
 		o.Ready = func(ctx context.Context) error {
 			<-ctx.Done()
