@@ -12,11 +12,12 @@ import (
 const defaultURL = "http://127.0.0.1:8000/mcp"
 
 // snippetFiles are the client snippets the docs show, one file each, by the section that must
-// show each exactly: the editors and the Inspector in the README's "Connect a client", the SDKs
-// in docs/clients.md. snippets_run_test.go (tag proof) runs the ones whose client runs here.
+// show each exactly: Claude Code in the README's "Connect a client", the other editors and the
+// Inspector, and the SDKs, in docs/clients.md. snippets_run_test.go (tag proof) runs the ones
+// whose client runs here.
 var snippetFiles = map[string]docSection{
-	"claude-code.txt": readmeClients, "claude-desktop.json": readmeClients, "cursor.json": readmeClients,
-	"vscode.json": readmeClients, "inspector.txt": readmeClients,
+	"claude-code.txt": readmeClients, "claude-desktop.json": editorClients, "cursor.json": editorClients,
+	"vscode.json": editorClients, "inspector.txt": editorClients,
 	"ts-sdk.mjs": sdkClients, "go-sdk/main.go": sdkClients, "python-sdk.py": sdkClients,
 }
 
@@ -25,7 +26,8 @@ type docSection struct{ file, heading string }
 
 var (
 	readmeClients = docSection{"../../README.md", "## Connect a client"}
-	sdkClients    = docSection{"../../docs/clients.md", "# Connecting clients from code"}
+	editorClients = docSection{"../../docs/clients.md", "## Editors and the Inspector"}
+	sdkClients    = docSection{"../../docs/clients.md", "## From code: the MCP SDKs"}
 )
 
 func (d docSection) text(t *testing.T) string {
