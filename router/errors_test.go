@@ -38,7 +38,7 @@ func TestANotificationWhoseSessionEndedFirstIsUndeliveredNotAnError(t *testing.T
 	sid := f.open()
 	busy := make(chan reply, 1)
 	go func() { r, _ := f.try(sid, call(2, "sleep", `{"ms":5000}`)); busy <- r }()
-	mcptest.Eventually(t, 2*time.Second, "the sleep runs", func() bool {
+	mcptest.Eventually(t, 10*time.Second, "the sleep runs", func() bool {
 		live, ok := f.srv.Sessions().Get(sid)
 		if !ok {
 			return false
@@ -50,7 +50,7 @@ func TestANotificationWhoseSessionEndedFirstIsUndeliveredNotAnError(t *testing.T
 	wantStatus(t, f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`), http.StatusAccepted)
 	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
 	<-busy
-	mcptest.Eventually(t, 2*time.Second, "the notification's outcome observed", func() bool {
+	mcptest.Eventually(t, 10*time.Second, "the notification's outcome observed", func() bool {
 		return obs.outcomes()["notifications/initialized undelivered"] == 1
 	})
 	if n := obs.outcomes()["notifications/initialized sessionGone"]; n != 0 {
