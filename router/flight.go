@@ -291,8 +291,10 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 				status = statelessStatus(reply)
 			}
 		}
-		f.finish(status, header, reply)
+		// The gem goes back before the answer does: a client that sends its next request the
+		// moment it reads this one finds it idle instead of logging another gem in.
 		release()
+		f.finish(status, header, reply)
 	}()
 	return f, nil
 }
