@@ -343,6 +343,7 @@ func TestABreakImmuneCallPastTheTimeoutSaysItsSessionEndedAndNothingElse(t *test
 }
 
 func TestUntrustedValuesAreClippedInTheLog(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_TRACE=1") // the trace logs the session header and the path of every request
 	sid := s.open()
 	wantStatus(t, s.post(strings.Repeat("f", 60000), `{"jsonrpc":"2.0","id":1,"method":"ping"}`), http.StatusNotFound)

@@ -60,6 +60,7 @@ func TestNotReadyWithoutTheClientLibraryAndSaysSo(t *testing.T) {
 }
 
 func TestNotReadyWhileTheRoutersOwnLoginFailsAndSaysSoWithoutDetail(t *testing.T) {
+	t.Parallel()
 	s := start(t, "GS_STONE=nostone", "GS_PASS=not-the-password") // the stand-in refuses stone "nostone" (4065)
 	// However long it waits, a login that fails never makes the server ready.
 	for range 3 {

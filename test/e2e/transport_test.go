@@ -284,6 +284,7 @@ func TestCancelledNotificationEndsASleepAndTheSessionKeepsServing(t *testing.T) 
 }
 
 func TestRequestTimeoutAnswersMinus32001WithTheRequestsId(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_REQUEST_TIMEOUT=1")
 	sid := s.open()
 	a := s.post(sid, call("deadline-1", "sleep", `{"ms":30000}`))
@@ -332,6 +333,7 @@ func TestSigtermBreaksRunningCallsLogsEveryGemOutAndExitsZero(t *testing.T) {
 }
 
 func TestAClientThatNeverFinishesItsRequestIsDropped(t *testing.T) {
+	t.Parallel()
 	s := start(t, "MCP_READ_TIMEOUT=1")
 	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 	conn, err := net.Dial("tcp", addr)
