@@ -2,15 +2,14 @@ package router_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
@@ -77,22 +76,15 @@ func (ar *authRouter) token(sub string) string {
 
 func (ar *authRouter) post(t *testing.T, method, token, sid, body string) (int, string, string) {
 	t.Helper()
-	req, _ := http.NewRequest(method, ar.ts.URL+"/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	var auth []string
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		auth = []string{"Authorization", "Bearer " + token}
 	}
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	a, err := (&mcptest.Client{URL: ar.ts.URL + "/mcp"}).Do(context.Background(), method, sid, []byte(body), auth...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
+	return a.Status, a.Header.Get("Mcp-Session-Id"), string(a.Body)
 }
 
 const authInitBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`

@@ -88,16 +88,7 @@ func TestGetOpensTheSessionsStreamWhichKeepsAliveAndEndsWithTheSession(t *testin
 		o.Stream = sse.Options{Keepalive: 50 * time.Millisecond}
 	})
 	sid := f.open()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/mcp", nil)
-	req.Header.Set("Mcp-Session-Id", sid)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := f.client(&http.Client{Timeout: 5 * time.Second}).Stream(t, sid, "")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("GET /mcp: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}

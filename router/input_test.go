@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -161,23 +162,10 @@ func TestALongCallOutlivesTheBodyReadTimeout(t *testing.T) {
 	t.Parallel()
 	srv, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 200 * time.Millisecond })
 	_ = srv
-	post := func(sid, body string) (*http.Response, []byte) {
-		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, b
-	}
-	resp, _ := post("", initBody)
-	sid := resp.Header.Get("Mcp-Session-Id")
-	resp, b := post(sid, call(2, "sleep", `{"ms":700}`))
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"result"`) {
-		t.Fatalf("a call longer than the read timeout was cut: %d %s", resp.StatusCode, b)
+	c := &mcptest.Client{URL: "http://" + addr + "/mcp"}
+	sid := c.Send(t, http.MethodPost, "", initBody).Header.Get("Mcp-Session-Id")
+	a := c.Send(t, http.MethodPost, sid, call(2, "sleep", `{"ms":700}`))
+	if a.Status != http.StatusOK || !strings.Contains(string(a.Body), `"result"`) {
+		t.Fatalf("a call longer than the read timeout was cut: %d %s", a.Status, a.Body)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
@@ -32,19 +33,8 @@ func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	defer srv.Close(t.Context())
-	post := func(sid, body string) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(body))
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
-	}
+	c := &mcptest.Client{URL: ts.URL + "/mcp"}
+	post := func(sid, body string) mcptest.Answer { return c.Send(t, http.MethodPost, sid, body) }
 	sid := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`).Header.Get("Mcp-Session-Id")
 	post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`)
 	post(sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":5000}}}`)

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -49,17 +48,7 @@ func TestAStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
 func TestTheBinarysGetStreamPrimesAResumableStream(t *testing.T) {
 	s := start(t)
 	sid := s.open()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
-	req.Header.Set("Mcp-Session-Id", sid)
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := s.stream(sid)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /mcp: %d", resp.StatusCode)
 	}

@@ -69,6 +69,14 @@ func (s *server) client() *mcptest.Client {
 	return &mcptest.Client{URL: s.url, HTTP: client, Protocol: "2025-11-25"}
 }
 
+// stream opens the session's GET stream, to be read within 10 s.
+func (s *server) stream(sid string) *http.Response {
+	s.t.Helper()
+	c := s.client()
+	c.HTTP = &http.Client{Timeout: 10 * time.Second}
+	return c.Stream(s.t, sid, "")
+}
+
 // try is do for goroutines other than the test's: it reports failure instead of stopping.
 func (s *server) try(method, sid, body string, headers ...string) (answer, error) {
 	a, err := s.client().DoRPC(method, sid, body, headers...)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
 // inProcess is the front end assembled as bin/mcp-gemstone assembles it, on in-process
@@ -27,21 +30,10 @@ func inProcess(t *testing.T) *mcpSession {
 	return s
 }
 
+// get opens the session's GET stream, resuming after lastEventID when it is not "".
 func (s *mcpSession) get(lastEventID string) *http.Response {
 	s.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, s.url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", s.sid)
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	if lastEventID != "" {
-		req.Header.Set("Last-Event-ID", lastEventID)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return (&mcptest.Client{URL: s.url, Protocol: harness.ProtocolVersion}).Stream(s.t, s.sid, lastEventID)
 }
 
 func TestAResourceUpdateTheGemAnnouncesReachesTheGETStream(t *testing.T) {
