@@ -1,6 +1,7 @@
-// Package mcptest is what the tests of several packages need to talk to an MCP endpoint: the
-// decoded JSON-RPC answer, a tools/call body and a bounded wait. Test code only; the router
-// never imports it.
+// Package mcptest is what the tests of several packages need to talk to an MCP endpoint: one
+// HTTP client (Client: a POST with the session and protocol headers, its JSON or SSE answer, a
+// GET stream, DELETE, a 2026-07-28 request), the decoded JSON-RPC answer and its checks, a
+// tools/call body and a bounded wait. Test code only; the router never imports it.
 package mcptest
 
 import (
