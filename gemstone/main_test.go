@@ -1,24 +1,17 @@
 package gemstone
 
 import (
-	"fmt"
 	"os"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
-// TestMain gives the stand-in a private session directory for this run (test/standin/README.md),
-// so that session numbers and stopSession: never meet another package's gems.
+// TestMain runs the echo child when asked to, and otherwise the tests with a stand-in session
+// directory of their own.
 func TestMain(m *testing.M) {
 	if os.Getenv(echoChildEnv) == "1" {
 		os.Exit(echoChild())
 	}
-	dir, err := os.MkdirTemp("", "gemstone-test-sessions-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	os.Setenv("GCI_STANDIN_DIR", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(mcptest.RunWithSessionDir(m, "gemstone"))
 }

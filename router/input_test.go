@@ -92,16 +92,8 @@ func listen(t *testing.T, o func(*router.Options)) (*router.Server, string) {
 func TestAClientThatNeverFinishesItsBodyIsDropped(t *testing.T) {
 	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	start := time.Now()
-	_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":")
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	_, _ = io.ReadAll(conn) // returns when the server drops us
-	if d := time.Since(start); d > 3*time.Second {
+	sent := "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":"
+	if d := mcptest.HeldFor(t, addr, sent, 5*time.Second); d > 3*time.Second {
 		t.Fatalf("a stalled body held its connection for %v", d)
 	}
 }
@@ -109,16 +101,7 @@ func TestAClientThatNeverFinishesItsBodyIsDropped(t *testing.T) {
 func TestAClientThatNeverFinishesItsHeadersIsDropped(t *testing.T) {
 	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	start := time.Now()
-	_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	_, _ = io.ReadAll(conn)
-	if d := time.Since(start); d > 3*time.Second {
+	if d := mcptest.HeldFor(t, addr, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n", 5*time.Second); d > 3*time.Second {
 		t.Fatalf("stalled headers held their connection for %v", d)
 	}
 }
@@ -126,15 +109,7 @@ func TestAClientThatNeverFinishesItsHeadersIsDropped(t *testing.T) {
 func TestAClientThatConnectsAndSendsNothingIsDropped(t *testing.T) {
 	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	start := time.Now()
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	_, _ = io.ReadAll(conn)
-	if d := time.Since(start); d > 3*time.Second {
+	if d := mcptest.HeldFor(t, addr, "", 5*time.Second); d > 3*time.Second {
 		t.Fatalf("a silent connection was held %v", d)
 	}
 }

@@ -336,16 +336,8 @@ func TestAClientThatNeverFinishesItsRequestIsDropped(t *testing.T) {
 	t.Parallel()
 	s := start(t, "MCP_READ_TIMEOUT=1")
 	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	begin := time.Now()
-	_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\"")
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	_, _ = io.ReadAll(conn)
-	if d := time.Since(begin); d > 4*time.Second {
+	sent := "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\""
+	if d := mcptest.HeldFor(t, addr, sent, 10*time.Second); d > 4*time.Second {
 		t.Fatalf("a stalled client was held %v (read timeout 1 s)", d)
 	}
 	wantStatus(t, s.post("", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`), http.StatusBadRequest) // still serving
