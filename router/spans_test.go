@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -32,14 +33,22 @@ func attrsOf(s tracetest.SpanStub) map[string]string {
 	return out
 }
 
+// spanNamed answers the span called name, waiting a moment for it: a span ends as its handler
+// returns, which may be just after the client has read a complete (Content-Length) answer.
 func spanNamed(t *testing.T, exp *tracetest.InMemoryExporter, name string) tracetest.SpanStub {
 	t.Helper()
 	var names []string
-	for _, s := range exp.GetSpans() {
-		if s.Name == name {
-			return s
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		names = names[:0]
+		for _, s := range exp.GetSpans() {
+			if s.Name == name {
+				return s
+			}
+			names = append(names, s.Name)
 		}
-		names = append(names, s.Name)
+		if time.Now().After(deadline) {
+			break
+		}
 	}
 	t.Fatalf("no span %q among %v", name, names)
 	return tracetest.SpanStub{}
