@@ -253,7 +253,13 @@ func bodyOf(body string) []byte {
 // reads an event stream as it comes; the test's cleanup closes it.
 func (c *Client) Response(t testing.TB, method, sid, body string, headers ...string) *http.Response {
 	t.Helper()
-	req, err := c.request(context.Background(), method, sid, bodyOf(body), headers...)
+	return c.ResponseContext(context.Background(), t, method, sid, body, headers...)
+}
+
+// ResponseContext is Response under ctx: cancelling it hangs up.
+func (c *Client) ResponseContext(ctx context.Context, t testing.TB, method, sid, body string, headers ...string) *http.Response {
+	t.Helper()
+	req, err := c.request(ctx, method, sid, bodyOf(body), headers...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,11 +274,17 @@ func (c *Client) Response(t testing.TB, method, sid, body string, headers ...str
 // Stream opens GET on the session's stream, resuming after lastEventID when it is not "".
 func (c *Client) Stream(t testing.TB, sid, lastEventID string) *http.Response {
 	t.Helper()
+	return c.StreamContext(context.Background(), t, sid, lastEventID)
+}
+
+// StreamContext is Stream under ctx: cancelling it hangs up.
+func (c *Client) StreamContext(ctx context.Context, t testing.TB, sid, lastEventID string) *http.Response {
+	t.Helper()
 	headers := []string{"Accept", "text/event-stream"}
 	if lastEventID != "" {
 		headers = append(headers, "Last-Event-ID", lastEventID)
 	}
-	return c.Response(t, http.MethodGet, sid, "", headers...)
+	return c.ResponseContext(ctx, t, http.MethodGet, sid, "", headers...)
 }
 
 // NewSession answers the session an initialize's answer opened, failing the test unless the

@@ -155,15 +155,8 @@ func TestBinaryReleasesAGemAfterMCPStreamLossGraceWhenTheClientHangsUp(t *testin
 	s := startServer(t, "MCP_REAPER_INTERVAL=200ms", "MCP_STREAM_LOSS_GRACE=1500ms")
 	sid := s.open()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", sid)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	defer cancel()
+	resp := (&mcptest.Client{URL: s.url}).StreamContext(ctx, t, sid, "")
 	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || !strings.HasPrefix(line, ":") {
 		cancel()
 		t.Fatalf("first line of the stream %q (%v)", line, err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 // Frame is one SSE frame: the fields a test of the MCP stream looks at.
@@ -26,19 +28,9 @@ type Stream struct {
 func Open(t testing.TB, url, sid, lastEventID string, buffer int) *Stream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", sid)
-	if lastEventID != "" {
-		req.Header.Set("Last-Event-ID", lastEventID)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		cancel()
-		t.Fatalf("GET: %v", err)
-	}
+	t.Cleanup(cancel)
+	resp := (&mcptest.Client{URL: url}).StreamContext(ctx, t, sid, lastEventID)
 	s := &Stream{Resp: resp, Cancel: cancel, Frames: make(chan Frame, buffer)}
-	t.Cleanup(func() { cancel(); resp.Body.Close() })
 	go s.read(bufio.NewReader(resp.Body))
 	return s
 }
