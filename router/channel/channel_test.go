@@ -244,7 +244,7 @@ func TestNotificationsOfNoCallGoToTheStandaloneStreamAndOfAnEndedCallAreDropped(
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
 	standalone := make(chan string, 4)
-	ep.Attach(Relay{Pending: pending.New(0), Standalone: func(m []byte) bool { standalone <- string(m); return true }})
+	ep.attach(Relay{Pending: pending.New(0), Standalone: func(m []byte) bool { standalone <- string(m); return true }})
 	rec := newRecorder()
 	ep.Bind(json.RawMessage(`"a"`), rec)() // bound and at once unbound: the call ended
 	w := connect(t, h, ep)
@@ -287,7 +287,7 @@ func TestARequestIsRenumberedForTheClientAndItsAnswerComesBackUnderTheWorkersID(
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
 	table := pending.New(0)
-	ep.Attach(Relay{Pending: table})
+	ep.attach(Relay{Pending: table})
 	rec := newRecorder()
 	defer ep.Bind(json.RawMessage(`1`), rec)()
 	w := connect(t, h, ep)
@@ -324,7 +324,7 @@ func answerKind(t *testing.T, w *testWorker) (id, kind string) {
 func TestAQuestionTheClientNeverAnswersTimesOut(t *testing.T) {
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
-	ep.Attach(Relay{Pending: pending.New(100 * time.Millisecond)})
+	ep.attach(Relay{Pending: pending.New(100 * time.Millisecond)})
 	rec := newRecorder()
 	defer ep.Bind(json.RawMessage(`1`), rec)()
 	w := connect(t, h, ep)
@@ -337,7 +337,7 @@ func TestAQuestionTheClientNeverAnswersTimesOut(t *testing.T) {
 func TestAQuestionEndsWithItsCall(t *testing.T) {
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
-	ep.Attach(Relay{Pending: pending.New(time.Minute)})
+	ep.attach(Relay{Pending: pending.New(time.Minute)})
 	rec := newRecorder()
 	unbind := ep.Bind(json.RawMessage(`1`), rec)
 	w := connect(t, h, ep)
@@ -356,7 +356,7 @@ func TestAQuestionEndsWithItsCall(t *testing.T) {
 func TestAQuestionEndsWithItsSession(t *testing.T) {
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
-	ep.Attach(Relay{Pending: pending.New(time.Minute)})
+	ep.attach(Relay{Pending: pending.New(time.Minute)})
 	rec := newRecorder()
 	defer ep.Bind(json.RawMessage(`1`), rec)()
 	w := connect(t, h, ep)
@@ -371,7 +371,7 @@ func TestAWorkerThatNeverReadsItsAnswersLosesItsConnection(t *testing.T) {
 	h := newHub(t, Options{WriteTimeout: 200 * time.Millisecond, MaxAsks: 64})
 	ep, _ := h.Open("s1")
 	table := pending.New(time.Minute)
-	ep.Attach(Relay{Pending: table})
+	ep.attach(Relay{Pending: table})
 	rec := newRecorder()
 	defer ep.Bind(json.RawMessage(`1`), rec)()
 	w := connect(t, h, ep)

@@ -70,8 +70,8 @@ func (e *Endpoint) Secret() string { return e.secret }
 // Address is the hub's address, for the prepare config.
 func (e *Endpoint) Address() string { return e.hub.Address() }
 
-// Attach gives the endpoint its session's pathways, once the session exists.
-func (e *Endpoint) Attach(r Relay) {
+// attach gives the endpoint its session's pathways (Join, once the session exists).
+func (e *Endpoint) attach(r Relay) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.relay = r

@@ -49,7 +49,7 @@ func (m *Mode) PrepareSession(_ context.Context, sessionID string, cfg *worker.P
 func (e *Endpoint) Join(s *session.Session) {
 	s.Pending().SetMaxAnswer(e.hub.o.MaxFrame - answerOverhead)
 	stream := s.Stream()
-	e.Attach(Relay{Pending: s.Pending(), Standalone: func(msg []byte) bool { return stream.Send(msg) > 0 }})
+	e.attach(Relay{Pending: s.Pending(), Standalone: func(msg []byte) bool { return stream.Send(msg) > 0 }})
 }
 
 // endpointOf is the session's endpoint, or nil (no channel, or the hub could not open one).
