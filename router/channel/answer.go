@@ -396,8 +396,18 @@ func (a *Answer) serveResume(w http.ResponseWriter, r *http.Request, after uint6
 		}
 		finished, changed := a.finished, a.changed
 		a.mu.Unlock()
-		for _, ev := range todo {
+		for i, ev := range todo {
+			// The lane is let go before the stream's last event is written, so a client that
+			// reads it and resumes at once finds nothing left (409); should that write fail,
+			// the lane is held again and a later resume still gets the event.
+			last := finished && i == len(todo)-1
+			if last {
+				a.ep.dropLane(a.lane, a)
+			}
 			if ew.Event(a.eventID(ev.seq), ev.data) != nil {
+				if last {
+					a.ep.holdLane(a.lane, a)
+				}
 				return
 			}
 			after = ev.seq
