@@ -67,11 +67,12 @@ func (c *Config) reconcileAuth() []string {
 	}
 	if m := c.oidc.ScopeToolsets; m != nil {
 		surface, from, err := c.surface()
-		if err == nil {
-			err = m.CheckSurface(surface, from)
-		}
 		if err != nil {
-			problems = append(problems, strings.Split(err.Error(), "\n  ")...)
+			problems = append(problems, err.Error())
+		} else if err := m.CheckSurface(surface, from); err != nil {
+			for _, p := range strings.Split(err.Error(), "\n  ") {
+				problems = append(problems, c.from[envScopeToolsets]+": "+p)
+			}
 		}
 		c.oidc.Surface, c.oidc.SurfaceFrom = surface, from
 	}

@@ -210,7 +210,7 @@ func settings() []setting {
 		row(envScopeToolsets, "scope-toolsets", "", `with MCP_AUTH=oidc: the toolsets each token scope grants, as JSON {"scope":["Toolset",...]} (unset: every token gets the whole surface)`, func(c *Config, v string) error {
 			m, err := auth.ParseScopeMap(v)
 			if err != nil {
-				return errors.New(strings.ReplaceAll(err.Error(), auth.EnvScopeToolsets+": ", ""))
+				return err
 			}
 			c.oidc.ScopeToolsets = m
 			return nil

@@ -12,8 +12,6 @@ import (
 	"strings"
 )
 
-// EnvScopeToolsets names the scope-to-toolset mapping (docs/auth.md).
-const EnvScopeToolsets = "MCP_SCOPE_TOOLSETS"
 
 // ScopeMap says which toolsets of the tool surface each scope grants: a token is offered the
 // toolsets of every mapped scope it carries, and nothing else of the surface. The scopes
@@ -30,7 +28,7 @@ type scopeEntry struct {
 // toolsetName is a Smalltalk class name, as MCP_TOOLSETS accepts it.
 var toolsetName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,255}$`)
 
-// ParseScopeMap reads MCP_SCOPE_TOOLSETS: a JSON object whose members are scopes (RFC 6749
+// ParseScopeMap reads a scope-to-toolset mapping (MCP_SCOPE_TOOLSETS): a JSON object whose members are scopes (RFC 6749
 // scope tokens) and whose values are non-empty arrays of toolset class names. Every problem is
 // named, with the scope it concerns; "" is no mapping (nil, no error).
 func ParseScopeMap(v string) (*ScopeMap, error) {
@@ -39,32 +37,32 @@ func ParseScopeMap(v string) (*ScopeMap, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(v)))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf(`%s: must be a JSON object of scope -> [toolset, ...], e.g. {"mcp:read":["McpBrowsingToolset"]}`, EnvScopeToolsets)
+		return nil, errors.New(`must be a JSON object of scope -> [toolset, ...], e.g. {"mcp:read":["McpBrowsingToolset"]}`)
 	}
 	m := &ScopeMap{}
 	var problems []string
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, fmt.Errorf("%s: not valid JSON: %v", EnvScopeToolsets, err)
+			return nil, fmt.Errorf("not valid JSON: %v", err)
 		}
 		scope := tok.(string) // an object's member name is always a string
 		var toolsets []string
 		if err := dec.Decode(&toolsets); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: scope %q must map to an array of toolset class names", EnvScopeToolsets, scope))
+			problems = append(problems, fmt.Sprintf("scope %q must map to an array of toolset class names", scope))
 			continue
 		}
 		problems = append(problems, checkScopeEntry(m, scope, toolsets)...)
 		m.entries = append(m.entries, scopeEntry{scope, toolsets})
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("%s: not valid JSON: %v", EnvScopeToolsets, err)
+		return nil, fmt.Errorf("not valid JSON: %v", err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%s: holds something after the JSON object", EnvScopeToolsets)
+		return nil, errors.New("holds something after the JSON object")
 	}
 	if len(m.entries) == 0 && len(problems) == 0 {
-		problems = append(problems, EnvScopeToolsets+": maps no scope; unset it to offer every token the whole surface")
+		problems = append(problems, "maps no scope; unset it to offer every token the whole surface")
 	}
 	if len(problems) > 0 {
 		return nil, errors.New(strings.Join(problems, "\n  "))
@@ -75,26 +73,27 @@ func ParseScopeMap(v string) (*ScopeMap, error) {
 func checkScopeEntry(m *ScopeMap, scope string, toolsets []string) []string {
 	var problems []string
 	if !scopeToken.MatchString(scope) {
-		problems = append(problems, fmt.Sprintf("%s: %q is not a scope token (RFC 6749 3.3: printable ASCII, no space, quote or backslash)", EnvScopeToolsets, scope))
+		problems = append(problems, fmt.Sprintf("%q is not a scope token (RFC 6749 3.3: printable ASCII, no space, quote or backslash)", scope))
 	}
 	if slices.ContainsFunc(m.entries, func(e scopeEntry) bool { return e.scope == scope }) {
-		problems = append(problems, fmt.Sprintf("%s: scope %q is given twice", EnvScopeToolsets, scope))
+		problems = append(problems, fmt.Sprintf("scope %q is given twice", scope))
 	}
 	if len(toolsets) == 0 {
-		problems = append(problems, fmt.Sprintf("%s: scope %q maps to no toolset", EnvScopeToolsets, scope))
+		problems = append(problems, fmt.Sprintf("scope %q maps to no toolset", scope))
 	}
 	for i, t := range toolsets {
 		switch {
 		case !toolsetName.MatchString(t):
-			problems = append(problems, fmt.Sprintf("%s: scope %q names %q, which is not a toolset class name", EnvScopeToolsets, scope, t))
+			problems = append(problems, fmt.Sprintf("scope %q names %q, which is not a toolset class name", scope, t))
 		case slices.Contains(toolsets[:i], t):
-			problems = append(problems, fmt.Sprintf("%s: scope %q names %s twice", EnvScopeToolsets, scope, t))
+			problems = append(problems, fmt.Sprintf("scope %q names %s twice", scope, t))
 		}
 	}
 	return problems
 }
 
-// CheckSurface holds the mapping against the configured tool surface: a mapped toolset
+// CheckSurface holds the mapping against the configured tool surface (surfaceFrom names the
+// setting it came from, for the messages): a mapped toolset
 // outside the surface (a typo, or a toolset not served) and a toolset of the surface that no
 // scope grants (nobody could ever see it) both refuse the start, each named.
 func (m *ScopeMap) CheckSurface(surface []string, surfaceFrom string) error {
@@ -104,15 +103,15 @@ func (m *ScopeMap) CheckSurface(surface []string, surfaceFrom string) error {
 		for _, t := range e.toolsets {
 			granted[t] = true
 			if !slices.Contains(surface, t) {
-				problems = append(problems, fmt.Sprintf("%s: scope %q names %s, which is not in the tool surface (%s: %s)",
-					EnvScopeToolsets, e.scope, t, surfaceFrom, strings.Join(surface, " ")))
+				problems = append(problems, fmt.Sprintf("scope %q names %s, which is not in the tool surface (%s: %s)",
+					e.scope, t, surfaceFrom, strings.Join(surface, " ")))
 			}
 		}
 	}
 	for _, t := range surface {
 		if !granted[t] {
-			problems = append(problems, fmt.Sprintf("%s: no scope grants %s of the tool surface (%s); map it to a scope, or take it out of the surface",
-				EnvScopeToolsets, t, surfaceFrom))
+			problems = append(problems, fmt.Sprintf("no scope grants %s of the tool surface (%s); map it to a scope, or take it out of the surface",
+				t, surfaceFrom))
 		}
 	}
 	if len(problems) > 0 {
