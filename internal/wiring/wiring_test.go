@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest/ssetest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
@@ -43,21 +44,11 @@ func assemble(t *testing.T, metrics bool) *httptest.Server {
 	return ts
 }
 
+// initialize opens a session of the given revision on the server at url (its /mcp).
 func initialize(t testing.TB, url, version string) string {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `"}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
-		t.Fatalf("initialize: %d, session %q", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"))
-	}
-	return resp.Header.Get("Mcp-Session-Id")
+	c := &mcptest.Client{URL: url}
+	return c.Initialize(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`"}}`)
 }
 
 func TestAssemblyWithoutAStoneReaderIsRefusedNamingIt(t *testing.T) {
