@@ -12,7 +12,6 @@ import (
 	"strings"
 )
 
-
 // ScopeMap says which toolsets of the tool surface each scope grants: a token is offered the
 // toolsets of every mapped scope it carries, and nothing else of the surface. The scopes
 // keep the order the configuration gave them, which is the order they are advertised in.
