@@ -11,11 +11,11 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
-// A session is one record (router/internal/session.Session): its gem, its GET stream, its owner, the
-// lifetime policy's memory of it and the parts plug-ins hold on it (the channel's endpoint). Ending it is one operation
-// (Session.End) that releases all of them; what the router itself must still hear of, the
-// metrics and the lifetime policy, it hears through the table's two hooks below, which it
-// alone sets.
+// A session is one record (router/internal/session.Session): its gem, its GET stream, its
+// owner, the lifetime policy's memory of it and the parts plug-ins hold on it (the channel's
+// endpoint). Ending it is one operation (Session.End) that releases all of them. The router
+// hears of sessions opening and ending, for the Observer, through the table's two hooks,
+// which it alone sets.
 
 // newSession makes the record of a gem that is logged in and prepared.
 func (s *Server) newSession(id string, gem worker.Gem, owner session.Owner) *session.Session {
