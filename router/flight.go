@@ -455,19 +455,26 @@ func (s *Server) preemptParked() bool {
 	return true
 }
 
-// inputRequired is the answer that hands the flight's parked questions to the client, with the
-// requestState its retry must carry.
-func (s *Server) inputRequired(req statelessRequest, f *flight) []byte {
-	f.mu.Lock()
-	f.round++
-	requests := map[string]any{}
-	for _, q := range f.parked {
+// inputRequests is the inputRequests member that hands parked questions to the client, by
+// the key each answer must come back under.
+func inputRequests(parked []*question) map[string]any {
+	requests := make(map[string]any, len(parked))
+	for _, q := range parked {
 		params := q.params
 		if len(params) == 0 {
 			params = json.RawMessage("{}")
 		}
 		requests[q.key] = map[string]any{"method": q.method, "params": params}
 	}
+	return requests
+}
+
+// inputRequired is the answer that hands the flight's parked questions to the client, with the
+// requestState its retry must carry.
+func (s *Server) inputRequired(req statelessRequest, f *flight) []byte {
+	f.mu.Lock()
+	f.round++
+	requests := inputRequests(f.parked)
 	round := f.round
 	wait := time.Duration(0)
 	for _, q := range f.parked {

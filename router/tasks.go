@@ -240,15 +240,7 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 			"ttlMs": taskTTL.Milliseconds(), "pollIntervalMs": taskPollInterval.Milliseconds(),
 		}
 		if len(v.parked) > 0 {
-			requests := map[string]any{}
-			for _, q := range v.parked {
-				params := q.params
-				if len(params) == 0 {
-					params = json.RawMessage("{}")
-				}
-				requests[q.key] = map[string]any{"method": q.method, "params": params}
-			}
-			out["inputRequests"] = requests
+			out["inputRequests"] = inputRequests(v.parked)
 		}
 		if v.result != nil {
 			out["result"] = v.result
