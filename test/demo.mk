@@ -31,6 +31,14 @@ DEMO_ENV = export GEMSTONE=$(STANDIN_HOME) GCI_STANDIN_DIR=$(DEMO_GEM_DIR) GS_PA
 		MCP_HOST="$${MCP_HOST:-127.0.0.1}" MCP_PORT="$${MCP_PORT:-8000}" MCP_LOG_FORMAT="$${MCP_LOG_FORMAT:-console}" \
 		MCP_MAX_SESSIONS="$${MCP_MAX_SESSIONS:-$(DEMO_MAX_SESSIONS)}"
 
+# Both demos start the server in the background, stop it on TERM, and print the URL once
+# /readyz says ready (a server that exits first ends the demo with its status).
+DEMO_START = ./bin/mcp-gemstone & pid=$$!; \
+	trap 'kill -TERM $$pid 2>/dev/null; wait $$pid' TERM; trap 'wait $$pid' INT; \
+	until curl -fs -o /dev/null "http://$$MCP_HOST:$$MCP_PORT/readyz"; do \
+		kill -0 $$pid 2>/dev/null || { wait $$pid; exit $$?; }; sleep 0.2; done; \
+	echo "mcp-gemstone demo: http://$$MCP_HOST:$$MCP_PORT/mcp  (ready; at most $$MCP_MAX_SESSIONS sessions at once)"
+
 .PHONY: demo demo-fixtures fuzz-router demo-test
 # The stone's socket is per port, so demos on two ports do not meet; the EXIT trap stops the
 # stone however the server ended (Ctrl-C, SIGTERM to either, a failed start).
@@ -43,11 +51,7 @@ demo: bin/mcp-gemstone bin/gsmodel standin
 	trap 'kill -TERM $$stone 2>/dev/null; wait $$stone' EXIT; \
 	until [ -S "$$GSMODEL_STONE" ]; do \
 		kill -0 $$stone 2>/dev/null || { echo "mcp-gemstone demo: the model stone did not start"; exit 1; }; sleep 0.1; done; \
-	./bin/mcp-gemstone & pid=$$!; \
-	trap 'kill -TERM $$pid 2>/dev/null; wait $$pid' TERM; trap 'wait $$pid' INT; \
-	until curl -fs -o /dev/null "http://$$MCP_HOST:$$MCP_PORT/readyz"; do \
-		kill -0 $$pid 2>/dev/null || { wait $$pid; exit $$?; }; sleep 0.2; done; \
-	echo "mcp-gemstone demo: http://$$MCP_HOST:$$MCP_PORT/mcp  (ready; at most $$MCP_MAX_SESSIONS sessions at once)"; \
+	$(DEMO_START); \
 	echo "  The tools are the project's real Smalltalk tools, run by gsmodel: a MODEL of GemStone for"; \
 	echo "  trying the tools, NOT GemStone; how it answers says nothing about a real stone (docs/gsmodel.md)."; \
 	echo "  A sample application is loaded: dictionary Sample, run_test_class SampleAccountTest (one test"; \
@@ -58,11 +62,7 @@ demo-fixtures: bin/mcp-gemstone standin
 	@mkdir -p $(DEMO_GEM_DIR)
 	@$(DEMO_ENV); \
 	if (exec 3<>"/dev/tcp/$$MCP_HOST/$$MCP_PORT") 2>/dev/null; then exec ./bin/mcp-gemstone; fi; \
-	./bin/mcp-gemstone & pid=$$!; \
-	trap 'kill -TERM $$pid 2>/dev/null; wait $$pid' TERM; trap 'wait $$pid' INT; \
-	until curl -fs -o /dev/null "http://$$MCP_HOST:$$MCP_PORT/readyz"; do \
-		kill -0 $$pid 2>/dev/null || { wait $$pid; exit $$?; }; sleep 0.2; done; \
-	echo "mcp-gemstone demo: http://$$MCP_HOST:$$MCP_PORT/mcp  (ready; at most $$MCP_MAX_SESSIONS sessions at once)"; \
+	$(DEMO_START); \
 	echo "  The worker gems are the GCI TEST STAND-IN's processes and their tools (echo, sleep, fail,"; \
 	echo "  big, unicode, die, ...) are TEST FIXTURES, NOT GemStone. Ctrl-C stops the server."; \
 	wait $$pid
