@@ -1,10 +1,8 @@
 package e2elifetime
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -57,20 +55,9 @@ func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	f := newFixture(t, cfg, router.StreamOptions{Keepalive: time.Hour, WriteTimeout: writeTimeout})
 	sid := f.open("2025-06-18")
 	pid := f.gemPID(sid)
-	conn, err := net.Dial("tcp", f.ts.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetReadBuffer(4096)
-	}
-	fmt.Fprintf(conn, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n",
-		f.ts.Listener.Addr().String(), sid)
-	status, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil || !strings.Contains(status, "200") {
-		t.Fatalf("GET status line %q (%v)", status, err)
-	}
+	addr := f.ts.Listener.Addr().String()
+	mcptest.StalledStream(t, addr, fmt.Sprintf(
+		"GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n", addr, sid))
 	st := mapped(f.srv.Sessions().Get(sid)).Stream()
 	big := []byte(`{"jsonrpc":"2.0","method":"notifications/pad","params":{"p":"` + strings.Repeat("x", 64<<10) + `"}}`)
 	stop := make(chan struct{})

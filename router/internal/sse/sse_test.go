@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -347,21 +346,8 @@ func TestClientHangUpIsNoticedWithoutWaitingForKeepalive(t *testing.T) {
 func TestClientThatStopsReadingIsCutWithinTheWriteTimeout(t *testing.T) {
 	const writeTimeout = 300 * time.Millisecond
 	h := newHarness(t, Options{Keepalive: time.Hour, WriteTimeout: writeTimeout, HandoverWait: time.Second})
-	// A raw connection that reads the response headers and then never reads again.
-	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetReadBuffer(4096)
-	}
-	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\r\n")
-	br := bufio.NewReader(conn)
-	status, err := br.ReadString('\n')
-	if err != nil || !strings.Contains(status, "200") {
-		t.Fatalf("status line %q, %v", status, err)
-	}
+	mcptest.StalledStream(t, h.srv.Listener.Addr().String(),
+		"GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\r\n")
 	h.waitOpen(1)
 
 	big := []byte(`{"pad":"` + strings.Repeat("x", 64<<10) + `"}`)
