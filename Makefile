@@ -41,6 +41,9 @@ include test/standin/standin.mk
 # ---- the Smalltalk static checker (cmd/gscheck) ------------------------------------------
 -include cmd/gscheck/gscheck.mk
 
+# ---- the executable model of GemStone (cmd/gsmodel) ----------------------------------------
+include cmd/gsmodel/gsmodel.mk
+
 # ---- further sections (scripts, conformance, e2e) include their own fragments ------------
 -include test/*.mk
 

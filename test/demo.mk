@@ -1,7 +1,7 @@
 # make demo: bin/mcp-gemstone in the foreground on 127.0.0.1:$${MCP_PORT:-8000}, serving the project's
 # real Smalltalk tools (McpServer) run by bin/gsmodel -stone, the executable MODEL of GemStone
-# (test/gsmodel; not GemStone), seeded with smalltalk/core and the sample application
-# (test/gsmodel/sample). The GCI side is the TEST STAND-IN's: its gems forward the worker calls to
+# (internal/gsmodel; not GemStone), seeded with smalltalk/core and the sample application
+# (internal/gsmodel/sample). The GCI side is the TEST STAND-IN's: its gems forward the worker calls to
 # the model stone (GSMODEL_STONE). The stone starts first and stops with the server; what the
 # tools commit lives until then.
 #
@@ -24,7 +24,7 @@ DEMO_MAX_SESSIONS := 20
 FUZZTIME     ?= 10s
 
 DEMO_STONE_DIR    := $(CURDIR)/build/demo-model
-DEMO_MODEL_FILES  := smalltalk/core/load.gs test/gsmodel/sample/load.gs
+DEMO_MODEL_FILES  := smalltalk/core/load.gs internal/gsmodel/sample/load.gs
 
 # The environment both demos run the server with.
 DEMO_ENV = export GEMSTONE=$(STANDIN_HOME) GCI_STANDIN_DIR=$(DEMO_GEM_DIR) GS_PASS="$${GS_PASS:-swordfish}" \

@@ -1,5 +1,5 @@
 // Command gsmodel runs topaz input against the project's executable model of GemStone
-// (test/gsmodel). It is a model for trying and testing the project's Smalltalk, not GemStone:
+// (internal/gsmodel). It is a model for trying and testing the project's Smalltalk, not GemStone:
 // see docs/gsmodel.md for what it models and what it refuses to guess.
 //
 //	gsmodel FILE...      read topaz input from the files, then from stdin
@@ -18,7 +18,7 @@ import (
 	"syscall"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/gscheck"
-	"github.com/gemstone-mcp/mcp-gemstone/test/gsmodel"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/gsmodel"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -1,6 +1,6 @@
 package gscheck
 
-// The exported face of the parser, for the executable model (test/gsmodel), which must run the
+// The exported face of the parser, for the executable model (internal/gsmodel), which must run the
 // very syntax tree the checker reads so that the project has one Smalltalk grammar, not two.
 
 // ParseMethod parses a method's source: its pattern, temporaries, pragmas and statements.

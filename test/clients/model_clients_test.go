@@ -19,11 +19,11 @@ import (
 )
 
 // The same SDK clients against the real tools: bin/mcp-gemstone on the stand-in whose gems run
-// the project's Smalltalk McpServer in the executable model of GemStone (test/gsmodel, started
+// the project's Smalltalk McpServer in the executable model of GemStone (internal/gsmodel, started
 // in this process with the sample application). A model, not GemStone: these tests say the
 // clients, the front end and the worker agree, not that a real stone answers so.
 
-// The sample's defect and its fix (test/gsmodel/sample): interest rounds down.
+// The sample's defect and its fix (internal/gsmodel/sample): interest rounds down.
 const (
 	failingTest = modelstone.FailingTest
 	fixMarker   = "+ 99"

@@ -161,7 +161,7 @@ func TestEveryCaseHoldsThroughAStandinGemProcess(t *testing.T) {
 var smalltalkPlaceholders = Placeholders{"WORKER_CLASS": "McpServer", "ARGS_TOOL": "execute_code", "ARGS_TOOL_ARG": "code"}
 
 // The Smalltalk McpServer itself at its mcpHandle: entry: a stand-in gem in model mode
-// forwards the worker-class calls to the executable model of GemStone (test/gsmodel), which
+// forwards the worker-class calls to the executable model of GemStone (internal/gsmodel), which
 // runs the project's Smalltalk. Malformed JSON and invalid UTF-8 reach the worker here, as
 // they never do through the HTTP front end.
 func TestEveryCaseHoldsForTheSmalltalkWorkerThroughAModelGem(t *testing.T) {

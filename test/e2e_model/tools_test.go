@@ -14,7 +14,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/toolschema"
 )
 
-// The sample application's defect and its fix (test/gsmodel/sample): interest rounds down.
+// The sample application's defect and its fix (internal/gsmodel/sample): interest rounds down.
 const (
 	sampleClass = "SampleSavingsAccount"
 	sampleTests = "SampleAccountTest"

@@ -1,6 +1,6 @@
-// Package modelstone starts the executable model of GemStone (test/gsmodel) in the test's own
+// Package modelstone starts the executable model of GemStone (internal/gsmodel) in the test's own
 // process, seeded as `make demo` seeds it: the project's Smalltalk worker (smalltalk/core) and
-// the sample application (test/gsmodel/sample). The GCI stand-in's gems reach it through
+// the sample application (internal/gsmodel/sample). The GCI stand-in's gems reach it through
 // GSMODEL_STONE, so a bin/mcp-gemstone started with Env serves the real tools. It is a model of
 // GemStone for tests, not GemStone.
 package modelstone
@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gemstone-mcp/mcp-gemstone/test/gsmodel"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/gsmodel"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
@@ -27,7 +27,7 @@ var RealTools = []string{
 	"run_test_method", "search_method_source", "set_class_comment", "status",
 }
 
-// The sample application's defect (test/gsmodel/sample): SampleSavingsAccount>>addInterest
+// The sample application's defect (internal/gsmodel/sample): SampleSavingsAccount>>addInterest
 // rounds down, so FailingTest fails until FixedAddInterest is compiled.
 const (
 	FailingTest      = "testInterestIsRoundedUp"
@@ -35,7 +35,7 @@ const (
 )
 
 // Files are the topaz files the stone files in, relative to the repository root.
-var Files = []string{"smalltalk/core/load.gs", "test/gsmodel/sample/load.gs"}
+var Files = []string{"smalltalk/core/load.gs", "internal/gsmodel/sample/load.gs"}
 
 // Stone is one running model stone.
 type Stone struct {

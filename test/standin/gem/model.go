@@ -7,7 +7,7 @@ import (
 	"net"
 	"sync"
 
-	"github.com/gemstone-mcp/mcp-gemstone/test/gsmodel"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/gsmodel"
 	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 )
 

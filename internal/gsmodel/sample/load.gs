@@ -16,6 +16,6 @@ sample := System myUserProfile objectNamed: #Sample.
   do: [:each | (sample includesKey: each) ifFalse: [sample at: each put: nil]].
 true
 %
-input test/gsmodel/sample/SampleAccount.gs
-input test/gsmodel/sample/SampleSavingsAccount.gs
-input test/gsmodel/sample/SampleAccountTest.gs
+input internal/gsmodel/sample/SampleAccount.gs
+input internal/gsmodel/sample/SampleSavingsAccount.gs
+input internal/gsmodel/sample/SampleAccountTest.gs

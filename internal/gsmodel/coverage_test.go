@@ -2,17 +2,21 @@ package gsmodel
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
 
+// repoRoot is the checkout this package's tests run in: go test runs them in internal/gsmodel.
 func repoRoot(t *testing.T) string {
-	root, err := binserver.RepoRoot()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("the repository root %s has no go.mod: %v", root, err)
 	}
 	return root
 }

@@ -1,4 +1,4 @@
-# The executable model of GemStone (test/gsmodel, cmd/gsmodel; docs/gsmodel.md): bin/gsmodel,
+# The executable model of GemStone (internal/gsmodel, cmd/gsmodel; docs/gsmodel.md): bin/gsmodel,
 # and the project's SUnit suites run in it. A failure, an error or a file-in error fails the
 # step; a skipped test is printed with its reason.
 EXTRA_BUILD += bin/gsmodel
