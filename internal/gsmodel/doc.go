@@ -13,11 +13,14 @@
 //	              GemStone resolves them
 //	interpreter   interp.go, exception.go: sends, blocks, non-local return, ANSI exceptions
 //	              run on top of the signalling frame
-//	objects       object.go (the object and its per-commit states), objects.go (making and
-//	              reading objects through the session), session.go (views, commits, conflicts)
-//	kernel        prims*.go (native primitives: numbers, strings, hashed collections, classes,
-//	              compiling, transactions, JSON, files, sockets) and kernel/*.gs (file-ins for
-//	              the rest: collections, streams, exceptions, SUnit, the symbol list)
+//	objects       object_types.go (what a value and an object are, the per-commit states),
+//	              object_access.go (making and reading objects through the session),
+//	              session.go (views, commits, conflicts)
+//	kernel        prims.go (how a primitive is registered, argument checks), prims_*.go (the
+//	              native primitives, a file per kind of receiver: object, block, number,
+//	              string, collection, behavior, system, file, socket), print.go (printString),
+//	              and kernel/*.gs (file-ins for the rest: collections, streams, exceptions,
+//	              SUnit, the symbol list)
 //	topaz         topaz.go: the file-in commands
 //	suites        suite.go: file in a tree and run every TestCase subclass, as run-unit-tests.sh
 //	stone server  stone.go, serve.go: the image as a stone the GCI stand-in's gems log in to

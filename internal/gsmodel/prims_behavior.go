@@ -187,6 +187,17 @@ func (s *Session) signalWarnings(warns []compileErr) {
 }
 
 func (img *Image) behaviorPrims(s *Session) {
+	img.classShapePrims(s)
+	img.methodLookupPrims(s)
+	img.methodCategoryPrims(s)
+	img.methodCompilePrims(s)
+	img.classDescriptionPrims(s)
+	img.methodObjectPrims(s)
+}
+
+// classShapePrims: defining classes and reading their shape (name, superclass, subclasses,
+// instance variables).
+func (img *Image) classShapePrims(s *Session) {
 	img.prim(s, "Class", "subclass:instVarNames:classVars:classInstVars:poolDictionaries:inDictionary:options:",
 		func(s *Session, a Value, x []Value) Value {
 			return s.defineClass(a, x[0], x[1], x[2], x[3], x[4], x[5], x[6], fmtPointers)
@@ -233,6 +244,10 @@ func (img *Image) behaviorPrims(s *Session) {
 	img.prim(s, "Behavior", "allInstVarNames", func(s *Session, a Value, x []Value) Value {
 		return s.symbolArray(s.allInstVarNames(a.(*Object)))
 	})
+}
+
+// methodLookupPrims: what a class holds (its selectors, its methods and their source).
+func (img *Image) methodLookupPrims(s *Session) {
 	img.prim(s, "Behavior", "selectors", func(s *Session, a Value, x []Value) Value {
 		var out []Value
 		for _, sel := range s.selectorsOf(a.(*Object)) {
@@ -269,6 +284,10 @@ func (img *Image) behaviorPrims(s *Session) {
 		}
 		return s.newString(m.source)
 	})
+}
+
+// methodCategoryPrims: method categories, read, moved and renamed.
+func (img *Image) methodCategoryPrims(s *Session) {
 	img.prim(s, "Behavior", "categoryOfSelector:", func(s *Session, a Value, x []Value) Value {
 		c, ok := s.rd(a.(*Object)).class.categories[s.argString(x[0])]
 		if !ok {
@@ -318,6 +337,11 @@ func (img *Image) behaviorPrims(s *Session) {
 		}
 		return a
 	})
+}
+
+// methodCompilePrims: installing and removing methods (the compileMethod: family,
+// removeSelector:).
+func (img *Image) methodCompilePrims(s *Session) {
 	img.prim(s, "Behavior", "removeSelector:", func(s *Session, a Value, x []Value) Value {
 		sel := s.argString(x[0])
 		cd := s.wr(a.(*Object)).class
@@ -357,6 +381,10 @@ func (img *Image) behaviorPrims(s *Session) {
 		return nil
 	})
 	img.prim(s, "Behavior", "compileMethod:dictionaries:category:intoMethodDict:intoCategories:environmentId:", compileMethod(false))
+}
+
+// classDescriptionPrims: a class described (its history, comment, category, definition).
+func (img *Image) classDescriptionPrims(s *Session) {
 	img.prim(s, "Behavior", "classHistory", func(s *Session, a Value, x []Value) Value {
 		var out []Value
 		for _, c := range s.rd(a.(*Object)).class.classHistory {
@@ -375,6 +403,10 @@ func (img *Image) behaviorPrims(s *Session) {
 		return a
 	})
 	img.prim(s, "Behavior", "definition", func(s *Session, a Value, x []Value) Value { return s.newString(s.definition(s.nonMeta(a))) })
+}
+
+// methodObjectPrims: GsNMethod, a compiled method as an object.
+func (img *Image) methodObjectPrims(s *Session) {
 	img.prim(s, "GsNMethod", "selector", func(s *Session, a Value, x []Value) Value { return s.symbol(s.methodOf(a).selector) })
 	img.prim(s, "GsNMethod", "inClass", func(s *Session, a Value, x []Value) Value { return s.methodOf(a).class })
 	img.prim(s, "GsNMethod", "sourceString", func(s *Session, a Value, x []Value) Value { return s.newString(s.methodOf(a).source) })

@@ -13,11 +13,22 @@ func (s *Session) hashed(v Value) (*Object, *dictData) {
 }
 
 func (img *Image) collectionPrims(s *Session) {
+	img.instantiationPrims(s)
+	img.dictionaryPrims(s)
+	img.setPrims(s)
+}
+
+// instantiationPrims: new and new: for every class.
+func (img *Image) instantiationPrims(s *Session) {
 	img.prim(s, "Behavior", "new", func(s *Session, a Value, x []Value) Value { return s.instantiate(a, 0) })
 	img.prim(s, "Behavior", "basicNew", func(s *Session, a Value, x []Value) Value { return s.instantiate(a, 0) })
 	img.prim(s, "Behavior", "new:", func(s *Session, a Value, x []Value) Value { return s.instantiate(a, s.argInt(x[0])) })
 	img.prim(s, "Behavior", "basicNew:", func(s *Session, a Value, x []Value) Value { return s.instantiate(a, s.argInt(x[0])) })
 
+}
+
+// dictionaryPrims: keyed access to hashed collections.
+func (img *Image) dictionaryPrims(s *Session) {
 	img.prim(s, "AbstractDictionary", "at:ifAbsent:", func(s *Session, a Value, x []Value) Value {
 		o, _ := s.hashed(a)
 		if v, ok := s.dictAt(o, x[0]); ok {
@@ -75,6 +86,10 @@ func (img *Image) collectionPrims(s *Session) {
 		d.each(func(k, _ Value) { keys = append(keys, k) })
 		return s.newArray(keys)
 	})
+}
+
+// setPrims: Set and Bag membership, and Association creation.
+func (img *Image) setPrims(s *Session) {
 	img.prim(s, "Set", "add:", func(s *Session, a Value, x []Value) Value {
 		o, _ := s.hashed(a)
 		if x[0] == nil {

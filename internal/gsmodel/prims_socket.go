@@ -63,6 +63,12 @@ func (s *Session) modelLimit(reason string) Value {
 const modelLimitPrefix = "the model cannot be: "
 
 func (img *Image) socketPrims(s *Session) {
+	img.socketClientPrims(s)
+	img.socketServerPrims(s)
+}
+
+// socketClientPrims: a GsSocket that dials, writes, reads and closes.
+func (img *Image) socketClientPrims(s *Session) {
 	img.prim(s, "GsSocket", "connectTo:on:timeoutMs:", func(s *Session, a Value, x []Value) Value {
 		sk := s.socketOf(a)
 		host, _ := s.str(x[1])
@@ -136,6 +142,10 @@ func (img *Image) socketPrims(s *Session) {
 	img.prim(s, "GsSocket", "lastErrorString", func(s *Session, a Value, x []Value) Value {
 		return s.newString(s.socketOf(a).lastErr)
 	})
+}
+
+// socketServerPrims: a listening GsSocket, and Delay.
+func (img *Image) socketServerPrims(s *Session) {
 	img.prim(s, "GsSocket", "makeServer:atPort:", func(s *Session, a Value, x []Value) Value {
 		sk := s.socketOf(a)
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(s.argInt(x[1]))))

@@ -100,6 +100,14 @@ func maxRune(r []rune) rune {
 }
 
 func (img *Image) stringPrims(s *Session) {
+	img.stringComparisonPrims(s)
+	img.stringConversionPrims(s)
+	img.stringEncodingPrims(s)
+	img.characterPrims(s)
+}
+
+// stringComparisonPrims: equality, hash and ordering of CharacterCollections.
+func (img *Image) stringComparisonPrims(s *Session) {
 	img.prim(s, "CharacterCollection", "=", func(s *Session, a Value, x []Value) Value {
 		b, ok := x[0].(*Object)
 		if !ok || !s.isStringLike(b) {
@@ -123,6 +131,11 @@ func (img *Image) stringPrims(s *Session) {
 	img.prim(s, "CharacterCollection", ">", cmp(func(c int) bool { return c > 0 }))
 	img.prim(s, "CharacterCollection", "<=", cmp(func(c int) bool { return c <= 0 }))
 	img.prim(s, "CharacterCollection", ">=", cmp(func(c int) bool { return c >= 0 }))
+}
+
+// stringConversionPrims: concatenation, copying, case, searching, splitting, parsing and
+// evaluating Strings.
+func (img *Image) stringConversionPrims(s *Session) {
 	img.prim(s, "ArrayedCollection", ",", func(s *Session, a Value, x []Value) Value { return s.concat(a.(*Object), x[0]) })
 	img.prim(s, "ArrayedCollection", "copyFrom:to:", func(s *Session, a Value, x []Value) Value {
 		return s.copyFromTo(a.(*Object), x[0], x[1])
@@ -201,6 +214,10 @@ func (img *Image) stringPrims(s *Session) {
 	img.prim(s, "CharacterCollection", "evaluateInContext:symbolList:", func(s *Session, a Value, x []Value) Value {
 		return s.evaluateIn(string(s.runes(a)), x[0], s.elements(x[1]))
 	})
+}
+
+// stringEncodingPrims: UTF-8 and ByteArray conversions.
+func (img *Image) stringEncodingPrims(s *Session) {
 	img.prim(s, "CharacterCollection", "encodeAsUTF8", func(s *Session, a Value, x []Value) Value {
 		b := []byte(string(s.runes(a)))
 		r := make([]rune, len(b))
@@ -242,6 +259,10 @@ func (img *Image) stringPrims(s *Session) {
 		}
 		return s.newString(b.String())
 	})
+}
+
+// characterPrims: Character classification.
+func (img *Image) characterPrims(s *Session) {
 	img.prim(s, "Character", "isLetter", func(s *Session, a Value, x []Value) Value { return unicode.IsLetter(rune(a.(Char))) })
 	img.prim(s, "Character", "isDigit", func(s *Session, a Value, x []Value) Value { return unicode.IsDigit(rune(a.(Char))) })
 	img.prim(s, "Character", "isSeparator", func(s *Session, a Value, x []Value) Value {

@@ -30,6 +30,13 @@ func (img *Image) exceptionPrims(s *Session) {
 }
 
 func (img *Image) systemPrims(s *Session) {
+	img.transactionPrims(s)
+	img.sessionPrims(s)
+	img.classOrganizerPrims(s)
+}
+
+// transactionPrims: commit, abort and the transaction state of the session.
+func (img *Image) transactionPrims(s *Session) {
 	img.prim(s, "System class", "commitTransaction", func(s *Session, a Value, x []Value) Value { return s.commit() })
 	img.prim(s, "System class", "abortTransaction", func(s *Session, a Value, x []Value) Value { s.abort(); return nil })
 	img.prim(s, "System class", "continueTransaction", func(s *Session, a Value, x []Value) Value {
@@ -58,6 +65,10 @@ func (img *Image) systemPrims(s *Session) {
 		}
 		return d
 	})
+}
+
+// sessionPrims: the session, its user, the stone's names, the gem log and JSON.
+func (img *Image) sessionPrims(s *Session) {
 	img.prim(s, "System class", "myUserProfile", func(s *Session, a Value, x []Value) Value { return s.user })
 	img.prim(s, "System class", "session", func(s *Session, a Value, x []Value) Value { return int64(s.id) })
 	img.prim(s, "System class", "stoneName", func(s *Session, a Value, x []Value) Value { return s.newString("gsmodel") })
@@ -101,6 +112,10 @@ func (img *Image) systemPrims(s *Session) {
 		s.kernelJSON(&b, a)
 		return s.newString(b.String())
 	})
+}
+
+// classOrganizerPrims: ClassOrganizer queries over the symbol list's classes.
+func (img *Image) classOrganizerPrims(s *Session) {
 	img.prim(s, "ClassOrganizer", "implementorsOf:", func(s *Session, a Value, x []Value) Value {
 		sel := s.argString(x[0])
 		return s.methodsWhere(func(m *Method) bool { return m.selector == sel })

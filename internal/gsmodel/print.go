@@ -1,0 +1,144 @@
+package gsmodel
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Printing: printString of every value, a class's own printOn: first.
+
+// printString answers what printString answers: a class's own printOn: when it has one.
+func (s *Session) printString(v Value) string {
+	s.enter()
+	defer s.leave()
+	if o, ok := v.(*Object); ok {
+		if m := s.lookup(o.cls, "printString"); m != nil && m.class != s.img.k.Object {
+			t, _ := s.str(s.invoke(m, o, nil))
+			return t
+		}
+		if m := s.lookup(o.cls, "printOn:"); m != nil && !m.kernel {
+			ws := s.send(s.img.k.String, "new", nil)
+			stream := s.send(s.img.byName["WriteStream"], "on:", []Value{ws})
+			s.send(o, "printOn:", []Value{stream})
+			t, _ := s.str(s.send(stream, "contents", nil))
+			return t
+		}
+	}
+	return s.basicPrint(v)
+}
+
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+func (s *Session) basicPrint(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case bool:
+		return strconv.FormatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case *big.Int:
+		return x.String()
+	case float64:
+		return formatFloat(x)
+	case Char:
+		return "$" + string(rune(x))
+	case *Block:
+		return "anExecBlock"
+	case *Object:
+		return s.printObject(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "PlusInfinity"
+	case math.IsInf(f, -1):
+		return "MinusInfinity"
+	}
+	t := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(t, ".eN") {
+		t += ".0"
+	}
+	return t
+}
+
+func (s *Session) printObject(o *Object) string {
+	st := s.rd(o)
+	k := s.img.k
+	if st.class != nil {
+		return s.className(o)
+	}
+	if o.cls == k.Symbol {
+		t := string(st.by)
+		if isPlainSymbol(t) {
+			return "#" + t
+		}
+		return "#'" + strings.ReplaceAll(t, "'", "''") + "'"
+	}
+	if s.isStringLike(o) {
+		return "'" + strings.ReplaceAll(string(st.by), "'", "''") + "'"
+	}
+	name := s.className(o.cls)
+	if st.ix != nil && s.inheritsOrIs(o.cls, k.Collection) {
+		parts := make([]string, len(st.ix))
+		for i, e := range st.ix {
+			parts[i] = s.printString(e)
+		}
+		return article(name) + "( " + strings.Join(parts, ", ") + ")"
+	}
+	if st.by != nil {
+		parts := make([]string, len(st.by))
+		for i, b := range st.by {
+			parts[i] = strconv.Itoa(int(b))
+		}
+		return article(name) + "( " + strings.Join(parts, ", ") + ")"
+	}
+	if st.dict != nil && s.inheritsOrIs(o.cls, k.Collection) {
+		var parts []string
+		st.dict.each(func(key, val Value) {
+			if s.isSetLike(o) {
+				parts = append(parts, s.printString(key))
+				return
+			}
+			if s.isSymbolDictionary(o) {
+				val = s.assocValue(val.(*Object))
+			}
+			parts = append(parts, s.printString(key)+"->"+s.printString(val))
+		})
+		return article(name) + "( " + strings.Join(parts, ", ") + ")"
+	}
+	if o.cls == k.Association || o.cls == k.SymbolAssociation {
+		return s.printString(st.iv[0]) + "->" + s.printString(st.iv[1])
+	}
+	return article(name)
+}
+
+func isPlainSymbol(t string) bool {
+	if t == "" {
+		return false
+	}
+	if !isIdentStart(t) {
+		return strings.Trim(t, binaryChars) == ""
+	}
+	for _, c := range t {
+		if !(c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+const binaryChars = "!%&*+,-/<=>?@\\~|"
