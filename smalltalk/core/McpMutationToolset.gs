@@ -41,8 +41,22 @@ removeallclassmethods McpMutationToolset
 ! ------------------- Class methods for McpMutationToolset
 category: 'accessing'
 classmethod: McpMutationToolset
+classOptions
+  "The class options GemStone's subclass creation takes (GemTalk/Rowan, the 3.6x kernel-extension
+   copy of Class>>_subclass:...options:; logCreation: feenkcom/gt4gemstone)."
+  ^#(#noInheritOptions #subclassesDisallowed #disallowGciStore #modifiable #traverseByCallback
+    #dbTransient #instancesNonPersistent #instancesInvariant #logCreation)
+%
+category: 'accessing'
+classmethod: McpMutationToolset
 defaultMethodCategory
   ^'mcp'
+%
+category: 'accessing'
+classmethod: McpMutationToolset
+pseudoVariables
+  "Names the compiler reserves; a variable so named could never be read."
+  ^#('self' 'super' 'true' 'false' 'nil' 'thisContext')
 %
 ! ------------------- Instance methods for McpMutationToolset
 category: 'tools'
@@ -79,6 +93,59 @@ checkHomeOf: aClass is: aDictionary
         , (self joined: ((self bindingsOf: aClass) collect: [:d | d name asString]))
         , '; redefine it there, or delete it before defining the name in ' , aDictionary name asString].
   ^aClass
+%
+category: 'class definition'
+method: McpMutationToolset
+checkNamesOf: aName superclass: aSuperclass instVarNames: anInstVarArray in: args
+  "Refuses, before anything is written, a definition a stone refuses: a class name or variable
+   name that is no identifier, a name declared twice, an instance variable the superclass already
+   has (on both sides: GemStone's rtErrAddDupInstvar), a pseudo-variable as a variable, an
+   unknown class option."
+  (self isIdentifier: aName) ifFalse: [
+    ^McpError signalKind: 'invalidParams'
+      message: aName printString , ' is not a valid class name: a class name is a letter or _ followed by letters, digits or _'].
+  self checkVariables: anInstVarArray kind: 'instVarNames' inherited: aSuperclass allInstVarNames.
+  self checkVariables: (self symbolsArgument: 'classVars' in: args) kind: 'classVars' inherited: #().
+  self checkVariables: (self symbolsArgument: 'classInstVars' in: args)
+    kind: 'classInstVars' inherited: aSuperclass class allInstVarNames.
+  self checkOptions: (self symbolsArgument: 'options' in: args)
+%
+category: 'class definition'
+method: McpMutationToolset
+checkOptions: aSymbolArray
+  "The options a stone's subclass creation documents; at most one of the storage options, and
+   noInheritOptions only first (GemTalk/Rowan, the kernel's Class subclass-creation comments)."
+  | storage |
+  aSymbolArray do: [:each |
+    (self class classOptions includes: each) ifFalse: [
+      ^McpError signalKind: 'invalidParams'
+        message: 'options: ' , each asString printString , ' is not a class option; the options are '
+          , (self joined: (self class classOptions collect: [:o | o asString]) with: ', ')]].
+  storage := aSymbolArray select: [:each | #(#dbTransient #instancesNonPersistent #instancesInvariant) includes: each].
+  storage size > 1 ifTrue: [
+    ^McpError signalKind: 'invalidParams'
+      message: 'options: at most one of dbTransient, instancesNonPersistent and instancesInvariant'].
+  ((aSymbolArray indexOf: #noInheritOptions) > 1) ifTrue: [
+    ^McpError signalKind: 'invalidParams' message: 'options: noInheritOptions must come first'].
+  ^aSymbolArray
+%
+category: 'class definition'
+method: McpMutationToolset
+checkVariables: aSymbolArray kind: aKind inherited: anInheritedArray
+  "Each name an identifier other than a pseudo-variable, none declared twice, none the superclass
+   already has."
+  | seen |
+  seen := Set new.
+  aSymbolArray do: [:each |
+    ((self isIdentifier: each) and: [(self class pseudoVariables includes: each asString) not]) ifFalse: [
+      ^McpError signalKind: 'invalidParams' message: aKind , ': ' , each asString printString , ' is not a valid variable name'].
+    (seen includes: each asString) ifTrue: [
+      ^McpError signalKind: 'invalidParams' message: aKind , ': ' , each asString printString , ' is declared twice'].
+    seen add: each asString.
+    ((anInheritedArray collect: [:n | n asString]) includes: each asString) ifTrue: [
+      ^McpError signalKind: 'invalidParams'
+        message: aKind , ': ' , each asString printString , ' is already declared by a superclass']].
+  ^aSymbolArray
 %
 category: 'class definition'
 method: McpMutationToolset
@@ -123,6 +190,7 @@ compileClassDefinition: args
   dict := self targetDictionaryFor: args existing: existing.
   instVars := self symbolsArgument: 'instVarNames' in: args.
   pools := self poolDictionariesFrom: args.
+  self checkNamesOf: name superclass: superclass instVarNames: instVars in: args.
   existing isNil ifFalse: [
     self checkHomeOf: existing is: dict.
     self checkRedefinitionOf: existing superclass: superclass instVarNames: instVars recompile: recompile].
@@ -286,6 +354,16 @@ lineOf: anOffset in: aString
   1 to: ((anOffset - 1) min: aString size) do: [:i |
     (aString at: i) == Character lf ifTrue: [line := line + 1]].
   ^line
+%
+category: 'class definition'
+method: McpMutationToolset
+isIdentifier: aString
+  "A letter or _ followed by letters, digits or _."
+  | s |
+  s := aString asString.
+  s isEmpty ifTrue: [^false].
+  (s first isLetter or: [s first = $_]) ifFalse: [^false].
+  ^(s detect: [:c | (c isAlphaNumeric or: [c = $_]) not] ifNone: [nil]) isNil
 %
 category: 'class definition'
 method: McpMutationToolset

@@ -86,6 +86,51 @@ testCompileClassDefinitionLooksTheSuperclassUpAndEvaluatesNothing
 %
 category: 'tests'
 method: McpMutationToolsetTest
+testAClassNameThatIsNoIdentifierIsRefusedBeforeAnythingChanges
+  "A stone validates the name in Class>>_subclass: (_validateNewClassName:, GemTalk/Rowan kernel-extension backport)."
+  self
+    assert: (self failureKindOf: 'compile_class_definition' with: {'className'. 'Bad Name'. 'dictionary'. 'McpTestFixtures'})
+    = 'invalidParams'.
+  self assert: (self fixtureClassNamed: 'Bad Name') isNil
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testAnInstanceVariableDeclaredTwiceIsRefusedBeforeAnythingChanges
+  "A stone refuses it with rtErrAddDupInstvar (GemTalk/Grail smalltalk/ClassDefAst.gs)."
+  self
+    assert: (self failureKindOf: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'instVarNames'. #('x' 'x'). 'dictionary'. 'McpTestFixtures'})
+    = 'invalidParams'.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') isNil
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testAPseudoVariableAsInstanceVariableIsRefusedBeforeAnythingChanges
+  "No method could ever read it: the compiler takes self as the receiver."
+  self
+    assert: (self failureKindOf: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'instVarNames'. #('self'). 'dictionary'. 'McpTestFixtures'})
+    = 'invalidParams'.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') isNil
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testAnInstanceVariableTheSuperclassHasIsRefusedBeforeAnythingChanges
+  "A stone refuses a subclass redeclaring an inherited instance variable with rtErrAddDupInstvar (GemTalk/Grail FlaskScaffoldingTestCase>>testSubclassRedeclaresInstvar)."
+  self
+    assert: (self failureKindOf: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'superclassName'. 'McpFixtureAlpha'. 'instVarNames'. #('a'). 'dictionary'. 'McpTestFixtures'})
+    = 'invalidParams'.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') isNil
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testAnUnknownClassOptionIsRefusedBeforeAnythingChanges
+  "A stone takes only the options its subclass creation documents (GemTalk/Rowan)."
+  self
+    assert: (self failureKindOf: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'options'. #('noSuchOption'). 'dictionary'. 'McpTestFixtures'})
+    = 'invalidParams'.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') isNil
+%
+category: 'tests'
+method: McpMutationToolsetTest
 testRedefiningWithTheSameDefinitionWritesNothing
   | gamma answer |
   gamma := self defineGamma.
