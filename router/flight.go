@@ -1,6 +1,7 @@
 package router
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -283,7 +284,7 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 		status, header, reply := s.stepUp(ctx, req.m, status, reply)
 		unbind()
 		if len(reply) > 0 {
-			reply = stampResult(req.m.Method, reply)
+			reply = stampResult(req.m.Method, statelessAdvice(reply))
 			if handle != "" {
 				reply = stampState(reply, handle)
 			}
@@ -585,4 +586,45 @@ func logRank(level string) int {
 		}
 	}
 	return 0
+}
+
+// statelessAdvice rewrites the advice of an error answer written for sessions ("initialize a new
+// session") for the stateless wire, which has no initialize: the client sends the request again
+// and another gem serves it. Any other answer is returned as it is.
+func statelessAdvice(reply []byte) []byte {
+	if !jsonrpc.IsErrorResponse(reply) || !bytes.Contains(reply, []byte("initialize a new")) {
+		return reply
+	}
+	top, err := jsonrpc.Members(reply)
+	if err != nil {
+		return reply
+	}
+	e, err := jsonrpc.Members(top["error"])
+	if err != nil {
+		return reply
+	}
+	var msg string
+	if json.Unmarshal(e["message"], &msg) != nil {
+		return reply
+	}
+	at := strings.Index(msg, "; initialize a new")
+	if at < 0 {
+		return reply
+	}
+	advice := "; send the request again"
+	if strings.Contains(msg[at:], "when it is back") {
+		advice += " when the server is back"
+	}
+	var ok bool
+	if e["message"], err = json.Marshal(msg[:at] + advice); err != nil {
+		return reply
+	}
+	if top["error"], ok = marshalRaw(e); !ok {
+		return reply
+	}
+	out, ok := marshalRaw(top)
+	if !ok {
+		return reply
+	}
+	return out
 }

@@ -89,13 +89,8 @@ func (l *listenerSet) offer(method string, msg []byte) bool {
 // the notifications it will carry and then carries them, until the client leaves or the
 // server shuts down.
 func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessRequest) {
-	var filter struct {
-		ToolsListChanged      bool     `json:"toolsListChanged"`
-		PromptsListChanged    bool     `json:"promptsListChanged"`
-		ResourcesListChanged  bool     `json:"resourcesListChanged"`
-		ResourceSubscriptions []string `json:"resourceSubscriptions"`
-	}
-	if raw := req.params["notifications"]; len(raw) == 0 || json.Unmarshal(raw, &filter) != nil {
+	filter, ok := readFilter(req.params["notifications"])
+	if !ok {
 		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: subscriptions/listen needs params.notifications, a subscription filter object", "invalidParams"))
 		return
@@ -178,4 +173,32 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 			return
 		}
 	}
+}
+
+// subscriptionFilter is what a subscriptions/listen request asks to hear.
+type subscriptionFilter struct {
+	ToolsListChanged, PromptsListChanged, ResourcesListChanged bool
+	ResourceSubscriptions                                      []string
+}
+
+// readFilter reads params.notifications with its member names exactly (a "ToolsListChanged"
+// member asks for nothing); false when it is not an object or a member has the wrong type.
+func readFilter(raw json.RawMessage) (subscriptionFilter, bool) {
+	var f subscriptionFilter
+	m, err := jsonrpc.Members(raw)
+	if err != nil {
+		return f, false
+	}
+	for name, dst := range map[string]*bool{
+		"toolsListChanged": &f.ToolsListChanged, "promptsListChanged": &f.PromptsListChanged,
+		"resourcesListChanged": &f.ResourcesListChanged,
+	} {
+		if v := m[name]; len(v) > 0 && json.Unmarshal(v, dst) != nil {
+			return f, false
+		}
+	}
+	if v := m["resourceSubscriptions"]; len(v) > 0 && json.Unmarshal(v, &f.ResourceSubscriptions) != nil {
+		return f, false
+	}
+	return f, true
 }

@@ -1,9 +1,11 @@
 package router
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
@@ -73,4 +75,34 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 		return "", false
 	}
 	return s[len(prefix):], true
+}
+
+// Values of the revision's mirrored headers (Mcp-Name, Mcp-Param-*) are plain ASCII or, for a
+// value that is not (non-ASCII, control characters, edge spaces), "=?base64?" + the standard
+// Base64 of its UTF-8 bytes + "?=".
+const (
+	base64ValueOpen  = "=?base64?"
+	base64ValueClose = "?="
+)
+
+// headerValue decodes one mirrored header value; why names what is wrong with one that is
+// neither plain ASCII nor the Base64 form (strict Base64 of valid UTF-8).
+func headerValue(v string) (value, why string) {
+	if len(v) >= len(base64ValueOpen)+len(base64ValueClose) &&
+		strings.HasPrefix(v, base64ValueOpen) && strings.HasSuffix(v, base64ValueClose) {
+		b, err := base64.StdEncoding.Strict().DecodeString(v[len(base64ValueOpen) : len(v)-len(base64ValueClose)])
+		switch {
+		case err != nil:
+			return "", "is not valid Base64 inside =?base64?...?="
+		case !utf8.Valid(b):
+			return "", "decodes to bytes that are not UTF-8"
+		}
+		return string(b), ""
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x20 || v[i] > 0x7e {
+			return "", "holds a byte that is not printable ASCII; such a value is sent as =?base64?...?="
+		}
+	}
+	return v, ""
 }

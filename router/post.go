@@ -168,6 +168,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 			return http.StatusAccepted, nil
 		}
 		start := time.Now()
+		m = withoutForeignTraceparent(m)
 		err := sess.Forward(m, func(out session.Outcome) {
 			s.observeCall(m, out, time.Since(start))
 			s.afterNotification(sess, m, out)
@@ -209,6 +210,7 @@ func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
 
 // forward runs a request on the session's gem and turns the outcome into the answer.
 func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
+	m = withoutForeignTraceparent(m)
 	sess.Touch()
 	start := time.Now()
 	out := sess.DoAfter(ctx, m, s.prelude(ctx, sess))

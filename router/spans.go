@@ -174,26 +174,88 @@ func metaCarrier(params json.RawMessage) propagation.MapCarrier {
 	if len(params) == 0 {
 		return nil
 	}
-	var p struct {
-		Meta struct {
-			Traceparent string `json:"traceparent"`
-			Tracestate  string `json:"tracestate"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil || p.Meta.Traceparent == "" {
+	p, err := jsonrpc.Members(params)
+	if err != nil {
 		return nil
 	}
-	return propagation.MapCarrier{"traceparent": p.Meta.Traceparent, "tracestate": p.Meta.Tracestate}
+	meta, err := jsonrpc.Members(p["_meta"])
+	if err != nil {
+		return nil
+	}
+	var parent, state string
+	if json.Unmarshal(meta["traceparent"], &parent) != nil || !validTraceparent(parent) {
+		return nil
+	}
+	_ = json.Unmarshal(meta["tracestate"], &state)
+	return propagation.MapCarrier{"traceparent": parent, "tracestate": state}
 }
 
 func toolNameOf(params json.RawMessage) string {
-	var p struct {
-		Name string `json:"name"`
-	}
-	if json.Unmarshal(params, &p) != nil {
+	p, err := jsonrpc.Members(params)
+	if err != nil {
 		return ""
 	}
-	return boundedName(p.Name)
+	var name string
+	_ = json.Unmarshal(p["name"], &name)
+	return boundedName(name)
+}
+
+// validTraceparent holds a traceparent to the W3C Trace Context form of version 00: 2, 32, 16
+// and 2 lower-case hex digits joined by dashes, the trace and parent ids not all zeros.
+func validTraceparent(v string) bool {
+	if len(v) != 55 || v[2] != '-' || v[35] != '-' || v[52] != '-' || v[:2] != "00" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if i == 2 || i == 35 || i == 52 {
+			continue
+		}
+		if c := v[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return strings.Trim(v[3:35], "0") != "" && strings.Trim(v[36:52], "0") != ""
+}
+
+// withoutForeignTraceparent is m without a params._meta.traceparent (and its tracestate) that is
+// not W3C trace context: the worker names the trace in its gem log, and the value is the
+// client's own whenever the router does not trace the call. m is returned as it is otherwise.
+func withoutForeignTraceparent(m jsonrpc.Message) jsonrpc.Message {
+	// A member name spelled with escapes is still that member once decoded.
+	if !bytes.Contains(m.Params, []byte("traceparent")) && !bytes.Contains(m.Params, []byte(`\u`)) {
+		return m
+	}
+	top, err := jsonrpc.Members(m.Raw)
+	if err != nil {
+		return m
+	}
+	params, err := jsonrpc.Members(top["params"])
+	if err != nil {
+		return m
+	}
+	meta, err := jsonrpc.Members(params["_meta"])
+	if err != nil {
+		return m
+	}
+	raw, ok := meta["traceparent"]
+	var parent string
+	if !ok || (json.Unmarshal(raw, &parent) == nil && validTraceparent(parent)) {
+		return m
+	}
+	delete(meta, "traceparent")
+	delete(meta, "tracestate")
+	var b []byte
+	if params["_meta"], ok = marshalRaw(meta); !ok {
+		return m
+	}
+	if top["params"], ok = marshalRaw(params); !ok {
+		return m
+	}
+	if b, ok = marshalRaw(top); !ok {
+		return m
+	}
+	m.Raw, m.Params = b, top["params"]
+	return m
 }
 
 // nameShape is what a method or tool name in a span looks like; a client sends any string, and

@@ -221,8 +221,18 @@ func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 		return mismatch("the Mcp-Name header is required on " + m.Method + " and must carry params." + key)
 	case len(vs) > 1:
 		return mismatch("Mcp-Name sent more than once")
-	case strings.TrimSpace(vs[0]) != req.name:
-		return mismatch("Mcp-Name " + quote(jsonrpc.Clip(vs[0])) + " does not match params." + key + " " + quote(jsonrpc.Clip(req.name)))
+	}
+	var name string
+	if raw := req.params[key]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &name) != nil {
+		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: "+m.Method+" needs params."+key+", a string", "invalidParams")
+	}
+	value, why := headerValue(strings.TrimSpace(r.Header.Get("Mcp-Name")))
+	switch {
+	case why != "":
+		return mismatch("Mcp-Name " + why)
+	case value != name:
+		return mismatch("Mcp-Name " + quote(jsonrpc.Clip(value)) + " does not match params." + key + " " + quote(jsonrpc.Clip(name)))
 	}
 	return 0, nil
 }

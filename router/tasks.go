@@ -252,14 +252,19 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 	}
 }
 
-// declaresTasks says a request's client capabilities name the tasks extension.
+// declaresTasks says a request's client capabilities name the tasks extension, under member
+// names read exactly (an "Extensions" member declares nothing).
 func declaresTasks(caps json.RawMessage) bool {
-	var c struct {
-		Extensions map[string]json.RawMessage `json:"extensions"`
+	c, err := jsonrpc.Members(caps)
+	if err != nil {
+		return false
 	}
-	_ = json.Unmarshal(caps, &c)
-	_, ok := c.Extensions[extTasks]
-	return ok
+	ext, err := jsonrpc.Members(c["extensions"])
+	if err != nil {
+		return false
+	}
+	v, ok := ext[extTasks]
+	return ok && len(v) > 0 && v[0] == '{'
 }
 
 // withTasksExtension adds the tasks extension to the worker's capabilities for server/discover:

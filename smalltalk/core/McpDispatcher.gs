@@ -455,15 +455,29 @@ category: 'tracing'
 method: McpDispatcher
 traceLineFor: aToolName params: params
   "The gem log line of a traced tools/call, or nil when params._meta holds no W3C traceparent
-   (version-traceid-spanid-flags). It names the tool and the trace, never an argument."
+   of version 00 (2, 32, 16 and 2 lower-case hex digits joined by dashes). It names the tool and
+   the trace, never an argument. The value is the client's own unless the router traced the
+   call, so anything else (a line break above all) never reaches the log."
   | meta traceparent parts |
   meta := params at: '_meta' ifAbsent: [nil].
   (meta isKindOf: Dictionary) ifFalse: [^nil].
   traceparent := meta at: 'traceparent' ifAbsent: [nil].
   (traceparent isKindOf: CharacterCollection) ifFalse: [^nil].
+  (traceparent size = 55 and: [self isLowerHex: traceparent without: #(3 36 53)]) ifFalse: [^nil].
   parts := traceparent subStrings: '-'.
-  (parts size = 4 and: [(parts at: 2) size = 32]) ifFalse: [^nil].
+  (parts size = 4 and: [(parts at: 1) = '00']) ifFalse: [^nil].
   ^'McpServer: tools/call ' , aToolName , ' in trace ' , (parts at: 2) , ' (span ' , (parts at: 3) , ')'
+%
+category: 'tracing'
+method: McpDispatcher
+isLowerHex: aString without: dashPositions
+  "Whether aString holds a dash at each of dashPositions and a lower-case hex digit everywhere
+   else."
+  1 to: aString size do: [:i |
+    (dashPositions includes: i)
+      ifTrue: [(aString at: i) = $- ifFalse: [^false]]
+      ifFalse: [('0123456789abcdef' includes: (aString at: i)) ifFalse: [^false]]].
+  ^true
 %
 category: 'tools/call'
 method: McpDispatcher

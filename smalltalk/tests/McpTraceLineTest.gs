@@ -57,3 +57,15 @@ testATraceparentThatIsNotOneHasNoLine
   self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":42}}') isNil.
   self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"00-short-00f067aa0ba902b7-01"}}') isNil
 %
+category: 'tests'
+method: McpTraceLineTest
+testATraceparentCarryingALineBreakOrNonHexHasNoLine
+  "A client's own traceparent reaches the worker when tracing is off; a line break in it would
+   write a gem log line of the client's choosing."
+  self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736\r\nMcpServer: forged-00f067aa0ba902b7-01"}}') isNil.
+  self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0\n4736-00f067aa0ba902b7-01"}}') isNil.
+  self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01"}}') isNil.
+  self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e473x-00f067aa0ba902b7-01"}}') isNil.
+  self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0101"}}') isNil.
+  self assert: (self lineFor: '{"name":"echo","_meta":{"traceparent":"ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}') isNil
+%
