@@ -52,7 +52,7 @@ func TestRealisticFileOutTreeIsClean(t *testing.T) {
 func TestSyntaxErrorIsReportedAtItsFileLine(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/FxSyntax.gs"})
 	assertFindings(t, res,
-		"testdata/broken/FxSyntax.gs:35: syntax error in FxSyntax>>missingPeriod: expected '.' or the end of the statements, found ':=' :=",
+		"testdata/broken/FxSyntax.gs:35: syntax error in FxSyntax>>missingPeriod: expected '.' or the end of the statements, found ':='",
 		"testdata/broken/FxSyntax.gs:42: syntax error in FxSyntax>>unclosedParen: expected ')', found the end of the source")
 }
 

@@ -73,6 +73,10 @@ func describe(t token) string {
 	if t.Kind == tokEOF {
 		return "the end of the source"
 	}
+	// A punctuation kind is named by its own spelling ("']'"), so the text would only repeat it.
+	if name := t.Kind.String(); strings.HasPrefix(name, "'") {
+		return name
+	}
 	return fmt.Sprintf("%s %s", t.Kind, t.Text)
 }
 

@@ -241,6 +241,20 @@ func (img *Image) classShapePrims(s *Session) {
 	img.prim(s, "Behavior", "instVarNames", func(s *Session, a Value, x []Value) Value {
 		return s.symbolArray(s.rd(a.(*Object)).class.instVarNames)
 	})
+	// The class's own class variables as Symbols (GemTalk/Jasper
+	// client/src/refactoring/queries/getDefiningClassOfClassVar.ts walks up asking each class).
+	img.prim(s, "Behavior", "classVarNames", func(s *Session, a Value, x []Value) Value {
+		cd := s.rd(a.(*Object)).class
+		if cd.isMeta {
+			cd = s.rd(cd.thisClass).class
+		}
+		names := make([]string, 0, len(cd.classVars))
+		for n := range cd.classVars {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return s.symbolArray(names)
+	})
 	img.prim(s, "Behavior", "allInstVarNames", func(s *Session, a Value, x []Value) Value {
 		return s.symbolArray(s.allInstVarNames(a.(*Object)))
 	})

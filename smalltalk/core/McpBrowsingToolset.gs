@@ -43,7 +43,7 @@ categoryReportFor: aBehavior label: aLabel on: aStream
   aBehavior selectors do: [:sel | | cat |
     cat := (aBehavior categoryOfSelector: sel) ifNil: ['(uncategorized)'].
     (byCategory at: cat asString ifAbsentPut: [OrderedCollection new]) add: sel asString].
-  aStream nextPutAll: aLabel; nextPutAll: ' ('; print: aBehavior selectors size; nextPutAll: ' methods)'; lf.
+  aStream nextPutAll: aLabel; nextPutAll: ' ('; nextPutAll: (self count: aBehavior selectors size of: 'methods'); nextPutAll: ')'; lf.
   byCategory keys asSortedCollection do: [:cat |
     aStream nextPutAll: '  '; nextPutAll: cat; lf.
     (byCategory at: cat) asSortedCollection do: [:sel |
@@ -52,19 +52,41 @@ categoryReportFor: aBehavior label: aLabel on: aStream
 category: 'tools'
 method: McpBrowsingToolset
 describeClass: args
+  "One line a part; a category or comment the class does not have is left out, and an inherited
+   instance variable is named with the superclass that declares it."
   | cls s |
   cls := self resolveClass: (args at: 'className').
   s := WriteStream on: String new.
   s nextPutAll: 'class: '; nextPutAll: cls name asString; lf.
   s nextPutAll: 'superclass: '; nextPutAll: (self nameOrNil: cls superclass); lf.
-  s nextPutAll: 'category: '; nextPutAll: (cls category ifNil: ['']) asString; lf.
+  (cls category ifNil: ['']) asString isEmpty ifFalse: [
+    s nextPutAll: 'category: '; nextPutAll: cls category asString; lf].
   s nextPutAll: 'instance variables: '; nextPutAll: (self joined: cls instVarNames); lf.
+  cls superclass isNil ifFalse: [
+    cls superclass allInstVarNames isEmpty ifFalse: [
+      s nextPutAll: 'inherited instance variables: '; nextPutAll: (self inheritedInstVarsOf: cls); lf]].
+  s nextPutAll: 'class variables: '; nextPutAll: (self joined: cls classVarNames asSortedCollection); lf.
   s nextPutAll: 'class-side instance variables: '; nextPutAll: (self joined: cls class instVarNames); lf.
   s nextPutAll: 'instance selectors: '; nextPutAll: (self joined: cls selectors asSortedCollection); lf.
-  s nextPutAll: 'class selectors: '; nextPutAll: (self joined: cls class selectors asSortedCollection); lf.
-  s nextPutAll: 'comment:'; lf; nextPutAll: (cls comment ifNil: ['']) asString.
+  s nextPutAll: 'class selectors: '; nextPutAll: (self joined: cls class selectors asSortedCollection).
+  (cls comment ifNil: ['']) asString isEmpty
+    ifTrue: [s lf; nextPutAll: 'comment: (none)']
+    ifFalse: [s lf; nextPutAll: 'comment:'; lf; nextPutAll: cls comment asString].
   self noteRead: (self classKey: cls).
   ^self capResult: s contents
+%
+category: 'private'
+method: McpBrowsingToolset
+inheritedInstVarsOf: aClass
+  "The instance variables aClass inherits, root first, each as name (Declarer)."
+  | chain each parts |
+  chain := OrderedCollection new.
+  each := aClass superclass.
+  [each isNil] whileFalse: [chain addFirst: each. each := each superclass].
+  parts := OrderedCollection new.
+  chain do: [:each |
+    each instVarNames do: [:name | parts add: name asString , ' (' , each name asString , ')']].
+  ^self joined: parts
 %
 category: 'tools'
 method: McpBrowsingToolset
@@ -111,11 +133,8 @@ getMethodSource: args
   | meta target sel |
   meta := self booleanArgument: 'meta' in: args default: false.
   target := self resolveClass: (args at: 'className') meta: meta.
-  sel := (args at: 'selector') asSymbol.
-  (target includesSelector: sel) ifFalse: [
-    ^McpError signalKind: 'notFound'
-      message: target name asString , '>>' , sel asString , ' not found: the class does not define it'
-        , (meta ifTrue: [''] ifFalse: [' (pass meta: true for a class-side method)'])].
+  sel := self selectorFrom: (args at: 'selector').
+  (target includesSelector: sel) ifFalse: [^self signalMissingSelector: sel in: target].
   self noteRead: (self methodKey: target selector: sel).
   ^self capResult: (target sourceCodeAt: sel) asString
 %

@@ -101,7 +101,7 @@ listFailingTests: args
     problems addAll: (self problemsOf: result)].
   lines := lines asSortedCollection asArray.
   self noteCounts: totals problems: problems.
-  ^self capResult: (self linesFrom: {self summaryLabel: classes size printString , ' classes' counts: totals} , lines)
+  ^self capResult: (self linesFrom: {self summaryLabel: (self count: classes size of: 'classes') counts: totals} , lines)
 %
 category: 'running'
 method: McpTestingToolset
@@ -203,15 +203,33 @@ problemLinesOf: aTestResult
 category: 'tools'
 method: McpTestingToolset
 runTestClass: args
-  | cls result |
+  "Runs the tests of the class one at a time, as its suite holds them, so that progress can name
+   each test as it finishes."
+  | cls tests totals problems lines |
   cls := self testClassNamed: (args at: 'className').
   self continueAsTask.
-  self reportProgress: 0 of: 1 about: cls name asString.
-  result := cls suite run.
-  self reportProgress: 1 of: 1 about: cls name asString.
-  self noteCounts: (self add: result to: {0. 0. 0. 0}) problems: (self problemsOf: result).
-  ^self capResult: (self linesFrom: {self summaryOf: result label: cls name asString}
-    , (self problemLinesOf: result) asSortedCollection asArray)
+  tests := cls suite tests asArray.
+  totals := {0. 0. 0. 0}.
+  problems := OrderedCollection new.
+  lines := OrderedCollection new.
+  self reportProgress: 0 of: tests size about: cls name asString.
+  1 to: tests size do: [:index | | result |
+    result := (tests at: index) run.
+    self add: result to: totals.
+    problems addAll: (self problemsOf: result).
+    lines addAll: (self problemLinesOf: result).
+    self reportProgress: index of: tests size about: (self outcomeOf: result label: (self labelOf: (tests at: index)))].
+  self noteCounts: totals problems: problems.
+  ^self capResult: (self linesFrom: {self summaryLabel: cls name asString counts: totals}
+    , lines asSortedCollection asArray)
+%
+category: 'running'
+method: McpTestingToolset
+outcomeOf: aTestResult label: aLabel
+  "Class>>selector and how it ended, for a progress message."
+  aTestResult errorCount > 0 ifTrue: [^aLabel , ' raised an error'].
+  aTestResult failureCount > 0 ifTrue: [^aLabel , ' failed'].
+  ^aLabel , ' passed'
 %
 category: 'tools'
 method: McpTestingToolset
@@ -237,7 +255,7 @@ continueAsTask
 category: 'running'
 method: McpTestingToolset
 reportProgress: done of: total about: aLabel
-  "Progress per test class for the client, through the worker-to-router channel when the session
+  "Progress for the client (per test of run_test_class, per class of list_failing_tests), through the worker-to-router channel when the session
    has one. McpChannel is looked up by name: it is optional and loads after this toolset."
   | channel |
   channel := System myUserProfile objectNamed: #McpChannel.
@@ -247,8 +265,7 @@ category: 'running'
 method: McpTestingToolset
 summaryLabel: aLabel counts: aCountArray
   ^aLabel , ': ' , (aCountArray at: 1) printString , ' run, ' , (aCountArray at: 2) printString
-    , ' passed, ' , (aCountArray at: 3) printString , ' failed, ' , (aCountArray at: 4) printString
-    , ' errors'
+    , ' passed, ' , (aCountArray at: 3) printString , ' failed, ' , (self count: (aCountArray at: 4) of: 'errors')
 %
 category: 'running'
 method: McpTestingToolset
@@ -269,7 +286,9 @@ category: 'lookup'
 method: McpTestingToolset
 testClassNamed: aName
   ^(self testClassOrNilNamed: aName) ifNil: [
-    McpError signalKind: 'notFound' message: 'no TestCase subclass named ' , aName , '; nothing was run']
+    self signalNotFound: 'no TestCase subclass named ' , aName , '; nothing was run'
+      suggesting: (self suggestionsFor: aName
+        among: ((ClassOrganizer new allSubclassesOf: self testCaseClass) collect: [:each | each name asString]))]
 %
 category: 'lookup'
 method: McpTestingToolset
@@ -281,12 +300,30 @@ testClassOrNilNamed: aName
 category: 'lookup'
 method: McpTestingToolset
 testSelector: aString in: aTestClass
-  | sel |
-  sel := aString asSymbol.
-  (aTestClass canUnderstand: sel) ifFalse: [
-    ^McpError signalKind: 'notFound'
-      message: aTestClass name asString , ' has no test method ' , aString , '; nothing was run'].
-  ^sel
+  "The selector when it is one of the class's tests (testSelectors: a test* selector without
+   arguments), else notFound saying what it is instead and naming the tests that are near."
+  | sel tests names |
+  sel := self selectorFrom: aString.
+  tests := aTestClass testSelectors.
+  (tests includes: sel) ifTrue: [^sel].
+  names := tests asArray collect: [:each | each asString].
+  ^self
+    signalNotFound: ((aTestClass canUnderstand: sel)
+      ifTrue: [aTestClass name asString , '>>' , sel asString
+        , ' is not a test (a test is a selector starting with test that takes no arguments); nothing was run']
+      ifFalse: [aTestClass name asString , ' has no test method ' , sel asString , '; nothing was run'])
+      , '. Its tests: ' , (self testNamesOf: names)
+    suggesting: (self suggestionsFor: sel asString among: names)
+%
+category: 'lookup'
+method: McpTestingToolset
+testNamesOf: aCollectionOfNames
+  "The first ten names, and how many more there are."
+  | shown |
+  aCollectionOfNames isEmpty ifTrue: [^'(none)'].
+  shown := aCollectionOfNames asSortedCollection asArray.
+  shown size <= 10 ifTrue: [^self joined: shown with: ', '].
+  ^(self joined: (shown copyFrom: 1 to: 10) with: ', ') , ' and ' , (shown size - 10) printString , ' more'
 %
 category: 'registration'
 method: McpTestingToolset

@@ -101,7 +101,9 @@ dictionaryNamed: aName
   System myUserProfile symbolList do: [:each | | dictName |
     dictName := each name.
     (dictName notNil and: [dictName asString = aName asString]) ifTrue: [^each]].
-  ^McpError signalKind: 'notFound' message: 'dictionary ' , aName , ' not found in the symbol list'
+  ^self signalNotFound: 'dictionary ' , aName , ' not found in the symbol list'
+    suggesting: (self suggestionsFor: aName
+      among: (System myUserProfile symbolList asArray collect: [:each | each name asString]))
 %
 category: 'blind-write guardrail'
 method: McpToolset
@@ -169,7 +171,7 @@ page: aCollection args: args defaultLimit: anIntegerOrNil noun: aNoun
   total := aCollection size.
   limit = 0 ifTrue: [
     self notePage: #() offset: offset total: total complete: true.
-    ^'(' , total printString , ' ' , aNoun , ')'].
+    ^'(' , (self count: total of: aNoun) , ')'].
   stop := limit isNil ifTrue: [total] ifFalse: [(offset + limit) min: total].
   window := self window: aCollection from: offset + 1 to: stop.
   self notePage: window offset: offset total: total complete: true.
@@ -299,15 +301,157 @@ category: 'lookups'
 method: McpToolset
 resolveClass: aName meta: aBoolean
   "The class called aName in the symbol list of this user (its metaclass when aBoolean), or
-   notFound."
+   notFound naming the closest class names."
   | found |
   found := (aName isNil or: [aName isEmpty])
     ifTrue: [nil]
     ifFalse: [System myUserProfile symbolList objectNamed: aName asSymbol].
   (found notNil and: [found isBehavior]) ifFalse: [
-    ^McpError signalKind: 'notFound' message: 'class ' , aName printString , ' not found'].
+    ^self signalNotFound: 'class ' , aName printString , ' not found'
+      suggesting: (self suggestionsFor: aName among: self classNamesInSymbolList)].
   aBoolean == true ifTrue: [^found class].
   ^found
+%
+category: 'lookups'
+method: McpToolset
+classNamesInSymbolList
+  "The names under which the dictionaries of the symbol list bind a class, each once."
+  | names |
+  names := Set new.
+  System myUserProfile symbolList do: [:dict |
+    dict keysAndValuesDo: [:key :value |
+      (value isKindOf: Behavior) ifTrue: [names add: key asString]]].
+  ^names
+%
+category: 'lookups'
+method: McpToolset
+selectorFrom: aString
+  "A selector as a client may write it, #deposit: or deposit:, as a Symbol."
+  | text |
+  text := aString trimSeparators.
+  (text size > 1 and: [text first = $#]) ifTrue: [text := text copyFrom: 2 to: text size].
+  ^text asSymbol
+%
+category: 'lookups'
+method: McpToolset
+definerOf: aSelector above: aBehavior
+  "The nearest superclass of aBehavior that defines aSelector, or nil."
+  | each |
+  each := aBehavior superclass.
+  [each isNil] whileFalse: [
+    (each includesSelector: aSelector) ifTrue: [^each].
+    each := each superclass].
+  ^nil
+%
+category: 'lookups'
+method: McpToolset
+signalMissingSelector: aSelector in: aBehavior
+  "notFound for a method aBehavior does not define itself: where it is inherited from, else the
+   closest selectors it does define."
+  | definer label |
+  label := (self labelOfBehavior: aBehavior) , '>>' , aSelector asString.
+  definer := self definerOf: aSelector above: aBehavior.
+  definer isNil ifFalse: [
+    ^McpError signalKind: 'notFound'
+      message: label , ' not found: the class does not define it; it inherits it from '
+        , (self labelOfBehavior: definer) , ', which does'
+      details: (Dictionary new at: 'inheritedFrom' put: (self labelOfBehavior: definer); yourself)].
+  ((self otherSideOf: aBehavior) includesSelector: aSelector) ifTrue: [
+    ^McpError signalKind: 'notFound'
+      message: label , ' not found: the class does not define it on this side; '
+        , (aBehavior isMeta
+          ifTrue: ['the instance side does (leave meta out)']
+          ifFalse: ['the class side does (pass meta: true)'])].
+  ^self signalNotFound: label , ' not found: the class does not define it'
+    suggesting: (self suggestionsFor: aSelector asString among: (aBehavior selectors collect: [:each | each asString]))
+%
+category: 'lookups'
+method: McpToolset
+otherSideOf: aBehavior
+  "The metaclass of a class, the class of a metaclass."
+  ^aBehavior isMeta ifTrue: [aBehavior theNonMetaClass] ifFalse: [aBehavior class]
+%
+category: 'lookups'
+method: McpToolset
+labelOfBehavior: aBehavior
+  "Foo, or Foo class for a metaclass."
+  ^aBehavior isMeta
+    ifTrue: [aBehavior theNonMetaClass name asString , ' class']
+    ifFalse: [aBehavior name asString]
+%
+category: 'suggestions'
+method: McpToolset
+signalNotFound: aMessage suggesting: aCollectionOfNames
+  "notFound with aMessage, then the names that may have been meant, also as details.suggestions."
+  aCollectionOfNames isEmpty ifTrue: [^McpError signalKind: 'notFound' message: aMessage].
+  ^McpError
+    signalKind: 'notFound'
+    message: aMessage , '; did you mean ' , (self joined: aCollectionOfNames with: ' or ') , '?'
+    details: (Dictionary new at: 'suggestions' put: aCollectionOfNames asArray; yourself)
+%
+category: 'suggestions'
+method: McpToolset
+suggestionsFor: aString among: aCollectionOfNames
+  "Up to three names close to aString, closest first: the same but for case, a colon or a leading
+   #, a few edits away (one for every five characters, at least one), or beginning with it."
+  | key limit scored sorted |
+  key := (self selectorFrom: aString) asString asLowercase.
+  limit := (key size // 5) max: 1.
+  scored := OrderedCollection new.
+  aCollectionOfNames asSet do: [:each | | name lower distance |
+    name := each asString.
+    lower := name asLowercase.
+    name = aString ifFalse: [
+      distance := (lower size - key size) abs <= limit
+        ifTrue: [self editDistanceFrom: key to: lower]
+        ifFalse: [limit + 1].
+      (distance > limit and: [self is: key aPrefixOf: lower]) ifTrue: [distance := limit].
+      distance <= limit ifTrue: [scored add: distance -> name]]].
+  sorted := (scored asSortedCollection: [:a :b |
+    a key < b key or: [a key = b key and: [a value <= b value]]]) asArray.
+  ^(sorted copyFrom: 1 to: (sorted size min: 3)) collect: [:each | each value]
+%
+category: 'suggestions'
+method: McpToolset
+is: aKey aPrefixOf: aName
+  "A key of four characters or more that aName begins with and is longer than."
+  ^aKey size >= 4 and: [aName size > aKey size and: [(aName copyFrom: 1 to: aKey size) = aKey]]
+%
+category: 'suggestions'
+method: McpToolset
+editDistanceFrom: aString to: anotherString
+  "The number of single-character insertions, deletions and substitutions between the two."
+  | previous current |
+  previous := (0 to: anotherString size) asArray.
+  1 to: aString size do: [:i |
+    current := Array new: anotherString size + 1.
+    current at: 1 put: i.
+    1 to: anotherString size do: [:j |
+      current at: j + 1 put: ((((previous at: j + 1) + 1) min: ((current at: j) + 1))
+        min: ((previous at: j) + ((aString at: i) = (anotherString at: j) ifTrue: [0] ifFalse: [1])))].
+    previous := current].
+  ^previous at: anotherString size + 1
+%
+category: 'output'
+method: McpToolset
+count: anInteger of: aPluralNoun
+  "1 method, 2 methods: the number and the noun, singular for one."
+  ^anInteger printString , ' ' , (anInteger = 1
+    ifTrue: [self singularOf: aPluralNoun]
+    ifFalse: [aPluralNoun])
+%
+category: 'output'
+method: McpToolset
+singularOf: aPluralNoun
+  "entries -> entry, classes -> class, methods -> method; a noun not ending in s is left alone."
+  | size |
+  size := aPluralNoun size.
+  (size > 3 and: [(aPluralNoun copyFrom: size - 2 to: size) = 'ies'])
+    ifTrue: [^(aPluralNoun copyFrom: 1 to: size - 3) , 'y'].
+  (size > 4 and: [(aPluralNoun copyFrom: size - 3 to: size) = 'sses'])
+    ifTrue: [^aPluralNoun copyFrom: 1 to: size - 2].
+  (size > 1 and: [aPluralNoun last = $s]) ifTrue: [^aPluralNoun copyFrom: 1 to: size - 1].
+  ^aPluralNoun
 %
 category: 'output'
 method: McpToolset

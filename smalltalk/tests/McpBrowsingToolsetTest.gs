@@ -105,10 +105,12 @@ testGetMethodSourceWithMetaReadsTheClassSide
 %
 category: 'tests'
 method: McpBrowsingToolsetTest
-testGetMethodSourceOfAnInheritedMethodIsNotFound
-  self
-    assert: (self failureKindOf: 'get_method_source' with: {'className'. 'McpFixtureBeta'. 'selector'. 'alpha'})
-    = 'notFound'
+testGetMethodSourceOfAnInheritedMethodIsNotFoundAndNamesTheDefiner
+  | failure |
+  failure := self failureOf: 'get_method_source' with: {'className'. 'McpFixtureBeta'. 'selector'. 'alpha'}.
+  self assert: failure kind = 'notFound'.
+  self assert: (self text: failure messageText includes: 'inherits it from McpFixtureAlpha').
+  self assert: (failure extraFields at: 'inheritedFrom') = 'McpFixtureAlpha'
 %
 category: 'tests'
 method: McpBrowsingToolsetTest
@@ -119,6 +121,68 @@ testListMethodsGroupsBothSidesByCategory
   self assert: (answer at: 2) = '  fixture'.
   self assert: (answer at: 3) = '    alpha'.
   self assert: (answer at: 4) = '    beta:'.
-  self assert: (answer includes: 'McpFixtureAlpha class (class side) (1 methods)').
+  self assert: (answer includes: 'McpFixtureAlpha class (class side) (1 method)').
   self assert: answer last = '    make'
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
+testDescribeClassShowsClassVariablesAndInheritedAndClassSideInstanceVariables
+  | gamma answer |
+  gamma := (self fixtureClassNamed: 'McpFixtureAlpha')
+    subclass: 'McpFixtureGamma'
+    instVarNames: #(#c)
+    classVars: #(#Registry #Count)
+    classInstVars: #(#cache)
+    poolDictionaries: #()
+    inDictionary: fixtureDictionary
+    options: #().
+  self assert: gamma notNil.
+  answer := self lines: (self callTool: 'describe_class' with: {'className'. 'McpFixtureGamma'}).
+  self assert: (answer includes: 'instance variables: c').
+  self assert: (answer includes: 'inherited instance variables: a (McpFixtureAlpha) b (McpFixtureAlpha)').
+  self assert: (answer includes: 'class variables: Count Registry').
+  self assert: (answer includes: 'class-side instance variables: cache')
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
+testDescribeClassLeavesOutAnEmptyCategoryAndSaysWhenThereIsNoComment
+  | answer |
+  answer := self lines: (self callTool: 'describe_class' with: {'className'. 'McpFixtureBeta'}).
+  self deny: (answer includes: '').
+  self deny: ((answer detect: [:each | self text: each includes: 'category:'] ifNone: [nil]) notNil).
+  self assert: answer last = 'comment: (none)'.
+  self assert: (answer includes: 'class variables: (none)')
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
+testAMisspelledClassNameSuggestsTheClosestNames
+  | failure |
+  failure := self failureOf: 'describe_class' with: {'className'. 'McpFixtureAlfa'}.
+  self assert: failure kind = 'notFound'.
+  self assert: (self text: failure messageText includes: 'did you mean McpFixtureAlpha?').
+  self assert: (failure extraFields at: 'suggestions') = #('McpFixtureAlpha')
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
+testASelectorWithoutItsColonSuggestsTheKeywordSelector
+  | failure |
+  failure := self failureOf: 'get_method_source' with: {'className'. 'McpFixtureAlpha'. 'selector'. 'beta'}.
+  self assert: failure kind = 'notFound'.
+  self assert: (failure extraFields at: 'suggestions') = #('beta:')
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
+testASelectorWrittenAsASymbolLiteralIsTheSelector
+  self
+    assert: (self callTool: 'get_method_source' with: {'className'. 'McpFixtureAlpha'. 'selector'. '#beta:'})
+    = 'beta: x
+  ^x'
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
+testAClassSideSelectorAskedOfTheInstanceSideSaysToPassMeta
+  | failure |
+  failure := self failureOf: 'get_method_source' with: {'className'. 'McpFixtureAlpha'. 'selector'. 'make'}.
+  self assert: failure kind = 'notFound'.
+  self assert: (self text: failure messageText includes: 'the class side does (pass meta: true)')
 %

@@ -54,7 +54,7 @@ method: McpTestingToolsetTest
 testRunTestClassSummarisesTheCountsAndNamesEachProblem
   | answer |
   answer := self lines: (self callTool: 'run_test_class' with: {'className'. 'McpFixtureSampleTest'}).
-  self assert: answer first = 'McpFixtureSampleTest: 3 run, 1 passed, 1 failed, 1 errors'.
+  self assert: answer first = 'McpFixtureSampleTest: 3 run, 1 passed, 1 failed, 1 error'.
   self assert: (answer includes: 'FAIL   McpFixtureSampleTest>>testFails').
   self assert: (answer includes: 'ERROR  McpFixtureSampleTest>>testErrors').
   self assert: answer size = 3
@@ -131,7 +131,7 @@ method: McpTestingToolsetTest
 testListFailingTestsNamesOnlyTheTestsThatDidNotPass
   | answer |
   answer := self lines: (self callTool: 'list_failing_tests' with: {'classNames'. #('McpFixtureSampleTest')}).
-  self assert: answer first = '1 classes: 3 run, 1 passed, 1 failed, 1 errors'.
+  self assert: answer first = '1 class: 3 run, 1 passed, 1 failed, 1 error'.
   self assert: (answer includes: 'FAIL   McpFixtureSampleTest>>testFails').
   self assert: (answer includes: 'ERROR  McpFixtureSampleTest>>testErrors').
   self assert: answer size = 3
@@ -206,4 +206,48 @@ testRunTestClassAsksToContinueAsATask
   self assert: methods first = McpChannel becomeTaskMethod.
   self assert: (methods at: 2) = 'notifications/progress'.
   self assert: (frames first at: 'call') = 'run-1'
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestMethodRefusesASelectorThatIsNotATest
+  #('setUp' 'printString' 'assert:') do: [:each | | failure |
+    failure := self failureOf: 'run_test_method' with: {'className'. 'McpFixtureSampleTest'. 'selector'. each}.
+    self assert: failure notNil.
+    self assert: failure kind = 'notFound'.
+    self assert: (self text: failure messageText includes: 'is not a test').
+    self assert: (self text: failure messageText includes: 'testPasses')]
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestMethodOfAMisspelledTestSuggestsTheTest
+  | failure |
+  failure := self failureOf: 'run_test_method' with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testPass'}.
+  self assert: failure kind = 'notFound'.
+  self assert: (failure extraFields at: 'suggestions') = #('testPasses')
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestClassReportsProgressAfterEachTest
+  | frames channel previous progress |
+  frames := OrderedCollection new.
+  channel := McpChannel new setAddress: '127.0.0.1:9' secret: 'test-secret'.
+  channel captureFramesWith: [:frame | frames add: frame].
+  previous := McpChannel current.
+  SessionTemps current at: McpChannel sessionKey put: channel.
+  [channel beginCall: 1 progressToken: 'p'.
+   self callTool: 'run_test_class' with: {'className'. 'McpFixtureSampleTest'}]
+    ensure: [SessionTemps current at: McpChannel sessionKey put: previous].
+  progress := (frames select: [:each | ((each at: 'message') at: 'method') = 'notifications/progress'])
+    collect: [:each | (each at: 'message') at: 'params'].
+  self assert: (progress collect: [:each | each at: 'progress']) asArray = #(0 1 2 3).
+  self assert: ((progress collect: [:each | each at: 'total']) asArray = #(3 3 3 3)).
+  self assert: (progress last at: 'message') = 'McpFixtureSampleTest>>testPasses passed'
+%
+category: 'tests'
+method: McpTestingToolsetTest
+testRunTestClassOfAMisspelledClassSuggestsTheTestClass
+  | failure |
+  failure := self failureOf: 'run_test_class' with: {'className'. 'McpFixtureSampleTests'}.
+  self assert: failure kind = 'notFound'.
+  self assert: (failure extraFields at: 'suggestions') = #('McpFixtureSampleTest') description: failure messageText
 %
