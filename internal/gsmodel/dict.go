@@ -94,6 +94,7 @@ func (s *Session) dictPut(d *dictData, key, val Value) {
 		d.vals[i] = val
 		return
 	}
+	s.checkSlots(d.count + 1)
 	h := s.hashKey(key, d.identity)
 	d.keys = append(d.keys, key)
 	d.vals = append(d.vals, val)

@@ -26,6 +26,8 @@ type Image struct {
 	inv      *gscheck.Inventory
 	log      func(string)
 	sessions map[int]*Session
+	// memoryLimit is the live heap past which an execution is ended (limits.go).
+	memoryLimit int64
 }
 
 // kernel holds the kernel classes the Go side names.
@@ -152,7 +154,7 @@ func NewImage(inv *gscheck.Inventory, log func(string)) (*Image, error) {
 		log = func(string) {}
 	}
 	img := &Image{symbols: map[string]*Object{}, byName: map[string]*Object{}, users: map[string]*Object{},
-		inv: inv, log: log, sessions: map[int]*Session{}}
+		inv: inv, log: log, sessions: map[int]*Session{}, memoryLimit: defaultMemoryLimit}
 	boot := img.newSession(nil)
 	img.bootClasses(boot)
 	boot.user = img.users["SystemUser"]

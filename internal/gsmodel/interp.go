@@ -213,6 +213,7 @@ func (s *Session) inheritsFrom(cls, anc *Object) bool {
 
 // checkInterrupt raises a pending soft break (from the gem's break frame) at a send boundary.
 func (s *Session) checkInterrupt() {
+	s.checkMemory()
 	if s.hard.Load() {
 		s.hard.Store(false)
 		panic(hardBreak{})

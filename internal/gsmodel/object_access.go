@@ -36,6 +36,7 @@ func (s *Session) newArray(vals []Value) *Object {
 	if vals == nil {
 		vals = []Value{}
 	}
+	s.checkSlots(len(vals))
 	o := s.newObject(s.img.k.Array)
 	o.st.ix = vals
 	return o
@@ -45,6 +46,7 @@ func (s *Session) newIndexed(cls *Object, vals []Value) *Object {
 	if vals == nil {
 		vals = []Value{}
 	}
+	s.checkSlots(len(vals))
 	o := s.newObject(cls)
 	o.st.ix = vals
 	return o
@@ -66,7 +68,13 @@ func (s *Session) stringClassFor(r []rune) *Object {
 	return s.img.k.String
 }
 
+// newBytes answers a byte-format object holding b. The storage kind is read from which slice is
+// non-nil, so an empty one must be an empty slice, never nil.
 func (s *Session) newBytes(cls *Object, b []rune) *Object {
+	if b == nil {
+		b = []rune{}
+	}
+	s.checkSlots(len(b))
 	o := s.newObject(cls)
 	o.st.by = b
 	return o

@@ -133,6 +133,10 @@ func (s *Session) instantiate(v Value, size int) Value {
 	if cd.isMeta || cd.format == fmtSpecial {
 		return s.signalNew("ImproperOperation", 2717, "instances of "+s.className(cls)+" are not created with new", nil)
 	}
+	if size < 0 {
+		return s.refuse("new: %d (a negative size)", size)
+	}
+	s.checkSlots(size)
 	o := s.newObject(cls)
 	switch cd.format {
 	case fmtIndexed:

@@ -1,19 +1,68 @@
 package gsmodel
 
 import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 )
 
 // GsFile on the server, over the model process's own files (gemstone-smalltalk.md s4):
-// openReadOnServer: answers nil when the file cannot be opened, as GemStone's does; a read file
-// is read whole at open.
+// openReadOnServer: answers nil when the file cannot be opened, as GemStone's does. A read file
+// is read as it is consumed, never whole at open: public code reads a few bytes from a device
+// that never ends (GemTalk/mcp_server McpRouter.gs randomSessionToken: openReadOnServer:
+// '/dev/urandom', next: 16, close), and a read past maxFileRead ends the execution instead of
+// the model's process.
 
 type gsFile struct {
 	stdout bool // GsFile stdout: the session's output (topaz's)
-	data   []byte
-	pos    int
+	read   *os.File
+	in     *bufio.Reader
 	write  *os.File
 	closed bool
+}
+
+// maxFileRead bounds one contents or next: of a GsFile: larger reads are the model's resource
+// limit (a runaway read ends the execution, not the process).
+const maxFileRead = 64 << 20
+
+// readUpTo answers up to n bytes, fewer at the end of the file.
+func (s *Session) readUpTo(f *gsFile, n int) []byte {
+	if f.in == nil {
+		s.signalNew("ImproperOperation", 2717, "the GsFile was opened for writing", nil)
+		return nil
+	}
+	if n > maxFileRead {
+		s.resourceLimit(fmt.Sprintf("a GsFile read of %d bytes (the model reads at most %d at once)", n, maxFileRead))
+		return nil
+	}
+	buf := make([]byte, n)
+	got, err := io.ReadFull(f.in, buf)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		s.signalNew("Error", 2718, "GsFile read: "+err.Error(), nil)
+		return nil
+	}
+	return buf[:got]
+}
+
+// readRest answers the rest of the file, or ends the execution when it is longer than
+// maxFileRead (a device such as /dev/urandom has no end).
+func (s *Session) readRest(f *gsFile) []byte {
+	if f.in == nil {
+		s.signalNew("ImproperOperation", 2717, "the GsFile was opened for writing", nil)
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f.in, maxFileRead+1))
+	if err != nil {
+		s.signalNew("Error", 2718, "GsFile read: "+err.Error(), nil)
+		return nil
+	}
+	if len(data) > maxFileRead {
+		s.resourceLimit(fmt.Sprintf("the contents of a GsFile longer than %d bytes", maxFileRead))
+		return nil
+	}
+	return data
 }
 
 func (s *Session) fileOf(v Value) *gsFile {
@@ -44,8 +93,11 @@ func (s *Session) newFile(class Value, f *gsFile, err error) Value {
 
 func (img *Image) filePrims(s *Session) {
 	img.prim(s, "GsFile class", "openReadOnServer:", func(s *Session, a Value, x []Value) Value {
-		data, err := os.ReadFile(s.argString(x[0]))
-		return s.newFile(a, &gsFile{data: data}, err)
+		r, err := os.Open(s.argString(x[0]))
+		if err != nil {
+			return nil
+		}
+		return s.newFile(a, &gsFile{read: r, in: bufio.NewReader(r)}, nil)
 	})
 	img.prim(s, "GsFile class", "openWriteOnServer:", func(s *Session, a Value, x []Value) Value {
 		w, err := os.Create(s.argString(x[0]))
@@ -59,22 +111,23 @@ func (img *Image) filePrims(s *Session) {
 	})
 	img.prim(s, "GsFile", "flush", func(s *Session, a Value, x []Value) Value { return a })
 	img.prim(s, "GsFile", "contents", func(s *Session, a Value, x []Value) Value {
-		f := s.fileOf(a)
-		rest := f.data[f.pos:]
-		f.pos = len(f.data)
-		return s.bytesString(rest)
+		return s.bytesString(s.readRest(s.fileOf(a)))
 	})
 	img.prim(s, "GsFile", "next:", func(s *Session, a Value, x []Value) Value {
-		f := s.fileOf(a)
 		n := s.argInt(x[0])
-		if n > len(f.data)-f.pos {
-			n = len(f.data) - f.pos
+		if n < 0 {
+			return s.refuse("GsFile next: %d (a negative count)", n)
 		}
-		chunk := f.data[f.pos : f.pos+n]
-		f.pos += n
-		return s.bytesString(chunk)
+		return s.bytesString(s.readUpTo(s.fileOf(a), n))
 	})
-	img.prim(s, "GsFile", "atEnd", func(s *Session, a Value, x []Value) Value { return s.fileOf(a).pos >= len(s.fileOf(a).data) })
+	img.prim(s, "GsFile", "atEnd", func(s *Session, a Value, x []Value) Value {
+		f := s.fileOf(a)
+		if f.in == nil {
+			return true
+		}
+		_, err := f.in.Peek(1)
+		return err != nil
+	})
 	img.prim(s, "GsFile", "nextPutAll:", func(s *Session, a Value, x []Value) Value {
 		f := s.fileOf(a)
 		if f.stdout {
@@ -104,6 +157,9 @@ func (img *Image) filePrims(s *Session) {
 		f.closed = true
 		if f.write != nil {
 			_ = f.write.Close()
+		}
+		if f.read != nil {
+			_ = f.read.Close()
 		}
 		return a
 	})

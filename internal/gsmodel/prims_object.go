@@ -60,6 +60,7 @@ func (img *Image) indexedStoragePrims(s *Session) {
 		if i < 1 || i > len(st.ix)+1 {
 			return s.outOfRange(x[0], len(st.ix))
 		}
+		s.checkSlots(len(st.ix) + 1)
 		st.ix = append(st.ix, nil)
 		copy(st.ix[i:], st.ix[i-1:])
 		st.ix[i-1] = x[1]
@@ -85,7 +86,7 @@ func (img *Image) indexedStoragePrims(s *Session) {
 		o := s.argObj(a)
 		st := s.wr(o)
 		blk := x[0]
-		vals := append([]Value(nil), st.ix...)
+		vals := append([]Value{}, st.ix...)
 		sort.SliceStable(vals, func(i, j int) bool {
 			if blk == nil {
 				return s.truthy(s.send(vals[i], "<=", []Value{vals[j]})) && !s.truthy(s.send(vals[j], "<=", []Value{vals[i]}))
@@ -299,6 +300,7 @@ func (s *Session) widthOf(cls *Object) rune {
 
 func (s *Session) grow(v Value, n int) Value {
 	o := s.argObj(v)
+	s.checkSlots(s.basicSize(o) + n)
 	st := s.wr(o)
 	switch {
 	case st.ix != nil || s.rd(o.cls).class.format == fmtIndexed:

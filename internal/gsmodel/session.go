@@ -24,6 +24,7 @@ type Session struct {
 	hard      atomic.Bool // a hard break is pending
 	gil       bool        // running under the image's interpreter lock (stone mode)
 	sends     int
+	memTick   int // sends since the live heap was last read (checkMemory)
 	cacheName string
 	out       func(string) // where GsFile stdout and gciLogServer: lines go
 	sigEnv    map[*Object]*signalEnv
