@@ -31,6 +31,10 @@ const (
 	metaState = "io.github.gemstone-mcp/state"
 )
 
+// InternalMethodPrefix begins the methods a worker sends to the router itself through the
+// channel (becomeTask): they are never relayed to a client, on any revision.
+const InternalMethodPrefix = "notifications/io.github.gemstone-mcp/"
+
 // Error codes the stateless revision defines.
 const (
 	codeHeaderMismatch            = -32020
@@ -110,14 +114,16 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusAccepted, nil)
 		return
 	}
+	if removedMethods[m.Method] {
+		// Before the envelope's checks: a client that sends ping without _meta (the Go SDK's
+		// Ping) must learn that the method is gone, not that its _meta is incomplete.
+		writeJSON(w, http.StatusNotFound, errorBody(m.ID, jsonrpc.CodeMethodNotFound,
+			"Method not found: "+jsonrpc.Clip(m.Method)+" is not part of MCP "+StatelessVersion, "methodNotFound"))
+		return
+	}
 	req, status, refusal := s.parseStateless(r, m)
 	if refusal != nil {
 		writeJSON(w, status, refusal)
-		return
-	}
-	if removedMethods[m.Method] {
-		writeJSON(w, http.StatusNotFound, errorBody(m.ID, jsonrpc.CodeMethodNotFound,
-			"Method not found: "+jsonrpc.Clip(m.Method)+" is not part of MCP "+StatelessVersion, "methodNotFound"))
 		return
 	}
 	if status, refusal := checkNameHeader(r, req); refusal != nil {

@@ -218,3 +218,16 @@ func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *te
 	}
 	wantError(t, f.stateless(call), http.StatusBadRequest, -32020, "")
 }
+
+// A method the revision removed is "method not found" whatever else the request lacks: the Go
+// SDK's Ping sends ping with no _meta at all, and must learn the real reason.
+func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
+	f := newFixture(t)
+	for _, m := range []string{"ping", "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"} {
+		bare := `{"jsonrpc":"2.0","id":5,"method":"` + m + `"}`
+		r := f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion)
+		wantError(t, r, http.StatusNotFound, -32601, "methodNotFound")
+		noMeta := `{"jsonrpc":"2.0","id":5,"method":"` + m + `","params":{}}`
+		wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, "methodNotFound")
+	}
+}

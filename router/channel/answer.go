@@ -1,6 +1,7 @@
 package channel
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
@@ -235,8 +237,26 @@ func (a *Answer) workerProgress(msg []byte) (float64, bool) {
 	return v, true
 }
 
+// internalNotification says msg is a notification of the worker contract's own namespace,
+// addressed to the router (docs/worker-contract.md): a session's call answers as it always
+// did, so a worker that asks to become a task on every call costs its client nothing.
+func internalNotification(msg []byte) bool {
+	if !bytes.Contains(msg, []byte(router.InternalMethodPrefix)) {
+		return false
+	}
+	m, err := jsonrpc.Members(msg)
+	if err != nil || len(m["id"]) > 0 {
+		return false
+	}
+	var method string
+	return json.Unmarshal(m["method"], &method) == nil && strings.HasPrefix(method, router.InternalMethodPrefix)
+}
+
 // Message implements CallStream.
 func (a *Answer) Message(msg []byte) error {
+	if internalNotification(msg) {
+		return nil // the worker speaking to the router (becomeTask): never a client's business
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.progressTimer != nil {

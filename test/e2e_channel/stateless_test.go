@@ -191,3 +191,27 @@ func TestAQuestionNeedingACapabilityTheClientDidNotDeclareNeverReachesIt(t *test
 		t.Fatalf("the tool's answer %v should be its error naming the missing elicitation capability", r.Result)
 	}
 }
+
+// A tool that asks to become a task (the worker contract's becomeTask, sent on every call of
+// run_test_class) answers a 2025-11-25 session exactly as before: the notification is the
+// worker's word to the router, so it neither reaches the client nor turns the answer into an
+// event stream.
+func TestBecomeTaskNeverReachesASessionClient(t *testing.T) {
+	url := statelessServer(t)
+	c := &mcptest.Client{URL: url}
+	sid, err := c.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.Send(t, http.MethodPost, sid, mcptest.ToolCall(2, "slow_compute", `{"seconds":0,"label":"x"}`),
+		"Accept", "application/json, text/event-stream")
+	if a.Status != http.StatusOK || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "computed x") {
+		t.Fatalf("slow_compute on a session: %d %s", a.Status, a.Body)
+	}
+	if ct := a.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("the answer is %q, want application/json: a call whose tool says nothing to its client pays for no stream", ct)
+	}
+	if strings.Contains(string(a.Body), "becomeTask") {
+		t.Errorf("the router's own notification reached the client: %s", a.Body)
+	}
+}
