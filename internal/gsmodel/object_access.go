@@ -274,10 +274,6 @@ func (s *Session) makeClass(name string, super *Object, ivars, civars []string, 
 	if s.img.k != nil {
 		meta.cls = s.img.k.Metaclass
 	}
-	if super != nil {
-		sw := s.wr(super).class
-		sw.subclasses = append(sw.subclasses, cls)
-	}
 	s.wr(cls).class.classHistory = []*Object{cls}
 	return cls
 }

@@ -76,7 +76,6 @@ type classData struct {
 	comment      Value
 	category     Value
 	classHistory []*Object
-	subclasses   []*Object
 	civValues    []Value // a class's class-instance variables, in the metaclass's order
 	options      []string
 	inDictionary *Object
@@ -94,7 +93,6 @@ func (c *classData) clone() *classData {
 		n.categories[k] = v
 	}
 	n.classHistory = append([]*Object(nil), c.classHistory...)
-	n.subclasses = append([]*Object(nil), c.subclasses...)
 	n.civValues = append([]Value(nil), c.civValues...)
 	return &n
 }

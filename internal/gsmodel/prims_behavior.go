@@ -30,6 +30,7 @@ func (s *Session) defineClass(super Value, name Value, ivars, cvars, civars, poo
 	n := s.argString(name)
 	d := s.argObj(dict)
 	iv, cv, civ := s.symbolNames(ivars), s.symbolNames(cvars), s.symbolNames(civars)
+	s.checkDefinition(n, sup, iv, civ, s.symbolNames(opts))
 	if sup != nil && f == fmtPointers {
 		f = s.rd(sup).class.format
 		if f == fmtSpecial {
@@ -66,15 +67,6 @@ func (s *Session) defineClass(super Value, name Value, ivars, cvars, civars, poo
 		}
 		ocd := s.rd(old).class
 		cd.comment, cd.category = ocd.comment, ocd.category
-		if sup := ocd.superclass; sup != nil {
-			sw := s.wr(sup).class
-			for i, c := range sw.subclasses {
-				if c == old {
-					sw.subclasses = append(sw.subclasses[:i], sw.subclasses[i+1:]...)
-					break
-				}
-			}
-		}
 	}
 	s.dictAtPut(d, s.symbol(n), cls)
 	return cls
@@ -221,7 +213,7 @@ func (img *Image) classShapePrims(s *Session) {
 	})
 	img.prim(s, "Behavior", "subclasses", func(s *Session, a Value, x []Value) Value {
 		var out []Value
-		for _, c := range s.rd(a.(*Object)).class.subclasses {
+		for _, c := range s.subclassesOf(a.(*Object)) {
 			out = append(out, c)
 		}
 		return s.newArray(out)
@@ -469,11 +461,9 @@ func (s *Session) definition(cls *Object) string {
 		cvs = append(cvs, n)
 	}
 	sort.Strings(cvs)
-	dict := "UserGlobals"
-	if cd.inDictionary != nil {
-		if n, ok := s.str(s.ivarGet(cd.inDictionary, 0)); ok {
-			dict = n
-		}
+	dict, ok := s.dictionaryName(cd.inDictionary)
+	if !ok {
+		s.refuse("the definition of %s, whose dictionary has no name (what a stone prints after inDictionary: is not attested)", cd.name)
 	}
 	return sup + " subclass: '" + cd.name + "'\n  instVarNames: " + names(cd.instVarNames) +
 		"\n  classVars: " + names(cvs) + "\n  classInstVars: " + names(s.rd(cd.thisClass).class.instVarNames) +
@@ -483,4 +473,112 @@ func (s *Session) definition(cls *Object) string {
 // selectorNotFound signals the error of a reflective lookup of a selector the class lacks.
 func (s *Session) selectorNotFound(cls, sel Value) Value {
 	return s.signalNew("Error", 2020, "the selector #"+s.argString(sel)+" was not found in "+s.className(cls.(*Object)), nil)
+}
+
+// subclassesOf answers the classes of the session's symbol list whose superclass is cls (for a
+// metaclass, their metaclasses). A stone derives them the same way: an unbound class is gone
+// from TestCase subclasses (GemTalk/mcp_server docs/GemStone_Notes.md, Dictionaries), and
+// creating a subclass writes the superclass only when it keeps a subclasses set (the #modifiable
+// option; GemTalk/Rowan's copy of Class>>_subclass:...options:, subclasses ifNotNil: [...]), so
+// two sessions creating unrelated subclasses of one class do not conflict.
+func (s *Session) subclassesOf(cls *Object) []*Object {
+	cd := s.rd(cls).class
+	target := cls
+	if cd.isMeta {
+		target = cd.thisClass
+	}
+	var out []*Object
+	for _, c := range s.allClasses() {
+		if s.rd(c).class.superclass == target {
+			if cd.isMeta {
+				c = s.rd(c).class.thisClass
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dictionaryName answers a SymbolDictionary's name: the key under which it holds itself, as
+// SymbolDictionary>>name is keyAtValue: self (GemTalk/mcp_server docs/GemStone_Notes.md).
+func (s *Session) dictionaryName(d *Object) (string, bool) {
+	if d == nil || s.rd(d).dict == nil {
+		return "", false
+	}
+	name, found := "", false
+	s.rd(d).dict.each(func(k, v Value) {
+		if !found && identical(s.assocValue(v.(*Object)), d) {
+			name, found = s.str(k)
+		}
+	})
+	return name, found
+}
+
+// classOptions are the options GemStone's subclass creation documents (GemTalk/Rowan, the 3.6x
+// kernel-extension copy of Class>>_subclass:...options:), with logCreation
+// (feenkcom/gt4gemstone src-gs/gt4gemstone.gs).
+var classOptions = map[string]bool{"noInheritOptions": true, "subclassesDisallowed": true,
+	"disallowGciStore": true, "modifiable": true, "traverseByCallback": true, "dbTransient": true,
+	"instancesNonPersistent": true, "instancesInvariant": true, "logCreation": true}
+
+// checkDefinition refuses, before anything changes, a definition a stone refuses. An instance
+// variable declared twice or already declared by a superclass is GemStone's rtErrAddDupInstvar
+// (GemTalk/Grail smalltalk/ClassDefAst.gs; its error number is not attested, so the model's
+// Error carries none); a class-instance variable declared twice is ImproperOperation (GemTalk/
+// Rowan's copy of Class>>_subclass:...options:). A stone also validates the class name
+// (_validateNewClassName:) and the options (_validateOptions:...), with errors that are not
+// attested, and what it does with a pseudo-variable as a variable is not attested either: the
+// model refuses those by name.
+func (s *Session) checkDefinition(name string, sup *Object, iv, civ, opts []string) {
+	if !isIdentifier(name) {
+		s.refuse("the class name %q, which a stone's _validateNewClassName: checks (its error is not attested)", name)
+	}
+	for _, o := range opts {
+		if !classOptions[o] {
+			s.refuse("the class option #%s, which a stone's _validateOptions: checks (its error is not attested)", o)
+		}
+	}
+	var inherited, inheritedCiv []string
+	if sup != nil {
+		inherited = s.allInstVarNames(sup)
+		inheritedCiv = s.allInstVarNames(s.rd(sup).class.thisClass)
+	}
+	s.checkVariables(iv, inherited, "instance variable")
+	seen := map[string]bool{}
+	for _, v := range civ {
+		if seen[v] {
+			s.signalNew("ImproperOperation", 2717, "array of new class instanceVariables contains a duplicate #"+v, nil)
+		}
+		seen[v] = true
+	}
+	s.checkVariables(civ, inheritedCiv, "class-instance variable")
+}
+
+func (s *Session) checkVariables(names, inherited []string, kind string) {
+	seen := map[string]bool{}
+	for _, v := range inherited {
+		seen[v] = true
+	}
+	for _, v := range names {
+		if !isIdentifier(v) || pseudoVariables[v] {
+			s.refuse("the %s name %q (what a stone answers is not attested)", kind, v)
+		}
+		if seen[v] {
+			s.signalNew("Error", 0, "rtErrAddDupInstvar: the "+kind+" "+v+" is already declared", nil)
+		}
+		seen[v] = true
+	}
+}
+
+var pseudoVariables = map[string]bool{"self": true, "super": true, "true": true, "false": true,
+	"nil": true, "thisContext": true}
+
+func isIdentifier(name string) bool {
+	for i, c := range name {
+		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return name != ""
 }

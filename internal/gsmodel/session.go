@@ -183,7 +183,6 @@ func (img *Image) visitState(st *State, visit func(Value)) {
 		visit(c.thisClass)
 		visit(c.superclass)
 		visit(c.inDictionary)
-		visitEach(visit, c.subclasses)
 		visitEach(visit, c.classHistory)
 		visitEach(visit, c.pools)
 		visit(c.comment)

@@ -178,6 +178,13 @@ testASymbolListWriteLeavesTheSessionNeedingACommit
   dictionary removeKey: #McpKernelFactsProbe ifAbsent: [nil].
   self assert: System needsCommit == true
 %
+category: 'tests - classes'
+method: McpKernelFactsTest
+testADefinitionNamesTheDictionaryOfTheClass
+  "get_class_definition and export_class_source hand out definition; filed back in, it must bind
+   the class where it lives, here Mcp, not UserGlobals."
+  self assert: (McpKernelFactsTest definition asString includesString: 'inDictionary: Mcp')
+%
 category: 'tests - exceptions'
 method: McpKernelFactsTest
 testCompileWarningIsResumableAndNoError
