@@ -67,6 +67,9 @@ type PrepareConfig struct {
 	CacheName        string                                `json:"cacheName"`
 	ResultCap        int                                   `json:"resultCap"`
 	FrontEnd         FrontEnd                              `json:"frontEnd"`
+	// Lifetime names the deadlines that end a session and with it any uncommitted work, so the
+	// worker can say them when the session first holds changes; nil says nothing about them.
+	Lifetime *Lifetime `json:"lifetime,omitempty"`
 	// Channel is where the worker may connect to speak during a call (docs/channel.md); nil means
 	// the router offers no channel and the worker answers only through its results.
 	Channel *Channel `json:"channel,omitempty"`
@@ -99,6 +102,13 @@ type FrontEnd struct {
 	Name     string `json:"name"`
 	Version  string `json:"version"`
 	RouterID string `json:"routerId"`
+}
+
+// Lifetime is what the router's lifetime policy will end a session for, in whole seconds; a
+// nil field is a deadline that is switched off.
+type Lifetime struct {
+	IdleSeconds           *int `json:"idleSeconds,omitempty"`
+	StreamlessIdleSeconds *int `json:"streamlessIdleSeconds,omitempty"`
 }
 
 // Channel is where a worker may connect to send messages mid-call, and the secret that

@@ -27,6 +27,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
 )
@@ -194,6 +195,7 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 			Instructions:   cfg.Instructions,
 			ResultCap:      cfg.ResultCap,
 			FrontEnd:       worker.FrontEnd{Name: "mcp-gemstone", Version: buildVersion()},
+			Lifetime:       prepareLifetime(cfg.Lifetime),
 		},
 		RouterID:       cfg.RouterID,
 		IDPrefixed:     cfg.RouterIDSet,
@@ -235,4 +237,16 @@ func newLogger(cfg *config.Config, w io.Writer) zerolog.Logger {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339}
 	}
 	return zerolog.New(w).Level(level).With().Timestamp().Logger()
+}
+
+// prepareLifetime tells the worker the deadlines that would discard a session's uncommitted work.
+func prepareLifetime(c lifetime.Config) *worker.Lifetime {
+	seconds := func(l lifetime.Limit) *int {
+		if !l.On() {
+			return nil
+		}
+		n := int(l.D() / time.Second)
+		return &n
+	}
+	return &worker.Lifetime{IdleSeconds: seconds(c.IdleTimeout), StreamlessIdleSeconds: seconds(c.StreamlessIdleTimeout)}
 }

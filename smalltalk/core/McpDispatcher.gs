@@ -31,7 +31,9 @@ logging/setLevel sets the level of the channel (an unknown level is -32602). Any
 raises, inside the Error hierarchy or not, becomes an isError result with
 structuredContent.error.kind; only a break (a ControlInterrupt, or an exception numbered as a
 break) and a Notification pass through, and a CompileWarning is resumed.
-A result whose session holds uncommitted changes, or whose view moved, carries a [session] note.
+A result carries a [session] note when the session state changed or needs attention: the view
+moved (also when the tool itself committed, aborted or refreshed), reads went stale, a commit
+failed, or the session first holds uncommitted changes (McpServer>>sessionNotes).
 
 It never refreshes, aborts or commits, never runs a tool that the registry does not hold, and
 never lets a failing channel cost a call its answer.'
@@ -102,7 +104,7 @@ call: aTool with: args id: id
   "Run aTool and wrap what it answered, or what it raised, as a tools/call result."
   | outcome |
   aTool takeStructuredContent.
-  outcome := [self textOf: (aTool callWith: args)]
+  outcome := [self textOf: (server watchTransactionDuring: [aTool callWith: args] toolNamed: aTool name)]
     on: AbstractException
     do: [:ex | self class settle: ex with: [:caught | caught]].
   (outcome isKindOf: AbstractException) ifTrue: [

@@ -69,7 +69,7 @@ addDictionary: args
   up := System myUserProfile.
   dict := SymbolDictionary new name: name asSymbol; yourself.
   up insertDictionary: dict at: up symbolList size + 1.
-  self noteWrite: (self dictionaryKey: name).
+  self noteWrite: (self dictionaryKey: name) change: (self change: 'dictionaryAdded' ofDictionary: name).
   ^'Added dictionary ' , name , ' at the end of the symbol list (position '
     , up symbolList size printString , '). Not committed.'
 %
@@ -221,7 +221,8 @@ compileMethod: args
   existed ifTrue: [self requireRead: key].
   category := self argument: 'category' in: args ifAbsent: [self categoryFor: sel in: target].
   warnings := self install: source in: target category: category.
-  self noteWrite: key.
+  self noteWrite: key change: ((self change: (existed ifTrue: ['methodChanged'] ifFalse: ['methodAdded']) ofMethod: sel in: target)
+    at: 'category' put: category asString; yourself).
   ^(existed ifTrue: ['Recompiled '] ifFalse: ['Compiled new method ']) , (self label: target selector: sel)
     , ' in category ' , category asString , '. Not committed.'
     , (warnings isEmpty ifTrue: [''] ifFalse: [' Warnings: ' , (self joined: warnings)])
@@ -246,7 +247,8 @@ deleteClass: args
   self requireRead: (self classKey: cls).
   self requireReadsOfMethodsOf: cls.
   dicts do: [:dict | dict removeKey: cls name asSymbol].
-  self noteWrite: (self classKey: cls).
+  self noteWrite: (self classKey: cls) change: ((self change: 'classRemoved' ofClass: cls)
+    at: 'dictionary' put: (self joined: (dicts collect: [:d | d name asString])); yourself).
   ^'Deleted class ' , cls name asString , ' from ' , (self joined: (dicts collect: [:d | d name asString]))
     , (cls subclasses isEmpty
       ifTrue: ['']
@@ -265,7 +267,7 @@ deleteMethod: args
   key := self methodKey: target selector: sel.
   self requireRead: key.
   target removeSelector: sel.
-  self noteWrite: key.
+  self noteWrite: key change: (self change: 'methodRemoved' ofMethod: sel in: target).
   ^'Deleted ' , (self label: target selector: sel) , '. Not committed.'
 %
 category: 'compiling'
@@ -417,7 +419,7 @@ removeDictionary: args
   self requireRead: (self dictionaryKey: dict name asString).
   up := System myUserProfile.
   up removeDictionaryAt: (up symbolList indexOf: dict).
-  self noteWrite: (self dictionaryKey: dict name asString).
+  self noteWrite: (self dictionaryKey: dict name asString) change: (self change: 'dictionaryRemoved' ofDictionary: name).
   ^'Removed dictionary ' , name , ' (' , dict size printString , ' entries) from the symbol list. Not committed.'
 %
 category: 'class definition'
@@ -425,12 +427,16 @@ method: McpMutationToolset
 reportDefinitionOf: aClass replacing: anExistingOrNil before: aDefinitionOrNil recompile: aBoolean in: aDictionary
   | failures s |
   anExistingOrNil isNil ifTrue: [
-    self noteWrite: (self classKey: aClass).
+    self noteWrite: (self classKey: aClass) change: ((self change: 'classCreated' ofClass: aClass)
+      at: 'dictionary' put: aDictionary name asString; yourself).
     ^'Created class ' , aClass name asString , ' (subclass of ' , aClass superclass name asString
       , ') in ' , aDictionary name asString , '. Not committed.'].
   (aClass == anExistingOrNil and: [aClass definition asString = aDefinitionOrNil]) ifTrue: [
     ^'The definition of ' , aClass name asString , ' is unchanged; nothing was written.'].
-  self noteWrite: (self classKey: aClass).
+  self noteWrite: (self classKey: aClass) change: ((self change: 'classRedefined' ofClass: aClass)
+    at: 'shapeChanged' put: aClass ~~ anExistingOrNil;
+    at: 'version' put: aClass classHistory size;
+    yourself).
   aClass == anExistingOrNil ifTrue: [
     ^'Modified ' , aClass name asString , ' in place (same class, no new version). Not committed.'].
   self carryCommentAndCategoryFrom: anExistingOrNil to: aClass.
@@ -496,7 +502,7 @@ setClassComment: args
   key := self classKey: cls.
   (cls comment ifNil: ['']) isEmpty ifFalse: [self requireRead: key].
   cls comment: (args at: 'comment').
-  self noteWrite: key.
+  self noteWrite: key change: (self change: 'commentSet' ofClass: cls).
   ^'Set the comment of ' , cls name asString , ' (' , (args at: 'comment') size printString
     , ' characters). Not committed.'
 %

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpReadLedger'
-  instVarNames: #( reads writes staleReads lastReadCount)
+  instVarNames: #( reads writes staleReads lastReadCount changes)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -25,6 +25,12 @@ them). Each read is kept with a stamp of the content as the view had it (stampFo
 view moves, the server says so (viewMovedKeepingWrites:): a read whose content changed is
 dropped and named once in the stale note of the next result; the writes are forgotten unless
 the move kept the uncommitted changes. Having written something licenses the next write of it.
+
+Beside the keys it keeps what each write was (noteChange:key:), one entry per thing changed, for
+pending_changes and for what abort discarded or commit published: a Dictionary with change (one
+of changeKinds), key, and where they apply className, side, selector, category, dictionary,
+shapeChanged, version. A second change to the same thing merges into its entry: what this
+transaction created stays created, created and then removed leaves nothing to list.
 
 It never reads the repository except through stampFor:, and never moves the view.'
 %
@@ -68,7 +74,8 @@ initialize
   reads := Dictionary new.
   writes := Set new.
   staleReads := OrderedCollection new.
-  lastReadCount := 0
+  lastReadCount := 0.
+  changes := OrderedCollection new
 %
 category: 'guardrail'
 method: McpReadLedger
@@ -107,8 +114,20 @@ method: McpReadLedger
 viewMovedKeepingWrites: aBoolean
   "The view moved: forget the writes unless the move kept the uncommitted changes, then check
    every read against the new view."
-  aBoolean ifFalse: [writes := Set new].
+  aBoolean ifFalse: [
+    writes := Set new.
+    changes := OrderedCollection new].
   self revalidateReads
+%
+category: 'view'
+method: McpReadLedger
+restampReads
+  "The session is about to publish its own work: what it read is taken as it now sees it, so that
+   after the commit only what other sessions changed is reported stale, never its own writes."
+  | keys |
+  keys := OrderedCollection new.
+  reads keysAndValuesDo: [:key :stamp | keys add: key].
+  keys do: [:key | reads at: key put: (self stampFor: key)]
 %
 category: 'view'
 method: McpReadLedger
@@ -123,6 +142,135 @@ revalidateReads
       reads removeKey: key.
       writes remove: key ifAbsent: [nil].
       (staleReads includes: key) ifFalse: [staleReads add: key]]]
+%
+category: 'view'
+method: McpReadLedger
+writesSurvive
+  "Whether what this session wrote is still there as it wrote it: true after its own commit, false
+   once an abort took it away; nil when it wrote nothing through the tools."
+  writes isEmpty ifTrue: [^nil].
+  writes do: [:key | (self stampFor: key) = (reads at: key ifAbsent: [nil]) ifFalse: [^false]].
+  ^true
+%
+category: 'view'
+method: McpReadLedger
+restampKeysOf: aCollectionOfChanges
+  "This session itself published these changes: a read of what they touched (the thing, its
+   class, its dictionary) is taken as it now is, so it is not reported stale."
+  | keys |
+  keys := OrderedCollection new.
+  aCollectionOfChanges do: [:each |
+    keys add: (each at: 'key').
+    (each at: 'className' ifAbsent: [nil]) isNil ifFalse: [keys add: (each at: 'className')].
+    (each at: 'dictionary' ifAbsent: [nil]) isNil ifFalse: [
+      keys add: (self class dictionaryKeyFor: (each at: 'dictionary'))]].
+  keys do: [:key | (reads includesKey: key) ifTrue: [reads at: key put: (self stampFor: key)]]
+%
+category: 'changes'
+method: McpReadLedger
+changeKinds
+  ^#('classCreated' 'classRedefined' 'classRemoved' 'commentSet' 'methodAdded' 'methodChanged'
+     'methodRemoved' 'dictionaryAdded' 'dictionaryRemoved')
+%
+category: 'changes'
+method: McpReadLedger
+createdKinds
+  ^#('classCreated' 'methodAdded' 'dictionaryAdded')
+%
+category: 'changes'
+method: McpReadLedger
+removedKinds
+  ^#('classRemoved' 'methodRemoved' 'dictionaryRemoved')
+%
+category: 'changes'
+method: McpReadLedger
+noteChange: anEntry key: aKey
+  "Keep anEntry as what the write of aKey was, merged with an earlier change of the same thing."
+  | existing |
+  anEntry at: 'key' put: aKey.
+  existing := changes detect: [:each | (self identityOf: each) = (self identityOf: anEntry)] ifNone: [nil].
+  existing isNil ifTrue: [^changes add: anEntry].
+  ^self merge: anEntry into: existing
+%
+category: 'changes'
+method: McpReadLedger
+identityOf: anEntry
+  "A class definition and its comment share a key but are two things to list."
+  (anEntry at: 'change') = 'commentSet' ifTrue: [^(anEntry at: 'key') , ' comment'].
+  ^anEntry at: 'key'
+%
+category: 'changes'
+method: McpReadLedger
+merge: anEntry into: anExisting
+  "Created here and then removed: nothing to list. Removed and made again: a change. Created here
+   and then changed: still created."
+  | old new |
+  old := anExisting at: 'change'.
+  new := anEntry at: 'change'.
+  ((self createdKinds includes: old) and: [self removedKinds includes: new]) ifTrue: [
+    ^changes remove: anExisting].
+  ((self removedKinds includes: old) and: [self createdKinds includes: new]) ifTrue: [
+    anEntry at: 'change' put: (self changedKindAfterRemoval: new)].
+  (self createdKinds includes: old) ifTrue: [
+    anEntry keysAndValuesDo: [:key :value |
+      (#('change' 'shapeChanged' 'version') includes: key) ifFalse: [anExisting at: key put: value]].
+    ^anExisting].
+  ^changes at: (changes indexOf: anExisting) put: anEntry
+%
+category: 'changes'
+method: McpReadLedger
+changedKindAfterRemoval: aCreatedKind
+  aCreatedKind = 'classCreated' ifTrue: [^'classRedefined'].
+  aCreatedKind = 'methodAdded' ifTrue: [^'methodChanged'].
+  ^aCreatedKind
+%
+category: 'changes'
+method: McpReadLedger
+pendingChanges
+  "What this session changed through the tools since its last commit or abort, in the order of
+   the first change of each thing."
+  ^changes asArray
+%
+category: 'changes'
+method: McpReadLedger
+changesOfClassNamed: aName
+  ^(changes select: [:each | (each at: 'className' ifAbsent: [nil]) = aName]) asArray
+%
+category: 'changes'
+method: McpReadLedger
+lineFor: anEntry
+  "One change as a line: what happened, to what, and its details."
+  | out kind |
+  kind := anEntry at: 'change'.
+  out := WriteStream on: String new.
+  out nextPutAll: (self phraseOf: kind); nextPutAll: ': '; nextPutAll: (self subjectOf: anEntry).
+  (anEntry at: 'category' ifAbsent: [nil]) isNil ifFalse: [
+    out nextPutAll: ' (category '; nextPutAll: (anEntry at: 'category') asString; nextPutAll: ')'].
+  ((anEntry at: 'dictionary' ifAbsent: [nil]) notNil and: [(kind findString: 'dictionary' startingAt: 1) = 0]) ifTrue: [
+    out nextPutAll: ((self removedKinds includes: kind) ifTrue: [' from '] ifFalse: [' in ']);
+      nextPutAll: (anEntry at: 'dictionary') asString].
+  (anEntry at: 'shapeChanged' ifAbsent: [nil]) == true ifTrue: [
+    out nextPutAll: ' (new shape: version '; print: (anEntry at: 'version' ifAbsent: [0]);
+      nextPutAll: ' of its class history)'].
+  (anEntry at: 'shapeChanged' ifAbsent: [nil]) == false ifTrue: [out nextPutAll: ' (in place, same shape)'].
+  ^out contents
+%
+category: 'changes'
+method: McpReadLedger
+phraseOf: aKind
+  | index |
+  index := self changeKinds indexOf: aKind.
+  index = 0 ifTrue: [^aKind].
+  ^#('class created' 'class redefined' 'class removed' 'comment set' 'method added' 'method changed'
+     'method removed' 'dictionary added' 'dictionary removed') at: index
+%
+category: 'changes'
+method: McpReadLedger
+subjectOf: anEntry
+  | key |
+  key := anEntry at: 'key'.
+  (key size > 1 and: [key first = $#]) ifTrue: [^key copyFrom: 2 to: key size].
+  ^key
 %
 category: 'notes'
 method: McpReadLedger

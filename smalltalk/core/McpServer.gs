@@ -6,7 +6,8 @@ Object subclass: 'McpServer'
   instVarNames: #( registry dispatcher protocolVersions resultCap
                     configuredName configuredVersion configuredTitle configuredInstructions
                     toolsetNames toolsetOptions frontEnd
-                    ledger viewNote failedCommit toolsetOfTool grantedToolsets)
+                    ledger viewNote failedCommit toolsetOfTool grantedToolsets
+                    lifetime untracked announced)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -51,9 +52,9 @@ defaultServerInstructions
   "The stock instructions: the transaction model and the [session] note."
   ^'This server is a GemStone/S session. Every tool call runs in one long-lived transaction with one consistent view of the repository, so what one call changes is there for the next: compile, run the tests against what you compiled, then commit.
 
-Nothing is committed for you. Only the commit tool commits; abort discards every uncommitted change; refresh moves the view to the latest commit and keeps your changes. No other tool moves the view. While the session holds uncommitted changes, each result ends with a [session] line saying so; they are lost if the session ends before a commit. A [session] line also tells you when the view moved and which of your earlier reads went stale: re-read those before changing them. A change to something you have not read in the current view is refused.
+Nothing is committed for you. Only the commit tool commits; abort discards every uncommitted change; refresh moves the view to the latest commit and keeps your changes. pending_changes lists what this session has changed and not committed. A [session] line at the end of a result says when the session state changed or needs attention: when it first holds uncommitted changes (they are lost if the session ends before a commit, and the line says when that happens), when the view moved (also when code you ran committed, aborted or refreshed) and which of your earlier reads went stale (re-read those before changing them), and after a failed commit. A change to something you have not read in the current view is refused.
 
-A commit that conflicts with another session is reported as an error and writes nothing; call abort, then redo the work on the new view.
+A commit that conflicts with another session is reported as an error that names the conflicting classes and methods and writes nothing; call abort (it answers what it discarded), re-read what conflicted, then redo the work on the new view.
 
 In a production repository, do not look for objects by enumerating every instance of a class (allInstances and similar scans read the whole repository and can run for hours): navigate from a known root object or use an index.'
 %
@@ -355,6 +356,7 @@ configureFrom: aConfig
   self applyIdentityIn: aConfig.
   resultCap := self resultCapIn: aConfig.
   frontEnd := aConfig at: 'frontEnd' ifAbsent: [nil].
+  lifetime := aConfig at: 'lifetime' ifAbsent: [nil].
   self installToolsets: (self toolsetNamesIn: aConfig) options: (self toolsetOptionsIn: aConfig).
   (aConfig at: 'grant' ifAbsent: [nil]) isNil ifFalse: [
     grantedToolsets := self grantedToolsetsIn: (aConfig at: 'grant') kind: 'badConfig']
@@ -700,6 +702,8 @@ initialize
   toolsetOptions := Dictionary new.
   ledger := McpReadLedger new.
   failedCommit := false.
+  untracked := false.
+  announced := false.
   toolsetOfTool := Dictionary new.
   grantedToolsets := nil
 %
@@ -764,7 +768,96 @@ viewMovedWithNothingPending
   "An abort or a commit moved the view and left nothing uncommitted: the writes are forgotten and
    a failed commit no longer holds the view."
   failedCommit := false.
+  untracked := false.
+  announced := false.
   ledger viewMovedKeepingWrites: false
+%
+category: 'view'
+method: McpServer
+hasUntrackedChanges
+  "Whether code the ledger does not follow (execute_code, a test) left changes in this transaction."
+  ^untracked == true
+%
+category: 'view'
+method: McpServer
+watchTransactionDuring: aBlock toolNamed: aName
+  "The value of aBlock, a tool call. A tool outside the transaction tools may itself commit,
+   abort or refresh (execute_code, a test): what it did to the transaction is found by comparing
+   the session before and after, so the view notes tell the truth and the ledger follows."
+  | wasPending wasBehind changes |
+  (self toolsetOfToolNamed: aName) = 'McpSessionToolset' ifTrue: [^aBlock value].
+  wasPending := self hasUncommittedChanges.
+  wasBehind := self commitsBehind.
+  changes := ledger pendingChanges.
+  ^aBlock ensure: [
+    [self noticeTransactionOf: aName wasPending: wasPending wasBehind: wasBehind changes: changes]
+      on: Error do: [:ex | ex return: nil]]
+%
+category: 'view'
+method: McpServer
+noticeTransactionOf: aName wasPending: wasPending wasBehind: wasBehind changes: aCollectionOfChanges
+  | pending |
+  pending := self hasUncommittedChanges.
+  (wasPending and: [pending not]) ifTrue: [
+    ^self noticeEndOfTransactionBy: aName changes: aCollectionOfChanges].
+  (wasBehind > 0 and: [self commitsBehind = 0]) ifTrue: [
+    ^self noticeViewMovedBy: aName keeping: pending].
+  (pending and: [(self isToolReadOnly: aName) not and: [(self toolsetOfToolNamed: aName) ~= 'McpMutationToolset']])
+    ifTrue: [untracked := true]
+%
+category: 'view'
+method: McpServer
+isToolReadOnly: aName
+  | tool hints |
+  tool := registry toolNamed: aName ifAbsent: [nil].
+  tool isNil ifTrue: [^false].
+  hints := tool annotations.
+  hints isNil ifTrue: [^false].
+  ^(hints at: 'readOnlyHint' ifAbsent: [false]) == true
+%
+category: 'view'
+method: McpServer
+noticeEndOfTransactionBy: aName changes: aCollectionOfChanges
+  "The call left no uncommitted changes where there were some: it committed or aborted. Whether
+   what the tools wrote is still there tells which."
+  | survived |
+  survived := ledger writesSurvive.
+  survived == true ifTrue: [ledger restampKeysOf: aCollectionOfChanges].
+  self viewMovedWithNothingPending.
+  survived == true ifTrue: [
+    ^viewNote := '[session] ' , aName , ' committed the transaction: '
+      , (self changesPhrase: aCollectionOfChanges) , ' now visible to every session.'].
+  survived == false ifTrue: [
+    ^viewNote := '[session] ' , aName , ' aborted the transaction: '
+      , (self changesPhrase: aCollectionOfChanges) , ' discarded, and the view moved to the latest commit.'].
+  ^viewNote := '[session] ' , aName , ' ended the transaction (it committed or aborted): this session holds no uncommitted changes now, and the view moved to the latest commit.'
+%
+category: 'view'
+method: McpServer
+noticeViewMovedBy: aName keeping: aBoolean
+  aBoolean ifTrue: [
+    ledger viewMovedKeepingWrites: true.
+    ^viewNote := '[session] ' , aName , ' moved the view to the latest commit (a refresh) and kept your uncommitted changes.'].
+  self viewMovedWithNothingPending.
+  ^viewNote := '[session] ' , aName , ' moved the view to the latest commit (it aborted or committed the transaction).'
+%
+category: 'view'
+method: McpServer
+changesPhrase: aCollectionOfChanges
+  "1 change (Foo>>bar), or 3 changes (Foo, Foo>>bar and 1 more) were ..."
+  | shown out |
+  aCollectionOfChanges isEmpty ifTrue: [^'its changes were'].
+  out := WriteStream on: String new.
+  out print: aCollectionOfChanges size.
+  out nextPutAll: (aCollectionOfChanges size = 1 ifTrue: [' change ('] ifFalse: [' changes (']).
+  shown := aCollectionOfChanges size min: 5.
+  1 to: shown do: [:index |
+    index > 1 ifTrue: [out nextPutAll: ', '].
+    out nextPutAll: ((aCollectionOfChanges at: index) at: 'key')].
+  aCollectionOfChanges size > shown ifTrue: [
+    out nextPutAll: ' and '; print: aCollectionOfChanges size - shown; nextPutAll: ' more'].
+  out nextPutAll: (aCollectionOfChanges size = 1 ifTrue: [') was'] ifFalse: [') were']).
+  ^out contents
 %
 category: 'view'
 method: McpServer
@@ -775,15 +868,64 @@ viewMovedByRefresh: keptChanges
 category: 'notes'
 method: McpServer
 sessionNotes
-  "The [session] lines for the result being built: the one-shot notes, then the standing one."
+  "The [session] lines for the result being built: the one-shot notes, then the state, said only
+   when it changed or needs attention: a failed commit on every result until abort, uncommitted
+   changes once, when the session first holds them."
   | notes note |
   notes := OrderedCollection new.
   note := self viewMoved.
   note isNil ifFalse: [notes add: note].
   note := ledger staleReadNote.
   note isNil ifFalse: [notes add: note].
-  self hasUncommittedChanges ifTrue: [notes add: McpDispatcher uncommittedNote].
+  self isViewMovable ifFalse: [
+    notes add: self failedCommitNote.
+    ^notes].
+  self hasUncommittedChanges
+    ifTrue: [
+      announced == true ifFalse: [
+        notes add: self uncommittedNote.
+        announced := true]]
+    ifFalse: [announced := false].
   ^notes
+%
+category: 'notes'
+method: McpServer
+failedCommitNote
+  ^'[session] The last commit failed on a conflict: nothing can be committed until abort, which discards every uncommitted change (pending_changes lists them).'
+%
+category: 'notes'
+method: McpServer
+uncommittedNote
+  "Said once, when the session first holds uncommitted changes: what keeps and what loses them."
+  ^'[session] This session now holds uncommitted changes (pending_changes lists them): commit keeps them, abort discards them. They are lost if the session ends first: '
+    , self deadlinePhrase , '.'
+%
+category: 'notes'
+method: McpServer
+deadlinePhrase
+  "The deadlines the prepare config's lifetime names, or the general case."
+  | idle streamless out |
+  (lifetime isKindOf: Dictionary) ifFalse: [^'the client disconnects or the session expires'].
+  idle := lifetime at: 'idleSeconds' ifAbsent: [nil].
+  streamless := lifetime at: 'streamlessIdleSeconds' ifAbsent: [nil].
+  (idle isKindOf: Integer) ifFalse: [idle := nil].
+  (streamless isKindOf: Integer) ifFalse: [streamless := nil].
+  (idle isNil and: [streamless isNil]) ifTrue: [^'the client disconnects or the session expires'].
+  out := WriteStream on: String new.
+  idle isNil ifFalse: [out nextPutAll: 'after '; nextPutAll: (self durationPhrase: idle); nextPutAll: ' without a request'].
+  streamless isNil ifFalse: [
+    idle isNil ifFalse: [out nextPutAll: ', or '].
+    out nextPutAll: 'after '; nextPutAll: (self durationPhrase: streamless);
+      nextPutAll: ' without one while the client keeps no stream open (a session without a GET stream)'].
+  ^out contents
+%
+category: 'notes'
+method: McpServer
+durationPhrase: aNumberOfSeconds
+  (aNumberOfSeconds >= 120 and: [aNumberOfSeconds \\ 60 = 0]) ifTrue: [
+    ^(aNumberOfSeconds // 60) printString , ' minutes'].
+  aNumberOfSeconds = 1 ifTrue: [^'1 second'].
+  ^aNumberOfSeconds printString , ' seconds'
 %
 category: 'notes'
 method: McpServer

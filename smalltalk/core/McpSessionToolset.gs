@@ -37,20 +37,123 @@ removeallclassmethods McpSessionToolset
 category: 'tools'
 method: McpSessionToolset
 abort: args
+  | discarded |
+  discarded := self server ledger pendingChanges.
   System abortTransaction.
   self server viewMovedWithNothingPending.
-  ^'Aborted: uncommitted changes were discarded and the view now shows the latest commits.'
+  self noteChanges: discarded args: Dictionary new.
+  ^'Aborted: the view now shows the latest commits. '
+    , (self changesPhrase: discarded verb: 'discarded') , (self untrackedPhraseFor: discarded)
 %
 category: 'tools'
 method: McpSessionToolset
 commit: args
-  | outcome |
+  | outcome published |
+  published := self server ledger pendingChanges.
+  self server ledger restampReads.
   outcome := self attemptCommit.
   outcome == true ifFalse: [
     self server noteCommitFailed.
     ^self signalCommitConflict].
   self server viewMovedWithNothingPending.
-  ^'Committed: the changes of this session are now visible to every session.'
+  self noteChanges: published args: Dictionary new.
+  ^'Committed: the changes of this session are now visible to every session. '
+    , (self changesPhrase: published verb: 'published')
+%
+category: 'tools'
+method: McpSessionToolset
+pendingChanges: args
+  "What this session changed through the tools and has not committed, paged."
+  | changes header |
+  changes := self server ledger pendingChanges.
+  header := self page: (changes collect: [:each | self server ledger lineFor: each]) args: args
+    defaultLimit: nil noun: 'changes'.
+  self noteChanges: changes args: args.
+  ^header , (self untrackedPhraseFor: changes)
+%
+category: 'changes'
+method: McpSessionToolset
+changesPhrase: aCollectionOfChanges verb: aVerb
+  "The changes as lines under a count, or that there were none."
+  | ledger lines |
+  aCollectionOfChanges isEmpty ifTrue: [^'No change made through the tools was ' , aVerb , '.'].
+  ledger := self server ledger.
+  lines := OrderedCollection new.
+  lines add: (self count: aCollectionOfChanges size of: 'change' plural: 'changes') , ' ' , aVerb , ':'.
+  aCollectionOfChanges do: [:each | lines add: '  ' , (ledger lineFor: each)].
+  ^self linesFrom: lines
+%
+category: 'changes'
+method: McpSessionToolset
+count: anInteger of: aSingular plural: aPlural
+  anInteger = 1 ifTrue: [^'1 ' , aSingular].
+  ^anInteger printString , ' ' , aPlural
+%
+category: 'changes'
+method: McpSessionToolset
+untrackedPhraseFor: aCollectionOfChanges
+  "The ledger lists what the tools changed; execute_code and tests may have changed more."
+  self server hasUntrackedChanges ifFalse: [^''].
+  ^(String with: Character lf)
+    , 'execute_code or a test also ran in this transaction: what it changed is not listed here.'
+%
+category: 'changes'
+method: McpSessionToolset
+noteChanges: aCollectionOfChanges args: args
+  "The changes as structured content: the same page the text shows, each change with its fields."
+  | limit offset stop window page |
+  limit := self pagingArgument: 'limit' in: args default: nil.
+  offset := self pagingArgument: 'offset' in: args default: 0.
+  stop := limit isNil
+    ifTrue: [aCollectionOfChanges size]
+    ifFalse: [(offset + limit) min: aCollectionOfChanges size].
+  window := (offset + 1 to: stop) collect: [:index | aCollectionOfChanges at: index].
+  page := Dictionary new
+    at: 'items' put: window asArray;
+    at: 'offset' put: offset;
+    at: 'total' put: aCollectionOfChanges size;
+    at: 'complete' put: self server hasUntrackedChanges not;
+    yourself.
+  (window notEmpty and: [offset + window size < aCollectionOfChanges size])
+    ifTrue: [page at: 'nextOffset' put: offset + window size].
+  self noteStructured: page
+%
+category: 'changes'
+method: McpSessionToolset
+changesSchema
+  "The outputSchema of pending_changes, abort and commit: a page of changes, each an object."
+  | change page |
+  change := Dictionary new
+    at: 'type' put: 'object';
+    at: 'required' put: #('change' 'key');
+    at: 'properties' put: (Dictionary new
+      at: 'change' put: ((self schemaOfType: 'string' description: 'what was done')
+        at: 'enum' put: McpReadLedger new changeKinds; yourself);
+      at: 'key' put: (self schemaOfType: 'string' description: 'what was changed: Foo, Foo>>bar, Foo class>>bar, #Dictionary');
+      at: 'className' put: (self schemaOfType: 'string' description: 'the class');
+      at: 'selector' put: (self schemaOfType: 'string' description: 'the selector of a method');
+      at: 'side' put: (self schemaOfType: 'string' description: 'instance or class');
+      at: 'category' put: (self schemaOfType: 'string' description: 'the category of a compiled method');
+      at: 'dictionary' put: (self schemaOfType: 'string' description: 'the symbol dictionary');
+      at: 'shapeChanged' put: (self schemaOfType: 'boolean' description: 'a redefinition made a new class version');
+      at: 'version' put: (self schemaOfType: 'integer' description: 'the class version a redefinition made');
+      yourself);
+    yourself.
+  page := Dictionary new
+    at: 'items' put: (Dictionary new at: 'type' put: 'array'; at: 'items' put: change; yourself);
+    at: 'offset' put: (self schemaOfType: 'integer' description: 'how many changes came before this page');
+    at: 'total' put: (self schemaOfType: 'integer' description: 'how many changes the tools made');
+    at: 'complete' put: (self schemaOfType: 'boolean' description: 'false when execute_code or a test ran in the transaction and may have changed more than is listed');
+    at: 'nextOffset' put: (self schemaOfType: 'integer' description: 'the offset of the next page; absent on the last');
+    at: 'error' put: (self schemaOfType: 'object' description: 'present instead of the page when the call failed');
+    yourself.
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: page;
+    at: 'anyOf' put: (Array
+      with: (Dictionary new at: 'required' put: #('items' 'offset' 'total' 'complete'); yourself)
+      with: (Dictionary new at: 'required' put: #('error'); yourself));
+    yourself
 %
 category: 'commit'
 method: McpSessionToolset
@@ -65,24 +168,143 @@ attemptCommit
       message: 'commit refused: ' , (McpServer describeException: problem)].
   ^outcome
 %
-category: 'commit'
+category: 'conflicts'
 method: McpSessionToolset
-conflictSummary
-  "One phrase per conflict category System transactionConflicts reports, e.g. Write-Write: 3."
-  | parts |
-  parts := OrderedCollection new.
+conflictEntries
+  "One entry per object System transactionConflicts names in a conflict category, described as
+   what a developer knows it by (describeConflictObject:). An object that cannot be named is
+   shown as what it is, never dropped."
+  | entries |
+  entries := OrderedCollection new.
   [System transactionConflicts keysAndValuesDo: [:key :value |
     (#('commitResult' 'RcReadSet') includes: key asString) ifFalse: [
-      parts add: key asString , ': ' , (self countOf: value) printString]]]
+      (self objectsIn: value) do: [:each |
+        entries add: ((self describeConflictObject: each) at: 'conflict' put: key asString; yourself)]]]]
     on: Error do: [:ex | ex return: nil].
-  parts isEmpty ifTrue: [^'no conflict detail available'].
-  ^self joined: parts with: ', '
+  ^entries
 %
-category: 'commit'
+category: 'conflicts'
 method: McpSessionToolset
-countOf: aValue
-  (aValue isKindOf: Collection) ifTrue: [^aValue size].
-  ^1
+objectsIn: aValue
+  (aValue isKindOf: Collection) ifTrue: [^aValue].
+  ^Array with: aValue
+%
+category: 'conflicts'
+method: McpSessionToolset
+describeConflictObject: anObject
+  "A class; the method dictionary of a class this session changed (GemStone reports a method
+   compiled in two sessions as a conflict on the class's GsMethodDictionary and a per-class
+   SymbolSet: GemTalk/mcp_server docs/GemStone_Notes.md, 'Compiling a method conflicts at CLASS
+   granularity', matched there by identity with persistentMethodDictForEnv: 0 in
+   src/core/McpServer.gs conflictingSubjects); a symbol dictionary; else its class."
+  | owner |
+  anObject isBehavior ifTrue: [^self conflictOn: 'class' of: anObject].
+  owner := self changedBehaviorWhoseMethodsAre: anObject.
+  owner isNil ifFalse: [^self conflictOn: 'method dictionary' of: owner].
+  owner := self changedBehaviorWhoseSelectorSetIs: anObject.
+  owner isNil ifFalse: [^self conflictOn: 'selector set' of: owner].
+  (System myUserProfile symbolList includes: anObject) ifTrue: [
+    ^Dictionary new at: 'object' put: 'symbol dictionary'; at: 'dictionary' put: anObject name asString; yourself].
+  ^Dictionary new at: 'object' put: 'an instance of ' , anObject class name asString; yourself
+%
+category: 'conflicts'
+method: McpSessionToolset
+conflictOn: aWhat of: aBehavior
+  ^Dictionary new
+    at: 'object' put: aWhat;
+    at: 'className' put: aBehavior theNonMetaClass name asString;
+    at: 'side' put: (aBehavior isMeta ifTrue: ['class'] ifFalse: ['instance']);
+    yourself
+%
+category: 'conflicts'
+method: McpSessionToolset
+changedBehaviors
+  "Each side of every class this session changed through the tools."
+  | behaviors |
+  behaviors := OrderedCollection new.
+  self server ledger pendingChanges do: [:each | | cls |
+    cls := self classOrNilNamed: (each at: 'className' ifAbsent: [nil]).
+    (cls notNil and: [(behaviors includes: cls) not]) ifTrue: [behaviors add: cls; add: cls class]].
+  ^behaviors
+%
+category: 'conflicts'
+method: McpSessionToolset
+classOrNilNamed: aNameOrNil
+  | found |
+  aNameOrNil isNil ifTrue: [^nil].
+  found := System myUserProfile symbolList objectNamed: aNameOrNil asSymbol.
+  (found notNil and: [found isBehavior]) ifFalse: [^nil].
+  ^found
+%
+category: 'conflicts'
+method: McpSessionToolset
+changedBehaviorWhoseMethodsAre: anObject
+  ^self changedBehaviors
+    detect: [:each | [(each persistentMethodDictForEnv: 0) == anObject] on: Error do: [:ex | ex return: false]]
+    ifNone: [nil]
+%
+category: 'conflicts'
+method: McpSessionToolset
+changedBehaviorWhoseSelectorSetIs: anObject
+  "A set of selectors all of which one changed class defines: the per-class SymbolSet of the notes."
+  (anObject isKindOf: Collection) ifFalse: [^nil].
+  anObject isEmpty ifTrue: [^nil].
+  (anObject detect: [:each | (each isKindOf: Symbol) not] ifNone: [nil]) isNil ifFalse: [^nil].
+  ^self changedBehaviors
+    detect: [:each | (anObject detect: [:sel | (each includesSelector: sel) not] ifNone: [nil]) isNil]
+    ifNone: [nil]
+%
+category: 'conflicts'
+method: McpSessionToolset
+conflictReport
+  "The text of a refused commit: each conflict named, the changes of this session it touches, and
+   the next step."
+  | entries lines ledger |
+  entries := self conflictEntries.
+  ledger := self server ledger.
+  lines := OrderedCollection new.
+  lines add: 'commit failed: these changes conflict with commits of other sessions, and nothing was written.'.
+  entries isEmpty ifTrue: [lines add: '  (the stone named no conflicting object)'].
+  entries do: [:each | lines add: '  ' , (self lineForConflict: each)].
+  lines add: 'Next: call abort (it discards every uncommitted change of this session: '
+    , (self count: ledger pendingChanges size of: 'change' plural: 'changes')
+    , ', listed by pending_changes), re-read '
+    , (self rereadPhraseFor: entries)
+    , ' to see what the other session committed, then redo your changes on it. Nothing can be committed until abort.'.
+  ^self linesFrom: lines
+%
+category: 'conflicts'
+method: McpSessionToolset
+lineForConflict: anEntry
+  | out className mine |
+  out := WriteStream on: String new.
+  out nextPutAll: (anEntry at: 'conflict'); nextPutAll: ' on '.
+  className := anEntry at: 'className' ifAbsent: [nil].
+  className isNil ifTrue: [
+    out nextPutAll: (anEntry at: 'object').
+    (anEntry at: 'dictionary' ifAbsent: [nil]) isNil ifFalse: [out nextPutAll: ' '; nextPutAll: (anEntry at: 'dictionary')].
+    ^out contents].
+  (anEntry at: 'object') = 'class'
+    ifTrue: [out nextPutAll: 'class '; nextPutAll: className]
+    ifFalse: [out nextPutAll: 'the '; nextPutAll: (anEntry at: 'object'); nextPutAll: ' of '; nextPutAll: className].
+  (anEntry at: 'side') = 'class' ifTrue: [out nextPutAll: ' class'].
+  mine := self server ledger changesOfClassNamed: className.
+  anEntry at: 'yourChanges' put: (mine collect: [:each | each at: 'key']).
+  mine isEmpty ifFalse: [
+    out nextPutAll: '; your changes there: '.
+    out nextPutAll: (self joined: (mine collect: [:each | self server ledger lineFor: each]) with: '; ')].
+  ^out contents
+%
+category: 'conflicts'
+method: McpSessionToolset
+rereadPhraseFor: aCollectionOfEntries
+  | names |
+  names := OrderedCollection new.
+  aCollectionOfEntries do: [:each | | name |
+    name := each at: 'className' ifAbsent: [nil].
+    (name notNil and: [(names includes: name) not]) ifTrue: [names add: name]].
+  names isEmpty ifTrue: [^'what you changed'].
+  ^(self joined: names with: ', ') , ' (export_class_source or get_method_source)'
 %
 category: 'status'
 method: McpSessionToolset
@@ -110,6 +332,7 @@ registerOn: aRegistry
     schema: self noArguments
     handler: [:args | self abort: args])
       title: 'Abort the transaction';
+      outputSchema: self changesSchema from: self;
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
       yourself).
   aRegistry add: ((McpTool
@@ -118,7 +341,20 @@ registerOn: aRegistry
     schema: self noArguments
     handler: [:args | self commit: args])
       title: 'Commit the transaction';
+      outputSchema: self changesSchema from: self;
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'pending_changes'
+    description: 'What this session has changed through the tools and not committed: classes created, redefined or removed, methods added, changed or removed, comments, dictionaries; abort would discard exactly these, commit would publish them.'
+    schema: (self schemaProperties: {
+        self integerProperty: 'limit' description: 'How many changes to show; 0 answers the count alone.'.
+        self integerProperty: 'offset' description: 'How many changes to skip.' }
+      required: #())
+    handler: [:args | self pendingChanges: args])
+      title: 'List the uncommitted changes';
+      outputSchema: self changesSchema from: self;
+      readOnly;
       yourself).
   aRegistry add: ((McpTool
     name: 'refresh'
@@ -140,11 +376,18 @@ registerOn: aRegistry
 category: 'commit'
 method: McpSessionToolset
 signalCommitConflict
+  | text entries |
+  text := self conflictReport.
+  entries := self conflictEntries.
+  entries do: [:each | self lineForConflict: each].
   ^McpError
     signalKind: 'commitConflict'
-    message: 'commit failed: these changes conflict with commits of other sessions ('
-      , self conflictSummary
-      , '). Nothing was written. Call abort to discard them, then redo the work on the new view.'
+    message: text
+    details: (Dictionary new
+      at: 'conflicts' put: entries asArray;
+      at: 'nextStep' put: 'abort';
+      at: 'discardedByAbort' put: self server ledger pendingChanges size;
+      yourself)
 %
 category: 'refresh'
 method: McpSessionToolset

@@ -152,6 +152,38 @@ method: McpToolset
 noteWrite: aKey
   ^self server ledger noteWrite: aKey
 %
+category: 'blind-write guardrail'
+method: McpToolset
+noteWrite: aKey change: anEntry
+  "The client has just changed aKey; anEntry (changeOf:...) says what the change was, which
+   pending_changes lists until a commit or an abort."
+  self noteWrite: aKey.
+  ^self server ledger noteChange: anEntry key: aKey
+%
+category: 'blind-write guardrail'
+method: McpToolset
+change: aKind ofClass: aClass
+  ^Dictionary new
+    at: 'change' put: aKind;
+    at: 'className' put: aClass theNonMetaClass name asString;
+    yourself
+%
+category: 'blind-write guardrail'
+method: McpToolset
+change: aKind ofMethod: aSelector in: aBehavior
+  ^(self change: aKind ofClass: aBehavior)
+    at: 'selector' put: aSelector asString;
+    at: 'side' put: (aBehavior isMeta ifTrue: ['class'] ifFalse: ['instance']);
+    yourself
+%
+category: 'blind-write guardrail'
+method: McpToolset
+change: aKind ofDictionary: aName
+  ^Dictionary new
+    at: 'change' put: aKind;
+    at: 'dictionary' put: aName asString;
+    yourself
+%
 category: 'options'
 method: McpToolset
 optionNamed: aName ifAbsent: aBlock

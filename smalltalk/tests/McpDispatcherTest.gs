@@ -334,13 +334,29 @@ testLongResultsAreCappedWithAMarker
 %
 category: 'tests - session notes'
 method: McpDispatcherTest
-testAResultOfASessionWithUncommittedChangesCarriesTheNote
+testTheUncommittedNoteIsSaidOnceWhenTheStateChanges
   | result |
   server uncommitted: true.
   result := self call: 'echo' arguments: '{"text":"hello"}'.
-  self assert: (self textOf: result) = ('hello' , (String with: Character lf) , McpDispatcher uncommittedNote).
+  self assert: (self textOf: result) = ('hello' , (String with: Character lf) , server uncommittedNote).
+  self assert: (self includes: 'pending_changes' in: server uncommittedNote).
+  self assert: (self textOf: (self call: 'echo' arguments: '{"text":"again"}')) = 'again'.
+  server uncommitted: false.
+  self assert: (self textOf: (self call: 'echo' arguments: '{"text":"clean"}')) = 'clean'.
+  server uncommitted: true.
   result := self call: 'fail' arguments: '{"kind":"refused"}'.
   self assert: ((self textOf: result) findString: '[session]' startingAt: 1) > 0
+%
+category: 'tests - session notes'
+method: McpDispatcherTest
+testAFailedCommitIsSaidOnEveryResultAndNeverAsksForACommit
+  | text |
+  server uncommitted: true.
+  server noteCommitFailed.
+  #('one' 'two') do: [:each |
+    text := self textOf: (self call: 'echo' arguments: '{"text":"' , each , '"}').
+    self assert: (self includes: 'nothing can be committed until abort' in: text).
+    self deny: (self includes: 'commit keeps them' in: text)]
 %
 category: 'tests - session notes'
 method: McpDispatcherTest

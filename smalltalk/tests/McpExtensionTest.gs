@@ -16,7 +16,7 @@ doit
 McpExtensionTest comment: 
 'The extension story, through McpFixtureToolset (a third-party toolset) and McpFixtureServer (a
 worker subclass that names itself): a deployment serves only the toolsets it names, two unrelated
-toolsets compose on one server, the default surface is the 31 tools of the specification, options
+toolsets compose on one server, the default surface is the 32 tools of the specification, options
 reach only the toolset they are for and an undeclared one is refused at prepare, a subclass names
 itself and the prepare config relabels it, and a toolset''s own error kind reaches the client.
 
@@ -77,7 +77,7 @@ specDefaultSurface
      'find_implementors' 'find_references_to' 'find_senders' 'get_class_definition'
      'get_class_hierarchy' 'get_method_source' 'list_all_classes' 'list_classes'
      'list_dictionaries' 'list_dictionary_entries' 'list_failing_tests' 'list_methods'
-     'list_test_classes' 'refresh' 'remove_dictionary' 'run_test_class' 'run_test_method'
+     'list_test_classes' 'pending_changes' 'refresh' 'remove_dictionary' 'run_test_class' 'run_test_method'
      'search_method_source' 'set_class_comment' 'status')
 %
 category: 'running'
@@ -113,10 +113,10 @@ testTwoUnrelatedToolsetsComposeOnOneServer
 %
 category: 'tests'
 method: McpExtensionTest
-testTheDefaultSurfaceIsTheThirtyOneToolsOfTheSpecification
+testTheDefaultSurfaceIsTheThirtyTwoToolsOfTheSpecification
   | server |
   server := McpServer fromConfig: self config.
-  self assert: server toolCount = 31.
+  self assert: server toolCount = 32.
   self assert: (self sortedToolNamesOf: server) = self specDefaultSurface
 %
 category: 'tests'

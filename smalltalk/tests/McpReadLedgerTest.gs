@@ -145,3 +145,59 @@ testTheRealStampOfAClassHoldsItsDefinitionAndComment
   self assert: (self includes: McpReadLedger comment asString in: stamp).
   self assert: (real stampFor: 'NoSuchClassAnywhere') = real absentStamp
 %
+category: 'tests - changes'
+method: McpReadLedgerTest
+testChangesAreListedOncePerThingAndMerged
+  | changes |
+  ledger noteChange: (Dictionary new at: 'change' put: 'classCreated'; at: 'className' put: 'Foo'; at: 'dictionary' put: 'UserGlobals'; yourself) key: 'Foo'.
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodAdded'; at: 'className' put: 'Foo'; at: 'category' put: 'x'; yourself) key: 'Foo>>bar'.
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodChanged'; at: 'className' put: 'Foo'; at: 'category' put: 'y'; yourself) key: 'Foo>>bar'.
+  ledger noteChange: (Dictionary new at: 'change' put: 'classRedefined'; at: 'className' put: 'Foo'; at: 'shapeChanged' put: true; yourself) key: 'Foo'.
+  ledger noteChange: (Dictionary new at: 'change' put: 'commentSet'; at: 'className' put: 'Foo'; yourself) key: 'Foo'.
+  changes := ledger pendingChanges.
+  self assert: (changes collect: [:each | each at: 'change']) asArray = #('classCreated' 'methodAdded' 'commentSet').
+  self assert: ((changes at: 2) at: 'category') = 'y'.
+  self assert: (ledger lineFor: changes first) = 'class created: Foo in UserGlobals'.
+  self assert: (ledger lineFor: (changes at: 2)) = 'method added: Foo>>bar (category y)'.
+  self assert: (ledger changesOfClassNamed: 'Foo') size = 3
+%
+category: 'tests - changes'
+method: McpReadLedgerTest
+testSomethingCreatedAndRemovedInOneTransactionIsNotListed
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodAdded'; yourself) key: 'Foo>>bar'.
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodRemoved'; yourself) key: 'Foo>>bar'.
+  self assert: ledger pendingChanges isEmpty.
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodRemoved'; yourself) key: 'Foo>>baz'.
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodAdded'; yourself) key: 'Foo>>baz'.
+  self assert: (ledger pendingChanges first at: 'change') = 'methodChanged'
+%
+category: 'tests - changes'
+method: McpReadLedgerTest
+testAViewMoveWithoutTheWritesForgetsTheChanges
+  ledger noteChange: (Dictionary new at: 'change' put: 'methodAdded'; yourself) key: 'Foo>>bar'.
+  ledger viewMovedKeepingWrites: true.
+  self assert: ledger pendingChanges size = 1.
+  ledger viewMovedKeepingWrites: false.
+  self assert: ledger pendingChanges isEmpty
+%
+category: 'tests - changes'
+method: McpReadLedgerTest
+testWritesSurviveTellsACommitFromAnAbort
+  self assert: ledger writesSurvive isNil.
+  ledger stampOf: 'Foo>>bar' is: 'mine'.
+  ledger noteWrite: 'Foo>>bar'.
+  self assert: ledger writesSurvive == true.
+  ledger stampOf: 'Foo>>bar' is: ledger absentStamp.
+  self assert: ledger writesSurvive == false
+%
+category: 'tests - changes'
+method: McpReadLedgerTest
+testARestampBeforeAnOwnCommitReportsNothingStale
+  ledger stampOf: '#Banking' is: 'before'.
+  ledger noteRead: '#Banking'.
+  ledger stampOf: '#Banking' is: 'with my new class'.
+  ledger restampReads.
+  ledger viewMovedKeepingWrites: false.
+  self assert: ledger staleReadNote isNil.
+  self assert: (ledger isReadLicensed: '#Banking')
+%

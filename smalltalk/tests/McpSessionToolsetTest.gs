@@ -132,11 +132,11 @@ testTheStaleNoteReachesTheNextResultOnce
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
-testOnlyTheFourTransactionToolsAreRegistered
-  self assert: McpSessionToolset toolNames asArray = #('abort' 'commit' 'refresh' 'status').
+testOnlyTheFiveTransactionToolsAreRegistered
+  self assert: McpSessionToolset toolNames asArray = #('abort' 'commit' 'pending_changes' 'refresh' 'status').
   self assert: (server registry toolNames includes: 'commit').
   self assert: (server registry toolNames includes: 'execute_code').
-  self assert: server registry size = 5
+  self assert: server registry size = 6
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
@@ -146,7 +146,7 @@ testStatusNamesTheSessionAndItsChanges
   self assert: (self includes: 'session: ' , System session printString in: answer).
   self assert: (self includes: 'uncommitted changes: ' , System needsCommit printString in: answer).
   self assert: (self includes: 'user: ' , System myUserProfile userId asString in: answer).
-  self assert: (self includes: 'tools: 5' in: answer)
+  self assert: (self includes: 'tools: 6' in: answer)
 %
 category: 'tests - view hygiene'
 method: McpSessionToolsetTest
@@ -157,4 +157,33 @@ testTheViewHygieneRefreshIsToldOnce
   self assert: ((answer at: 'conflicts') == true or: [(answer at: 'conflicts') == false]).
   self assert: (self includes: '[session] Between calls' in: server viewMoved).
   self assert: server viewMoved isNil
+%
+category: 'tests - session tools'
+method: McpSessionToolsetTest
+testPendingChangesListsWhatTheLedgerHoldsAsTextAndFields
+  | toolset answer page |
+  server ledger noteChange: (Dictionary new at: 'change' put: 'methodAdded'; at: 'className' put: 'Foo'; at: 'selector' put: 'bar'; at: 'side' put: 'instance'; at: 'category' put: 'x'; yourself) key: 'Foo>>bar'.
+  server ledger noteChange: (Dictionary new at: 'change' put: 'commentSet'; at: 'className' put: 'Foo'; yourself) key: 'Foo'.
+  toolset := self toolset: McpSessionToolset.
+  answer := toolset pendingChanges: (Dictionary new at: 'limit' put: 1; yourself).
+  self assert: (self includes: '(showing 1-1 of 2; pass offset: 1 for the next page)' in: answer).
+  self assert: (self includes: 'method added: Foo>>bar (category x)' in: answer).
+  page := toolset takeStructured.
+  self assert: (page at: 'total') = 2.
+  self assert: (page at: 'nextOffset') = 1.
+  self assert: (((page at: 'items') first) at: 'selector') = 'bar'
+%
+category: 'tests - session tools'
+method: McpSessionToolsetTest
+testTheUncommittedNoteNamesTheDeadlinesOfThePrepareConfig
+  | note |
+  note := (McpServer fromConfig: (Dictionary new
+      at: 'contract' put: McpServer contractVersion;
+      at: 'workerClass' put: 'McpServer';
+      at: 'protocolVersions' put: #('2025-11-25');
+      at: 'toolsets' put: #('McpSessionToolset');
+      at: 'lifetime' put: (Dictionary new at: 'idleSeconds' put: 1800; at: 'streamlessIdleSeconds' put: 60; yourself);
+      yourself)) uncommittedNote.
+  self assert: (self includes: 'after 30 minutes without a request' in: note).
+  self assert: (self includes: 'after 60 seconds without one while the client keeps no stream open' in: note)
 %

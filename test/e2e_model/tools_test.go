@@ -158,7 +158,7 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.Kind(), r.Text())
 	}
 	// The refusal names what conflicted (System transactionConflicts), here the one class.
-	if !strings.Contains(r.Text(), "Write-Write: 1") {
+	if !strings.Contains(r.Text(), "Write-Write on class "+sampleClass) {
 		t.Errorf("the conflict refusal does not name the conflict: %s", r.Text())
 	}
 	// Nothing of the refused commit was written: a fresh session sees the first one's method.

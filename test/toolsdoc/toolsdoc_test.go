@@ -1,6 +1,6 @@
 // Package toolsdoc checks docs/tools.md against the Smalltalk worker's code: the tool tables must
 // name exactly the tools each toolset registers in registerOn:, and the default surface
-// (McpServer class >> defaultToolsetNames) must be exactly the 31 tools of the specification.
+// (McpServer class >> defaultToolsetNames) must be exactly the 32 tools of the specification.
 //
 // The Smalltalk is read as text, the way topaz files it in: a method starts at a `method:` or
 // `classmethod:` line and ends at a line holding only `%`. Tool names are the string literals
@@ -26,7 +26,7 @@ const (
 // transaction, Listing, Browsing, Search, Mutation and Testing tables.
 var specDefaultSurface = []string{
 	"execute_code",
-	"abort", "commit", "refresh", "status",
+	"abort", "commit", "pending_changes", "refresh", "status",
 	"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
 	"describe_class", "export_class_source", "get_class_definition", "get_class_hierarchy",
 	"get_method_source", "list_methods",
@@ -219,7 +219,7 @@ func toolsOf(t *testing.T, registered map[string][]string, toolsets []string) []
 	return tools
 }
 
-func TestDefaultSurfaceIsTheSpecificationsThirtyOneTools(t *testing.T) {
+func TestDefaultSurfaceIsTheSpecificationsThirtyTwoTools(t *testing.T) {
 	var toolsets []string
 	for _, m := range coreMethods(t) {
 		if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" {

@@ -23,7 +23,7 @@ var RealTools = []string{
 	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
 	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
 	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
-	"list_failing_tests", "list_methods", "list_test_classes", "refresh", "remove_dictionary", "run_test_class",
+	"list_failing_tests", "list_methods", "list_test_classes", "pending_changes", "refresh", "remove_dictionary", "run_test_class",
 	"run_test_method", "search_method_source", "set_class_comment", "status",
 }
 

@@ -1,0 +1,153 @@
+package e2e_model
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// pendingPage is the structuredContent of pending_changes, abort and commit.
+type pendingPage struct {
+	Items []struct {
+		Change    string `json:"change"`
+		Key       string `json:"key"`
+		ClassName string `json:"className"`
+		Selector  string `json:"selector"`
+		Side      string `json:"side"`
+		Category  string `json:"category"`
+	} `json:"items"`
+	Total    int  `json:"total"`
+	Complete bool `json:"complete"`
+}
+
+// structured calls a tool that must succeed and decodes its structuredContent into v.
+func (ss *session) structured(tool string, args map[string]any, v any) string {
+	ss.t.Helper()
+	raw := ss.request("tools/call", map[string]any{"name": tool, "arguments": args})
+	var r struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.IsError || len(r.Content) == 0 {
+		ss.t.Fatalf("%s: %v: %s", tool, err, raw)
+	}
+	if err := json.Unmarshal(r.StructuredContent, v); err != nil {
+		ss.t.Fatalf("%s: structuredContent %s: %v", tool, r.StructuredContent, err)
+	}
+	return r.Content[0].Text
+}
+
+func TestPendingChangesListsExactlyWhatTheToolsDidAndAbortNamesWhatItDiscarded(t *testing.T) {
+	s := start(t)
+	a := s.open(t)
+	var page pendingPage
+	if text := a.structured("pending_changes", map[string]any{}, &page); page.Total != 0 || !strings.Contains(text, "(0 changes)") {
+		t.Fatalf("pending_changes of a fresh session: %q %+v", text, page)
+	}
+	a.must("get_method_source", addInterest())
+	first := a.must("compile_method", compileArgs(fixedSource))
+	if !strings.Contains(first, "[session] This session now holds uncommitted changes") || !strings.Contains(first, "without a request") {
+		t.Errorf("the first change does not say the session now holds changes and what deadline ends it: %q", first)
+	}
+	a.must("compile_class_definition", map[string]any{"className": "TxnProbe"})
+	second := a.must("compile_method", map[string]any{"className": "TxnProbe", "source": "answer\n  ^42", "category": "probing"})
+	if strings.Contains(second, "[session]") {
+		t.Errorf("a second change repeats the [session] footer though nothing about the session changed: %q", second)
+	}
+	text := a.structured("pending_changes", map[string]any{}, &page)
+	want := []string{
+		"method changed: SampleSavingsAccount>>addInterest",
+		"class created: TxnProbe in UserGlobals",
+		"method added: TxnProbe>>answer (category probing)",
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("pending_changes does not list %q: %q", w, text)
+		}
+	}
+	if page.Total != 3 || len(page.Items) != 3 || !page.Complete {
+		t.Fatalf("pending_changes structuredContent: %+v, want exactly the 3 changes, complete", page)
+	}
+	if it := page.Items[2]; it.Change != "methodAdded" || it.ClassName != "TxnProbe" || it.Selector != "answer" || it.Side != "instance" || it.Category != "probing" {
+		t.Errorf("the method entry: %+v", it)
+	}
+	var discarded pendingPage
+	text = a.structured("abort", map[string]any{}, &discarded)
+	if discarded.Total != 3 || !strings.Contains(text, "3 changes discarded") || !strings.Contains(text, "class created: TxnProbe") {
+		t.Errorf("abort: %q %+v, want the 3 changes named as discarded", text, discarded)
+	}
+	if text := a.structured("pending_changes", map[string]any{}, &page); page.Total != 0 {
+		t.Errorf("pending_changes after abort: %q", text)
+	}
+}
+
+func TestARefusedCommitNamesTheConflictingMethodAndClassAndTheNextStep(t *testing.T) {
+	s := start(t)
+	a, b := s.open(t), s.open(t)
+	a.must("get_method_source", addInterest())
+	b.must("get_method_source", addInterest())
+	a.must("compile_method", compileArgs(fixedSource))
+	b.must("compile_method", compileArgs(rivalSource))
+	a.must("commit", map[string]any{})
+	r := b.call("commit", map[string]any{})
+	if !r.IsError || r.Kind() != "commitConflict" {
+		t.Fatalf("the second commit: isError %v kind %q: %s", r.IsError, r.Kind(), r.Text())
+	}
+	for _, w := range []string{"Write-Write", "SampleSavingsAccount", "method changed: SampleSavingsAccount>>addInterest", "Next: call abort", "re-read SampleSavingsAccount"} {
+		if !strings.Contains(r.Text(), w) {
+			t.Errorf("the refusal does not say %q: %s", w, r.Text())
+		}
+	}
+	// Every later result says the commit failed, and none asks for a commit.
+	next := b.call("status", map[string]any{})
+	if !strings.Contains(next.Text(), "nothing can be committed until abort") || strings.Contains(next.Text(), "commit keeps them") {
+		t.Errorf("the [session] line after a failed commit: %q", next.Text())
+	}
+	var discarded pendingPage
+	if text := b.structured("abort", map[string]any{}, &discarded); discarded.Total != 1 || !strings.Contains(text, "SampleSavingsAccount>>addInterest") {
+		t.Errorf("abort after the conflict: %q", text)
+	}
+}
+
+func TestExecuteCodeThatCommitsOrAbortsSaysSo(t *testing.T) {
+	s := start(t)
+	a, other := s.open(t), s.open(t)
+	a.must("get_method_source", addInterest())
+	a.must("compile_method", compileArgs(fixedSource))
+	got := a.must("execute_code", map[string]any{"code": "System commitTransaction. 1"})
+	if !strings.Contains(got, "[session] execute_code committed the transaction: 1 change (SampleSavingsAccount>>addInterest) was now visible") {
+		t.Errorf("execute_code that commits: %q", got)
+	}
+	if src := other.must("abort", map[string]any{}); !strings.Contains(src, "Aborted") {
+		t.Fatalf("abort: %q", src)
+	}
+	if src := other.must("get_method_source", addInterest()); !strings.Contains(src, "+ 99") {
+		t.Errorf("another session does not see what execute_code committed: %q", src)
+	}
+	a.must("compile_method", map[string]any{"className": sampleClass, "source": "txnProbe\n  ^1"})
+	got = a.must("execute_code", map[string]any{"code": "System abortTransaction. 1"})
+	if !strings.Contains(got, "[session] execute_code aborted the transaction: 1 change (SampleSavingsAccount>>txnProbe) was discarded") {
+		t.Errorf("execute_code that aborts: %q", got)
+	}
+}
+
+func TestAnOwnCommitReportsNoneOfItsOwnWritesAsStale(t *testing.T) {
+	s := start(t)
+	a := s.open(t)
+	a.must("list_dictionary_entries", map[string]any{"dictionaryName": "UserGlobals"})
+	a.must("describe_class", map[string]any{"className": sampleClass})
+	a.must("get_method_source", addInterest())
+	a.must("compile_class_definition", map[string]any{"className": "TxnOwn"})
+	a.must("compile_method", compileArgs(fixedSource))
+	got := a.must("commit", map[string]any{})
+	next := a.must("status", map[string]any{})
+	if strings.Contains(got, "stale") || strings.Contains(next, "stale") {
+		t.Errorf("an own commit reported its own writes as stale: %q / %q", got, next)
+	}
+	if !strings.Contains(got, "2 changes published") {
+		t.Errorf("commit does not name what it published: %q", got)
+	}
+}
