@@ -265,6 +265,14 @@ func (img *Image) methodLookupPrims(s *Session) {
 		_, ok := s.rd(a.(*Object)).class.methods[s.argString(x[0])]
 		return ok
 	})
+	// A stone keeps a class side's methods in a GsMethodDictionary of its own, and a method
+	// compiled in two sessions conflicts on that object (GemTalk/mcp_server docs/GemStone_Notes.md,
+	// matched by identity in src/core/McpServer.gs conflictingSubjects). The model keeps methods
+	// inside the class's own state and reports such a conflict on the class, so it has no such
+	// object to answer and refuses by name.
+	img.prim(s, "Behavior", "persistentMethodDictForEnv:", func(s *Session, a Value, x []Value) Value {
+		return s.refuse("persistentMethodDictForEnv: (the model keeps methods in the class itself and has no method dictionary object)")
+	})
 	img.prim(s, "Behavior", "canUnderstand:", func(s *Session, a Value, x []Value) Value {
 		return s.lookup(a.(*Object), s.argString(x[0])) != nil
 	})
