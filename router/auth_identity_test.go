@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -128,7 +129,13 @@ func TestAnotherSubjectOnASessionIsAnsweredAsAnUnknownSessionAndEndedSessionsAre
 	if s, _, _ := ar.post(t, http.MethodDelete, ar.token("alice"), sid, ""); s != 200 && s != 204 {
 		t.Fatalf("alice's DELETE: %d", s)
 	}
-	if s, _, _ := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping); s != 404 || ar.srv.Sessions().Len() != 0 {
-		t.Fatalf("alice's ping on her ended session: %d, sessions %d", s, ar.srv.Sessions().Len())
+	s, _, mine := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping)
+	if s != 404 || ar.srv.Sessions().Len() != 0 || !strings.Contains(mine, "ended it with DELETE") {
+		t.Fatalf("alice's ping on her ended session: %d %s, sessions %d", s, mine, ar.srv.Sessions().Len())
+	}
+	// Why a session ended is told to its owner only: to anyone else it is still unknown.
+	_, _, unknownAfter := ar.post(t, http.MethodPost, ar.token("bob"), "r1-00000000000000000000000000000001", ping)
+	if _, _, theirsAfter := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping); theirsAfter != unknownAfter {
+		t.Fatalf("bob on alice's ended session: %s\nunknown session: %s", theirsAfter, unknownAfter)
 	}
 }

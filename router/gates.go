@@ -253,12 +253,52 @@ func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Re
 	if ok && !s.owns(r.Context(), sess.Owner()) {
 		ok = false // another principal's session is answered as no session at all
 	}
+	if !ok && sess == nil {
+		if reason, owner, ended := s.table.Ended(id); ended && s.owns(r.Context(), owner) {
+			s.refuseWith(w, r, http.StatusNotFound, jsonrpc.CodeServer,
+				"Not Found: this session has ended: "+endedBecause(reason)+
+					"; its uncommitted work was discarded. Send initialize without MCP-Session-Id to start a new one",
+				map[string]any{"kind": "sessionNotFound", "ended": reason.Kind})
+			return r, false
+		}
+	}
 	if !ok {
 		s.refuse(w, r, http.StatusNotFound, jsonrpc.CodeServer,
 			"Not Found: unknown or ended session; send initialize without MCP-Session-Id to start a new one", "sessionNotFound")
 		return r, false
 	}
 	return r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)), true
+}
+
+// endedWhy is the client's sentence for each way a session ends. The lifetime policy's details
+// name only its own limits, so they are shown; other details may hold what a client must not
+// see (a gem's error text), so those kinds get their sentence alone.
+var endedWhy = map[string]struct {
+	sentence   string
+	showDetail bool
+}{
+	"idle":            {"it had no request for MCP_IDLE_TIMEOUT", true},
+	"streamlessIdle":  {"it kept no stream open (a GET on the endpoint) and had no request for MCP_STREAMLESS_IDLE_TIMEOUT; a client that pauses between calls keeps its session by holding a GET stream open", true},
+	"streamLost":      {"its stream closed and the client did not open another within MCP_STREAM_LOSS_GRACE", true},
+	"maxLifetime":     {"it reached MCP_MAX_LIFETIME", true},
+	"probeUnanswered": {"a liveness ping on its stream went unanswered", true},
+	"stuckView":       {"its view could not be moved while the repository's commit records piled up (MCP_STUCK_VIEW_GRACE)", false},
+	"pinnedView":      {"a call held the repository's oldest commit record too long (MCP_PINNED_VIEW_GRACE)", false},
+	"deleted":         {"the client ended it with DELETE", false},
+	"gemDied":         {"its worker gem died", false},
+	"shutdown":        {"the server shut down", false},
+}
+
+// endedBecause is why a session ended, in the client's words.
+func endedBecause(reason session.Reason) string {
+	why, known := endedWhy[reason.Kind]
+	if !known {
+		return "it ended (" + reason.Kind + ")"
+	}
+	if why.showDetail && reason.Detail != "" {
+		return why.sentence + " (" + reason.Detail + ")"
+	}
+	return why.sentence
 }
 
 func sessionOf(r *http.Request) *session.Session {

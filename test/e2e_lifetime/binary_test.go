@@ -191,3 +191,25 @@ func TestBinaryRefusesAnUnworkableLifetimeNamingBothValues(t *testing.T) {
 		}
 	}
 }
+
+func TestBinaryTellsAClientWhoseStreamlessSessionExpiredWhyItEnded(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "MCP_REAPER_INTERVAL=200ms", "MCP_STREAMLESS_IDLE_TIMEOUT=1s")
+	sid := s.open()
+	mcptest.Eventually(t, 10*time.Second, "the streamless session released", func() bool {
+		return strings.Contains(s.logs.String(), `"reason":"streamlessIdle"`)
+	})
+	code, _, body := s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if code != http.StatusNotFound {
+		t.Fatalf("request after the expiry: %d %s, want 404", code, body)
+	}
+	for _, want := range []string{"this session has ended", "kept no stream open", "MCP_STREAMLESS_IDLE_TIMEOUT", "uncommitted work was discarded", `"ended":"streamlessIdle"`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the 404 does not say %q: %s", want, body)
+		}
+	}
+	// An id the server never issued is still only unknown.
+	if code, _, body := s.post("0123456789abcdef0123456789abcdef", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`); code != http.StatusNotFound || strings.Contains(string(body), "has ended") {
+		t.Errorf("an id never issued: %d %s", code, body)
+	}
+}

@@ -31,6 +31,8 @@ type Table struct {
 	mu   sync.Mutex
 	used int
 	byID map[string]*Session
+
+	endedIDs endedSessions
 }
 
 // NewTable makes a table; limit 0 means no cap.
@@ -112,12 +114,17 @@ func (t *Table) Used() int {
 // Limit is the cap (0: none).
 func (t *Table) Limit() int { return t.limit }
 
+// unmap removes an ending session and remembers why it ended (End set its reason first).
 func (t *Table) unmap(s *Session) {
 	t.mu.Lock()
-	if t.byID[s.id] == s {
+	mapped := t.byID[s.id] == s
+	if mapped {
 		delete(t.byID, s.id)
 	}
 	t.mu.Unlock()
+	if mapped {
+		t.endedIDs.remember(s.id, s.reason, s.owner)
+	}
 }
 
 func (t *Table) ended(s *Session, r Reason) {
