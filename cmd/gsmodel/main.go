@@ -30,6 +30,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stone := fs.String("stone", "", "file in the FILE arguments, commit, then serve gems on the Unix socket `SOCK` until SIGTERM")
 	gemLog := fs.Bool("gemlog", false, "print the gem log (GsFile gciLogServer: lines) on stderr")
 	root := fs.String("root", ".", "the `directory` relative input paths resolve against (the repository root for smalltalk/)")
+	hashSeed := fs.Uint64("hashseed", 0, "iterate hashed collections in the order of `SEED` (printed by -test and -stone; 0: "+gsmodel.HashSeedEnv+" when set, else a fresh seed)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gsmodel [-root DIR] FILE...   run topaz input (then stdin) in a model of GemStone")
 		fmt.Fprintln(stderr, "       gsmodel [-root DIR] -test DIR  run the SUnit suites of DIR in the model")
@@ -48,15 +49,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *gemLog {
 		logLine = func(line string) { fmt.Fprintln(stderr, "[gem log] "+line) }
 	}
+	opts := gsmodel.Options{Log: logLine, HashSeed: *hashSeed}
 	if *stone != "" {
-		return serveStone(*stone, *root, fs.Args(), logLine, stdout, stderr)
+		return serveStone(*stone, *root, fs.Args(), opts, stdout, stderr)
 	}
-	img, err := gsmodel.NewImage(inv, logLine)
+	img, err := gsmodel.NewImageWith(inv, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "gsmodel:", err)
 		return 1
 	}
 	if *testDir != "" {
+		fmt.Fprintln(stdout, seedLine(img))
 		dir, _ := filepath.Abs(*testDir)
 		rootAbs, _ := filepath.Abs(*root)
 		res, err := gsmodel.RunTests(img, rootAbs, dir, stdout)
@@ -95,13 +98,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // serveStone files in the given topaz files as DataCurator, commits, and serves gems until a
 // SIGTERM or SIGINT. A file-in error refuses to serve: a half-loaded image would answer the
 // tools in ways no real install would.
-func serveStone(sock, root string, files []string, log func(string), stdout, stderr io.Writer) int {
-	st, err := gsmodel.StartStone(root, files, sock, stdout, log)
+func serveStone(sock, root string, files []string, opts gsmodel.Options, stdout, stderr io.Writer) int {
+	st, err := gsmodel.StartStone(root, files, sock, stdout, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "gsmodel:", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "gsmodel stone: serving gems on %s (a model of GemStone, not GemStone)\n", sock)
+	fmt.Fprintln(stdout, seedLine(st.Image))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
 	<-sig
@@ -110,4 +114,10 @@ func serveStone(sock, root string, files []string, log func(string), stdout, std
 		return 1
 	}
 	return 0
+}
+
+// seedLine says which order the image's hashed collections iterate in and how to replay it: the
+// order changes from run to run (docs/gsmodel.md), so a failure that depends on it names its seed.
+func seedLine(img *gsmodel.Image) string {
+	return fmt.Sprintf("gsmodel: hashed collections iterate in the order of seed %d (replay: -hashseed %d)", img.HashSeed(), img.HashSeed())
 }

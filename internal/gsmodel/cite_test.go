@@ -18,6 +18,11 @@ func newTestImage(t *testing.T) (*Image, *gscheck.Inventory) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("hashed collections iterated in the order of seed %d (replay: %s=%d)", img.HashSeed(), HashSeedEnv, img.HashSeed())
+		}
+	})
 	return img, inv
 }
 

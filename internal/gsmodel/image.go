@@ -3,7 +3,10 @@ package gsmodel
 import (
 	"embed"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -28,6 +31,7 @@ type Image struct {
 	sessions map[int]*Session
 	// memoryLimit is the live heap past which an execution is ended (limits.go).
 	memoryLimit int64
+	hashSeed    uint64 // orders hashed collections' iteration (dict.go)
 }
 
 // kernel holds the kernel classes the Go side names.
@@ -147,14 +151,35 @@ var kernelClasses = []classSpec{
 	{"Delay", "Object", "", fmtPointers},
 }
 
+// Options say how NewImageWith makes an image; the zero value is the default.
+type Options struct {
+	Log func(string) // receives gem-log lines (GsFile gciLogServer:)
+	// HashSeed orders the iteration of hashed collections (dict.go). 0 takes GSMODEL_HASHSEED
+	// from the environment when it is set, else a fresh random seed.
+	HashSeed uint64
+}
+
+// HashSeedEnv names the environment variable that replays a hash order (Options.HashSeed).
+const HashSeedEnv = "GSMODEL_HASHSEED"
+
 // NewImage builds a stone with the kernel and one user, DataCurator, whose symbol list is
 // UserGlobals then Globals. inv is the shared kernel inventory; log receives gem-log lines.
 func NewImage(inv *gscheck.Inventory, log func(string)) (*Image, error) {
+	return NewImageWith(inv, Options{Log: log})
+}
+
+// NewImageWith is NewImage with every option.
+func NewImageWith(inv *gscheck.Inventory, opts Options) (*Image, error) {
+	log := opts.Log
 	if log == nil {
 		log = func(string) {}
 	}
+	seed, err := chooseHashSeed(opts.HashSeed)
+	if err != nil {
+		return nil, err
+	}
 	img := &Image{symbols: map[string]*Object{}, byName: map[string]*Object{}, users: map[string]*Object{},
-		inv: inv, log: log, sessions: map[int]*Session{}, memoryLimit: defaultMemoryLimit}
+		inv: inv, log: log, sessions: map[int]*Session{}, memoryLimit: defaultMemoryLimit, hashSeed: seed}
 	boot := img.newSession(nil)
 	img.bootClasses(boot)
 	boot.user = img.users["SystemUser"]
@@ -166,6 +191,28 @@ func NewImage(inv *gscheck.Inventory, log func(string)) (*Image, error) {
 	img.commitBoot(boot)
 	return img, nil
 }
+
+// chooseHashSeed answers the seed asked for, else the environment's, else a random one.
+func chooseHashSeed(asked uint64) (uint64, error) {
+	if asked != 0 {
+		return asked, nil
+	}
+	if v := os.Getenv(HashSeedEnv); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return 0, fmt.Errorf("gsmodel: %s=%q is not a positive integer seed", HashSeedEnv, v)
+		}
+		return n, nil
+	}
+	for {
+		if n := rand.Uint64(); n != 0 {
+			return n, nil
+		}
+	}
+}
+
+// HashSeed answers the seed that orders this image's hashed collections, to print and replay.
+func (img *Image) HashSeed() uint64 { return img.hashSeed }
 
 func (img *Image) newObjectID() uint64 {
 	img.mu.Lock()

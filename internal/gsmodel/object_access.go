@@ -15,7 +15,7 @@ func (s *Session) newObject(cls *Object) *Object {
 	case fmtBytes:
 		st.by = []rune{}
 	case fmtHashed:
-		st.dict = newDictData(s.identityHashed(cls))
+		st.dict = newDictData(s.identityHashed(cls), s.img.hashSeed)
 	}
 	return &Object{cls: cls, st: st, id: s.img.newObjectID()}
 }

@@ -17,14 +17,14 @@ type Stone struct {
 	done  chan error
 }
 
-// StartStone boots an image, files in the topaz files (paths relative to root) as DataCurator,
-// commits, and serves gems on sock. log receives the gem log; out the file-in's output.
-func StartStone(root string, files []string, sock string, out io.Writer, log func(string)) (*Stone, error) {
+// StartStone boots an image with opts, files in the topaz files (paths relative to root) as
+// DataCurator, commits, and serves gems on sock. out receives the file-in's output.
+func StartStone(root string, files []string, sock string, out io.Writer, opts Options) (*Stone, error) {
 	inv, err := gscheck.LoadInventory()
 	if err != nil {
 		return nil, err
 	}
-	img, err := NewImage(inv, log)
+	img, err := NewImageWith(inv, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func startTestStone(t *testing.T, files ...string) *Stone {
 			t.Fatal(err)
 		}
 	}
-	st, err := StartStone(dir, append([]string{"app.gs"}, files...), filepath.Join(dir, "stone.sock"), io.Discard, nil)
+	st, err := StartStone(dir, append([]string{"app.gs"}, files...), filepath.Join(dir, "stone.sock"), io.Discard, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

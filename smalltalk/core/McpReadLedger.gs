@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpReadLedger'
-  instVarNames: #( reads writes staleReads lastReadCount changes)
+  instVarNames: #( reads writes staleReads lastReadCount changes readOrder readCounter)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -25,6 +25,8 @@ them). Each read is kept with a stamp of the content as the view had it (stampFo
 view moves, the server says so (viewMovedKeepingWrites:): a read whose content changed is
 dropped and named once in the stale note of the next result; the writes are forgotten unless
 the move kept the uncommitted changes. Having written something licenses the next write of it.
+The stale note names the most recently read keys first (what the client was working on), an
+order of the ledger''s own: a Dictionary''s order is hash order on a stone.
 
 Beside the keys it keeps what each write was (noteChange:key:), one entry per thing changed, for
 pending_changes and for what abort discarded or commit published: a Dictionary with change (one
@@ -75,7 +77,9 @@ initialize
   writes := Set new.
   staleReads := OrderedCollection new.
   lastReadCount := 0.
-  changes := OrderedCollection new
+  changes := OrderedCollection new.
+  readOrder := Dictionary new.
+  readCounter := 0
 %
 category: 'guardrail'
 method: McpReadLedger
@@ -86,14 +90,22 @@ category: 'guardrail'
 method: McpReadLedger
 noteRead: aKey
   "The client has just been shown the current content of aKey."
-  reads at: aKey put: (self stampFor: aKey)
+  self remember: aKey
+%
+category: 'guardrail'
+method: McpReadLedger
+remember: aKey
+  "Keep the stamp of aKey and when it was read, for the order of the stale note."
+  reads at: aKey put: (self stampFor: aKey).
+  readCounter := readCounter + 1.
+  readOrder at: aKey put: readCounter
 %
 category: 'guardrail'
 method: McpReadLedger
 noteWrite: aKey
   "The client has just changed aKey; having written it licenses the next change without a read."
   writes add: aKey.
-  reads at: aKey put: (self stampFor: aKey)
+  self remember: aKey
 %
 category: 'guardrail'
 method: McpReadLedger
@@ -132,14 +144,16 @@ restampReads
 category: 'view'
 method: McpReadLedger
 revalidateReads
-  "Keep each read whose content is unchanged, drop and remember the rest."
+  "Keep each read whose content is unchanged, drop and remember the rest, the most recently read
+   first."
   | keys |
   keys := OrderedCollection new.
   reads keysAndValuesDo: [:key :stamp | keys add: key].
   lastReadCount := keys size.
-  keys do: [:key |
+  (keys asSortedCollection: [:a :b | (readOrder at: a) >= (readOrder at: b)]) do: [:key |
     (self stampFor: key) = (reads at: key) ifFalse: [
       reads removeKey: key.
+      readOrder removeKey: key.
       writes remove: key ifAbsent: [nil].
       (staleReads includes: key) ifFalse: [staleReads add: key]]]
 %

@@ -66,7 +66,7 @@ func Start(t testing.TB) *Stone {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	s := &Stone{Sock: filepath.Join(dir, "stone.sock"), log: &lines{}}
 	var fileIn strings.Builder
-	st, err := gsmodel.StartStone(root, Files, s.Sock, &fileIn, s.log.add)
+	st, err := gsmodel.StartStone(root, Files, s.Sock, &fileIn, gsmodel.Options{Log: s.log.add})
 	if err != nil {
 		t.Fatalf("the model stone did not start: %v\nfile-in output:\n%s", err, fileIn.String())
 	}
@@ -76,6 +76,8 @@ func Start(t testing.TB) *Stone {
 		}
 		if t.Failed() {
 			t.Logf("model gem log:\n%s", s.GemLog())
+			t.Logf("the model's hashed collections iterated in the order of seed %d (replay: %s=%d)",
+				st.Image.HashSeed(), gsmodel.HashSeedEnv, st.Image.HashSeed())
 		}
 	})
 	return s
