@@ -23,7 +23,9 @@ import (
 // when the call's answer is not an HTTP response stream (the stateless revision's calls).
 type CallSink interface {
 	// Message gets a notification, or a request to the client renumbered srv-N (its answer
-	// goes to the session's pending table). It must not block.
+	// goes to the session's pending table). It may block while the call's client catches up
+	// with what it was already sent (backpressure, as a session's stream write blocks), never
+	// longer than that client stays attached.
 	Message(msg []byte) error
 	// CloseStream is the worker asking to close the response stream; a sink may refuse.
 	CloseStream() error
@@ -39,8 +41,12 @@ const (
 	// settleWindow is how long a flight waits after a worker's question for further questions
 	// of the same round, so questions a tool asks together reach the client in one result.
 	settleWindow = 25 * time.Millisecond
-	// maxFlightEvents bounds the messages kept for a flight no request is attached to.
+	// maxFlightEvents and maxFlightBytes bound the notifications a flight holds: while a
+	// request is attached, the worker waits for its client to take them (backpressure); while
+	// none is, further notifications are dropped (a worker's questions are always kept: the
+	// channel bounds those).
 	maxFlightEvents = 256
+	maxFlightBytes  = 1 << 20
 	// maxFlights bounds the calls kept in flight for the stateless wire at once.
 	maxFlights = 1024
 )
@@ -71,7 +77,10 @@ type flight struct {
 
 	mu       sync.Mutex
 	events   []flightEvent
+	bytes    int           // of the notifications in events
+	room     chan struct{} // closed when events are taken or the request detaches
 	wake     chan struct{}
+	callDone bool // the gem has answered: its session no longer runs this call
 	finished bool
 	status   int
 	header   http.Header // extra headers of the answer (a step-up's WWW-Authenticate)
@@ -98,6 +107,37 @@ func (f *flight) signalLocked() {
 	f.wake = make(chan struct{})
 }
 
+func (f *flight) roomLocked() {
+	close(f.room)
+	f.room = make(chan struct{})
+}
+
+// takeEventsLocked hands over what the flight holds and makes room for more.
+func (f *flight) takeEventsLocked() []flightEvent {
+	events := f.events
+	f.events, f.bytes = nil, 0
+	f.roomLocked()
+	return events
+}
+
+// cancelCall ends the flight's call through its session's escalation (soft break, hard break,
+// stop), unless the gem has already answered it: checked under the flight's lock, which the call
+// takes before its gem is released, so a cancellation never reaches a later call on the same
+// gem that happens to carry the same JSON-RPC id.
+func (f *flight) cancelCall(why string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.callDone {
+		return false
+	}
+	found := f.sess.Cancel(jsonrpc.IDKey(f.reqID))
+	if found {
+		f.s.o.Log.Info().Str("session", f.sess.ID()).Str("method", jsonrpc.Clip(f.method)).Str("id", jsonrpc.Clip(string(f.reqID))).
+			Msg("stateless: call cancelled: " + why)
+	}
+	return found
+}
+
 // Message implements CallSink.
 func (f *flight) Message(msg []byte) error {
 	var env struct {
@@ -120,6 +160,19 @@ func (f *flight) Message(msg []byte) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(env.ID) == 0 {
+		// Backpressure: the worker's channel waits here while its client catches up.
+		for f.attached && f.bytes > 0 && (f.bytes+len(msg) > maxFlightBytes || len(f.events) >= maxFlightEvents) {
+			room := f.room
+			f.mu.Unlock()
+			<-room
+			f.mu.Lock()
+		}
+		if f.bytes+len(msg) > maxFlightBytes || len(f.events) >= maxFlightEvents {
+			return nil // nobody is reading: a notification of an unattended flight is dropped
+		}
+		f.bytes += len(msg)
+	}
 	ev := flightEvent{msg: msg, method: env.Method}
 	if len(env.ID) > 0 {
 		key := ""
@@ -141,8 +194,6 @@ func (f *flight) Message(msg []byte) error {
 				return nil
 			}
 		}
-	} else if len(f.events) >= maxFlightEvents {
-		return nil // nobody is reading: a notification of an unattended flight is dropped
 	}
 	f.events = append(f.events, ev)
 	f.signalLocked()
@@ -152,13 +203,6 @@ func (f *flight) Message(msg []byte) error {
 // CloseStream implements CallSink: the stateless wire has no stream to resume.
 func (f *flight) CloseStream() error {
 	return errors.New("a stateless call's answer cannot be resumed; the stream stays open")
-}
-
-func (f *flight) finish(status int, header http.Header, reply []byte) {
-	f.mu.Lock()
-	f.finished, f.status, f.header, f.reply = true, status, header, reply
-	f.signalLocked()
-	f.mu.Unlock()
 }
 
 // runStateless serves a request that is not answered by the front end: a retry carrying a
@@ -260,7 +304,8 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
 func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, handle string, release func()) (*flight, error) {
 	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
-	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name, wake: make(chan struct{}), reqID: req.m.ID}
+	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name,
+		wake: make(chan struct{}), room: make(chan struct{}), reqID: req.m.ID, attached: true}
 	_ = json.Unmarshal(req.meta[metaClientCapabilities], &f.caps)
 	owner, err := s.owner(ctx)
 	if err != nil {
@@ -281,6 +326,9 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 	go func() {
 		// The call outlives its request, but the request's token still chooses its grant.
 		status, reply := s.forward(withValuesOf(s.base, ctx), sess, req.m)
+		f.mu.Lock()
+		f.callDone = true
+		f.mu.Unlock()
 		status, header, reply := s.stepUp(ctx, req.m, status, reply)
 		unbind()
 		if len(reply) > 0 {
@@ -300,23 +348,46 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 	return f, nil
 }
 
+// finish records the call's answer. A flight no request is attached to is dropped at once,
+// with what it holds: its client left (and the call was cancelled), or it was parked and its
+// question ran out before any retry came, which is also when that retry's requestState expires.
+func (f *flight) finish(status int, header http.Header, reply []byte) {
+	f.mu.Lock()
+	f.finished, f.status, f.header, f.reply = true, status, header, reply
+	f.signalLocked()
+	abandoned := !f.attached && !f.task
+	if abandoned {
+		f.takeEventsLocked()
+		f.parked = nil
+	}
+	f.mu.Unlock()
+	if abandoned {
+		f.s.dropFlight(f)
+	}
+}
+
 func (s *Server) dropFlight(f *flight) {
 	s.flightsMu.Lock()
 	delete(s.flights, f.id)
 	s.flightsMu.Unlock()
 }
 
-// serveFlight attaches one HTTP request to a flight: answers the parked questions the request
-// answers, relays notifications (SSE once there is one), and ends with the call's response or
-// with an input_required result when the worker asks what the request did not answer.
+// serveFlight serves a flight through the HTTP request attached to it (startFlight and
+// resumeFlight attach it): answers the parked questions the request answers, relays
+// notifications (SSE once there is one), and ends with the call's response or with an
+// input_required result when the worker asks what the request did not answer. A client that
+// leaves before that end (its request's context ends, or a write to it fails) cancels the call:
+// the revision makes a disconnect the cancellation.
 func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
-	f.mu.Lock()
-	f.attached = true
-	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
 		f.attached = false
+		f.roomLocked()
+		finished := f.finished && !f.task
 		f.mu.Unlock()
+		if finished {
+			s.dropFlight(f)
+		}
 	}()
 	used := map[string]bool{}
 	answer := func(q *question) bool {
@@ -343,39 +414,54 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 
 	var stream *sse.EventWriter
 	accepts := strings.Contains(r.Header.Get("Accept"), "text/event-stream")
-	write := func(msg []byte) {
+	write := func(msg []byte) error {
 		if !accepts {
-			return
+			return nil
 		}
 		if stream == nil {
 			stream = sse.NewEventWriter(w, 0)
-			_ = stream.StartStream()
+			if err := stream.StartStream(); err != nil {
+				return err
+			}
 		}
-		_ = stream.Event("", msg)
+		return stream.Event("", msg)
 	}
-	final := func(status int, header http.Header, body []byte) {
+	final := func(status int, header http.Header, body []byte) error {
 		if stream != nil {
-			_ = stream.Event("", body)
+			if err := stream.Event("", body); err != nil {
+				return err
+			}
 			stream.Finish()
-			return
+			return nil
 		}
 		for k, vs := range header {
 			w.Header()[k] = vs
 		}
-		writeJSON(w, status, body)
+		if body == nil {
+			w.WriteHeader(status)
+			return nil
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		return sse.WriteWhole(w, status, body, 0)
+	}
+	gone := func(why string) {
+		f.cancelCall(why)
 	}
 	var settle <-chan time.Time
 	for {
 		f.mu.Lock()
-		events := f.events
-		f.events = nil
+		events := f.takeEventsLocked()
 		wake := f.wake
 		finished, status, header, reply := f.finished, f.status, f.header, f.reply
 		f.mu.Unlock()
 		for _, ev := range events {
 			if ev.q == nil {
 				if keepNotification(ev.method, ev.msg, req.logLevel) {
-					write(ev.msg)
+					if err := write(ev.msg); err != nil {
+						gone("its client stopped reading its stream")
+						return
+					}
 				}
 				continue
 			}
@@ -395,13 +481,12 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		f.mu.Unlock()
 		if wants && req.tasks && req.m.Method == "tools/call" {
 			if body := s.createTask(r.Context(), f, req); body != nil {
-				final(http.StatusOK, nil, body)
+				_ = final(http.StatusOK, nil, body) // a task goes on when its creator leaves: tasks/get finds it
 				return
 			}
 		}
 		if finished {
-			s.dropFlight(f)
-			final(status, header, reply)
+			_ = final(status, header, reply)
 			return
 		}
 		f.mu.Lock()
@@ -413,9 +498,12 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 		select {
 		case <-wake:
 		case <-settle:
-			final(http.StatusOK, nil, s.inputRequired(req, f))
+			if final(http.StatusOK, nil, s.inputRequired(req, f)) != nil {
+				gone("its client left before it read the input_required result")
+			}
 			return
 		case <-r.Context().Done():
+			gone("its client disconnected")
 			return
 		}
 	}
@@ -553,11 +641,14 @@ func (s *Server) resumeFlight(r *http.Request, req statelessRequest, raw json.Ra
 		return nil, "names a call that has ended"
 	}
 	f.mu.Lock()
-	current := f.round == st.Round
-	f.mu.Unlock()
-	if !current {
+	defer f.mu.Unlock()
+	switch {
+	case f.round != st.Round:
 		return nil, "was already used (a later round has begun)"
+	case f.attached:
+		return nil, "is being used by another request"
 	}
+	f.attached = true
 	return f, ""
 }
 
@@ -627,4 +718,54 @@ func statelessAdvice(reply []byte) []byte {
 		return reply
 	}
 	return out
+}
+
+// cancelStateless honours a notifications/cancelled on the stateless wire. The revision's own
+// cancellation there is the client leaving (serveFlight); a notice is matched to a call only
+// when it is unambiguous: one call in flight, not a task (tasks/cancel ends those), started by
+// this requester under that JSON-RPC id. Ids are the client's to choose and repeat, so a notice
+// that could name two calls ends neither.
+func (s *Server) cancelStateless(r *http.Request, m jsonrpc.Message) {
+	id, ok := jsonrpc.CancelledRequestID(m.Params)
+	if !ok {
+		return
+	}
+	var match []*flight
+	s.flightsMu.Lock()
+	for _, f := range s.flights {
+		if jsonrpc.IDKey(f.reqID) == jsonrpc.IDKey(id) {
+			match = append(match, f)
+		}
+	}
+	s.flightsMu.Unlock()
+	var mine []*flight
+	for _, f := range match {
+		f.mu.Lock()
+		live := !f.task && !f.finished
+		f.mu.Unlock()
+		if live && s.owns(r.Context(), f.owner) {
+			mine = append(mine, f)
+		}
+	}
+	if len(mine) != 1 {
+		s.o.Log.Info().Str("requestId", jsonrpc.Clip(string(id))).Int("matching", len(mine)).
+			Msg("stateless: notifications/cancelled names no single call of its sender; ignored")
+		return
+	}
+	mine[0].cancelCall("its client sent notifications/cancelled")
+}
+
+// StatelessHeld counts what the stateless wire holds now: calls in flight (running or parked),
+// tasks in the task table, open subscriptions/listen streams. For tests and an operator's eye.
+func (s *Server) StatelessHeld() (flights, tasks, listeners int) {
+	s.flightsMu.Lock()
+	flights = len(s.flights)
+	s.flightsMu.Unlock()
+	s.tasks.mu.Lock()
+	tasks = len(s.tasks.tasks)
+	s.tasks.mu.Unlock()
+	s.listeners.mu.Lock()
+	listeners = len(s.listeners.set)
+	s.listeners.mu.Unlock()
+	return flights, tasks, listeners
 }

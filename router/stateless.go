@@ -110,7 +110,11 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
 	m := msgs[0]
 	if m.Kind != jsonrpc.Request {
 		// Notifications and responses have no place on the stateless wire: a client answers a
-		// question through inputResponses and cancels by leaving. Accepted and dropped.
+		// question through inputResponses and cancels by leaving. Accepted and dropped, but
+		// for a cancellation that names one call of its sender (cancelStateless).
+		if m.Kind == jsonrpc.Notification && m.Method == "notifications/cancelled" {
+			s.cancelStateless(r, m)
+		}
 		writeJSON(w, http.StatusAccepted, nil)
 		return
 	}

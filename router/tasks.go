@@ -63,12 +63,11 @@ type taskView struct {
 func (t *task) view(now time.Time) taskView {
 	f := t.f
 	f.mu.Lock()
-	for _, ev := range f.events {
+	for _, ev := range f.takeEventsLocked() {
 		if ev.q != nil {
 			f.parked = append(f.parked, ev.q)
 		}
 	}
-	f.events = nil
 	finished, reply := f.finished, f.reply
 	parked := append([]*question(nil), f.parked...)
 	f.mu.Unlock()
@@ -206,7 +205,7 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 			t.cancelled = true
 			t.lastStatus, t.updated = "cancelled", now
 			// The call ends through the session's escalation (soft break, hard break, stop).
-			t.f.sess.Cancel(jsonrpc.IDKey(t.f.reqID))
+			t.f.cancelCall("its task was cancelled by its client")
 			s.o.Log.Info().Str("task", t.id).Msg("task cancelled by its client")
 		}
 		writeJSON(w, http.StatusOK, ack)

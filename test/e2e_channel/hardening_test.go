@@ -1,0 +1,248 @@
+package e2echannel
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+)
+
+// Issue 25's hostile and careless stateless clients, against the front end assembled as
+// bin/mcp-gemstone assembles it, its fixture workers speaking over the TCP channel. Memory is
+// measured as live heap after GC (runtime.ReadMemStats after runtime.GC), in this process,
+// which holds the router.
+
+// hardened serves an assembled front end and answers it with its base URL.
+func hardened(t *testing.T) (*router.Server, string) {
+	t.Helper()
+	l := fakeworker.New()
+	asm, err := wiring.Assemble(router.Options{
+		Launcher: l,
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
+		RouterID: "r1",
+		Log:      zerolog.Nop(),
+	}, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(asm.Server.Handler())
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		asm.Server.Close(ctx)
+		asm.CloseChannel()
+	})
+	return asm.Server, ts.URL
+}
+
+// liveHeap is the heap in use after two collections.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+const mib = 1 << 20
+
+// statelessBody is a 2026-07-28 request body (id 0: a notification).
+func statelessBody(id int, method, params, extraMeta string) string {
+	meta := `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}` + extraMeta
+	if params != "" {
+		params += ","
+	}
+	idPart := ""
+	if id != 0 {
+		idPart = fmt.Sprintf(`"id":%d,`, id)
+	}
+	return `{"jsonrpc":"2.0",` + idPart + `"method":"` + method + `","params":{` + params + `"_meta":{` + meta + `}}}`
+}
+
+// rawPost is the HTTP/1.1 text of a stateless tools/call of tool, for a client that will stop
+// reading its answer.
+func rawPost(host, tool, body string) string {
+	return "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\n" +
+		"Mcp-Method: tools/call\r\nMcp-Name: " + tool + "\r\n" +
+		fmt.Sprintf("Content-Length: %d\r\n\r\n", len(body)) + body
+}
+
+// waitFor polls cond for up to d; false when it never held.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+func heldFlights(srv *router.Server) int { n, _, _ := srv.StatelessHeld(); return n }
+
+// Two long calls whose clients leave held both pool gems, and every later client waited for
+// them to end on their own (the revision: a disconnect is the cancellation).
+func TestADisconnectCancelsAStatelessCallAndFreesItsPoolGem(t *testing.T) {
+	srv, base := hardened(t)
+	c := &mcptest.Client{URL: base + "/mcp"}
+	sleep := statelessBody(1, "tools/call", `"name":"sleep","arguments":{"ms":120000}`, "")
+	done := make(chan error, 2)
+	for range 2 {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err := c.Do(ctx, http.MethodPost, "", []byte(sleep),
+				"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "sleep")
+			done <- err
+		}()
+	}
+	for range 2 {
+		if err := <-done; err == nil {
+			t.Fatal("a 120 s sleep answered within its client's 1 s")
+		}
+	}
+	answered := make(chan mcptest.Answer, 1)
+	go func() {
+		a, _ := c.Stateless(2, "tools/call", `"name":"echo","arguments":{"text":"next"}`, `{}`, "")
+		answered <- a
+	}()
+	select {
+	case a := <-answered:
+		if !strings.Contains(string(a.Body), "next") {
+			t.Fatalf("echo after the disconnects: %d %s", a.Status, a.Body)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("another client's echo got no answer in 20 s: the abandoned calls still hold the pool gems")
+	}
+	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
+		t.Fatalf("%d calls still held after their clients left and the calls ended", heldFlights(srv))
+	}
+}
+
+// A stateless call's client may cancel it with notifications/cancelled naming its id.
+func TestNotificationsCancelledEndsTheStatelessCallItNames(t *testing.T) {
+	srv, base := hardened(t)
+	c := &mcptest.Client{URL: base + "/mcp"}
+	answered := make(chan mcptest.Answer, 1)
+	go func() {
+		a, _ := c.Stateless(41, "tools/call", `"name":"sleep","arguments":{"ms":120000}`, `{}`, "")
+		answered <- a
+	}()
+	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 1 }) {
+		t.Fatal("the sleep call never started")
+	}
+	time.Sleep(100 * time.Millisecond) // let it reach its gem
+	a, err := c.Do(context.Background(), http.MethodPost, "",
+		[]byte(statelessBody(0, "notifications/cancelled", `"requestId":41`, "")),
+		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "notifications/cancelled")
+	if err != nil || a.Status != http.StatusAccepted {
+		t.Fatalf("notifications/cancelled: %d %v", a.Status, err)
+	}
+	select {
+	case a := <-answered:
+		if a.Status != http.StatusAccepted || len(a.Message) != 0 {
+			t.Fatalf("the cancelled call answered %d %s, want 202 and no answer", a.Status, a.Body)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the cancelled call was still running 20 s later")
+	}
+	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
+		t.Fatalf("%d calls still held after the cancellation", heldFlights(srv))
+	}
+}
+
+// One call to a tool that reports 512 KiB progress messages, whose client leaves at once, kept
+// up to 256 of them (+130 MiB live) for ever.
+func TestAnAbandonedCallAndItsBufferedMessagesAreFreed(t *testing.T) {
+	srv, base := hardened(t)
+	host := strings.TrimPrefix(base, "http://")
+	before := liveHeap()
+	body := statelessBody(1, "tools/call", `"name":"flood","arguments":{"kind":"progress","count":400,"size":524288}`, `,"progressToken":"p"`)
+	conn := dialAndStall(t, host, rawPost(host, "flood", body))
+	time.Sleep(300 * time.Millisecond)
+	conn.Close()
+	if !waitFor(20*time.Second, func() bool { return heldFlights(srv) == 0 }) {
+		t.Fatalf("the abandoned call is still held 20 s after its client left (live heap +%d MiB)", (int64(liveHeap())-int64(before))/mib)
+	}
+	grew := int64(liveHeap()) - int64(before)
+	t.Logf("live heap after the abandoned call was dropped: %+d KiB", grew>>10)
+	if grew > 16*mib {
+		t.Fatalf("live heap +%d MiB after the abandoned call was dropped, want at most 16", grew/mib)
+	}
+}
+
+// Calls answered input_required whose clients never retry: each ends when its question is
+// given up on (here: when another request needs its pool gem) and is forgotten then.
+func TestANeverRetriedInputRequiredCallIsForgottenWhenItEnds(t *testing.T) {
+	srv, base := hardened(t)
+	c := &mcptest.Client{URL: base + "/mcp"}
+	for i := range 6 {
+		a, err := c.Stateless(i+1, "tools/call", `"name":"test_input_required_result_elicitation","arguments":{}`, `{"elicitation":{}}`, "")
+		if err != nil || !strings.Contains(string(a.Body), "input_required") {
+			t.Fatalf("call %d: %v %s", i, err, a.Body)
+		}
+	}
+	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) <= router.DefaultStatelessPool }) {
+		t.Fatalf("%d calls held after six never-retried input_required answers on a pool of %d: the preempted ones were never forgotten",
+			heldFlights(srv), router.DefaultStatelessPool)
+	}
+}
+
+// Two clients that stop reading their stateless calls' streams: the worker waits for them as it
+// does for a session's stream, instead of its messages piling up in the router.
+func TestAStatelessCallsSlowReaderSlowsItsWorker(t *testing.T) {
+	_, base := hardened(t)
+	host := strings.TrimPrefix(base, "http://")
+	before := liveHeap()
+	body := statelessBody(1, "tools/call", `"name":"flood","arguments":{"kind":"progress","count":1000,"size":524288}`, `,"progressToken":"p"`)
+	for range 2 {
+		conn := dialAndStall(t, host, rawPost(host, "flood", body))
+		t.Cleanup(func() { conn.Close() })
+	}
+	time.Sleep(3 * time.Second)
+	grew := int64(liveHeap()) - int64(before)
+	t.Logf("live heap with two stalled stateless streams: %+d KiB", grew>>10)
+	if grew > 24*mib {
+		t.Fatalf("live heap +%d MiB with two stalled stateless streams, want at most 24 (each call's buffer is 1 MiB)", grew/mib)
+	}
+}
+
+// dialAndStall sends request on a fresh connection with a small receive window, reads the status
+// line and nothing more, and answers the connection.
+func dialAndStall(t *testing.T, addr, request string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096)
+	}
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	status, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil || !strings.Contains(status, " 200 ") {
+		conn.Close()
+		t.Fatalf("status line %q (%v)", status, err)
+	}
+	return conn
+}
