@@ -16,19 +16,20 @@ import (
 // Image is the model's stone: the committed objects every session shares, the symbol table,
 // and the kernel. A session sees the stone through its view (Session.rd).
 type Image struct {
-	mu       sync.Mutex // guards the stone's bookkeeping (commits, symbols, ids, sessions)
-	gil      sync.Mutex // one session runs Smalltalk at a time (stone mode)
-	commit   int
-	nextID   uint64
-	nextSess int
-	symbols  map[string]*Object
-	k        *kernel
-	byName   map[string]*Object // kernel classes by name
-	globals  *Object            // the SymbolDictionary Globals
-	users    map[string]*Object // userId -> UserProfile
-	inv      *gscheck.Inventory
-	log      func(string)
-	sessions map[int]*Session
+	mu        sync.Mutex // guards the stone's bookkeeping (commits, symbols, ids, sessions)
+	gil       sync.Mutex // one session runs Smalltalk at a time (stone mode)
+	commit    int
+	nextID    uint64
+	nextSess  int
+	symbols   map[string]*Object
+	k         *kernel
+	byName    map[string]*Object // kernel classes by name
+	globals   *Object            // the SymbolDictionary Globals
+	published *Object            // the SymbolDictionary Published, last in every symbol list
+	users     map[string]*Object // userId -> UserProfile
+	inv       *gscheck.Inventory
+	log       func(string)
+	sessions  map[int]*Session
 	// memoryLimit is the live heap past which an execution is ended (limits.go).
 	memoryLimit int64
 	hashSeed    uint64 // orders hashed collections' iteration (dict.go)
@@ -37,8 +38,7 @@ type Image struct {
 // kernel holds the kernel classes the Go side names.
 type kernel struct {
 	Object, Behavior, Class, Metaclass, UndefinedObject, Boolean                   *Object
-	Magnitude, Number, Integer, SmallInteger, LargePositiveInteger                 *Object
-	LargeNegativeInteger, Float, Character                                         *Object
+	Magnitude, Number, Integer, SmallInteger, LargeInteger, Float, Character       *Object
 	Collection, SequenceableCollection, ArrayedCollection, Array                   *Object
 	ByteArray, CharacterCollection, String, Symbol, DoubleByteString               *Object
 	QuadByteString, Unicode7, Unicode16, Unicode32, Utf8                           *Object
@@ -76,8 +76,7 @@ var kernelClasses = []classSpec{
 	{"Number", "Magnitude", "", fmtPointers},
 	{"Integer", "Number", "", fmtPointers},
 	{"SmallInteger", "Integer", "", fmtSpecial},
-	{"LargePositiveInteger", "Integer", "", fmtSpecial},
-	{"LargeNegativeInteger", "Integer", "", fmtSpecial},
+	{"LargeInteger", "Integer", "", fmtSpecial},
 	{"Float", "Number", "", fmtSpecial},
 	{"Collection", "Object", "", fmtPointers},
 	{"SequenceableCollection", "Collection", "", fmtPointers},
@@ -149,6 +148,32 @@ var kernelClasses = []classSpec{
 	{"Point", "Object", "x y", fmtPointers},
 	{"GsSocket", "Object", "", fmtPointers},
 	{"Delay", "Object", "", fmtPointers},
+	// Classes a stone has that the model does not model (refusedClasses): they exist so that
+	// code naming them compiles, and any message they or their instances do not understand is
+	// refused by name.
+	{"GsSecureSocket", "GsSocket", "", fmtPointers},
+	{"GsTsExternalSession", "Object", "", fmtPointers},
+	{"Semaphore", "Object", "", fmtPointers},
+	{"Time", "Object", "", fmtPointers},
+	{"DateTime", "Object", "", fmtPointers},
+	{"BinaryFloat", "Object", "", fmtPointers},
+	{"SmallDouble", "Object", "", fmtPointers},
+	{"TestAsserter", "Object", "", fmtPointers},
+}
+
+// refusedClasses are the classes public 3.7 code compiles against that the model does not
+// model, with the evidence that a stone has them. Where the evidence gives a class's superclass
+// the model follows it (GsSecureSocket overrides GsSocket's acceptTimeoutMs:); otherwise the
+// class's place in the tree is not modelled and it is a subclass of Object.
+var refusedClasses = map[string]string{
+	"GsSecureSocket":      "GemTalk/mcp_server docs/GemStone_Notes.md, Sockets and TLS",
+	"GsTsExternalSession": "GemTalk/mcp_server McpSession.gs",
+	"Semaphore":           "GemTalk/mcp_server McpServer.gs, Semaphore forMutualExclusion",
+	"Time":                "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",
+	"DateTime":            "GemTalk/Rowan's copy of Class>>_subclass:...options:, DateTime now",
+	"BinaryFloat":         "GemTalk/Grail smalltalk, definingClass == BinaryFloat",
+	"SmallDouble":         "GemTalk/Grail smalltalk, definingClass == SmallDouble",
+	"TestAsserter":        "GemTalk/mcp_server docs/GemStone_Notes.md, SUnit",
 }
 
 // Options say how NewImageWith makes an image; the zero value is the default.
@@ -163,7 +188,7 @@ type Options struct {
 const HashSeedEnv = "GSMODEL_HASHSEED"
 
 // NewImage builds a stone with the kernel and one user, DataCurator, whose symbol list is
-// UserGlobals then Globals. inv is the shared kernel inventory; log receives gem-log lines.
+// UserGlobals, Globals, Published. inv is the shared kernel inventory; log receives gem-log lines.
 func NewImage(inv *gscheck.Inventory, log func(string)) (*Image, error) {
 	return NewImageWith(inv, Options{Log: log})
 }
@@ -185,6 +210,9 @@ func NewImageWith(inv *gscheck.Inventory, opts Options) (*Image, error) {
 	boot.user = img.users["SystemUser"]
 	boot.temps = boot.newObject(img.k.SessionTemps)
 	img.installPrimitives(boot)
+	img.refuseSecureSockets(boot)
+	img.addingPrims(boot)
+	img.definitionWithoutOptionsPrims(boot)
 	if err := img.fileInKernel(boot); err != nil {
 		return nil, err
 	}
@@ -289,8 +317,8 @@ func (img *Image) bootClasses(s *Session) {
 	set := map[string]**Object{"Object": &k.Object, "Behavior": &k.Behavior, "Class": &k.Class,
 		"Metaclass3": &k.Metaclass, "UndefinedObject": &k.UndefinedObject, "Boolean": &k.Boolean,
 		"Magnitude": &k.Magnitude, "Number": &k.Number, "Integer": &k.Integer,
-		"SmallInteger": &k.SmallInteger, "LargePositiveInteger": &k.LargePositiveInteger,
-		"LargeNegativeInteger": &k.LargeNegativeInteger, "Float": &k.Float, "Character": &k.Character,
+		"SmallInteger": &k.SmallInteger, "LargeInteger": &k.LargeInteger,
+		"Float": &k.Float, "Character": &k.Character,
 		"Collection": &k.Collection, "SequenceableCollection": &k.SequenceableCollection,
 		"ArrayedCollection": &k.ArrayedCollection, "Array": &k.Array, "ByteArray": &k.ByteArray,
 		"CharacterCollection": &k.CharacterCollection, "String": &k.String, "Symbol": &k.Symbol,
@@ -324,18 +352,23 @@ func (img *Image) bootClasses(s *Session) {
 	}
 	s.dictAtPut(img.globals, s.symbol("Metaclass"), img.byName["Metaclass3"])
 	s.dictAtPut(img.globals, s.symbol("Globals"), img.globals)
+	img.published = s.newDictionary(k.SymbolDictionary)
+	s.ivarPut(img.published, 0, s.symbol("Published"))
+	s.dictAtPut(img.published, s.symbol("Published"), img.published)
 	img.newUser(s, "DataCurator")
 	img.newUser(s, "SystemUser")
 }
 
-// newUser makes a UserProfile with its own UserGlobals before the shared Globals.
+// newUser makes a UserProfile with its own UserGlobals before the shared Globals and Published,
+// the symbol list of a stock extent (GemTalk/mcp_server docs/GemStone_Notes.md, Dictionaries;
+// its suite files classes in with inDictionary: Published).
 func (img *Image) newUser(s *Session, id string) *Object {
 	up := s.newObject(img.k.UserProfile)
 	ug := s.newDictionary(img.k.SymbolDictionary)
 	s.ivarPut(ug, 0, s.symbol("UserGlobals"))
 	s.dictAtPut(ug, s.symbol("UserGlobals"), ug)
 	s.ivarPut(up, 0, s.newString(id))
-	s.ivarPut(up, 1, s.newIndexed(img.byName["SymbolList"], []Value{ug, img.globals}))
+	s.ivarPut(up, 1, s.newIndexed(img.byName["SymbolList"], []Value{ug, img.globals, img.published}))
 	img.users[id] = up
 	return up
 }
@@ -382,12 +415,10 @@ func (img *Image) addUser(userID string) *Object {
 	up := img.newUser(s, userID)
 	dc := img.users["DataCurator"]
 	list := s.wr(s.ivarGet(up, 1).(*Object))
+	list.ix = list.ix[:1]
 	for _, d := range s.elements(s.ivarGet(dc, 1)) {
-		if _, ok := s.dictAt(d.(*Object), s.symbol("UserGlobals")); ok {
-			continue
-		}
-		if d != img.globals {
-			list.ix = append(list.ix[:len(list.ix)-1], d, img.globals)
+		if _, ok := s.dictAt(d.(*Object), s.symbol("UserGlobals")); !ok {
+			list.ix = append(list.ix, d)
 		}
 	}
 	img.persistRoot(up)
@@ -416,4 +447,18 @@ func (img *Image) persistAt(root *Object, n int) {
 	root.vers = []version{{n, st}}
 	root.st = nil
 	img.persist(st, n)
+}
+
+// refuseSecureSockets gives GsSecureSocket a refusal for every GsSocket method: a stone's
+// GsSecureSocket overrides them with TLS behaviour (its acceptTimeoutMs: raises where GsSocket's
+// answers nil; GemTalk/mcp_server docs/GemStone_Notes.md), which the model does not model, so
+// inheriting the plaintext ones would answer what a stone does not.
+func (img *Image) refuseSecureSockets(s *Session) {
+	for _, sel := range s.selectorsOf(img.byName["GsSocket"]) {
+		sel := sel
+		img.prim(s, "GsSecureSocket", sel, func(s *Session, a Value, x []Value) Value {
+			return s.refuse("GsSecureSocket>>#%s: GsSecureSocket is a class a stone has (%s) that the model does not model",
+				sel, refusedClasses["GsSecureSocket"])
+		})
+	}
 }

@@ -25,10 +25,7 @@ func (s *Session) classOf(v Value) *Object {
 	case int64:
 		return k.SmallInteger
 	case *big.Int:
-		if x.Sign() < 0 {
-			return k.LargeNegativeInteger
-		}
-		return k.LargePositiveInteger
+		return k.LargeInteger
 	case float64:
 		return k.Float
 	case Char:
@@ -144,6 +141,10 @@ func (s *Session) value(b Value, args ...Value) Value {
 // GemStone's that the model does not implement for this receiver says so, so that a missing
 // piece of the model is never mistaken for a defect of the code under test.
 func (s *Session) notUnderstood(rcv Value, sel string, args []Value) Value {
+	if name, ok := s.refusedClassOf(rcv); ok {
+		return s.refuse("%s>>#%s: %s is a class a stone has (%s) that the model does not model",
+			name, sel, name, refusedClasses[name])
+	}
 	if m := s.lookup(s.classOf(rcv), "doesNotUnderstand:"); m != nil && !m.kernel {
 		msg := s.newObject(s.img.k.Message)
 		s.ivarPut(msg, 0, s.symbol(sel))

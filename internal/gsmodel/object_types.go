@@ -8,7 +8,7 @@ import (
 // an *Object:
 //
 //	nil            UndefinedObject        bool      Boolean
-//	int64          SmallInteger           *big.Int  LargePositiveInteger / LargeNegativeInteger
+//	int64          SmallInteger           *big.Int  LargeInteger
 //	float64        Float                  Char      Character
 //	*Block         ExecBlock              *Object   every other object, classes included
 type Value = any

@@ -590,3 +590,16 @@ func isIdentifier(name string) bool {
 	}
 	return name != ""
 }
+
+// refusedClassOf answers the name of the refused class rcv is, or is an instance of.
+func (s *Session) refusedClassOf(rcv Value) (string, bool) {
+	cls := s.classOf(rcv)
+	if o, ok := rcv.(*Object); ok && s.rd(o).class != nil {
+		cls = s.nonMeta(o)
+	}
+	name := s.rd(cls).class.name
+	if _, ok := refusedClasses[name]; ok && s.img.byName[name] == cls {
+		return name, true
+	}
+	return "", false
+}

@@ -50,7 +50,7 @@ func suiteNames(s *Session) []string {
 	tc, _ := s.globalNamed("TestCase")
 	var names []string
 	for _, c := range s.allClasses() {
-		if c == tc || !s.inheritsFrom(c, tc.(*Object)) {
+		if c == tc || !s.inheritsFrom(c, tc.(*Object)) || s.rd(c).class.inDictionary == s.img.globals {
 			continue
 		}
 		names = append(names, s.className(c))
