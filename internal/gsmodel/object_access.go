@@ -76,6 +76,12 @@ func (s *Session) newBytes(cls *Object, b []rune) *Object {
 	}
 	s.checkSlots(len(b))
 	o := s.newObject(cls)
+	if b == nil {
+		// by marks a byte object even when it is empty ('abc' copyFrom: 1 to: 0): without it the
+		// empty String would be taken for a pointer object, and concatenating to it would lose
+		// what was appended.
+		b = []rune{}
+	}
 	o.st.by = b
 	return o
 }

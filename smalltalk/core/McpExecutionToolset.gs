@@ -15,9 +15,10 @@ expectvalue /Class
 doit
 McpExecutionToolset comment: 
 'The execute_code tool: evaluates Smalltalk source in the worker session and answers the
-printString of the value, capped at the result cap of the server with a marker naming what was
-dropped. A syntax error surfaces as a CompileError, which the dispatcher reports with kind
-compileError.
+printString of the value, after what the code wrote to Transcript during the call (captured by an
+McpTranscriptSink), each capped at maxChars or the result cap of the server with a marker naming
+what was dropped. A syntax error is kind compileError with the compiler''s errors, as
+compile_method reports them.
 
 The tool itself never commits, aborts or refreshes the view. The code it runs is the client
 code and runs with the rights of the worker user; that is the only boundary, and it is not
@@ -35,20 +36,61 @@ removeallclassmethods McpExecutionToolset
 category: 'tools'
 method: McpExecutionToolset
 executeCode: args
-  "The printString of the value of the code, capped. A compiler warning (a temporary that
-   shadows another name, say) is resumed, as Rowan and Jasper resume it: the code still runs."
-  | value |
-  value := [(args at: 'code') evaluate] on: CompileWarning do: [:warning | warning resume].
-  ^self capResult: value printString
+  "What Transcript received while the code ran, then the printString of its value, each capped at
+   maxChars (never more than the result cap). A compiler warning (a temporary that shadows another
+   name, say) is resumed, as Rowan and Jasper resume it: the code still runs. A compile error is
+   kind compileError with the compiler's errors."
+  | code limit report outcome |
+  code := args at: 'code'.
+  limit := self maxCharsIn: args.
+  outcome := McpTranscriptSink capturing: [| value |
+    value := [[code evaluate] on: CompileWarning do: [:warning | warning resume]]
+      on: CompileError do: [:ex | report := self compileErrorReportFrom: ex source: code. ex return: nil].
+    report isNil ifTrue: [value printString] ifFalse: [nil]].
+  report isNil ifFalse: [^self signalCompileError: report].
+  ^self answerWithValue: (outcome at: 1) transcript: (outcome at: 2) limit: limit
+%
+category: 'output'
+method: McpExecutionToolset
+answerWithValue: aPrintString transcript: aTranscriptString limit: anInteger
+  "The printString alone when nothing reached Transcript; otherwise the transcript first, headed by
+   its size so that where it ends is never in doubt, then the value."
+  aTranscriptString isEmpty ifTrue: [^self cap: aPrintString to: anInteger].
+  ^'Transcript (' , (self count: aTranscriptString size of: 'characters') , '):' , (String with: Character lf)
+    , (self cap: aTranscriptString to: anInteger) , (String with: Character lf)
+    , 'Value: ' , (self cap: aPrintString to: anInteger)
+%
+category: 'output'
+method: McpExecutionToolset
+cap: aString to: anInteger
+  "aString, or its first anInteger characters followed by a marker naming what was dropped; nil
+   caps nothing."
+  (anInteger isNil or: [aString size <= anInteger]) ifTrue: [^aString].
+  ^(aString copyFrom: 1 to: anInteger) , (self truncationMarkerShowing: anInteger of: aString size)
+%
+category: 'arguments'
+method: McpExecutionToolset
+maxCharsIn: args
+  "maxChars, at most the result cap; absent, the result cap; nil when there is no limit at all. A
+   negative value is invalidParams."
+  | cap value |
+  cap := self resultCap.
+  (cap notNil and: [cap <= 0]) ifTrue: [cap := nil].
+  value := args at: 'maxChars' ifAbsent: [^cap].
+  value < 0 ifTrue: [
+    ^McpError signalKind: 'invalidParams' message: 'maxChars must be 0 or more, not ' , value printString].
+  cap isNil ifTrue: [^value].
+  ^value min: cap
 %
 category: 'registration'
 method: McpExecutionToolset
 registerOn: aRegistry
   aRegistry add: ((McpTool
     name: 'execute_code'
-    description: 'Evaluate Smalltalk source in this session and answer the printString of its value. Changes it makes stay uncommitted until you call commit.'
+    description: 'Evaluate Smalltalk source in this session and answer the printString of its value, after what the code wrote to Transcript. Changes it makes stay uncommitted until you call commit.'
     schema: (self schemaProperties: {
-        self stringProperty: 'code' description: 'Smalltalk source: one or more statements; the value of the last is answered.' }
+        self stringProperty: 'code' description: 'Smalltalk source: one or more statements; the value of the last is answered.'.
+        self integerProperty: 'maxChars' description: 'Most characters of the printString (and of the Transcript output) to answer; the rest is dropped with a marker saying how much. Default and ceiling: the server''s result cap.' }
       required: #('code'))
     handler: [:args | self executeCode: args])
       title: 'Execute Smalltalk code';

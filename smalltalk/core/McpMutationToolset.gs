@@ -50,7 +50,8 @@ classOptions
 category: 'accessing'
 classmethod: McpMutationToolset
 defaultMethodCategory
-  ^'mcp'
+  "Where a new method goes when nothing says better (categoryFor:in:)."
+  ^'as yet unclassified'
 %
 category: 'accessing'
 classmethod: McpMutationToolset
@@ -152,8 +153,9 @@ method: McpMutationToolset
 checkRedefinitionOf: aClass superclass: aSuperclass instVarNames: aNameArray recompile: aBoolean
   "Refuses, before anything is written, a redefinition the client has not licensed, and a shape
    change of a class with subclasses (they would keep the old version as their superclass)."
-  self requireRead: (self classKey: aClass).
-  aBoolean ifFalse: [self requireReadsOfMethodsOf: aClass].
+  self requireRead: (self classKey: aClass)
+    readWith: #('get_class_definition' 'describe_class' 'export_class_source') about: aClass.
+  aBoolean ifFalse: [self requireReadsOfMethodsOf: aClass by: 'compile_class_definition with recompileMethods: false' withClass: false].
   (aClass subclasses isEmpty not
     and: [aSuperclass ~~ aClass superclass
       or: [(self names: aNameArray equal: aClass instVarNames) not]]) ifTrue: [
@@ -162,22 +164,6 @@ checkRedefinitionOf: aClass superclass: aSuperclass instVarNames: aNameArray rec
         , (self joined: (aClass subclasses collect: [:c | c name asString]) asSortedCollection)
         , '); changing its shape would leave them on the old version. Redefine the subclasses separately or keep the shape.'].
   ^aClass
-%
-category: 'compiling'
-method: McpMutationToolset
-compileErrorReportFrom: aCompileError source: aString
-  "A Dictionary: the line of the first error, the compiler's description, and one entry per error
-   (number, offset, line, text). Reading the descriptors never raises: a part that cannot be read
-   is left out."
-  | report errors |
-  errors := OrderedCollection new.
-  ([aCompileError errorDetails] on: Error do: [:e | e return: #()]) do: [:each |
-    errors add: (self describeCompileErrorDescriptor: each source: aString)].
-  report := Dictionary new.
-  report at: 'errors' put: errors asArray.
-  report at: 'line' put: (errors isEmpty ifTrue: [nil] ifFalse: [errors first at: 'line' ifAbsent: [nil]]).
-  report at: 'compiler' put: (self describe: aCompileError).
-  ^report
 %
 category: 'tools'
 method: McpMutationToolset
@@ -191,6 +177,8 @@ compileClassDefinition: args
   instVars := self symbolsArgument: 'instVarNames' in: args.
   pools := self poolDictionariesFrom: args.
   self checkNamesOf: name superclass: superclass instVarNames: instVars in: args.
+  (self booleanArgument: 'dryRun' in: args default: false) ifTrue: [
+    ^self dryRunOf: name existing: existing superclass: superclass instVarNames: instVars in: dict args: args].
   existing isNil ifFalse: [
     self checkHomeOf: existing is: dict.
     self checkRedefinitionOf: existing superclass: superclass instVarNames: instVars recompile: recompile].
@@ -207,6 +195,7 @@ compileClassDefinition: args
   failure isNil ifFalse: [
     ^McpError signalKind: 'other' message: 'the class definition of ' , name , ' was refused: ' , failure].
   ^self reportDefinitionOf: newClass replacing: existing before: before recompile: recompile in: dict
+    category: (self argument: 'category' in: args ifAbsent: [nil])
 %
 category: 'tools'
 method: McpMutationToolset
@@ -218,7 +207,7 @@ compileMethod: args
   sel := self selectorOfSource: source in: target.
   existed := target includesSelector: sel.
   key := self methodKey: target selector: sel.
-  existed ifTrue: [self requireRead: key].
+  existed ifTrue: [self requireRead: key readWith: #('get_method_source' 'export_class_source') about: target].
   category := self argument: 'category' in: args ifAbsent: [self categoryFor: sel in: target].
   warnings := self install: source in: target category: category.
   self noteWrite: key change: ((self change: (existed ifTrue: ['methodChanged'] ifFalse: ['methodAdded']) ofMethod: sel in: target)
@@ -230,22 +219,45 @@ compileMethod: args
 category: 'compiling'
 method: McpMutationToolset
 categoryFor: aSelector in: aBehavior
-  "An existing method keeps its category; a new one goes in the default category."
-  (aBehavior includesSelector: aSelector) ifFalse: [^self class defaultMethodCategory].
-  ^((aBehavior categoryOfSelector: aSelector) ifNil: [self class defaultMethodCategory]) asString
+  "An existing method keeps its category. A new one goes where its kind usually goes: a test of a
+   TestCase subclass in tests, an initialize... method in initialization, printOn: in printing,
+   the reader or writer of an instance variable in accessing, new... on the class side in instance
+   creation; anything else in the default category."
+  | name |
+  (aBehavior includesSelector: aSelector)
+    ifTrue: [^((aBehavior categoryOfSelector: aSelector) ifNil: [self class defaultMethodCategory]) asString].
+  name := aSelector asString.
+  ((self is: 'test' aPrefixOf: name) and: [(name includes: $:) not and: [self isTestCase: aBehavior]])
+    ifTrue: [^'tests'].
+  (name = 'initialize' or: [self is: 'initialize' aPrefixOf: name]) ifTrue: [^'initialization'].
+  (name = 'printOn:' or: [name = 'displayString']) ifTrue: [^'printing'].
+  ((aBehavior allInstVarNames collect: [:each | each asString]) includes: (name copyWithout: $:))
+    ifTrue: [^'accessing'].
+  (aBehavior isMeta and: [name size >= 3 and: [(name copyFrom: 1 to: 3) = 'new']])
+    ifTrue: [^'instance creation'].
+  ^self class defaultMethodCategory
+%
+category: 'compiling'
+method: McpMutationToolset
+isTestCase: aBehavior
+  "Whether aBehavior is a TestCase subclass; an image without SUnit has none."
+  | testCase |
+  testCase := System myUserProfile objectNamed: #TestCase.
+  ^(testCase isKindOf: Behavior) and: [aBehavior inheritsFrom: testCase]
 %
 category: 'tools'
 method: McpMutationToolset
 deleteClass: args
   "Destroys the class and every method it has, so the client must have read all of them."
-  | cls dicts |
+  | cls dicts referrers |
   cls := self resolveClass: (args at: 'className').
   dicts := self bindingsOf: cls.
   dicts isEmpty ifTrue: [
     ^McpError signalKind: 'refused'
       message: cls name asString , ' is not bound under its own name in any dictionary of the symbol list'].
-  self requireRead: (self classKey: cls).
-  self requireReadsOfMethodsOf: cls.
+  self requireRead: (self classKey: cls) readWith: #('export_class_source') about: cls.
+  self requireReadsOfMethodsOf: cls by: 'delete_class' withClass: true.
+  referrers := self referrersTo: cls.
   dicts do: [:dict | dict removeKey: cls name asSymbol].
   self noteWrite: (self classKey: cls) change: ((self change: 'classRemoved' ofClass: cls)
     at: 'dictionary' put: (self joined: (dicts collect: [:d | d name asString])); yourself).
@@ -254,6 +266,22 @@ deleteClass: args
       ifTrue: ['']
       ifFalse: ['; its subclasses remain: ' , (self joined: (cls subclasses collect: [:c | c name asString]))])
     , '. Not committed.'
+    , (referrers isEmpty
+      ifTrue: ['']
+      ifFalse: [' ' , (self count: referrers size of: 'methods') , ' elsewhere still '
+        , (referrers size = 1 ifTrue: ['refers'] ifFalse: ['refer']) , ' to it and will fail when run: '
+        , (self listOf: referrers upTo: 10)])
+%
+category: 'class definition'
+method: McpMutationToolset
+referrersTo: aClass
+  "Class>>selector of each method outside aClass that refers to it, sorted."
+  | labels |
+  labels := OrderedCollection new.
+  (ClassOrganizer new referencesToObject: aClass) do: [:method |
+    method inClass theNonMetaClass == aClass
+      ifFalse: [labels add: (self label: method inClass selector: method selector)]].
+  ^labels asSortedCollection asArray
 %
 category: 'tools'
 method: McpMutationToolset
@@ -265,42 +293,10 @@ deleteMethod: args
   (target includesSelector: sel) ifFalse: [
     ^McpError signalKind: 'notFound' message: (self label: target selector: sel) , ' is not defined by the class'].
   key := self methodKey: target selector: sel.
-  self requireRead: key.
+  self requireRead: key readWith: #('get_method_source' 'export_class_source') about: target.
   target removeSelector: sel.
   self noteWrite: key change: (self change: 'methodRemoved' ofMethod: sel in: target).
   ^'Deleted ' , (self label: target selector: sel) , '. Not committed.'
-%
-category: 'compiling'
-method: McpMutationToolset
-describe: anException
-  "The exception's own description, which unlike messageText is never nil."
-  ^[anException description asString]
-    on: Error do: [:e | e return: (anException messageText ifNil: [anException class name asString]) asString]
-%
-category: 'compiling'
-method: McpMutationToolset
-describeCompileErrorDescriptor: aDescriptor source: aString
-  "One kernel error descriptor (error number first, source offset second) as JSON-safe fields."
-  | entry number offset text |
-  entry := Dictionary new.
-  number := self element: 1 of: aDescriptor.
-  offset := self element: 2 of: aDescriptor.
-  text := self element: 3 of: aDescriptor.
-  (number isKindOf: Integer) ifTrue: [entry at: 'number' put: number].
-  (offset isKindOf: Integer) ifTrue: [
-    entry at: 'offset' put: offset.
-    entry at: 'line' put: (self lineOf: offset in: aString)].
-  (text isKindOf: CharacterCollection) ifTrue: [entry at: 'text' put: text asString].
-  ^entry
-%
-category: 'compiling'
-method: McpMutationToolset
-element: anIndex of: aDescriptor
-  "The element at anIndex of an error descriptor, or nil when it has none there."
-  ^[((aDescriptor isKindOf: SequenceableCollection) and: [aDescriptor size >= anIndex])
-      ifTrue: [aDescriptor at: anIndex]
-      ifFalse: [nil]]
-    on: Error do: [:e | e return: nil]
 %
 category: 'lookup'
 method: McpMutationToolset
@@ -347,16 +343,6 @@ label: aBehavior selector: aSelector
       ifFalse: [aBehavior name asString])
     , '>>' , aSelector asString
 %
-category: 'compiling'
-method: McpMutationToolset
-lineOf: anOffset in: aString
-  "The 1-based line of aString holding the character at anOffset."
-  | line |
-  line := 1.
-  1 to: ((anOffset - 1) min: aString size) do: [:i |
-    (aString at: i) == Character lf ifTrue: [line := line + 1]].
-  ^line
-%
 category: 'class definition'
 method: McpMutationToolset
 isIdentifier: aString
@@ -394,20 +380,23 @@ category: 'class definition'
 method: McpMutationToolset
 recompileMethodsFrom: anOldClass into: aNewClass
   "Carries every method of the previous version, as the current view has it, onto the new version
-   with its category and environment. Answers the failures as label -> compiler text."
+   with its category and environment. Answers the failures, each {label. problem. source}."
   | failures |
   failures := OrderedCollection new.
   {anOldClass -> aNewClass. anOldClass class -> aNewClass class} do: [:pair |
-    pair key selectors asSortedCollection do: [:sel | | problem |
+    pair key selectors asSortedCollection do: [:sel | | source problem |
+      source := pair key sourceCodeAt: sel.
       problem := nil.
       [[pair value
-          compileMethod: (pair key sourceCodeAt: sel)
+          compileMethod: source
           dictionaries: System myUserProfile symbolList
           category: ((pair key categoryOfSelector: sel) ifNil: [self class defaultMethodCategory])
           environmentId: (pair key compiledMethodAt: sel) environmentId]
         on: CompileWarning do: [:w | w resume]]
-        on: CompileError do: [:ex | problem := self describe: ex. ex return: nil].
-      problem isNil ifFalse: [failures add: (self label: pair value selector: sel) -> problem]]].
+        on: CompileError do: [:ex |
+          problem := self compileErrorSummaryOf: (self compileErrorReportFrom: ex source: source).
+          ex return: nil].
+      problem isNil ifFalse: [failures add: {self label: pair value selector: sel. problem. source asString}]]].
   ^failures
 %
 category: 'tools'
@@ -416,7 +405,7 @@ removeDictionary: args
   | name dict up |
   name := self nonEmpty: 'dictionaryName' in: args.
   dict := self dictionaryNamed: name.
-  self requireRead: (self dictionaryKey: dict name asString).
+  self requireRead: (self dictionaryKey: dict name asString) readWith: #('list_dictionary_entries') about: nil.
   up := System myUserProfile.
   up removeDictionaryAt: (up symbolList indexOf: dict).
   self noteWrite: (self dictionaryKey: dict name asString) change: (self change: 'dictionaryRemoved' ofDictionary: name).
@@ -424,36 +413,77 @@ removeDictionary: args
 %
 category: 'class definition'
 method: McpMutationToolset
-reportDefinitionOf: aClass replacing: anExistingOrNil before: aDefinitionOrNil recompile: aBoolean in: aDictionary
-  | failures s |
-  anExistingOrNil isNil ifTrue: [
-    self noteWrite: (self classKey: aClass) change: ((self change: 'classCreated' ofClass: aClass)
-      at: 'dictionary' put: aDictionary name asString; yourself).
-    ^'Created class ' , aClass name asString , ' (subclass of ' , aClass superclass name asString
-      , ') in ' , aDictionary name asString , '. Not committed.'].
-  (aClass == anExistingOrNil and: [aClass definition asString = aDefinitionOrNil]) ifTrue: [
+reportDefinitionOf: aClass replacing: anExistingOrNil before: aDefinitionOrNil recompile: aBoolean in: aDictionary category: aCategoryOrNil
+  | unchanged recategorized |
+  anExistingOrNil isNil ifTrue: [^self reportCreationOf: aClass in: aDictionary category: aCategoryOrNil].
+  unchanged := aClass == anExistingOrNil and: [aClass definition asString = aDefinitionOrNil].
+  aClass == anExistingOrNil ifFalse: [self carryCommentAndCategoryFrom: anExistingOrNil to: aClass].
+  recategorized := self setCategory: aCategoryOrNil of: aClass.
+  (unchanged and: [recategorized not]) ifTrue: [
     ^'The definition of ' , aClass name asString , ' is unchanged; nothing was written.'].
   self noteWrite: (self classKey: aClass) change: ((self change: 'classRedefined' ofClass: aClass)
     at: 'shapeChanged' put: aClass ~~ anExistingOrNil;
     at: 'version' put: aClass classHistory size;
     yourself).
+  unchanged ifTrue: [
+    ^'Set the category of ' , aClass name asString , ' to ' , aClass category asString
+      , '; the definition is otherwise unchanged. Not committed.'].
   aClass == anExistingOrNil ifTrue: [
     ^'Modified ' , aClass name asString , ' in place (same class, no new version). Not committed.'].
-  self carryCommentAndCategoryFrom: anExistingOrNil to: aClass.
   aBoolean ifFalse: [
     ^'Redefined ' , aClass name asString , ' as version ' , aClass classHistory size printString
       , ' of its class history, without its methods (recompileMethods: false). Not committed.'].
-  failures := self recompileMethodsFrom: anExistingOrNil into: aClass.
+  ^self reportRecompilationFrom: anExistingOrNil into: aClass
+%
+category: 'class definition'
+method: McpMutationToolset
+reportCreationOf: aClass in: aDictionary category: aCategoryOrNil
+  "A new class gets the category asked for, else the name of its dictionary, so that no class the
+   tools make is left uncategorised."
+  aClass category: (aCategoryOrNil ifNil: [aDictionary name asString]).
+  self noteWrite: (self classKey: aClass) change: ((self change: 'classCreated' ofClass: aClass)
+    at: 'dictionary' put: aDictionary name asString; yourself).
+  ^'Created class ' , aClass name asString , ' (subclass of ' , aClass superclass name asString
+    , ') in ' , aDictionary name asString , ', category ' , aClass category asString , '. Not committed.'
+%
+category: 'class definition'
+method: McpMutationToolset
+setCategory: aCategoryOrNil of: aClass
+  "Whether aClass was given a category it did not have."
+  aCategoryOrNil isNil ifTrue: [^false].
+  (aClass category ifNil: ['']) asString = aCategoryOrNil asString ifTrue: [^false].
+  aClass category: aCategoryOrNil.
+  ^true
+%
+category: 'class definition'
+method: McpMutationToolset
+reportRecompilationFrom: anOldClass into: aNewClass
+  "The new version, how many methods came over, and each one that did not, with why and its
+   source, so that the client can fix it without another read."
+  | failures total s |
+  failures := self recompileMethodsFrom: anOldClass into: aNewClass.
+  total := self methodCountOf: anOldClass.
   s := WriteStream on: String new.
-  s nextPutAll: 'Redefined '; nextPutAll: aClass name asString; nextPutAll: ' as version ';
-    print: aClass classHistory size; nextPutAll: ' of its class history; recompiled ';
-    print: (self methodCountOf: anExistingOrNil) - failures size; nextPutAll: ' of ';
-    print: (self methodCountOf: anExistingOrNil); nextPutAll: ' methods'.
+  s nextPutAll: 'Redefined '; nextPutAll: aNewClass name asString; nextPutAll: ' as version ';
+    print: aNewClass classHistory size; nextPutAll: ' of its class history; recompiled ';
+    print: total - failures size; nextPutAll: ' of '; nextPutAll: (self count: total of: 'methods').
   failures isEmpty ifTrue: [s nextPutAll: '. Not committed.'. ^s contents].
-  s nextPutAll: '; '; print: failures size; nextPutAll: ' failed to compile against the new shape and are missing from it:'.
-  failures do: [:each | s lf; nextPutAll: '  '; nextPutAll: each key; nextPutAll: ': '; nextPutAll: each value].
+  s nextPutAll: '; '; print: failures size; nextPutAll: ' failed to compile against the new shape and '
+    , (failures size = 1 ifTrue: ['is'] ifFalse: ['are']) , ' missing from it:'.
+  failures do: [:each |
+    s lf; nextPutAll: '  '; nextPutAll: (each at: 1); nextPutAll: ' -- '; nextPutAll: (each at: 2); nextPutAll: '; its source was:'.
+    self indent: (each at: 3) by: 4 on: s].
   s lf; nextPutAll: 'Not committed: fix them with compile_method, or abort to get the previous version back.'.
-  ^s contents
+  ^self capResult: s contents
+%
+category: 'private'
+method: McpMutationToolset
+indent: aSource by: aCount on: aStream
+  "Each line of aSource on a line of its own, indented."
+  (aSource subStrings: (String with: Character lf)) do: [:line |
+    aStream lf.
+    aCount timesRepeat: [aStream space].
+    aStream nextPutAll: line]
 %
 category: 'class definition'
 method: McpMutationToolset
@@ -471,9 +501,58 @@ methodCountOf: aClass
 %
 category: 'guardrail'
 method: McpMutationToolset
-requireReadsOfMethodsOf: aClass
+requireRead: aKey readWith: aToolNameArray about: aBehaviorOrNil
+  "The guardrail, its refusal naming the reads that would license the write (also as
+   details.readWith)."
+  | refused |
+  refused := false.
+  [self requireRead: aKey] on: McpError do: [:ex |
+    ex kind = 'refused' ifFalse: [ex pass].
+    refused := true.
+    ex return: nil].
+  refused ifFalse: [^aKey].
+  ^McpError
+    signalKind: 'refused'
+    message: 'refused: ' , aKey , ' has not been read in the current view of this session, or it changed since. Read it with '
+      , (self readsNamed: aToolNameArray about: aBehaviorOrNil) , ', then retry.'
+    details: (Dictionary new at: 'key' put: aKey; at: 'readWith' put: aToolNameArray; yourself)
+%
+category: 'guardrail'
+method: McpMutationToolset
+readsNamed: aToolNameArray about: aBehaviorOrNil
+  "get_method_source or export_class_source (className: Foo)"
+  ^(self joined: aToolNameArray with: ' or ')
+    , (aBehaviorOrNil isNil
+      ifTrue: ['']
+      ifFalse: [' (className: ' , aBehaviorOrNil theNonMetaClass name asString , ')'])
+%
+category: 'guardrail'
+method: McpMutationToolset
+requireReadsOfMethodsOf: aClass by: aWrite withClass: aBoolean
+  "A write that destroys every method needs a read of each; the refusal counts the unread ones
+   and names the one read that licenses them all."
+  | unread total |
+  unread := OrderedCollection new.
+  total := 0.
   {aClass. aClass class} do: [:behavior |
-    behavior selectors do: [:sel | self requireRead: (self methodKey: behavior selector: sel)]]
+    behavior selectors asSortedCollection do: [:sel | | key |
+      key := self methodKey: behavior selector: sel.
+      total := total + 1.
+      (self server ledger isReadLicensed: key) ifFalse: [unread add: key]]].
+  unread isEmpty ifTrue: [^aClass].
+  ^McpError
+    signalKind: 'refused'
+    message: 'refused: ' , aWrite , ' destroys ' , (aBoolean
+        ifTrue: [aClass name asString , ' and its ' , (self count: total of: 'methods')]
+        ifFalse: ['the ' , (self count: total of: 'methods') , ' of ' , aClass name asString])
+      , ', and ' , unread size printString , ' of them ('
+      , (self listOf: unread upTo: 6) , ') have not been read in the current view of this session, or changed since. export_class_source (className: '
+      , aClass name asString , ') reads the class and every method; then retry.'
+    details: (Dictionary new
+      at: 'key' put: unread first;
+      at: 'unread' put: unread asArray;
+      at: 'readWith' put: #('export_class_source');
+      yourself)
 %
 category: 'compiling'
 method: McpMutationToolset
@@ -500,22 +579,12 @@ setClassComment: args
   | cls key |
   cls := self resolveClass: (args at: 'className').
   key := self classKey: cls.
-  (cls comment ifNil: ['']) isEmpty ifFalse: [self requireRead: key].
+  (cls comment ifNil: ['']) isEmpty ifFalse: [
+    self requireRead: key readWith: #('describe_class' 'export_class_source') about: cls].
   cls comment: (args at: 'comment').
   self noteWrite: key change: (self change: 'commentSet' ofClass: cls).
   ^'Set the comment of ' , cls name asString , ' (' , (args at: 'comment') size printString
     , ' characters). Not committed.'
-%
-category: 'compiling'
-method: McpMutationToolset
-signalCompileError: aReport
-  | line |
-  line := aReport at: 'line' ifAbsent: [nil].
-  ^McpError
-    signalKind: 'compileError'
-    message: 'compile error' , (line isNil ifTrue: [''] ifFalse: [' at line ' , line printString])
-      , ': ' , (aReport at: 'compiler')
-    details: aReport
 %
 category: 'class definition'
 method: McpMutationToolset
@@ -543,6 +612,106 @@ targetDictionaryFor: args existing: anExistingOrNil
     dicts := self bindingsOf: anExistingOrNil.
     dicts isEmpty ifFalse: [^dicts first]].
   ^self dictionaryNamed: 'UserGlobals'
+%
+category: 'dry run'
+method: McpMutationToolset
+dryRunOf: aName existing: anExistingOrNil superclass: aSuperclass instVarNames: anArray in: aDictionary args: args
+  "What compile_class_definition would do, found without writing anything: the refusal it would
+   meet, the class it would create, or whether a redefinition changes the shape and which methods
+   would then fail to compile, predicted from the names each method uses."
+  | refusal classInstVars |
+  anExistingOrNil isNil ifTrue: [
+    ^'Dry run: would create class ' , aName , ' (subclass of ' , aSuperclass name asString , ') in '
+      , aDictionary name asString , ', category '
+      , (self argument: 'category' in: args ifAbsent: [aDictionary name asString]) , '. Nothing was written.'].
+  refusal := [self checkHomeOf: anExistingOrNil is: aDictionary.
+    self checkRedefinitionOf: anExistingOrNil superclass: aSuperclass instVarNames: anArray
+      recompile: (self booleanArgument: 'recompileMethods' in: args default: true).
+    nil]
+    on: McpError do: [:ex | ex kind = 'refused' ifFalse: [ex pass]. ex return: ex safeText].
+  refusal isNil ifFalse: [^'Dry run: compile_class_definition would be refused: ' , refusal , ' Nothing was written.'].
+  classInstVars := self symbolsArgument: 'classInstVars' in: args.
+  ((aSuperclass == anExistingOrNil superclass)
+    and: [(self names: anArray equal: anExistingOrNil instVarNames)
+      and: [self names: classInstVars equal: anExistingOrNil class instVarNames]])
+    ifTrue: [^'Dry run: the shape of ' , aName , ' (superclass, instance and class-side instance variables) would not change: no new version, no method recompiled or dropped. Nothing was written.'].
+  ^self dryRunShapeChangeOf: anExistingOrNil
+    allInstVarNames: (aSuperclass allInstVarNames , anArray) classInstVars: classInstVars args: args
+%
+category: 'dry run'
+method: McpMutationToolset
+dryRunShapeChangeOf: aClass allInstVarNames: anArray classInstVars: aClassInstVarArray args: args
+  | fates doomed s |
+  fates := OrderedCollection new.
+  (self booleanArgument: 'recompileMethods' in: args default: true)
+    ifTrue: [fates addAll: (self predictedFailuresOf: aClass allInstVarNames: anArray
+      classVars: (self symbolsArgument: 'classVars' in: args) classInstVars: aClassInstVarArray)]
+    ifFalse: [{aClass. aClass class} do: [:behavior | behavior selectors asSortedCollection do: [:sel |
+      fates add: {self label: behavior selector: sel. 'recompileMethods: false drops every method'. (behavior sourceCodeAt: sel) asString}]]].
+  doomed := fates size.
+  s := WriteStream on: String new.
+  s nextPutAll: 'Dry run: redefining '; nextPutAll: aClass name asString;
+    nextPutAll: ' changes its shape and would make version '; print: aClass classHistory size + 1;
+    nextPutAll: ' of its class history; '; print: (self methodCountOf: aClass) - doomed; nextPutAll: ' of ';
+    nextPutAll: (self count: (self methodCountOf: aClass) of: 'methods'); nextPutAll: ' would come over'.
+  doomed = 0 ifTrue: [s nextPutAll: '. Nothing was written.'. ^s contents].
+  s nextPutAll: '; '; print: doomed; nextPutAll: ' would be missing from it (predicted from the names each uses):'.
+  fates do: [:each |
+    s lf; nextPutAll: '  '; nextPutAll: (each at: 1); nextPutAll: ' -- '; nextPutAll: (each at: 2); nextPutAll: '; its source:'.
+    self indent: (each at: 3) by: 4 on: s].
+  s lf; nextPutAll: 'Nothing was written.'.
+  ^self capResult: s contents
+%
+category: 'dry run'
+method: McpMutationToolset
+predictedFailuresOf: aClass allInstVarNames: anArray classVars: aClassVarArray classInstVars: aClassInstVarArray
+  "{label. reason. source} for each method that names a variable the new shape drops (read from
+   the method's instVarsRead and instVarsWritten, and for a class variable from its source), or a
+   name the new shape adds as a variable (a temporary so named would clash)."
+  | fates |
+  fates := OrderedCollection new.
+  {aClass -> {aClass allInstVarNames. anArray}. aClass class -> {aClass class instVarNames. aClassInstVarArray}}
+    do: [:pair | | before after dropped added |
+    before := (pair value at: 1) collect: [:each | each asString].
+    after := (pair value at: 2) collect: [:each | each asString].
+    dropped := (before reject: [:each | after includes: each])
+      , ((aClass classVarNames collect: [:each | each asString])
+        reject: [:each | (aClassVarArray collect: [:n | n asString]) includes: each]).
+    added := after reject: [:each | before includes: each].
+    pair key selectors asSortedCollection do: [:sel | | source reason |
+      source := (pair key sourceCodeAt: sel) asString.
+      reason := self reasonWhy: (pair key compiledMethodAt: sel) source: source fails: dropped clashes: added.
+      reason isNil ifFalse: [fates add: {self label: pair key selector: sel. reason. source}]]].
+  ^fates
+%
+category: 'dry run'
+method: McpMutationToolset
+reasonWhy: aMethod source: aSource fails: aDroppedArray clashes: anAddedArray
+  "Why aMethod would not compile against the new shape, or nil when nothing it names changes."
+  | used words |
+  used := ((aMethod instVarsRead , aMethod instVarsWritten) collect: [:each | each asString]) asSet.
+  words := self identifiersIn: aSource.
+  aDroppedArray do: [:each |
+    ((used includes: each) or: [words includes: each]) ifTrue: [^'it uses ' , each , ', which the new shape drops']].
+  anAddedArray do: [:each |
+    (words includes: each) ifTrue: [^'it names ' , each , ', which the new shape adds as a variable']].
+  ^nil
+%
+category: 'dry run'
+method: McpMutationToolset
+identifiersIn: aSource
+  "Every run of letters, digits and underscores in aSource that starts with a letter or _."
+  | words current |
+  words := Set new.
+  current := WriteStream on: String new.
+  aSource do: [:each |
+    (each isLetter or: [each = $_ or: [each isDigit and: [current contents notEmpty]]])
+      ifTrue: [current nextPut: each]
+      ifFalse: [
+        current contents isEmpty ifFalse: [words add: current contents].
+        current := WriteStream on: String new]].
+  current contents isEmpty ifFalse: [words add: current contents].
+  ^words
 %
 category: 'registration'
 method: McpMutationToolset
@@ -575,7 +744,7 @@ registerOn: aRegistry
       yourself).
   aRegistry add: ((McpTool
     name: 'compile_class_definition'
-    description: 'Define a class, or redefine one, from named parts; the server builds the definition itself and evaluates nothing (use execute_code to run code). Parts left out are empty, except the superclass and dictionary, which a redefinition keeps. On a shape change the class''s methods are recompiled onto the new version by default and any that fail are reported; a shape change of a class with subclasses is refused. Redefining needs a prior get_class_definition, describe_class or export_class_source (export_class_source when recompileMethods is false, which drops every method). Not committed.'
+    description: 'Define a class, or redefine one, from named parts; the server builds the definition itself and evaluates nothing (use execute_code to run code). Parts left out are empty, except the superclass and dictionary, which a redefinition keeps. On a shape change the class''s methods are recompiled onto the new version by default and any that fail are reported with their source; a shape change of a class with subclasses is refused. dryRun: true previews all of this without writing. Redefining needs a prior get_class_definition, describe_class or export_class_source (export_class_source when recompileMethods is false, which drops every method). Not committed.'
     schema: (self schemaProperties: {
         self stringProperty: 'className' description: 'Name of the class to define or redefine'.
         self stringProperty: 'superclassName' description: 'Superclass (default: the current one, or Object for a new class)'.
@@ -585,7 +754,9 @@ registerOn: aRegistry
         self stringArrayProperty: 'poolDictionaries' description: 'Names of pool dictionaries in the symbol list'.
         self stringProperty: 'dictionary' description: 'Dictionary to bind the class in (default: where it lives now, else UserGlobals)'.
         self stringArrayProperty: 'options' description: 'Class options, e.g. subclassesDisallowed'.
-        self booleanProperty: 'recompileMethods' description: 'After a shape change, recompile the methods onto the new version (default true); false drops them' }
+        self booleanProperty: 'recompileMethods' description: 'After a shape change, recompile the methods onto the new version (default true); false drops them'.
+        self stringProperty: 'category' description: 'Class category (default: the current one, or the dictionary''s name for a new class)'.
+        self booleanProperty: 'dryRun' description: 'true to write nothing and answer what the call would do: the refusal it would meet, or for a shape change which methods would come over and which would be dropped, with their source' }
       required: #('className'))
     handler: [:args | self compileClassDefinition: args])
       title: 'Define or redefine a class';
@@ -593,7 +764,7 @@ registerOn: aRegistry
       yourself).
   aRegistry add: ((McpTool
     name: 'delete_class'
-    description: 'Remove a class from the dictionaries that bind it, with all its methods. Destructive; needs a prior export_class_source. Not committed: abort brings it back.'
+    description: 'Remove a class from the dictionaries that bind it, with all its methods; the answer names the methods elsewhere that still refer to it. Destructive; needs a prior export_class_source. Not committed: abort brings it back.'
     schema: (self schemaProperties: {self classNameProperty} required: #('className'))
     handler: [:args | self deleteClass: args])
       title: 'Delete a class';
@@ -616,7 +787,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {
         self classNameProperty.
         self stringProperty: 'source' description: 'The whole method source, starting with the selector pattern'.
-        self stringProperty: 'category' description: 'Method category (default: the existing method''s, else mcp)'.
+        self stringProperty: 'category' description: 'Method category (default: the existing method''s; for a new one tests, initialization, printing, accessing or instance creation by its kind, else as yet unclassified)'.
         self booleanProperty: 'meta' description: 'true to compile on the class side (default false)' }
       required: #('className' 'source'))
     handler: [:args | self compileMethod: args])

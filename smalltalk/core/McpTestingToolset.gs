@@ -312,18 +312,8 @@ testSelector: aString in: aTestClass
       ifTrue: [aTestClass name asString , '>>' , sel asString
         , ' is not a test (a test is a selector starting with test that takes no arguments); nothing was run']
       ifFalse: [aTestClass name asString , ' has no test method ' , sel asString , '; nothing was run'])
-      , '. Its tests: ' , (self testNamesOf: names)
+      , '. Its tests: ' , (names isEmpty ifTrue: ['(none)'] ifFalse: [self listOf: names asSortedCollection upTo: 10])
     suggesting: (self suggestionsFor: sel asString among: names)
-%
-category: 'lookup'
-method: McpTestingToolset
-testNamesOf: aCollectionOfNames
-  "The first ten names, and how many more there are."
-  | shown |
-  aCollectionOfNames isEmpty ifTrue: [^'(none)'].
-  shown := aCollectionOfNames asSortedCollection asArray.
-  shown size <= 10 ifTrue: [^self joined: shown with: ', '].
-  ^(self joined: (shown copyFrom: 1 to: 10) with: ', ') , ' and ' , (shown size - 10) printString , ' more'
 %
 category: 'registration'
 method: McpTestingToolset

@@ -466,6 +466,15 @@ editDistanceFrom: aString to: anotherString
 %
 category: 'output'
 method: McpToolset
+listOf: aCollectionOfStrings upTo: aMax
+  "The first aMax strings separated by commas, then how many more there are."
+  | shown |
+  aCollectionOfStrings size <= aMax ifTrue: [^self joined: aCollectionOfStrings asArray with: ', '].
+  shown := aCollectionOfStrings asArray copyFrom: 1 to: aMax.
+  ^(self joined: shown with: ', ') , ' and ' , (aCollectionOfStrings size - aMax) printString , ' more'
+%
+category: 'output'
+method: McpToolset
 count: anInteger of: aPluralNoun
   "1 method, 2 methods: the number and the noun, singular for one."
   ^anInteger printString , ' ' , (anInteger = 1
@@ -543,4 +552,118 @@ window: aCollection from: start to: stop
   lines := OrderedCollection new.
   start to: stop do: [:index | lines add: (aCollection at: index) asString].
   ^lines
+%
+category: 'compile errors'
+method: McpToolset
+compileErrorReportFrom: aCompileError source: aString
+  "A Dictionary: the line of the first error and one entry per error the compiler reported
+   (number, offset, line, text, and the name it is about when the kernel gives one). Reading the
+   descriptors never raises: a part that cannot be read is left out, and only when no error
+   could be read is the exception's own description kept, as compiler."
+  | report errors |
+  errors := OrderedCollection new.
+  ([aCompileError errorDetails] on: Error do: [:e | e return: #()]) do: [:each |
+    errors add: (self describeCompileErrorDescriptor: each source: aString)].
+  report := Dictionary new.
+  report at: 'errors' put: errors asArray.
+  report at: 'line' put: (errors isEmpty ifTrue: [nil] ifFalse: [errors first at: 'line' ifAbsent: [nil]]).
+  errors isEmpty ifTrue: [report at: 'compiler' put: (self describe: aCompileError)].
+  ^report
+%
+category: 'compile errors'
+method: McpToolset
+compileErrorSummaryOf: aReport
+  "Each error as line L: text: name (error N), joined; the kernel's description when there are none."
+  | errors |
+  errors := aReport at: 'errors'.
+  errors isEmpty ifTrue: [^aReport at: 'compiler' ifAbsent: ['the compiler gave no detail']].
+  ^self joined: (errors collect: [:each | self compileErrorLineOf: each]) with: '; '
+%
+category: 'compile errors'
+method: McpToolset
+compileErrorLineOf: anEntry
+  | out text name |
+  out := WriteStream on: String new.
+  (anEntry includesKey: 'line') ifTrue: [out nextPutAll: 'line '; print: (anEntry at: 'line'); nextPutAll: ': '].
+  text := anEntry at: 'text' ifAbsent: ['error'].
+  name := anEntry at: 'name' ifAbsent: [nil].
+  out nextPutAll: text.
+  (name notNil and: [(text findString: name startingAt: 1) = 0]) ifTrue: [out nextPutAll: ': '; nextPutAll: name].
+  (anEntry includesKey: 'number') ifTrue: [out nextPutAll: ' (error '; print: (anEntry at: 'number'); nextPutAll: ')'].
+  ^out contents
+%
+category: 'compile errors'
+method: McpToolset
+describe: anException
+  "The exception's own description, which unlike messageText is never nil."
+  ^[anException description asString]
+    on: Error do: [:e | e return: (anException messageText ifNil: [anException class name asString]) asString]
+%
+category: 'compile errors'
+method: McpToolset
+describeCompileErrorDescriptor: aDescriptor source: aString
+  "One kernel error descriptor as JSON-safe fields: the error number first, the source offset
+   second, the text third, and for some errors the name they are about fifth (gemstone-smalltalk.md
+   s6: 1031 carries the undefined name there)."
+  | entry number offset text name |
+  entry := Dictionary new.
+  number := self element: 1 of: aDescriptor.
+  offset := self element: 2 of: aDescriptor.
+  text := self element: 3 of: aDescriptor.
+  name := self element: 5 of: aDescriptor.
+  (number isKindOf: Integer) ifTrue: [entry at: 'number' put: number].
+  (offset isKindOf: Integer) ifTrue: [
+    entry at: 'offset' put: offset.
+    entry at: 'line' put: (self lineOf: offset in: aString)].
+  (text isKindOf: CharacterCollection) ifTrue: [entry at: 'text' put: text asString].
+  (name isKindOf: CharacterCollection) ifTrue: [entry at: 'name' put: name asString].
+  ^entry
+%
+category: 'compile errors'
+method: McpToolset
+element: anIndex of: aDescriptor
+  "The element at anIndex of an error descriptor, or nil when it has none there."
+  ^[((aDescriptor isKindOf: SequenceableCollection) and: [aDescriptor size >= anIndex])
+      ifTrue: [aDescriptor at: anIndex]
+      ifFalse: [nil]]
+    on: Error do: [:e | e return: nil]
+%
+category: 'compile errors'
+method: McpToolset
+lineOf: anOffset in: aString
+  "The 1-based line of aString holding the character at anOffset."
+  | line |
+  line := 1.
+  1 to: ((anOffset - 1) min: aString size) do: [:i |
+    (aString at: i) == Character lf ifTrue: [line := line + 1]].
+  ^line
+%
+category: 'compile errors'
+method: McpToolset
+signalCompileError: aReport
+  "kind compileError: one error as compile error at line L: text (error N), several counted, each
+   with its line; the report rides along as the details."
+  | errors line |
+  errors := aReport at: 'errors'.
+  line := aReport at: 'line' ifAbsent: [nil].
+  errors size > 1 ifTrue: [
+    ^McpError signalKind: 'compileError'
+      message: (self count: errors size of: 'compile errors') , ': ' , (self compileErrorSummaryOf: aReport)
+      details: aReport].
+  ^McpError
+    signalKind: 'compileError'
+    message: 'compile error' , (line isNil ifTrue: [''] ifFalse: [' at line ' , line printString])
+      , ': ' , (errors isEmpty
+        ifTrue: [self compileErrorSummaryOf: aReport]
+        ifFalse: [self compileErrorTextOf: errors first])
+    details: aReport
+%
+category: 'compile errors'
+method: McpToolset
+compileErrorTextOf: anEntry
+  "One error without its line: text: name (error N)."
+  | copy |
+  copy := Dictionary new.
+  anEntry keysAndValuesDo: [:key :value | key = 'line' ifFalse: [copy at: key put: value]].
+  ^self compileErrorLineOf: copy
 %

@@ -17,7 +17,7 @@ true
 run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
-#( #McpError #McpJson #McpTool #McpToolRegistry #McpReadLedger #McpToolset
+#( #McpError #McpJson #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
    #McpExecutionToolset #McpSessionToolset
    #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
    #McpDispatcher #McpServer )
@@ -32,6 +32,7 @@ input smalltalk/core/McpTool.gs
 input smalltalk/core/McpToolRegistry.gs
 input smalltalk/core/McpReadLedger.gs
 input smalltalk/core/McpToolset.gs
+input smalltalk/core/McpTranscriptSink.gs
 input smalltalk/core/McpExecutionToolset.gs
 input smalltalk/core/McpSessionToolset.gs
 !

@@ -199,3 +199,26 @@ testACutExportLicensesTheClassButNotItsMethods
   self assert: (self failureKindOf: 'set_class_comment'
     with: {'className'. 'McpFixtureAlpha'. 'comment'. 'Overwritten.'}) isNil
 %
+category: 'tests'
+method: McpBlindWriteTest
+testACompoundWriteIsRefusedNamingTheReadThatLicensesIt
+  | failure |
+  self callTool: 'describe_class' with: {'className'. 'McpFixtureAlpha'}.
+  self callTool: 'get_method_source' with: {'className'. 'McpFixtureAlpha'. 'selector'. 'alpha'}.
+  failure := self failureOf: 'delete_class' with: {'className'. 'McpFixtureAlpha'}.
+  self assert: failure kind = 'refused'.
+  self assert: (self text: failure messageText includes: 'delete_class destroys McpFixtureAlpha and its 3 methods, and 2 of them').
+  self assert: (self text: failure messageText includes: 'export_class_source (className: McpFixtureAlpha)').
+  self assert: (failure extraFields at: 'readWith') = #('export_class_source').
+  self assert: (failure extraFields at: 'unread') asArray = #('McpFixtureAlpha>>beta:' 'McpFixtureAlpha class>>make')
+%
+category: 'tests'
+method: McpBlindWriteTest
+testAnUnreadMethodIsRefusedNamingTheReadsThatLicenseIt
+  | failure |
+  failure := self failureOf: 'delete_method' with: {'className'. 'McpFixtureAlpha'. 'selector'. 'alpha'}.
+  self assert: failure kind = 'refused'.
+  self assert: (self text: failure messageText
+    includes: 'Read it with get_method_source or export_class_source (className: McpFixtureAlpha)').
+  self assert: (failure extraFields at: 'key') = 'McpFixtureAlpha>>alpha'
+%

@@ -256,3 +256,19 @@ testAGemLogRefusalIsAnError
   caught := self caughtBy: [GsFile gciLogServer: 'McpKernelFactsTest: a probe line'].
   self assert: (caught isNil or: [caught isKindOf: Error])
 %
+category: 'tests - transcript'
+method: McpKernelFactsTest
+testTranscriptWritesToTheSessionStream
+  "McpExecutionToolset>>executeCode: captures Transcript by putting an McpTranscriptSink at
+   SessionTemps #TranscriptStream_SessionStream for the call: Transcript show: must end there."
+  | temps previous sink |
+  temps := SessionTemps current.
+  previous := temps at: #TranscriptStream_SessionStream otherwise: nil.
+  sink := McpTranscriptSink new.
+  temps at: #TranscriptStream_SessionStream put: sink.
+  [Transcript show: 'probe'] ensure: [
+    previous isNil
+      ifTrue: [temps removeKey: #TranscriptStream_SessionStream ifAbsent: [nil]]
+      ifFalse: [temps at: #TranscriptStream_SessionStream put: previous]].
+  self assert: sink captured = 'probe'
+%

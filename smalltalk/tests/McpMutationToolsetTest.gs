@@ -189,7 +189,7 @@ testCompileMethodAddsANewMethodInTheDefaultCategory
   ^#delta'}.
   self assert: (self text: answer includes: 'Compiled new method McpFixtureAlpha>>delta').
   self assert: (alpha includesSelector: #delta).
-  self assert: (alpha categoryOfSelector: #delta) asString = 'mcp'
+  self assert: (alpha categoryOfSelector: #delta) asString = 'as yet unclassified'
 %
 category: 'tests'
 method: McpMutationToolsetTest
@@ -281,4 +281,138 @@ testANewVersionKeepsTheCommentOfThePreviousOne
   self callTool: 'set_class_comment' with: {'className'. 'McpFixtureGamma'. 'comment'. 'Gamma says hello.'}.
   self callTool: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'instVarNames'. #('x' 'y' 'w')}.
   self assert: (self fixtureClassNamed: 'McpFixtureGamma') comment asString = 'Gamma says hello.'
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testAShapeChangeShowsTheSourceOfEachMethodItDropped
+  | answer |
+  self defineGamma.
+  self callTool: 'get_class_definition' with: {'className'. 'McpFixtureGamma'}.
+  answer := self callTool: 'compile_class_definition'
+    with: {'className'. 'McpFixtureGamma'. 'instVarNames'. #('x' 'z')}.
+  self assert: (self text: answer includes: 'recompiled 1 of 2 methods; 1 failed to compile against the new shape and is missing from it:').
+  self assert: (self text: answer includes: '  McpFixtureGamma>>y -- ').
+  self assert: ((self lines: answer) includes: '      ^y')
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testADryRunPredictsWhatAShapeChangeWouldDropAndWritesNothing
+  | gamma answer |
+  gamma := self defineGamma.
+  self callTool: 'get_class_definition' with: {'className'. 'McpFixtureGamma'}.
+  answer := self callTool: 'compile_class_definition'
+    with: {'className'. 'McpFixtureGamma'. 'instVarNames'. #('x' 'z'). 'dryRun'. true}.
+  self assert: (self text: answer includes: 'would make version 2').
+  self assert: (self text: answer includes: '1 of 2 methods would come over').
+  self assert: (self text: answer includes: 'McpFixtureGamma>>y -- it uses y, which the new shape drops').
+  self assert: ((self lines: answer) includes: '      ^y').
+  self assert: (self lines: answer) last = 'Nothing was written.'.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') == gamma.
+  self assert: (gamma includesSelector: #y)
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testADryRunSaysWhatWouldBeRefused
+  | alpha answer |
+  alpha := self fixtureClassNamed: 'McpFixtureAlpha'.
+  answer := self callTool: 'compile_class_definition'
+    with: {'className'. 'McpFixtureAlpha'. 'instVarNames'. #('a'). 'dryRun'. true}.
+  self assert: (self text: answer includes: 'would be refused: refused: McpFixtureAlpha has not been read').
+  self assert: (self fixtureClassNamed: 'McpFixtureAlpha') == alpha.
+  self callTool: 'get_class_definition' with: {'className'. 'McpFixtureAlpha'}.
+  answer := self callTool: 'compile_class_definition'
+    with: {'className'. 'McpFixtureAlpha'. 'instVarNames'. #('a'). 'dryRun'. true}.
+  self assert: (self text: answer includes: 'has subclasses (McpFixtureBeta)')
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testADryRunOfANewClassCreatesNothing
+  | answer |
+  answer := self callTool: 'compile_class_definition'
+    with: {'className'. 'McpFixtureDelta'. 'dictionary'. 'McpTestFixtures'. 'category'. 'Acme-Core'. 'dryRun'. true}.
+  self assert: answer = 'Dry run: would create class McpFixtureDelta (subclass of Object) in McpTestFixtures, category Acme-Core. Nothing was written.'.
+  self assert: (self fixtureClassNamed: 'McpFixtureDelta') isNil
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testCompileClassDefinitionSetsTheCategory
+  | gamma answer |
+  answer := self callTool: 'compile_class_definition'
+    with: {'className'. 'McpFixtureGamma'. 'dictionary'. 'McpTestFixtures'. 'category'. 'Acme-Core'}.
+  gamma := self fixtureClassNamed: 'McpFixtureGamma'.
+  self assert: gamma category asString = 'Acme-Core'.
+  self assert: (self text: answer includes: 'category Acme-Core').
+  answer := self callTool: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'category'. 'Acme-Tests'}.
+  self assert: gamma category asString = 'Acme-Tests'.
+  self assert: (self text: answer includes: 'Set the category of McpFixtureGamma to Acme-Tests')
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testANewClassWithoutACategoryIsFiledUnderItsDictionary
+  self callTool: 'compile_class_definition' with: {'className'. 'McpFixtureGamma'. 'dictionary'. 'McpTestFixtures'}.
+  self assert: (self fixtureClassNamed: 'McpFixtureGamma') category asString = 'McpTestFixtures'
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testDeleteClassNamesTheMethodsThatStillReferToIt
+  | answer |
+  self callTool: 'compile_method' with: {'className'. 'McpFixtureAlpha'. 'source'. 'makeBeta
+  ^McpFixtureBeta new'}.
+  self callTool: 'export_class_source' with: {'className'. 'McpFixtureBeta'}.
+  answer := self callTool: 'delete_class' with: {'className'. 'McpFixtureBeta'}.
+  self assert: (self text: answer includes: '1 method elsewhere still refers to it')
+    description: answer.
+  self assert: (self text: answer includes: 'McpFixtureAlpha>>makeBeta')
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testACompileErrorNamesTheVariableAndItsOwnNumber
+  | failure |
+  failure := self failureOf: 'compile_method' with: {'className'. 'McpFixtureAlpha'. 'source'. 'broken
+  | t t |
+  ^t'}.
+  self assert: failure kind = 'compileError'.
+  self assert: (self text: failure messageText includes: 'variable has already been declared: t (error 1030)')
+    description: failure messageText.
+  self deny: (self text: failure messageText includes: '1001').
+  self assert: ((failure extraFields at: 'errors') first at: 'number') = 1030
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testASyntaxErrorNamesTheTokenOnce
+  | failure |
+  failure := self failureOf: 'compile_method' with: {'className'. 'McpFixtureAlpha'. 'source'. 'broken
+  ^[:x | x ]]'}.
+  self assert: failure kind = 'compileError'.
+  self assert: (self text: failure messageText includes: 'found '']''') description: failure messageText.
+  self deny: (self text: failure messageText includes: 'found '']'' ]')
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testANewMethodGoesInTheCategoryOfItsKind
+  | alpha |
+  alpha := self fixtureClassNamed: 'McpFixtureAlpha'.
+  #('initialize
+  a := 0' 'a
+  ^a' 'b: x
+  b := x' 'printOn: aStream
+  aStream nextPutAll: ''alpha''' 'zeta
+  ^1') do: [:source | self callTool: 'compile_method' with: {'className'. 'McpFixtureAlpha'. 'source'. source}].
+  self callTool: 'compile_method' with: {'className'. 'McpFixtureAlpha'. 'meta'. true. 'source'. 'newWithA: x
+  ^self new'}.
+  self assert: (alpha categoryOfSelector: #initialize) asString = 'initialization'.
+  self assert: (alpha categoryOfSelector: #a) asString = 'accessing'.
+  self assert: (alpha categoryOfSelector: #b:) asString = 'accessing'.
+  self assert: (alpha categoryOfSelector: #printOn:) asString = 'printing'.
+  self assert: (alpha categoryOfSelector: #zeta) asString = 'as yet unclassified'.
+  self assert: (alpha class categoryOfSelector: #newWithA:) asString = 'instance creation'
+%
+category: 'tests'
+method: McpMutationToolsetTest
+testANewTestMethodGoesInTests
+  | sample |
+  sample := self defineFixtureClass: 'McpFixtureSampleTest' superclass: TestCase instVarNames: #().
+  self callTool: 'compile_method' with: {'className'. 'McpFixtureSampleTest'. 'source'. 'testPasses
+  self assert: true'}.
+  self assert: (sample categoryOfSelector: #testPasses) asString = 'tests'
 %

@@ -62,7 +62,7 @@ testExecuteCodeSyntaxErrorIsACompileError
   | caught |
   caught := [(self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '1 +'; yourself). nil]
     on: Error do: [:ex | ex return: ex].
-  self assert: (caught isKindOf: CompileError)
+  self assert: ((caught isKindOf: McpError) and: [caught kind = 'compileError'])
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest

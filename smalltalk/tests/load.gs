@@ -14,7 +14,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
    #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
-   #McpToolAnnotationsTest #McpStructuredContentTest #McpTraceLineTest )
+   #McpToolAnnotationsTest #McpStructuredContentTest #McpTraceLineTest #McpExecutionToolsetTest )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -51,6 +51,7 @@ input smalltalk/tests/McpFixtureServer.gs
 input smalltalk/tests/McpToolsetTestCase.gs
 input smalltalk/tests/McpListingToolsetTest.gs
 input smalltalk/tests/McpBrowsingToolsetTest.gs
+input smalltalk/tests/McpExecutionToolsetTest.gs
 input smalltalk/tests/McpSearchToolsetTest.gs
 input smalltalk/tests/McpMutationToolsetTest.gs
 input smalltalk/tests/McpTestingToolsetTest.gs

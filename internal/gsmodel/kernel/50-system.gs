@@ -107,3 +107,36 @@ _fileOutMethodsOn: ws label: aLabel keyword: aKeyword
       nextPutAll: aKeyword , self theNonMetaClass name; lf;
       nextPutAll: (self sourceCodeAt: sel); lf; nextPutAll: '%'; lf]
 %
+! Transcript as 3.x binds it: a TranscriptStreamPortable whose writes go to the stream kept in
+! SessionTemps at #TranscriptStream_SessionStream, so a tool that puts its own stream there sees
+! what the session wrote (GemTalk/Jasper client/src/transcriptSink.ts: the portable transcript
+! delegates nextPutAll:, nextPut:, contents and reset to that stream, 3.6.2 and 3.7.x; the same
+! hook in Rowan's JadeServer64bit3x>>installTranscript). Only the writes attested there are modelled.
+run
+Object subclass: 'TranscriptStreamPortable' instVarNames: #() classVars: #() classInstVars: #()
+  poolDictionaries: #() inDictionary: Globals options: #().
+true
+%
+run
+Globals at: #Transcript put: TranscriptStreamPortable new.
+true
+%
+category: 'kernel'
+method: TranscriptStreamPortable
+_sessionStream
+  ^SessionTemps current at: #TranscriptStream_SessionStream ifAbsentPut: [WriteStream on: String new]
+%
+method: TranscriptStreamPortable
+nextPutAll: aString
+  self _sessionStream nextPutAll: aString.
+  ^aString
+%
+method: TranscriptStreamPortable
+nextPut: aCharacter
+  self _sessionStream nextPut: aCharacter.
+  ^aCharacter
+%
+method: TranscriptStreamPortable
+show: aString
+  ^self nextPutAll: aString
+%
