@@ -216,6 +216,7 @@ func NewImageWith(inv *gscheck.Inventory, opts Options) (*Image, error) {
 	if err := img.fileInKernel(boot); err != nil {
 		return nil, err
 	}
+	img.applyKernelFacts(boot)
 	img.commitBoot(boot)
 	return img, nil
 }

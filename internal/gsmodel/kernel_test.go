@@ -90,3 +90,21 @@ func TestSUnitAsShipped(t *testing.T) {
 			"GemTalk/mcp_server McpToolTest.gs testListTestClasses"},
 	})
 }
+
+// Reflection sees the kernel: ClassOrganizer answers kernel methods, with the categories and
+// references the evidence gives, and a native method says it has no source.
+func TestReflectionSeesTheKernel(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	mcp := "GemTalk/mcp_server McpToolTest.gs on 3.7.5"
+	runKernelCases(t, s, []kernelCase{
+		{"((ClassOrganizer new implementorsOf: #add:) collect: [:m | m printString]) includes: 'Array>>add:'", "true", mcp + " testFindImplementors"},
+		{"((ClassOrganizer new implementorsOf: #add:) collect: [:m | m printString]) includes: 'Set>>add:'", "true", mcp + " testFindImplementors"},
+		{"{Array categoryOfSelector: #add:. Set categoryOfSelector: #add:}", "an Array( #Adding, #Adding)", mcp + " testFindImplementors"},
+		{"((ClassOrganizer new referencesToObject: Boolean) collect: [:m | m printString]) includes: 'Boolean>>&'", "true", mcp + " testFindReferencesTo"},
+		{"{Boolean categoryOfSelector: #&. Boolean categoryOfSelector: #|}", "an Array( #'Logical Operations', #'Logical Operations')", mcp + " testFindReferencesTo"},
+		{"((ClassOrganizer new sendersOf: #=) at: 1) size > 10", "true", mcp + " testFindSendersTruncated (over 200 on a stone)"},
+		{"(Array compiledMethodAt: #add:) sourceString", "ERROR 1 the model refuses: the source of the native kernel method Array>>add:", "the model has no source for a native method"},
+		{"(Collection sourceCodeAt: #isEmpty) size > 0", "true", "a kernel method written in Smalltalk shows the model's source"},
+	})
+}

@@ -423,7 +423,13 @@ func (img *Image) classDescriptionPrims(s *Session) {
 func (img *Image) methodObjectPrims(s *Session) {
 	img.prim(s, "GsNMethod", "selector", func(s *Session, a Value, x []Value) Value { return s.symbol(s.methodOf(a).selector) })
 	img.prim(s, "GsNMethod", "inClass", func(s *Session, a Value, x []Value) Value { return s.methodOf(a).class })
-	img.prim(s, "GsNMethod", "sourceString", func(s *Session, a Value, x []Value) Value { return s.newString(s.methodOf(a).source) })
+	img.prim(s, "GsNMethod", "sourceString", func(s *Session, a Value, x []Value) Value {
+		m := s.methodOf(a)
+		if m.kernel && m.source == "" {
+			return s.refuse("the source of the native kernel method %s>>%s", s.className(m.class), m.selector)
+		}
+		return s.newString(m.source)
+	})
 	img.prim(s, "GsNMethod", "environmentId", func(s *Session, a Value, x []Value) Value { return int64(s.methodOf(a).envID) })
 	img.prim(s, "GsNMethod", "instVarsRead", func(s *Session, a Value, x []Value) Value { return s.symbolArray(s.methodOf(a).ivRead) })
 	img.prim(s, "GsNMethod", "instVarsWritten", func(s *Session, a Value, x []Value) Value {

@@ -176,14 +176,16 @@ func (s *Session) allClasses() []*Object {
 }
 
 // methodsWhere answers the GsNMethods of every class in the symbol list (both sides) for which
-// keep answers true, in class and selector order.
+// keep answers true, in class and selector order: the kernel's methods with the rest, as a
+// stone's ClassOrganizer answers them (GemTalk/mcp_server McpToolTest.gs: implementors of add:
+// include Array>>add:, senders of = exceed 200 on 3.7.5).
 func (s *Session) methodsWhere(keep func(*Method) bool) Value {
 	var out []Value
 	for _, c := range s.allClasses() {
 		for _, side := range []*Object{c, s.rd(c).class.thisClass} {
 			for _, sel := range s.selectorsOf(side) {
 				m := s.rd(side).class.methods[sel]
-				if !m.kernel && keep(m) {
+				if keep(m) {
 					out = append(out, s.methodObject(m))
 				}
 			}

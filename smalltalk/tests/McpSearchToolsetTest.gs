@@ -74,6 +74,36 @@ testFindReferencesToNamesTheReferringMethods
 %
 category: 'tests'
 method: McpSearchToolsetTest
+testFindImplementorsAnswersTheKernelsImplementorsToo
+  "On 3.7.5 the implementors of add: include Array>>add: and Set>>add: (GemTalk/mcp_server
+   McpToolTest>>testFindImplementors)."
+  | answer |
+  answer := self lines: (self callTool: 'find_implementors' with: {'selector'. 'add:'. 'limit'. 500}).
+  self assert: (answer includes: 'Array>>add:').
+  self assert: (answer includes: 'Set>>add:')
+%
+category: 'tests'
+method: McpSearchToolsetTest
+testFindReferencesToReachesKernelMethods
+  "On 3.7.5 Boolean>>& and Boolean>>| refer to Boolean (GemTalk/mcp_server
+   McpToolTest>>testFindReferencesTo)."
+  | answer |
+  answer := self lines: (self callTool: 'find_references_to' with: {'name'. 'Boolean'. 'limit'. 500}).
+  self assert: (answer includes: 'Boolean>>&').
+  self assert: (answer includes: 'Boolean>>|')
+%
+category: 'tests'
+method: McpSearchToolsetTest
+testFindSendersOfAKernelSelectorPagesOverTheKernel
+  "= has well over 200 senders on 3.7.5 (GemTalk/mcp_server McpToolTest>>testFindSendersTruncated);
+   a page of five says how many there are in all."
+  | answer |
+  answer := self lines: (self callTool: 'find_senders' with: {'selector'. '='. 'limit'. 5}).
+  self assert: answer size = 6.
+  self assert: (answer first copyFrom: 1 to: 16) = '(showing 1-5 of '
+%
+category: 'tests'
+method: McpSearchToolsetTest
 testFindReferencesToAnUnboundNameIsNotFound
   self
     assert: (self failureKindOf: 'find_references_to' with: {'name'. 'McpNoSuchGlobal'})
