@@ -46,46 +46,55 @@ classNamesIn: aDictionary
 category: 'private'
 method: McpListingToolset
 entryLinesIn: aDictionary
-  "One line per binding of aDictionary, tagged (class) or (global), sorted by key."
-  | lines |
-  lines := OrderedCollection new.
-  aDictionary keysAndValuesDo: [:key :value |
-    lines add: key asString , ((value isKindOf: Behavior)
-      ifTrue: ['  (class)']
-      ifFalse: ['  (global)'])].
-  ^lines asSortedCollection asArray
+  "One row per binding of aDictionary, tagged (class) or (global), sorted by key."
+  | rows |
+  rows := OrderedCollection new.
+  aDictionary keysAndValuesDo: [:key :value | | kind |
+    kind := (value isKindOf: Behavior) ifTrue: ['class'] ifFalse: ['global'].
+    rows add: key asString , '  (' , kind , ')' -> (Dictionary new
+      at: 'name' put: key asString;
+      at: 'kind' put: kind;
+      yourself)].
+  ^self sortedRows: rows
 %
 category: 'tools'
 method: McpListingToolset
 listAllClasses: args
   "Every class bound in any dictionary of the symbol list, with the dictionary that binds it."
-  | lines |
-  lines := OrderedCollection new.
+  | rows |
+  rows := OrderedCollection new.
   System myUserProfile symbolList do: [:dict | | dictName |
     dictName := dict name asString.
     (self classNamesIn: dict) do: [:each |
-      lines add: each , '  (' , dictName , ')']].
-  ^self page: lines asSortedCollection asArray args: args defaultLimit: nil noun: 'classes'
+      rows add: each , '  (' , dictName , ')' -> (Dictionary new
+        at: 'name' put: each;
+        at: 'dictionary' put: dictName;
+        yourself)]].
+  ^self page: (self sortedRows: rows) args: args defaultLimit: nil noun: 'classes'
 %
 category: 'tools'
 method: McpListingToolset
 listClasses: args
   | dict |
   dict := self dictionaryNamed: (args at: 'dictionaryName').
-  ^self page: (self classNamesIn: dict) args: args defaultLimit: nil noun: 'classes'
+  ^self page: ((self classNamesIn: dict) collect: [:each | each -> (Dictionary new at: 'name' put: each; yourself)])
+    args: args defaultLimit: nil noun: 'classes'
 %
 category: 'tools'
 method: McpListingToolset
 listDictionaries: args
   "The symbol list in lookup order, numbered, because the order is what decides which binding of a
    name the compiler sees."
-  | lines names |
+  | lines items |
   lines := OrderedCollection new.
-  names := OrderedCollection new.
+  items := OrderedCollection new.
   System myUserProfile symbolList do: [:dict |
-    names add: dict name asString.
-    lines add: names size printString , '. ' , names last].
-  self notePage: names offset: 0 total: names size complete: true.
+    items add: (Dictionary new
+      at: 'name' put: dict name asString;
+      at: 'position' put: items size + 1;
+      yourself).
+    lines add: items size printString , '. ' , dict name asString].
+  self notePage: items offset: 0 total: items size complete: true.
   ^self linesFrom: lines
 %
 category: 'tools'
@@ -95,6 +104,37 @@ listDictionaryEntries: args
   dict := self dictionaryNamed: (args at: 'dictionaryName').
   self noteRead: (self dictionaryKey: dict name asString).
   ^self page: (self entryLinesIn: dict) args: args defaultLimit: nil noun: 'entries'
+%
+category: 'structured content'
+method: McpListingToolset
+classPageSchema
+  "Each class with the dictionary that binds it."
+  ^self pageSchemaWithItem: (self objectSchema: {self nameField.
+    'dictionary' -> (self schemaOfType: 'string' description: 'the dictionary that binds it')})
+%
+category: 'structured content'
+method: McpListingToolset
+namePageSchema
+  ^self pageSchemaWithItem: (self objectSchema: {self nameField})
+%
+category: 'structured content'
+method: McpListingToolset
+dictionaryPageSchema
+  "Each dictionary with its place in the symbol list."
+  ^self pageSchemaWithItem: (self objectSchema: {self nameField.
+    'position' -> (self schemaOfType: 'integer' description: 'its place in the symbol list, from 1')})
+%
+category: 'structured content'
+method: McpListingToolset
+entryPageSchema
+  "Each binding with whether it binds a class."
+  ^self pageSchemaWithItem: (self objectSchema: {self nameField.
+    'kind' -> (Dictionary new at: 'type' put: 'string'; at: 'enum' put: #('class' 'global'); yourself)})
+%
+category: 'registration'
+method: McpListingToolset
+nameField
+  ^'name' -> (self schemaOfType: 'string' description: 'the name it is bound under')
 %
 category: 'registration'
 method: McpListingToolset
@@ -112,7 +152,7 @@ registerOn: aRegistry
     handler: [:args | self listAllClasses: args])
       title: 'List all classes';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self classPageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_classes'
@@ -123,7 +163,7 @@ registerOn: aRegistry
     handler: [:args | self listClasses: args])
       title: 'List the classes of a dictionary';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self namePageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_dictionaries'
@@ -132,7 +172,7 @@ registerOn: aRegistry
     handler: [:args | self listDictionaries: args])
       title: 'List the symbol dictionaries';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self dictionaryPageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_dictionary_entries'
@@ -143,7 +183,7 @@ registerOn: aRegistry
     handler: [:args | self listDictionaryEntries: args])
       title: 'List the entries of a dictionary';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self entryPageSchema from: self;
       yourself).
   ^self
 %

@@ -37,6 +37,12 @@ removeallclassmethods McpSearchToolset
 ! ------------------- Class methods for McpSearchToolset
 category: 'accessing'
 classmethod: McpSearchToolset
+matchingLinesShown
+  "How many matching lines of one method the text of search_method_source shows."
+  ^3
+%
+category: 'accessing'
+classmethod: McpSearchToolset
 sourceSearchDefaultLimit
   ^200
 %
@@ -111,9 +117,9 @@ labelFor: aBehavior
 category: 'private'
 method: McpSearchToolset
 labelsOf: aCollectionOfMethods
-  "Class>>selector for each method, sorted."
-  ^((aCollectionOfMethods collect: [:m |
-      (self labelFor: m inClass) , '>>' , m selector asString]) asSortedCollection) asArray
+  "A Class>>selector -> item row for each method, sorted."
+  ^self sortedRows: (aCollectionOfMethods collect: [:m |
+    (self labelFor: m inClass) , '>>' , m selector asString -> (self methodItemOf: m inClass selector: m selector)])
 %
 category: 'private'
 method: McpSearchToolset
@@ -150,20 +156,22 @@ pageOpenEnded: aScanBlock args: args defaultLimit: aDefault
   hits size <= (offset + limit) ifTrue: [
     ^self page: hits args: args defaultLimit: aDefault noun: 'methods'].
   window := hits copyFrom: offset + 1 to: offset + limit.
-  self notePage: window offset: offset total: offset + limit + 1 complete: false.
-  ^self linesFrom: {self openEndedHeaderFrom: offset shown: limit} , window
+  self notePage: (window collect: [:row | self itemOfRow: row]) offset: offset total: offset + limit + 1 complete: false.
+  ^self linesFrom: {self openEndedHeaderFrom: offset shown: limit} , (window collect: [:row | self textOfRow: row])
 %
 category: 'private'
 method: McpSearchToolset
 scanFor: aPattern in: aDictionaryNameOrNil upTo: aMaxOrNil
-  "Hits as Class>>selector in scan order, stopping once aMaxOrNil have been found."
+  "Hits in scan order, stopping once aMaxOrNil have been found: each Class>>selector with its
+   matching lines -> the method's item with those lines."
   | hits |
   hits := OrderedCollection new.
   (self behaviorsToSearchIn: aDictionaryNameOrNil) do: [:behavior |
-    behavior selectors asSortedCollection do: [:sel |
+    behavior selectors asSortedCollection do: [:sel | | source |
       (aMaxOrNil notNil and: [hits size >= aMaxOrNil]) ifTrue: [^hits asArray].
-      ((self sourceOf: sel in: behavior) findString: aPattern startingAt: 1) > 0
-        ifTrue: [hits add: (self labelFor: behavior) , '>>' , sel asString]]].
+      source := self sourceOf: sel in: behavior.
+      (source findString: aPattern startingAt: 1) > 0
+        ifTrue: [hits add: (self hitIn: behavior selector: sel matching: (self linesOf: source matching: aPattern))]]].
   ^hits asArray
 %
 category: 'tools'
@@ -181,6 +189,59 @@ searchMethodSource: args
 %
 category: 'private'
 method: McpSearchToolset
+linesOf: aSource matching: aPattern
+  "{line number. line} for each line of aSource that contains aPattern."
+  | matches number |
+  matches := OrderedCollection new.
+  number := 0.
+  (self splitLines: aSource) do: [:line |
+    number := number + 1.
+    (line findString: aPattern startingAt: 1) > 0 ifTrue: [matches add: {number. line}]].
+  ^matches
+%
+category: 'private'
+method: McpSearchToolset
+splitLines: aString
+  "The lines of aString, empty ones included, split at line feeds."
+  | lines current |
+  lines := OrderedCollection new.
+  current := WriteStream on: String new.
+  aString do: [:each |
+    each == Character lf
+      ifTrue: [lines add: current contents. current := WriteStream on: String new]
+      ifFalse: [current nextPut: each]].
+  lines add: current contents.
+  ^lines
+%
+category: 'private'
+method: McpSearchToolset
+hitIn: aBehavior selector: aSelector matching: aMatchCollection
+  "Class>>selector and, indented under it, the first few matching lines, numbered from the
+   selector line, each trimmed and clipped -> the method's item with every matching line."
+  | text shown |
+  text := WriteStream on: String new.
+  text nextPutAll: (self labelFor: aBehavior) , '>>' , aSelector asString.
+  shown := aMatchCollection size min: self class matchingLinesShown.
+  1 to: shown do: [:index | | match |
+    match := aMatchCollection at: index.
+    text lf; nextPutAll: '    '; print: (match at: 1); nextPutAll: ': '; nextPutAll: (self clip: (match at: 2) trimSeparators)].
+  aMatchCollection size > shown ifTrue: [
+    text lf; nextPutAll: '    (and '; print: aMatchCollection size - shown; nextPutAll: ' more matching '
+      , ((aMatchCollection size - shown) = 1 ifTrue: ['line'] ifFalse: ['lines']) , ')'].
+  ^text contents -> ((self methodItemOf: aBehavior selector: aSelector)
+    at: 'matches' put: (aMatchCollection asArray collect: [:match |
+      Dictionary new at: 'line' put: (match at: 1); at: 'text' put: (match at: 2); yourself]);
+    yourself)
+%
+category: 'private'
+method: McpSearchToolset
+clip: aLine
+  "aLine, or its first 160 characters and an ellipsis."
+  aLine size <= 160 ifTrue: [^aLine].
+  ^(aLine copyFrom: 1 to: 160) , '...'
+%
+category: 'private'
+method: McpSearchToolset
 selectorArgument: args
   | sel |
   sel := args at: 'selector'.
@@ -192,6 +253,28 @@ method: McpSearchToolset
 sourceOf: aSelector in: aBehavior
   "The method's source, or an empty String for one whose source cannot be read."
   ^[(aBehavior sourceCodeAt: aSelector) ifNil: ['']] on: Error do: [:e | e return: '']
+%
+category: 'structured content'
+method: McpSearchToolset
+hitPageSchema
+  ^self pageSchemaWithItem: self hitItemSchema
+%
+category: 'registration'
+method: McpSearchToolset
+hitItemSchema
+  "A method item with the lines of its source that matched."
+  | schema match |
+  schema := self methodItemSchema.
+  match := self objectSchema: {
+    'line' -> (self schemaOfType: 'integer' description: 'the line of the method source, from 1 (the selector line)').
+    'text' -> (self schemaOfType: 'string' description: 'the whole line') }.
+  (schema at: 'properties') at: 'matches' put: (Dictionary new
+    at: 'type' put: 'array';
+    at: 'items' put: match;
+    at: 'description' put: 'every line of the source that contains the pattern';
+    yourself).
+  schema at: 'required' put: (schema at: 'required') , #('matches').
+  ^schema
 %
 category: 'registration'
 method: McpSearchToolset
@@ -211,7 +294,7 @@ registerOn: aRegistry
     handler: [:args | self findImplementors: args])
       title: 'Find implementors';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self methodPageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'find_references_to'
@@ -222,7 +305,7 @@ registerOn: aRegistry
     handler: [:args | self findReferencesTo: args])
       title: 'Find references to a global';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self methodPageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'find_senders'
@@ -231,11 +314,11 @@ registerOn: aRegistry
     handler: [:args | self findSenders: args])
       title: 'Find senders';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self methodPageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'search_method_source'
-    description: 'Methods whose source contains a substring (case-sensitive), 200 at a time by default, in scan order. The scan stops one hit past the page, so the header says when the total is not known. Scope it with dictionaryName: scanning every dictionary reads the kernel too and is slow.'
+    description: 'Methods whose source contains a substring (case-sensitive), each with its first matching lines (numbered from the selector line), 200 at a time by default, in scan order. The scan stops one hit past the page, so the header says when the total is not known. Scope it with dictionaryName: scanning every dictionary reads the kernel too and is slow.'
     schema: (self schemaProperties: {
         self stringProperty: 'pattern' description: 'Substring to look for, case-sensitive'.
         self stringProperty: 'dictionaryName' description: 'Search only the classes of this symbol dictionary (default: every dictionary in the symbol list)' } , (self pagingPropertiesDefault: '200')
@@ -243,7 +326,7 @@ registerOn: aRegistry
     handler: [:args | self searchMethodSource: args])
       title: 'Search method source';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self hitPageSchema from: self;
       yourself).
   ^self
 %

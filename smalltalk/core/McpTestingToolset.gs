@@ -129,10 +129,11 @@ classesToRun: args
 category: 'tools'
 method: McpTestingToolset
 listTestClasses: args
-  | names |
-  names := (ClassOrganizer new allSubclassesOf: self testCaseClass) collect: [:cls |
-    cls name asString , (cls isAbstract ifTrue: ['  (abstract)'] ifFalse: [''])].
-  ^self page: names asSortedCollection asArray args: args defaultLimit: nil noun: 'test classes'
+  | rows |
+  rows := (ClassOrganizer new allSubclassesOf: self testCaseClass) collect: [:cls |
+    cls name asString , (cls isAbstract ifTrue: ['  (abstract)'] ifFalse: [''])
+      -> (Dictionary new at: 'name' put: cls name asString; at: 'abstract' put: cls isAbstract; yourself)].
+  ^self page: (self sortedRows: rows) args: args defaultLimit: nil noun: 'test classes'
 %
 category: 'structured content'
 method: McpTestingToolset
@@ -163,6 +164,14 @@ problem: aTest kind: aKind
     at: 'test' put: (self labelOf: aTest);
     at: 'kind' put: aKind;
     yourself
+%
+category: 'structured content'
+method: McpTestingToolset
+testClassPageSchema
+  "Each TestCase subclass with whether it is abstract."
+  ^self pageSchemaWithItem: (self objectSchema: {
+    'name' -> (self schemaOfType: 'string' description: 'the class name').
+    'abstract' -> (self schemaOfType: 'boolean' description: 'true for an abstract class, whose tests run in its subclasses') })
 %
 category: 'structured content'
 method: McpTestingToolset
@@ -350,7 +359,7 @@ registerOn: aRegistry
     handler: [:args | self listTestClasses: args])
       title: 'List the test classes';
       readOnly;
-      outputSchema: self pageSchema from: self;
+      outputSchema: self testClassPageSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'run_test_class'

@@ -196,7 +196,9 @@ method: McpToolset
 page: aCollection args: args defaultLimit: anIntegerOrNil noun: aNoun
   "The window of aCollection that the limit and offset arguments select, headed by a line that
    names the window, the total and the offset of the next page. limit 0 answers the count alone.
-   The same page is kept as structured content (notePage:offset:total:complete:)."
+   The same page is kept as structured content (notePage:offset:total:complete:). A row is a
+   String, shown and kept as it is, or text -> item: the text is shown, the item (a Dictionary of
+   fields) kept."
   | limit offset total stop window |
   limit := self pagingArgument: 'limit' in: args default: anIntegerOrNil.
   offset := self pagingArgument: 'offset' in: args default: 0.
@@ -206,10 +208,10 @@ page: aCollection args: args defaultLimit: anIntegerOrNil noun: aNoun
     ^'(' , (self count: total of: aNoun) , ')'].
   stop := limit isNil ifTrue: [total] ifFalse: [(offset + limit) min: total].
   window := self window: aCollection from: offset + 1 to: stop.
-  self notePage: window offset: offset total: total complete: true.
+  self notePage: (window collect: [:row | self itemOfRow: row]) offset: offset total: total complete: true.
   ^self linesFrom: (OrderedCollection new
     add: (self pageHeaderFrom: offset + 1 to: stop of: total noun: aNoun);
-    addAll: window;
+    addAll: (window collect: [:row | self textOfRow: row]);
     yourself)
 %
 category: 'structured content'
@@ -547,11 +549,81 @@ truncationMarkerShowing: aShown of: aTotal
 category: 'paging'
 method: McpToolset
 window: aCollection from: start to: stop
-  "The elements start..stop as Strings; empty when the window is empty."
-  | lines |
-  lines := OrderedCollection new.
-  start to: stop do: [:index | lines add: (aCollection at: index) asString].
-  ^lines
+  "The rows start..stop; empty when the window is empty."
+  | rows |
+  rows := OrderedCollection new.
+  start to: stop do: [:index | rows add: (aCollection at: index)].
+  ^rows
+%
+category: 'paging'
+method: McpToolset
+textOfRow: aRow
+  "What the text shows of a row: a String row itself, the key of a text -> item row."
+  (aRow isKindOf: Association) ifTrue: [^aRow key asString].
+  ^aRow asString
+%
+category: 'paging'
+method: McpToolset
+itemOfRow: aRow
+  "What the structured page keeps of a row: a String row itself, the item of a text -> item row."
+  (aRow isKindOf: Association) ifTrue: [^aRow value].
+  ^aRow asString
+%
+category: 'paging'
+method: McpToolset
+sortedRows: aCollection
+  "text -> item rows sorted by their text."
+  ^(aCollection asSortedCollection: [:a :b | a key <= b key]) asArray
+%
+category: 'structured content'
+method: McpToolset
+pageSchemaWithItem: anItemSchema
+  "The outputSchema of a tool whose page holds objects of anItemSchema rather than lines."
+  | schema |
+  schema := self pageSchema.
+  ((schema at: 'properties') at: 'items')
+    at: 'items' put: anItemSchema;
+    at: 'description' put: 'the entries of this page, one object each, in the order the text shows them'.
+  ^schema
+%
+category: 'structured content'
+method: McpToolset
+objectSchema: anArrayOfAssociations
+  "A closed object schema whose every property is required: the fields of a page item."
+  | properties |
+  properties := Dictionary new.
+  anArrayOfAssociations do: [:each | properties at: each key put: each value].
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: properties;
+    at: 'required' put: (anArrayOfAssociations collect: [:each | each key]) asArray;
+    at: 'additionalProperties' put: false;
+    yourself
+%
+category: 'structured content'
+method: McpToolset
+methodItemSchema
+  "The item of a page of methods: the class (its name, without class for a metaclass), whether it
+   is the class side, and the selector."
+  ^self objectSchema: {
+    'class' -> (self schemaOfType: 'string' description: 'the class name (the instance side''s, for a class-side method)').
+    'meta' -> (self schemaOfType: 'boolean' description: 'true for a class-side method').
+    'selector' -> (self schemaOfType: 'string' description: 'the selector') }
+%
+category: 'structured content'
+method: McpToolset
+methodPageSchema
+  "A page of methods, each as its class, side and selector."
+  ^self pageSchemaWithItem: self methodItemSchema
+%
+category: 'structured content'
+method: McpToolset
+methodItemOf: aBehavior selector: aSelector
+  ^Dictionary new
+    at: 'class' put: aBehavior theNonMetaClass name asString;
+    at: 'meta' put: aBehavior isMeta;
+    at: 'selector' put: aSelector asString;
+    yourself
 %
 category: 'compile errors'
 method: McpToolset

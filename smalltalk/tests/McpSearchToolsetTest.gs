@@ -136,15 +136,15 @@ testSearchMethodSourceAnswers200ByDefaultAndSaysTheTotalIsNotKnown
     with: {'pattern'. 'mcpFixtureUniqueSelector'. 'dictionaryName'. 'McpTestFixtures'}).
   self assert: answer first
     = '(showing 1-200 of at least 201 methods, in scan order; the total is not known; pass offset: 200 for the next page)'.
-  self assert: answer size = 201
+  self assert: (self labelsIn: answer) size = 201
 %
 category: 'tests'
 method: McpSearchToolsetTest
 testSearchMethodSourceKnowsTheTotalWhenTheScanEnds
   self compileSenders: 2.
   self
-    assert: (self lines: (self callTool: 'search_method_source'
-      with: {'pattern'. 'mcpFixtureUniqueSelector'. 'dictionaryName'. 'McpTestFixtures'. 'limit'. 5}))
+    assert: (self labelsIn: (self lines: (self callTool: 'search_method_source'
+      with: {'pattern'. 'mcpFixtureUniqueSelector'. 'dictionaryName'. 'McpTestFixtures'. 'limit'. 5})))
     = #('(showing all 2)' 'McpFixtureBeta>>sender1' 'McpFixtureBeta>>sender2')
 %
 category: 'tests'
@@ -161,8 +161,8 @@ method: McpSearchToolsetTest
 testSearchMethodSourceIsInScanOrder
   "Classes by name, the instance side before the class side, selectors sorted."
   self
-    assert: (self lines: (self callTool: 'search_method_source'
-      with: {'pattern'. '^'. 'dictionaryName'. 'McpTestFixtures'}))
+    assert: (self labelsIn: (self lines: (self callTool: 'search_method_source'
+      with: {'pattern'. '^'. 'dictionaryName'. 'McpTestFixtures'})))
     = #('(showing all 4)' 'McpFixtureAlpha>>alpha' 'McpFixtureAlpha>>beta:' 'McpFixtureAlpha class>>make'
         'McpFixtureBeta>>gamma')
 %
@@ -176,7 +176,7 @@ testSearchMethodSourceIsCaseSensitive
   self
     assert: (self lines: (self callTool: 'search_method_source'
       with: {'pattern'. '#alpha'. 'dictionaryName'. 'McpTestFixtures'}))
-    = #('(showing all 1)' 'McpFixtureAlpha>>alpha')
+    = #('(showing all 1)' 'McpFixtureAlpha>>alpha' '    2: ^#alpha')
 %
 category: 'tests'
 method: McpSearchToolsetTest
@@ -193,4 +193,40 @@ testSearchMethodSourceRefusesANegativeOffset
     assert: (self failureKindOf: 'search_method_source'
       with: {'pattern'. 'x'. 'dictionaryName'. 'McpTestFixtures'. 'offset'. -3})
     = 'invalidParams'
+%
+category: 'helpers'
+method: McpSearchToolsetTest
+labelsIn: aLineArray
+  "The header and the Class>>selector lines of a search answer, without the matching lines."
+  ^(aLineArray reject: [:each | each notEmpty and: [each first = $ ]]) asArray
+%
+category: 'tests'
+method: McpSearchToolsetTest
+testSearchMethodSourceShowsAndKeepsTheMatchingLines
+  | answer page hit |
+  self compileFixtureMethod: 'delta
+  | x |
+  x := #alpha.
+  ^x -> #alpha' in: (self fixtureClassNamed: 'McpFixtureAlpha').
+  answer := self lines: (self callTool: 'search_method_source'
+    with: {'pattern'. '#alpha'. 'dictionaryName'. 'McpTestFixtures'}).
+  self assert: answer
+    = #('(showing all 2)' 'McpFixtureAlpha>>alpha' '    2: ^#alpha' 'McpFixtureAlpha>>delta' '    3: x := #alpha.' '    4: ^x -> #alpha').
+  page := (registry toolNamed: 'search_method_source' ifAbsent: [nil]) takeStructuredContent.
+  hit := (page at: 'items') last.
+  self assert: (hit at: 'class') = 'McpFixtureAlpha'.
+  self assert: (hit at: 'meta') == false.
+  self assert: (hit at: 'selector') = 'delta'.
+  self assert: ((hit at: 'matches') collect: [:each | each at: 'line']) asArray = #(3 4).
+  self assert: ((hit at: 'matches') first at: 'text') = '  x := #alpha.'
+%
+category: 'tests'
+method: McpSearchToolsetTest
+testFindImplementorsKeepsEachMethodAsFields
+  | page item |
+  self callTool: 'find_implementors' with: {'selector'. 'make'}.
+  page := (registry toolNamed: 'find_implementors' ifAbsent: [nil]) takeStructuredContent.
+  item := (page at: 'items') detect: [:each | (each at: 'class') = 'McpFixtureAlpha'].
+  self assert: (item at: 'meta') == true.
+  self assert: (item at: 'selector') = 'make'
 %

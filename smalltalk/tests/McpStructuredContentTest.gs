@@ -71,7 +71,8 @@ testAListingAnswersItsPageBesideTheText
   self assert: (result at: 'isError') == false.
   page := result at: 'structuredContent'.
   names := System myUserProfile symbolList asArray collect: [:each | each name asString].
-  self assert: (page at: 'items') asArray = names.
+  self assert: ((page at: 'items') collect: [:each | each at: 'name']) asArray = names.
+  self assert: ((page at: 'items') collect: [:each | each at: 'position']) asArray = (1 to: names size) asArray.
   self assert: (page at: 'offset') = 0.
   self assert: (page at: 'total') = names size.
   self assert: (page at: 'complete') == true.
@@ -125,4 +126,14 @@ testToolsListDeclaresTheSchemaOfEveryListingTool
       self assert: (schema at: 'type') = 'object'.
       self assert: (((schema at: 'properties') at: 'items') at: 'type') = 'array'].
   self deny: ((self descriptorOf: 'execute_code') includesKey: 'outputSchema')
+%
+category: 'tests'
+method: McpStructuredContentTest
+testAListingOfClassesKeepsNameAndDictionaryAsFields
+  | page item |
+  page := (self call: 'list_all_classes' arguments: '{}') at: 'structuredContent'.
+  item := (page at: 'items') detect: [:each | (each at: 'name') = 'McpServer'].
+  self assert: (item at: 'dictionary') = 'Mcp'.
+  self assert: ((((self descriptorOf: 'list_all_classes') at: 'outputSchema') at: 'properties') at: 'items')
+    notNil
 %

@@ -78,7 +78,7 @@ try {
 
   // A tool with an outputSchema: the SDK holds its structuredContent to the schema.
   const listing = await a.client.callTool({ name: 'list_classes', arguments: { dictionaryName: 'Sample' } });
-  const sampleClasses = { items: listing.structuredContent?.items ?? [], isError: listing.isError === true,
+  const sampleClasses = { items: (listing.structuredContent?.items ?? []).map((item) => item.name), isError: listing.isError === true,
     hasOutputSchema: listed.some((t) => t.name === 'list_classes' && t.outputSchema !== undefined) };
 
   const bBefore = await call(b, 'get_method_source', method);

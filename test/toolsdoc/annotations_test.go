@@ -12,7 +12,7 @@ import (
 type hintSet struct {
 	title  string
 	hints  [4]string
-	output string // the toolset method answering its outputSchema (pageSchema, testRunSchema), if any
+	output string // the toolset method answering its outputSchema (pageSchema for every page, testRunSchema), if any
 }
 
 var (
@@ -60,6 +60,11 @@ func declaredHints(t *testing.T) map[string]hintSet {
 			}
 			if om := outputDecl.FindStringSubmatch(block); om != nil {
 				h.output = om[1]
+				// A page of objects declares its own schema (classPageSchema, methodPageSchema,
+				// ...) built on pageSchema: it is a page all the same.
+				if strings.HasSuffix(h.output, "PageSchema") {
+					h.output = "pageSchema"
+				}
 			}
 			out[name] = h
 		}

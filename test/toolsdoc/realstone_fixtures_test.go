@@ -189,7 +189,8 @@ func dispatcherShapeFor(t *testing.T, st step) []byte {
 		}
 		result["structuredContent"] = map[string]any{"error": e}
 	} else if pagedTools(t)[st.tool] {
-		result["structuredContent"] = map[string]any{"items": []any{"answer"}, "offset": 0, "total": 1, "complete": true}
+		item := map[string]any{"name": "answer", "position": 1}
+		result["structuredContent"] = map[string]any{"items": []any{item}, "offset": 0, "total": 1, "complete": true}
 	}
 	out, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": st.id, "result": result})
 	if err != nil {
