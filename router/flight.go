@@ -360,9 +360,13 @@ func (f *flight) finish(status int, header http.Header, reply []byte) {
 		f.takeEventsLocked()
 		f.parked = nil
 	}
+	isTask := f.task
 	f.mu.Unlock()
 	if abandoned {
 		f.s.dropFlight(f)
+	}
+	if isTask {
+		f.s.settleTask(f)
 	}
 }
 

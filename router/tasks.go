@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
 // The tasks extension (io.modelcontextprotocol/tasks) on the stateless revision. The router owns
@@ -30,7 +30,13 @@ const (
 
 	taskTTL          = 10 * time.Minute
 	taskPollInterval = 500 * time.Millisecond
-	maxTasks         = 256
+	// The task table's bounds. A task is never forgotten before its ttlMs to make room: a call
+	// that would pass a bound simply does not become a task (it answers its request as any
+	// call does), and a result that would pass one is kept as a failure naming it.
+	maxTasks = 256
+	// maxTasksPerOwner is one token subject's share of the table in the network-facing mode
+	// (the local mode has no subjects to tell apart).
+	maxTasksPerOwner = 64
 	taskResultLimit  = 4 << 20
 	taskBytesLimit   = 64 << 20
 )
@@ -44,6 +50,7 @@ type task struct {
 	cancelled  bool
 	lastStatus string
 	updated    time.Time
+	final      *taskView // the outcome, once the call has ended
 }
 
 type taskTable struct {
@@ -61,6 +68,9 @@ type taskView struct {
 
 // view reads a task's state; the caller holds the table's lock.
 func (t *task) view(now time.Time) taskView {
+	if t.final != nil {
+		return *t.final
+	}
 	f := t.f
 	f.mu.Lock()
 	for _, ev := range f.takeEventsLocked() {
@@ -76,20 +86,12 @@ func (t *task) view(now time.Time) taskView {
 	case t.cancelled:
 		v.status = "cancelled"
 	case finished:
-		outer, err := jsonrpc.Members(reply)
-		switch {
-		case len(reply) > taskResultLimit:
-			v.status = "failed"
-			v.err, _ = json.Marshal(jsonrpc.Error{Code: jsonrpc.CodeInternalError,
-				Message: fmt.Sprintf("the task's result (%d bytes) is larger than the task result bound (%d bytes)", len(reply), taskResultLimit)})
-		case err == nil && len(outer["result"]) > 0:
-			v.status, v.result = "completed", outer["result"]
-		case err == nil && len(outer["error"]) > 0:
-			v.status, v.err = "failed", outer["error"]
-		default:
-			v.status = "failed"
-			v.err, _ = json.Marshal(jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call ended without an answer"})
-		}
+		v = outcomeOf(reply)
+		t.final = &v
+		// The answer is kept once, as the outcome; the flight lets go of it.
+		f.mu.Lock()
+		f.reply = nil
+		f.mu.Unlock()
 	case len(parked) > 0:
 		v.status, v.parked = "input_required", parked
 	default:
@@ -101,38 +103,102 @@ func (t *task) view(now time.Time) taskView {
 	return v
 }
 
+// outcomeOf is the terminal view of a task whose call answered reply.
+func outcomeOf(reply []byte) taskView {
+	var v taskView
+	outer, err := jsonrpc.Members(reply)
+	switch {
+	case len(reply) > taskResultLimit:
+		v.status = "failed"
+		v.err = boundError(fmt.Sprintf("the task's result (%d bytes) is larger than the task result bound (%d bytes)", len(reply), taskResultLimit))
+	case err == nil && len(outer["result"]) > 0:
+		v.status, v.result = "completed", outer["result"]
+	case err == nil && len(outer["error"]) > 0:
+		v.status, v.err = "failed", outer["error"]
+	default:
+		v.status = "failed"
+		v.err, _ = json.Marshal(jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call ended without an answer"})
+	}
+	return v
+}
+
+func boundError(message string) json.RawMessage {
+	b, _ := json.Marshal(jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: message, Data: map[string]any{"kind": "taskResultTooLarge"}})
+	return b
+}
+
+// settleTask takes in the outcome of a task's call that has just ended: a result over the
+// result bound, or one the table's byte bound has no room for, is kept as a failure naming the
+// bound, and the flight lets go of the answer at once rather than at the next look.
+func (s *Server) settleTask(f *flight) {
+	now := time.Now()
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
+	s.sweepLocked(now)
+	var t *task
+	held := 0
+	for _, x := range s.tasks.tasks {
+		switch {
+		case x.f == f:
+			t = x
+		case x.final != nil:
+			held += len(x.final.result) + len(x.final.err)
+		}
+	}
+	if t == nil || t.final != nil {
+		return
+	}
+	v := t.view(now)
+	if size := len(v.result) + len(v.err); terminal(v.status) && held+size > taskBytesLimit {
+		v = taskView{status: "failed", err: boundError(fmt.Sprintf(
+			"the task's result (%d bytes) does not fit in the task table's %d bytes, which other tasks' results hold; run it again later", size, taskBytesLimit))}
+		t.final = &v
+	}
+}
+
 func terminal(status string) bool {
 	return status == "completed" || status == "failed" || status == "cancelled"
 }
 
-// sweepLocked forgets terminal tasks past their time to live, and the oldest terminal ones
-// while the table holds more results than taskBytesLimit or more tasks than keep.
-func (s *Server) sweepLocked(now time.Time, keep int) {
-	tt := &s.tasks
-	var done []*task
-	total := 0
-	for id, t := range tt.tasks {
+// sweepLocked forgets terminal tasks past their time to live, and answers the bytes the
+// remaining results hold. Nothing else is forgotten: a full table takes no further task.
+func (s *Server) sweepLocked(now time.Time) (held int) {
+	for id, t := range s.tasks.tasks {
 		v := t.view(now)
 		if !terminal(v.status) {
 			continue
 		}
 		if now.Sub(t.updated) > taskTTL {
-			delete(tt.tasks, id)
+			delete(s.tasks.tasks, id)
 			continue
 		}
-		done = append(done, t)
-		total += len(v.result) + len(v.err)
+		held += len(v.result) + len(v.err)
 	}
-	sort.Slice(done, func(i, j int) bool { return done[i].updated.Before(done[j].updated) })
-	for _, t := range done {
-		if total <= taskBytesLimit && len(tt.tasks) <= keep {
-			break
+	return held
+}
+
+// roomForTaskLocked says why the table takes no further task of owner, "" when it does.
+func (s *Server) roomForTaskLocked(now time.Time, owner session.Owner) string {
+	held := s.sweepLocked(now)
+	switch {
+	case len(s.tasks.tasks) >= maxTasks:
+		return fmt.Sprintf("the task table holds its %d tasks", maxTasks)
+	case held >= taskBytesLimit:
+		return fmt.Sprintf("the task table's results fill its %d bytes", taskBytesLimit)
+	}
+	if s.o.Identity == nil {
+		return ""
+	}
+	mine := 0
+	for _, t := range s.tasks.tasks {
+		if t.f.owner == owner {
+			mine++
 		}
-		v := t.view(now)
-		total -= len(v.result) + len(v.err)
-		delete(tt.tasks, t.id)
-		s.o.Log.Info().Str("task", t.id).Msg("task forgotten before its time to live: the task table is full")
 	}
+	if mine >= maxTasksPerOwner {
+		return fmt.Sprintf("this subject holds its share of %d tasks", maxTasksPerOwner)
+	}
+	return ""
 }
 
 // createTask turns a flight into a task and answers its CreateTaskResult; nil when the table
@@ -145,10 +211,9 @@ func (s *Server) createTask(ctx context.Context, f *flight, req statelessRequest
 	now := time.Now()
 	t := &task{id: "task-" + hex.EncodeToString(b[:]), f: f, created: now, updated: now, lastStatus: "working"}
 	s.tasks.mu.Lock()
-	s.sweepLocked(now, maxTasks-1)
-	if len(s.tasks.tasks) >= maxTasks {
+	if why := s.roomForTaskLocked(now, f.owner); why != "" {
 		s.tasks.mu.Unlock()
-		s.o.Log.Warn().Int("limit", maxTasks).Msg("a call asked to become a task, but the task table is full of running tasks; it answers synchronously")
+		s.o.Log.Warn().Str("session", f.sess.ID()).Msg("a call asked to become a task, but " + why + "; it answers its request as a plain call")
 		return nil
 	}
 	s.tasks.tasks[t.id] = t
@@ -156,7 +221,11 @@ func (s *Server) createTask(ctx context.Context, f *flight, req statelessRequest
 	s.dropFlight(f) // a task is reached by its id, never by a requestState
 	f.mu.Lock()
 	f.task = true
+	finished := f.finished
 	f.mu.Unlock()
+	if finished {
+		s.settleTask(f)
+	}
 	s.o.Log.Info().Str("task", t.id).Str("session", f.sess.ID()).Msg("call continues as a task")
 	return jsonrpc.ResultResponse(req.m.ID, map[string]any{
 		"resultType": "task", "taskId": t.id, "status": "working",
@@ -188,15 +257,27 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 			return
 		}
 	}
+	status, body, deliver := s.taskAnswer(r.Context(), req, responses)
+	deliver()
+	// Built and written with the table's lock released: a large result costs its own request
+	// the marshalling, and a client that does not read its answer holds only that request.
+	writeJSON(w, status, body())
+}
+
+// taskAnswer decides the answer of a tasks/* request under the table's lock; deliver passes
+// tasks/update's answers to the worker's waiting questions, after the lock is let go.
+func (s *Server) taskAnswer(ctx context.Context, req statelessRequest, responses map[string]json.RawMessage) (int, func() []byte, func()) {
+	m := req.m
+	nothing := func() {}
+	bytesOf := func(b []byte) func() []byte { return func() []byte { return b } }
 	now := time.Now()
 	s.tasks.mu.Lock()
 	defer s.tasks.mu.Unlock()
-	s.sweepLocked(now, maxTasks)
+	s.sweepLocked(now)
 	t := s.tasks.tasks[req.name]
-	if t == nil || !s.owns(r.Context(), t.f.owner) {
-		writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: no task "+quote(jsonrpc.Clip(req.name))+" (unknown, expired, or not yours)", "unknownTask"))
-		return
+	if t == nil || !s.owns(ctx, t.f.owner) {
+		return http.StatusBadRequest, bytesOf(errorBody(m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: no task "+quote(jsonrpc.Clip(req.name))+" (unknown, expired, or not yours)", "unknownTask")), nothing
 	}
 	ack := jsonrpc.ResultResponse(m.ID, map[string]any{"resultType": "complete"})
 	switch m.Method {
@@ -208,7 +289,7 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 			t.f.cancelCall("its task was cancelled by its client")
 			s.o.Log.Info().Str("task", t.id).Msg("task cancelled by its client")
 		}
-		writeJSON(w, http.StatusOK, ack)
+		return http.StatusOK, bytesOf(ack), nothing
 	case "tasks/update":
 		t.view(now) // takes in questions asked since the last look
 		f := t.f
@@ -224,31 +305,32 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 		}
 		f.parked = kept
 		f.mu.Unlock()
-		for _, q := range answered {
-			msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": q.srvID, "result": responses[q.key]})
-			if err := f.sess.Pending().Deliver(q.srvID, msg); err != nil {
-				s.o.Log.Debug().Err(err).Str("task", t.id).Msg("tasks/update: an input response found no waiting question")
+		id := t.id
+		return http.StatusOK, bytesOf(ack), func() {
+			for _, q := range answered {
+				msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": q.srvID, "result": responses[q.key]})
+				if err := f.sess.Pending().Deliver(q.srvID, msg); err != nil {
+					s.o.Log.Debug().Err(err).Str("task", id).Msg("tasks/update: an input response found no waiting question")
+				}
 			}
 		}
-		writeJSON(w, http.StatusOK, ack)
-	default:
-		v := t.view(now)
-		out := map[string]any{
-			"resultType": "complete", "taskId": t.id, "status": v.status,
-			"createdAt": stamp(t.created), "lastUpdatedAt": stamp(t.updated),
-			"ttlMs": taskTTL.Milliseconds(), "pollIntervalMs": taskPollInterval.Milliseconds(),
-		}
-		if len(v.parked) > 0 {
-			out["inputRequests"] = inputRequests(v.parked)
-		}
-		if v.result != nil {
-			out["result"] = v.result
-		}
-		if v.err != nil {
-			out["error"] = v.err
-		}
-		writeJSON(w, http.StatusOK, jsonrpc.ResultResponse(m.ID, out))
 	}
+	v := t.view(now)
+	out := map[string]any{
+		"resultType": "complete", "taskId": t.id, "status": v.status,
+		"createdAt": stamp(t.created), "lastUpdatedAt": stamp(t.updated),
+		"ttlMs": taskTTL.Milliseconds(), "pollIntervalMs": taskPollInterval.Milliseconds(),
+	}
+	if len(v.parked) > 0 {
+		out["inputRequests"] = inputRequests(v.parked)
+	}
+	if v.result != nil {
+		out["result"] = v.result
+	}
+	if v.err != nil {
+		out["error"] = v.err
+	}
+	return http.StatusOK, func() []byte { return jsonrpc.ResultResponse(m.ID, out) }, nothing
 }
 
 // declaresTasks says a request's client capabilities name the tasks extension, under member

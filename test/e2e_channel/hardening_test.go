@@ -3,6 +3,7 @@ package e2echannel
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -245,4 +246,138 @@ func dialAndStall(t *testing.T, addr, request string) net.Conn {
 		t.Fatalf("status line %q (%v)", status, err)
 	}
 	return conn
+}
+
+const tasksCaps = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+
+// startTask calls tool as a task and answers its id.
+func startTask(t *testing.T, c *mcptest.Client, id int, tool, args string) string {
+	t.Helper()
+	a, err := c.Stateless(id, "tools/call", `"name":"`+tool+`","arguments":`+args, tasksCaps, "")
+	var res struct {
+		ResultType string `json:"resultType"`
+		TaskID     string `json:"taskId"`
+	}
+	if err != nil || json.Unmarshal(a.RPC.Result, &res) != nil || res.ResultType != "task" {
+		t.Fatalf("%s as a task: %v %.300s", tool, err, a.Body)
+	}
+	return res.TaskID
+}
+
+// taskStatus polls tasks/get until the task is terminal (or d passes) and answers its status
+// and its error's data.kind.
+func taskStatus(t *testing.T, c *mcptest.Client, id string, d time.Duration) (status, kind string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		a, err := c.Stateless(9, "tasks/get", `"taskId":"`+id+`"`, tasksCaps, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.RPC.Error != nil {
+			return "error", fmt.Sprint(a.RPC.Error.Data["kind"])
+		}
+		var res struct {
+			Status string `json:"status"`
+			Error  struct {
+				Data struct{ Kind string } `json:"data"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(a.RPC.Result, &res)
+		if res.Status == "completed" || res.Status == "failed" || res.Status == "cancelled" || time.Now().After(deadline) {
+			return res.Status, res.Error.Data.Kind
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Clients that ask tasks/get for a large result and do not read it held the task table's lock
+// while their answers waited, and every tasks/* call and task creation waited with them.
+func TestAnUnreadTaskAnswerHoldsNoOneElsesTaskCall(t *testing.T) {
+	_, base := hardened(t)
+	host := strings.TrimPrefix(base, "http://")
+	c := &mcptest.Client{URL: base + "/mcp"}
+	id := startTask(t, c, 1, "big_task", `{"n":4000000}`)
+	if st, _ := taskStatus(t, c, id, 20*time.Second); st != "completed" {
+		t.Fatalf("big_task: %s", st)
+	}
+	body := statelessBody(2, "tasks/get", `"taskId":"`+id+`"`, "")
+	body = strings.Replace(body, `"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":`+tasksCaps, 1)
+	req := strings.Replace(rawPost(host, id, body), "Mcp-Method: tools/call", "Mcp-Method: tasks/get", 1)
+	for range 12 {
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		if tc, ok := conn.(*net.TCPConn); ok {
+			_ = tc.SetReadBuffer(4096)
+		}
+		if _, err := io.WriteString(conn, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // their answers are being written, and not read
+	created := make(chan string, 1)
+	go func() {
+		a, _ := c.Stateless(3, "tools/call", `"name":"slow_compute","arguments":{"seconds":0,"label":"x"}`, tasksCaps, "")
+		created <- string(a.Body)
+	}()
+	select {
+	case b := <-created:
+		if !strings.Contains(b, `"resultType":"task"`) && !strings.Contains(b, "computed x") {
+			t.Fatalf("another client's call: %s", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("another client's task-creating call waited over 10 s behind tasks/get answers nobody reads")
+	}
+}
+
+// A task result over the 4 MiB bound was reported as a small failure but kept whole until the
+// task expired.
+func TestATaskResultOverItsBoundIsNotKept(t *testing.T) {
+	_, base := hardened(t)
+	c := &mcptest.Client{URL: base + "/mcp"}
+	before := liveHeap()
+	var ids []string
+	for i := range 6 {
+		ids = append(ids, startTask(t, c, i+1, "big_task", `{"n":8388608}`))
+	}
+	for _, id := range ids {
+		if st, kind := taskStatus(t, c, id, 30*time.Second); st != "failed" || kind != "taskResultTooLarge" {
+			t.Fatalf("an 8 MiB task result: status %s kind %s, want failed taskResultTooLarge", st, kind)
+		}
+	}
+	grew := int64(liveHeap()) - int64(before)
+	t.Logf("live heap with six 8 MiB results refused: %+d KiB", grew>>10)
+	if grew > 16*mib {
+		t.Fatalf("live heap +%d MiB with six task results refused as over the bound, want at most 16", grew/mib)
+	}
+}
+
+// 260 short tasks from one client made the table forget another client's finished, unfetched
+// task long before its ttlMs.
+func TestAFinishedTaskIsKeptForItsTimeToLiveWhateverOthersCreate(t *testing.T) {
+	_, base := hardened(t)
+	c := &mcptest.Client{URL: base + "/mcp"}
+	victim := startTask(t, c, 1, "slow_compute", `{"seconds":0,"label":"mine"}`)
+	if st, _ := taskStatus(t, c, victim, 20*time.Second); st != "completed" {
+		t.Fatalf("victim's task: %s", st)
+	}
+	plain := 0
+	for i := range 260 {
+		a, err := c.Stateless(i+10, "tools/call", `"name":"slow_compute","arguments":{"seconds":0,"label":"x"}`, tasksCaps, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(a.Body), "computed x") {
+			plain++ // the table took no further task: the call answered as a plain call
+		}
+	}
+	if st, kind := taskStatus(t, c, victim, time.Second); st != "completed" {
+		t.Fatalf("after another client's 260 tasks the finished task is %s (%s), want still completed", st, kind)
+	}
+	if plain == 0 {
+		t.Fatalf("260 tasks on a table of 256 all became tasks")
+	}
 }

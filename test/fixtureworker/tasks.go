@@ -66,6 +66,12 @@ var taskTools = []*tool{
 			label, _ := a["label"].(string)
 			return content(textItem(fmt.Sprintf("computed %s after %gs", label, secs))), nil
 		}},
+	{name: "big_task", doc: "Tasks fixture: continues as a task and answers a text of exactly n ASCII bytes (the task table's result bounds).",
+		args: []argSpec{{name: "n", kind: argInteger, required: true, min: 0, max: maxBigN, doc: "length in bytes"}},
+		run: func(c *call, a map[string]any) (any, error) {
+			c.becomeTask()
+			return c.text(bigText(a["n"].(int64))), nil
+		}},
 	{name: "failing_job", doc: "Tasks fixture: runs only as a task; after a second answers a tool error.",
 		schema: json.RawMessage(emptySchema),
 		run: func(c *call, _ map[string]any) (any, error) {
