@@ -76,10 +76,12 @@ classesSortedIn: aDictionary
 category: 'tools'
 method: McpSearchToolset
 findImplementors: args
-  | sel |
+  | sel rows |
   sel := self selectorArgument: args.
-  ^self page: (self labelsOf: (ClassOrganizer new implementorsOf: sel))
-    args: args defaultLimit: nil noun: 'methods'
+  rows := self labelsOf: (ClassOrganizer new implementorsOf: sel).
+  rows isEmpty ifTrue: [
+    ^self noMethodsFor: sel args: args suggesting: [:each | (ClassOrganizer new implementorsOf: each) notEmpty]].
+  ^self page: rows args: args defaultLimit: nil noun: 'methods'
 %
 category: 'tools'
 method: McpSearchToolset
@@ -102,10 +104,37 @@ method: McpSearchToolset
 findSenders: args
   "sendersOf: answers the methods together with where each sends the selector; only the methods
    are wanted, wherever the answer nests them."
-  | sel |
+  | sel rows |
   sel := self selectorArgument: args.
-  ^self page: (self labelsOf: (self methodsIn: (ClassOrganizer new sendersOf: sel)))
-    args: args defaultLimit: self class sourceSearchDefaultLimit noun: 'methods'
+  rows := self labelsOf: (self methodsIn: (ClassOrganizer new sendersOf: sel)).
+  rows isEmpty ifTrue: [
+    ^self noMethodsFor: sel args: args suggesting: [:each | (ClassOrganizer new implementorsOf: each) notEmpty]].
+  ^self page: rows args: args defaultLimit: self class sourceSearchDefaultLimit noun: 'methods'
+%
+category: 'private'
+method: McpSearchToolset
+noMethodsFor: aSelector args: args suggesting: aBlock
+  "(0 methods), and when the selector with its colon added or dropped is implemented, a did you
+   mean naming it, in the header and as the page's suggestions."
+  | answer variants |
+  answer := self page: #() args: args defaultLimit: nil noun: 'methods'.
+  variants := (self colonVariantsOf: aSelector) select: [:each | aBlock value: each].
+  variants isEmpty ifTrue: [^answer].
+  structured isNil ifFalse: [structured at: 'suggestions' put: (variants collect: [:each | each asString]) asArray].
+  ^(answer copyFrom: 1 to: answer size - 1) , '; did you mean '
+    , (self joined: (variants collect: [:each | each asString]) with: ' or ') , '?)'
+%
+category: 'private'
+method: McpSearchToolset
+colonVariantsOf: aSelector
+  "The selector with a trailing colon added (withdraw -> withdraw:) or, for a one-keyword
+   selector, dropped (deposit: -> deposit)."
+  | name |
+  name := aSelector asString.
+  (name includes: $:) ifFalse: [^{(name , ':') asSymbol}].
+  ((name occurrencesOf: $:) = 1 and: [name last = $:])
+    ifTrue: [^{(name copyFrom: 1 to: name size - 1) asSymbol}].
+  ^#()
 %
 category: 'private'
 method: McpSearchToolset
@@ -246,7 +275,7 @@ selectorArgument: args
   | sel |
   sel := args at: 'selector'.
   sel isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'selector must not be empty'].
-  ^sel asSymbol
+  ^self selectorFrom: sel
 %
 category: 'private'
 method: McpSearchToolset

@@ -252,6 +252,11 @@ pageSchema
     at: 'total' put: (self schemaOfType: 'integer' description: 'how many items there are (at least this many when complete is false)');
     at: 'complete' put: (self schemaOfType: 'boolean' description: 'false when the scan stopped early and total is only a lower bound');
     at: 'nextOffset' put: (self schemaOfType: 'integer' description: 'the offset of the next page; absent on the last');
+    at: 'suggestions' put: (Dictionary new
+      at: 'type' put: 'array';
+      at: 'items' put: (Dictionary new at: 'type' put: 'string'; yourself);
+      at: 'description' put: 'on an empty page, the names that may have been meant';
+      yourself);
     at: 'error' put: (self schemaOfType: 'object' description: 'present instead of the page when the call failed');
     yourself.
   ^Dictionary new

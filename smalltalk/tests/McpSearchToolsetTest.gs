@@ -230,3 +230,18 @@ testFindImplementorsKeepsEachMethodAsFields
   self assert: (item at: 'meta') == true.
   self assert: (item at: 'selector') = 'make'
 %
+category: 'tests'
+method: McpSearchToolsetTest
+testFindImplementorsOfASelectorWithoutItsColonSuggestsIt
+  | answer page |
+  answer := self callTool: 'find_implementors' with: {'selector'. 'beta'}.
+  self assert: answer = '(0 methods; did you mean beta:?)'.
+  page := (registry toolNamed: 'find_implementors' ifAbsent: [nil]) takeStructuredContent.
+  self assert: (page at: 'suggestions') = #('beta:').
+  self assert: (page at: 'total') = 0
+%
+category: 'tests'
+method: McpSearchToolsetTest
+testFindSendersTakesASelectorWrittenAsASymbol
+  self assert: (self lines: (self callTool: 'find_senders' with: {'selector'. '#alpha'})) size > 1
+%
