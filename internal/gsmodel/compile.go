@@ -32,7 +32,10 @@ type Method struct {
 	literals []Value
 	ivRead   []string
 	ivWrite  []string
-	kernel   bool // part of the model's kernel, not the user's code
+	names    []string // argument and temporary names, in slot order (frames.go)
+	home     *Method  // for a block's method: the method it is in (frames.go)
+	doit     bool     // compiled from a doit: no class or selector of its own (frames.go)
+	kernel   bool     // part of the model's kernel, not the user's code
 	obj      *Object
 }
 
@@ -43,6 +46,7 @@ type blockCode struct {
 	nvars int
 	body  func(f *frame) Value
 	home  *Method
+	meth  *Method // the block's own GsNMethod: its names, and homeMethod (frames.go)
 }
 
 type frame struct {
@@ -53,6 +57,8 @@ type frame struct {
 	home   *frame // the method's frame
 	dead   bool
 	s      *Session
+	block  *Block // the block this frame runs, nil for a method
+	pos    int    // 1-based source offset of the send running in this frame (its ip, frames.go)
 }
 
 // compileErr is one compile error in GemStone's errorDetails shape: {number. offset. text}.
@@ -125,6 +131,7 @@ func (s *Session) compileMethod(cls *Object, src string, dicts []*Object) (*Meth
 	}
 	stmts := c.statements(node.Body.Stmts, sc)
 	m.nvars = len(sc.names)
+	m.names = sc.names
 	if len(c.errs) > 0 {
 		return nil, c.errs, c.warnings
 	}
@@ -150,7 +157,7 @@ func (s *Session) compileDoit(src string, self Value, dicts []*Object) (*Method,
 	cls := s.classOf(self)
 	c := &compiler{s: s, cls: cls, dicts: dicts}
 	c.ivars = s.allInstVarNames(cls)
-	m := &Method{selector: "executedCode", class: cls, source: src}
+	m := &Method{selector: "executedCode", class: cls, source: src, doit: true}
 	c.m = m
 	sc := &scope{}
 	for _, t := range seq.Temps {
@@ -158,6 +165,7 @@ func (s *Session) compileDoit(src string, self Value, dicts []*Object) (*Method,
 	}
 	stmts := c.statements(seq.Stmts, sc)
 	m.nvars = len(sc.names)
+	m.names = sc.names
 	if len(c.errs) > 0 {
 		return nil, c.errs, c.warnings
 	}
@@ -398,27 +406,37 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 	c.m.sends = appendOnce(c.m.sends, n.Selector)
 	args := c.args(n.Args, sc)
 	sel := n.Selector
+	at := n.At + 1 // the send's ip: where its selector starts, 1-based as GemStone's offsets
 	if super {
 		defining := c.cls
 		return func(f *frame) Value {
 			r := recv(f)
 			vals := evalArgs(f, args)
+			f.pos = at
 			return f.s.superSend(defining, r, sel, vals)
 		}
 	}
 	switch len(args) {
 	case 0:
-		return func(f *frame) Value { return f.s.send(recv(f), sel, nil) }
+		return func(f *frame) Value {
+			r := recv(f)
+			f.pos = at
+			return f.s.send(r, sel, nil)
+		}
 	case 1:
 		a0 := args[0]
 		return func(f *frame) Value {
 			r := recv(f)
-			return f.s.send(r, sel, []Value{a0(f)})
+			a := a0(f)
+			f.pos = at
+			return f.s.send(r, sel, []Value{a})
 		}
 	}
 	return func(f *frame) Value {
 		r := recv(f)
-		return f.s.send(r, sel, evalArgs(f, args))
+		vals := evalArgs(f, args)
+		f.pos = at
+		return f.s.send(r, sel, vals)
 	}
 }
 
@@ -482,6 +500,8 @@ func (c *compiler) block(n *gscheck.BlockNode, sc *scope) exprFn {
 		return last
 	}
 	code.nvars = len(bs.names)
+	code.meth = &Method{selector: c.m.selector, class: c.cls, source: c.m.source, nargs: code.nargs,
+		nvars: code.nvars, names: bs.names, home: c.m}
 	return func(f *frame) Value { return &Block{code: code, outer: f} }
 }
 

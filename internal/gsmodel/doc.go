@@ -13,6 +13,7 @@
 //	              GemStone resolves them
 //	interpreter   interp.go, exception.go: sends, blocks, non-local return, ANSI exceptions
 //	              run on top of the signalling frame
+//	processes     process.go, frames.go: GsProcess and Semaphore, frames of a suspended process
 //	objects       object_types.go (what a value and an object are, the per-commit states),
 //	              object_access.go (making and reading objects through the session),
 //	              session.go (views, commits, conflicts)

@@ -111,6 +111,8 @@ var kernelClasses = []classSpec{
 	{"Message", "Object", "selector args", fmtPointers},
 	{"ExecBlock", "Object", "", fmtSpecial},
 	{"GsNMethod", "Object", "", fmtSpecial},
+	{"GsProcess", "Object", "", fmtSpecial},
+	{"Semaphore", "Object", "", fmtPointers},
 	{"Stream", "Object", "", fmtPointers},
 	{"PositionableStream", "Stream", "collection position readLimit", fmtPointers},
 	{"ReadStream", "PositionableStream", "", fmtPointers},
@@ -280,6 +282,7 @@ func (img *Image) Login(userID string) (*Session, error) {
 
 // Logout ends a session; its uncommitted changes are discarded.
 func (s *Session) Logout() {
+	s.endProcesses()
 	s.img.mu.Lock()
 	delete(s.img.sessions, s.id)
 	s.img.mu.Unlock()

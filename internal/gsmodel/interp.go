@@ -87,11 +87,11 @@ func (s *Session) invoke(m *Method, rcv Value, args []Value) Value {
 	if m.prim != nil {
 		return m.prim(s, rcv, args)
 	}
-	s.enter()
-	defer s.leave()
 	f := &frame{self: rcv, method: m, vars: make([]Value, m.nvars), s: s}
 	f.home = f
 	copy(f.vars, args)
+	s.enterFrame(f)
+	defer s.leaveFrame()
 	if !m.nlr {
 		v := m.body(f)
 		f.dead = true
@@ -121,11 +121,11 @@ func (s *Session) callBlock(b *Block, args []Value) Value {
 		return s.signalNew("ArgumentError", 2101, fmt.Sprintf("a block of %d arguments was sent %d", b.code.nargs, len(args)), nil)
 	}
 	s.checkInterrupt()
-	s.enter()
-	defer s.leave()
 	f := &frame{self: b.outer.self, method: b.outer.method, vars: make([]Value, b.code.nvars),
-		outer: b.outer, home: b.outer.home, s: s}
+		outer: b.outer, home: b.outer.home, s: s, block: b}
 	copy(f.vars, args)
+	s.enterFrame(f)
+	defer s.leaveFrame()
 	return b.code.body(f)
 }
 
@@ -238,3 +238,15 @@ func (s *Session) enter() {
 }
 
 func (s *Session) leave() { s.depth-- }
+
+// enterFrame is enter for an activation: it is also pushed on the running process's stack,
+// where GsProcess>>_frameContentsAt: finds it while the process is suspended (frames.go).
+func (s *Session) enterFrame(f *frame) {
+	s.enter()
+	s.stack = append(s.stack, f)
+}
+
+func (s *Session) leaveFrame() {
+	s.depth--
+	s.stack = s.stack[:len(s.stack)-1]
+}

@@ -43,6 +43,8 @@ func (img *Image) installPrimitives(s *Session) {
 	img.systemPrims(s)
 	img.socketPrims(s)
 	img.filePrims(s)
+	img.processPrims(s)
+	img.framePrims(s)
 }
 
 // ---- argument checks: a primitive refuses a wrong argument with GemStone's error kinds.

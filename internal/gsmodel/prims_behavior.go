@@ -421,8 +421,18 @@ func (img *Image) classDescriptionPrims(s *Session) {
 
 // methodObjectPrims: GsNMethod, a compiled method as an object.
 func (img *Image) methodObjectPrims(s *Session) {
-	img.prim(s, "GsNMethod", "selector", func(s *Session, a Value, x []Value) Value { return s.symbol(s.methodOf(a).selector) })
-	img.prim(s, "GsNMethod", "inClass", func(s *Session, a Value, x []Value) Value { return s.methodOf(a).class })
+	img.prim(s, "GsNMethod", "selector", func(s *Session, a Value, x []Value) Value {
+		if m := s.homeMethodOnly(a, "selector"); !m.doit {
+			return s.symbol(m.selector)
+		}
+		return nil
+	})
+	img.prim(s, "GsNMethod", "inClass", func(s *Session, a Value, x []Value) Value {
+		if m := s.homeMethodOnly(a, "inClass"); !m.doit {
+			return m.class
+		}
+		return nil
+	})
 	img.prim(s, "GsNMethod", "sourceString", func(s *Session, a Value, x []Value) Value {
 		m := s.methodOf(a)
 		if m.kernel && m.source == "" {

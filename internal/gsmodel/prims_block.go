@@ -48,7 +48,7 @@ func (img *Image) blockEvaluationPrims(s *Session) {
 		}
 	})
 	img.prim(s, "ExecBlock", "fork", func(s *Session, a Value, x []Value) Value {
-		return s.modelLimit("a forked GsProcess (the model runs one process per session)")
+		return s.modelLimit("a forked GsProcess (fork is not modelled, newProcess and resume are: a forked server would block the session in accept)")
 	})
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // GsSocket as far as McpChannel needs it, over real loopback sockets: the model's gem can dial a
-// real router. A forked GsProcess is what the model cannot be (one process per session), so a
+// real router. A forked GsProcess is what the model cannot be (fork is not modelled), so a
 // test that forks a server is skipped with that reason (modelLimit).
 
 type gsSocket struct {

@@ -28,6 +28,9 @@ type Session struct {
 	cacheName string
 	out       func(string) // where GsFile stdout and gciLogServer: lines go
 	sigEnv    map[*Object]*signalEnv
+	stack     []*frame   // the running process's activations, innermost last (frames.go)
+	sched     *scheduler // the session's GsProcesses, made on first use (process.go)
+	ending    bool       // logging out: unwinding processes run no ensure: blocks
 }
 
 // rd answers the state of o that this session sees.

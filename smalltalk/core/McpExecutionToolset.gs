@@ -37,17 +37,23 @@ category: 'tools'
 method: McpExecutionToolset
 executeCode: args
   "What Transcript received while the code ran, then the printString of its value, each capped at
-   maxChars (never more than the result cap). A compiler warning (a temporary that shadows another
-   name, say) is resumed, as Rowan and Jasper resume it: the code still runs. A compile error is
-   kind compileError with the compiler's errors."
-  | code limit report outcome |
+   maxChars (never more than the result cap). The code runs in a process of its own (McpProcessRun)
+   that stops at an error the code does not handle, so that the answer can say where: the error's
+   fields and the frames from the signal to the evaluated code. A compiler warning (a temporary
+   that shadows another name, say) is resumed, as Rowan and Jasper resume it: the code still runs.
+   A compile error is kind compileError with the compiler's errors, each with line and column."
+  | code limit report outcome run |
   code := args at: 'code'.
   limit := self maxCharsIn: args.
-  outcome := McpTranscriptSink capturing: [| value |
-    value := [[code evaluate] on: CompileWarning do: [:warning | warning resume]]
-      on: CompileError do: [:ex | report := self compileErrorReportFrom: ex source: code. ex return: nil].
-    report isNil ifTrue: [value printString] ifFalse: [nil]].
+  outcome := McpTranscriptSink capturing: [
+    run := McpProcessRun
+      on: [[[code evaluate] on: CompileWarning do: [:warning | warning resume]]
+        on: CompileError do: [:ex | report := self compileErrorReportFrom: ex source: code. ex return: nil]]
+      boundedBy: (Array with: self with: code).
+    run start.
+    (report isNil and: [run isStopped not]) ifTrue: [run result printString] ifFalse: [nil]].
   report isNil ifFalse: [^self signalCompileError: report].
+  run isStopped ifTrue: [^self signalStopped: run transcript: (outcome at: 2) limit: limit].
   ^self answerWithValue: (outcome at: 1) transcript: (outcome at: 2) limit: limit
 %
 category: 'output'
@@ -81,6 +87,25 @@ maxCharsIn: args
     ^McpError signalKind: 'invalidParams' message: 'maxChars must be 0 or more, not ' , value printString].
   cap isNil ifTrue: [^value].
   ^value min: cap
+%
+category: 'errors'
+method: McpExecutionToolset
+signalStopped: aStoppedRun transcript: aTranscriptString limit: anInteger
+  "The error the code raised, as a tool error whose text and structuredContent.error say where:
+   the exception's fields and the frames, after what Transcript received. The stopped process is
+   terminated first (its ensure: blocks run)."
+  | report ex fields lines |
+  ex := aStoppedRun exception.
+  [report := McpStackReport of: aStoppedRun] ensure: [aStoppedRun terminate].
+  fields := McpStackReport fieldsOf: ex.
+  fields at: 'exception' put: (fields removeKey: 'class').
+  fields at: 'frames' put: report frames.
+  lines := report linesUnder: (McpStackReport headlineOf: ex).
+  aTranscriptString isEmpty ifFalse: [
+    fields at: 'transcript' put: (self cap: aTranscriptString to: anInteger).
+    lines := (Array with: 'Transcript (' , (self count: aTranscriptString size of: 'characters') , '):'
+      with: (self cap: aTranscriptString to: anInteger)) , lines].
+  ^McpError signalKind: 'other' message: (self linesFrom: lines) details: fields
 %
 category: 'registration'
 method: McpExecutionToolset

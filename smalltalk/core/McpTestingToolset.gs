@@ -33,6 +33,13 @@ McpTestingToolset category: 'Mcp-Core'
 removeallmethods McpTestingToolset
 removeallclassmethods McpTestingToolset
 ! ------------------- Class methods for McpTestingToolset
+category: 'limits'
+classmethod: McpTestingToolset
+maxExplained
+  "Failing tests a run re-runs alone to say where and why they failed; describe_test_failure
+   explains any other."
+  ^3
+%
 ! ------------------- Instance methods for McpTestingToolset
 category: 'running'
 method: McpTestingToolset
@@ -42,31 +49,97 @@ allConcreteTestClasses
 %
 category: 'running'
 method: McpTestingToolset
-captureFailureOf: aSelector in: aClass
-  "Runs setUp, the test and tearDown as SUnit would, but keeps the exception that ends it. Answers
-   that exception, or nil when the test passed."
-  | test captured |
+explainRunOf: aSelector in: aClass
+  "Runs setUp, the test and tearDown as SUnit would, in a process of its own (McpProcessRun) that
+   stops where the test failed. Answers nil when the test passed, else a Dictionary: kind, the
+   exception's fields, the frames from the signal to the test method, and the text lines. The
+   stopped process is terminated before this answers, which runs tearDown."
+  | test run |
   test := aClass selector: aSelector.
-  captured := nil.
-  [test setUp.
-   [test perform: aSelector] ensure: [test tearDown]]
-    on: Error , TestFailure
-    do: [:ex | captured := ex. ex return: nil].
-  ^captured
+  run := McpProcessRun
+    on: [test setUp. [test perform: aSelector] ensure: [test tearDown]]
+    boundedBy: (Array with: self).
+  run start.
+  run isStopped ifFalse: [^nil].
+  ^[self explanationOf: run report: (McpStackReport of: run endingAt: test selector: aSelector)]
+    ensure: [run terminate]
+%
+category: 'running'
+method: McpTestingToolset
+explanationOf: aStoppedRun report: aStackReport
+  | ex explanation |
+  ex := aStoppedRun exception.
+  explanation := Dictionary new.
+  explanation at: 'kind' put: ((ex isKindOf: TestFailure) ifTrue: ['failure'] ifFalse: ['error']).
+  explanation at: 'exception' put: (McpStackReport fieldsOf: ex).
+  explanation at: 'frames' put: aStackReport frames.
+  explanation at: 'lines' put: (aStackReport linesUnder: (McpStackReport headlineOf: ex)).
+  ^explanation
+%
+category: 'running'
+method: McpTestingToolset
+explain: aProblemCollection
+  "Re-runs alone the first few problems (by label) to say where and why each failed: adds the
+   exception and frames to each problem's Dictionary and answers label -> text lines."
+  | explained sorted |
+  explained := Dictionary new.
+  sorted := (aProblemCollection asSortedCollection: [:a :b | (a at: 'test') <= (b at: 'test')]) asArray.
+  (sorted copyFrom: 1 to: (sorted size min: self class maxExplained)) do: [:problem |
+    explained at: (problem at: 'test') put: (self explainProblem: problem)].
+  ^explained
+%
+category: 'running'
+method: McpTestingToolset
+explainProblem: aProblem
+  "The text lines for one problem, whose Dictionary gains exception and frames."
+  | label cls explanation |
+  label := aProblem at: 'test'.
+  cls := self testClassOrNilNamed: (label copyFrom: 1 to: (label indexOf: $>) - 1).
+  cls isNil ifTrue: [^#()].
+  explanation := self explainRunOf: (label copyFrom: (label indexOf: $>) + 2 to: label size) asSymbol in: cls.
+  explanation isNil ifTrue: [^#('    (passed when run alone)')].
+  aProblem at: 'exception' put: (explanation at: 'exception').
+  aProblem at: 'frames' put: (explanation at: 'frames').
+  ^(explanation at: 'lines') collect: [:each | '    ' , each]
+%
+category: 'running'
+method: McpTestingToolset
+problemLines: aSortedLineArray explained: aDictionary of: aProblemCount
+  "The FAIL and ERROR lines, each followed by its explanation when it has one, and a note naming
+   how many were not explained."
+  | out |
+  out := OrderedCollection new.
+  aSortedLineArray do: [:line |
+    out add: line.
+    out addAll: (aDictionary at: (line copyFrom: 8 to: line size) ifAbsent: [#()])].
+  aProblemCount > aDictionary size ifTrue: [
+    out add: '(' , (aProblemCount - aDictionary size) printString
+      , ' more not explained here: describe_test_failure says where and why each failed)'].
+  ^out asArray
 %
 category: 'tools'
 method: McpTestingToolset
 describeTestFailure: args
-  | cls sel captured label |
+  | cls sel explanation label lines |
   cls := self testClassNamed: (args at: 'className').
   sel := self testSelector: (args at: 'selector') in: cls.
   label := cls name asString , '>>' , sel asString.
-  captured := self captureFailureOf: sel in: cls.
-  captured isNil ifTrue: [^label , ' passed when run alone (no failure to describe).'].
-  ^self capResult: label , ((captured isKindOf: TestFailure)
+  explanation := self explainRunOf: sel in: cls.
+  explanation isNil ifTrue: [
+    self noteStructured: (Dictionary new at: 'test' put: label; at: 'passed' put: true; yourself).
+    ^label , ' passed when run alone (no failure to describe).'].
+  self noteStructured: (Dictionary new
+    at: 'test' put: label;
+    at: 'passed' put: false;
+    at: 'kind' put: (explanation at: 'kind');
+    at: 'exception' put: (explanation at: 'exception');
+    at: 'frames' put: (explanation at: 'frames');
+    yourself).
+  lines := (explanation at: 'lines') copy.
+  lines at: 1 put: label , (((explanation at: 'kind') = 'failure')
       ifTrue: [' failed: ']
-      ifFalse: [' raised an error: '])
-    , captured class name asString , ': ' , (self describe: captured)
+      ifFalse: [' raised an error: ']) , lines first.
+  ^self capResult: (self linesFrom: lines)
 %
 category: 'private'
 method: McpTestingToolset
@@ -99,7 +172,7 @@ listFailingTests: args
     self add: result to: totals.
     lines addAll: (self problemLinesOf: result).
     problems addAll: (self problemsOf: result)].
-  lines := lines asSortedCollection asArray.
+  lines := self problemLines: lines asSortedCollection asArray explained: (self explain: problems) of: problems size.
   self noteCounts: totals problems: problems.
   ^self capResult: (self linesFrom: {self summaryLabel: (self count: classes size of: 'classes') counts: totals} , lines)
 %
@@ -175,6 +248,23 @@ testClassPageSchema
 %
 category: 'structured content'
 method: McpTestingToolset
+failureSchema
+  "The outputSchema of describe_test_failure: the test, whether it passed alone, and when it did
+   not, the kind, the exception and the frames."
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: (Dictionary new
+      at: 'test' put: (self schemaOfType: 'string' description: 'Class>>selector');
+      at: 'passed' put: (self schemaOfType: 'boolean' description: 'true when the test passed when run alone');
+      at: 'kind' put: (Dictionary new at: 'type' put: 'string'; at: 'enum' put: #('failure' 'error'); yourself);
+      at: 'exception' put: McpStackReport exceptionSchema;
+      at: 'frames' put: McpStackReport framesSchema;
+      at: 'error' put: (self schemaOfType: 'object' description: 'present instead when the call failed');
+      yourself);
+    yourself
+%
+category: 'structured content'
+method: McpTestingToolset
 testRunSchema
   "The outputSchema of a tool that runs tests: the counts and one entry per test that did not
    pass. A failed call answers structuredContent.error instead, which the schema allows."
@@ -187,6 +277,8 @@ testRunSchema
     at: 'properties' put: (Dictionary new
       at: 'test' put: (self schemaOfType: 'string' description: 'Class>>selector');
       at: 'kind' put: (Dictionary new at: 'type' put: 'string'; at: 'enum' put: #('failure' 'error'); yourself);
+      at: 'exception' put: McpStackReport exceptionSchema;
+      at: 'frames' put: McpStackReport framesSchema;
       yourself);
     yourself.
   counts at: 'problems' put: (Dictionary new
@@ -228,9 +320,9 @@ runTestClass: args
     problems addAll: (self problemsOf: result).
     lines addAll: (self problemLinesOf: result).
     self reportProgress: index of: tests size about: (self outcomeOf: result label: (self labelOf: (tests at: index)))].
+  lines := self problemLines: lines asSortedCollection asArray explained: (self explain: problems) of: problems size.
   self noteCounts: totals problems: problems.
-  ^self capResult: (self linesFrom: {self summaryLabel: cls name asString counts: totals}
-    , lines asSortedCollection asArray)
+  ^self capResult: (self linesFrom: {self summaryLabel: cls name asString counts: totals} , lines)
 %
 category: 'running'
 method: McpTestingToolset
@@ -243,13 +335,14 @@ outcomeOf: aTestResult label: aLabel
 category: 'tools'
 method: McpTestingToolset
 runTestMethod: args
-  | cls sel result |
+  | cls sel result problems lines |
   cls := self testClassNamed: (args at: 'className').
   sel := self testSelector: (args at: 'selector') in: cls.
   result := (cls selector: sel) run.
-  self noteCounts: (self add: result to: {0. 0. 0. 0}) problems: (self problemsOf: result).
-  ^self linesFrom: {self summaryOf: result label: cls name asString , '>>' , sel asString}
-    , (self problemLinesOf: result)
+  problems := self problemsOf: result.
+  lines := self problemLines: (self problemLinesOf: result) explained: (self explain: problems) of: problems size.
+  self noteCounts: (self add: result to: {0. 0. 0. 0}) problems: problems.
+  ^self capResult: (self linesFrom: {self summaryOf: result label: cls name asString , '>>' , sel asString} , lines)
 %
 category: 'running'
 method: McpTestingToolset
@@ -332,11 +425,12 @@ registerOn: aRegistry
   selectorProperty := self stringProperty: 'selector' description: 'A test selector, e.g. testParsesEmptyArray'.
   aRegistry add: ((McpTool
     name: 'describe_test_failure'
-    description: 'Re-run one test on its own (setUp, test, tearDown) and report the exception that ended it: its class and description. Says so when the test passes alone.'
+    description: 'Re-run one test on its own (setUp, test, tearDown) and say where and why it failed: the exception (class, number, description), then the frames from the one that signalled to the test method, innermost first, each with its Class>>selector, line, source line, receiver, arguments and temporaries. Says so when the test passes alone.'
     schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
     handler: [:args | self describeTestFailure: args])
       title: 'Describe a test failure';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      outputSchema: self failureSchema from: self;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_failing_tests'

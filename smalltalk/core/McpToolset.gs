@@ -644,6 +644,7 @@ compileErrorReportFrom: aCompileError source: aString
   report := Dictionary new.
   report at: 'errors' put: errors asArray.
   report at: 'line' put: (errors isEmpty ifTrue: [nil] ifFalse: [errors first at: 'line' ifAbsent: [nil]]).
+  report at: 'column' put: (errors isEmpty ifTrue: [nil] ifFalse: [errors first at: 'column' ifAbsent: [nil]]).
   errors isEmpty ifTrue: [report at: 'compiler' put: (self describe: aCompileError)].
   ^report
 %
@@ -691,7 +692,8 @@ describeCompileErrorDescriptor: aDescriptor source: aString
   (number isKindOf: Integer) ifTrue: [entry at: 'number' put: number].
   (offset isKindOf: Integer) ifTrue: [
     entry at: 'offset' put: offset.
-    entry at: 'line' put: (self lineOf: offset in: aString)].
+    entry at: 'line' put: (self lineOf: offset in: aString).
+    entry at: 'column' put: (self columnOf: offset in: aString)].
   (text isKindOf: CharacterCollection) ifTrue: [entry at: 'text' put: text asString].
   (name isKindOf: CharacterCollection) ifTrue: [entry at: 'name' put: name asString].
   ^entry
@@ -704,6 +706,16 @@ element: anIndex of: aDescriptor
       ifTrue: [aDescriptor at: anIndex]
       ifFalse: [nil]]
     on: Error do: [:e | e return: nil]
+%
+category: 'compiling'
+method: McpToolset
+columnOf: anOffset in: aString
+  "The 1-based column, within its line, of the character at anOffset."
+  | column |
+  column := 1.
+  1 to: ((anOffset - 1) min: aString size) do: [:i |
+    column := (aString at: i) == Character lf ifTrue: [1] ifFalse: [column + 1]].
+  ^column
 %
 category: 'compile errors'
 method: McpToolset

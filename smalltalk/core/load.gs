@@ -18,7 +18,7 @@ run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpError #McpJson #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
-   #McpExecutionToolset #McpSessionToolset
+   #McpProcessRun #McpStackReport #McpExecutionToolset #McpSessionToolset
    #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
    #McpDispatcher #McpServer )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
@@ -33,6 +33,8 @@ input smalltalk/core/McpToolRegistry.gs
 input smalltalk/core/McpReadLedger.gs
 input smalltalk/core/McpToolset.gs
 input smalltalk/core/McpTranscriptSink.gs
+input smalltalk/core/McpProcessRun.gs
+input smalltalk/core/McpStackReport.gs
 input smalltalk/core/McpExecutionToolset.gs
 input smalltalk/core/McpSessionToolset.gs
 !

@@ -272,3 +272,49 @@ testTranscriptWritesToTheSessionStream
       ifFalse: [temps at: #TranscriptStream_SessionStream put: previous]].
   self assert: sink captured = 'probe'
 %
+category: 'helpers'
+method: McpKernelFactsTest
+suspendedAtErrorIn: aBlock
+  "A process running aBlock, suspended by its own handler on top of the frames of the error it
+   met, as McpProcessRun>>stopAt: suspends it."
+  | semaphore process |
+  semaphore := Semaphore new.
+  process := [aBlock on: Error do: [:ex | semaphore signal. process suspend. ex return: nil]] newProcess.
+  process resume.
+  semaphore wait.
+  ^process
+%
+category: 'tests - processes'
+method: McpKernelFactsTest
+testASuspendedProcessShowsItsFramesNamesValuesAndLines
+  "McpStackReport reads a stopped run's frames with _frameContentsAt: (slot 1 the method, 2 the
+   ip, 8 self, 9 the argument and temporary names, 10 + i their values) and the line with
+   _lineNumberForIp:. GemTalk/Jasper reads that layout from a process GemStone suspended at an
+   error; here the process suspended itself in its handler, as McpProcessRun's does."
+  | process level found |
+  process := self suspendedAtErrorIn: [| total | total := 5. total / 0].
+  [found := nil.
+   level := 1.
+   [found isNil and: [level <= process localStackDepth]] whileTrue: [ | frame |
+     frame := process _frameContentsAt: level.
+     ((frame at: 9) includes: #total) ifTrue: [found := frame].
+     level := level + 1].
+   self assert: found notNil.
+   self assert: (found at: 10 + ((found at: 9) indexOf: #total)) = 5.
+   self assert: ((found at: 1) _lineNumberForIp: (found at: 2)) = 7.
+   self assert: (found at: 1) isMethodForBlock]
+    ensure: [process terminate]
+%
+category: 'tests - processes'
+method: McpKernelFactsTest
+testTerminatingASuspendedProcessRunsItsEnsureBlocks
+  "McpProcessRun>>terminate ends a stopped run with GsProcess>>terminate and relies on it to run
+   the run's ensure: blocks: a test's tearDown runs that way after describe_test_failure has read
+   the frames."
+  | log process |
+  log := OrderedCollection new.
+  process := self suspendedAtErrorIn: [[1 / 0] ensure: [log add: #ensured]].
+  self assert: log isEmpty.
+  process terminate.
+  self assert: log asArray = #(#ensured)
+%

@@ -58,11 +58,41 @@ testExecuteCodeIsCapped
 %
 category: 'tests - execution'
 method: McpSessionToolsetTest
-testExecuteCodeSyntaxErrorIsACompileError
+testExecuteCodeSyntaxErrorIsACompileErrorWithItsLineAndColumn
   | caught |
-  caught := [(self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '1 +'; yourself). nil]
+  caught := [(self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '| a |
+a := 1 +'; yourself). nil]
     on: Error do: [:ex | ex return: ex].
-  self assert: ((caught isKindOf: McpError) and: [caught kind = 'compileError'])
+  self assert: (caught isKindOf: McpError).
+  self assert: caught kind = 'compileError'.
+  self assert: (caught extraFields at: 'line') = 2.
+  self assert: (caught extraFields at: 'column') >= 8.
+  self assert: (caught safeText beginsWith: 'compile error at line 2')
+%
+category: 'tests'
+method: McpSessionToolsetTest
+testExecuteCodeThatRaisesSaysWhereWithTheTemporaries
+  | caught frames |
+  caught := [(self toolset: McpExecutionToolset) executeCode: (Dictionary new at: 'code' put: '| total |
+total := 5.
+total foo: 6'; yourself). nil]
+    on: McpError do: [:ex | ex return: ex].
+  self assert: (caught isKindOf: McpError).
+  self assert: (caught extraFields at: 'exception') = 'MessageNotUnderstood'.
+  frames := caught extraFields at: 'frames'.
+  self assert: frames size = 1.
+  self assert: (frames first at: 'method') = 'executed code'.
+  self assert: (frames first at: 'line') = 3.
+  self assert: (frames first at: 'source') = 'total foo: 6'.
+  self assert: ((frames first at: 'temps') at: 'total') = '5'.
+  self assert: (caught safeText includesString: 'executed code (line 3): total foo: 6')
+%
+category: 'tests'
+method: McpSessionToolsetTest
+testExecuteCodeThatHandlesItsOwnErrorIsNotStopped
+  self assert: ((self toolset: McpExecutionToolset)
+      executeCode: (Dictionary new at: 'code' put: '[1/0] on: ZeroDivide do: [:e | e return: 7]'; yourself))
+    = '7'
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest

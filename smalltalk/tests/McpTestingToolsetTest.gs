@@ -42,7 +42,35 @@ installFixtures
   self compileFixtureMethod: 'testFails
   self assert: 3 + 4 = 8' in: sample.
   self compileFixtureMethod: 'testErrors
-  ^1 / 0' in: sample
+  ^1 / 0' in: sample.
+  self installDeepFixturesIn: sample
+%
+category: 'fixtures'
+method: McpTestingToolsetTest
+installDeepFixturesIn: aTestClass
+  "McpFixtureDeepTest: a failed assert:equals: with temporaries, and an error raised two sends
+   deep in McpFixtureAccount (withdraw: called from transfer:)."
+  | account deep |
+  account := self defineFixtureClass: 'McpFixtureAccount' superclass: Object instVarNames: #(#balance).
+  self compileFixtureMethod: 'balance
+  ^balance ifNil: [0]' in: account.
+  self compileFixtureMethod: 'withdraw: anAmount
+  anAmount > self balance
+    ifTrue: [^self error: ''insufficient funds''].
+  balance := self balance - anAmount' in: account.
+  self compileFixtureMethod: 'transfer: anAmount to: anAccount
+  self withdraw: anAmount.
+  ^anAccount' in: account.
+  deep := self defineFixtureClass: 'McpFixtureDeepTest' superclass: TestCase instVarNames: #().
+  self compileFixtureMethod: 'testEquals
+  | first second |
+  first := 3.
+  second := 4.
+  self assert: first + second equals: 8' in: deep.
+  self compileFixtureMethod: 'testTransfer
+  | from |
+  from := (System myUserProfile objectNamed: #McpFixtureAccount) new.
+  from transfer: 30 to: nil' in: deep
 %
 category: 'running'
 method: McpTestingToolsetTest
@@ -57,7 +85,8 @@ testRunTestClassSummarisesTheCountsAndNamesEachProblem
   self assert: answer first = 'McpFixtureSampleTest: 3 run, 1 passed, 1 failed, 1 error'.
   self assert: (answer includes: 'FAIL   McpFixtureSampleTest>>testFails').
   self assert: (answer includes: 'ERROR  McpFixtureSampleTest>>testErrors').
-  self assert: answer size = 3
+  self assert: (answer includes: '    TestFailure: Assertion failed').
+  self assert: (answer includes: '      McpFixtureSampleTest>>testErrors (line 2): ^1 / 0')
 %
 category: 'tests'
 method: McpTestingToolsetTest
@@ -116,7 +145,14 @@ testRunTestMethodOfAFailingTestSaysFail
   self
     assert: (self lines: (self callTool: 'run_test_method'
       with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testFails'}))
-    = #('McpFixtureSampleTest>>testFails: 1 run, 0 passed, 1 failed, 0 errors' 'FAIL   McpFixtureSampleTest>>testFails')
+    = #('McpFixtureSampleTest>>testFails: 1 run, 0 passed, 1 failed, 0 errors' 'FAIL   McpFixtureSampleTest>>testFails'
+      '    TestFailure: Assertion failed' '    Where (innermost first):'
+      '      [] in TestCase>>assert: (line 2): aBoolean == true ifFalse: [TestFailure new signal: ''Assertion failed'']'
+      '          self = a McpFixtureSampleTest'
+      '      TestCase>>assert: (line 2): aBoolean == true ifFalse: [TestFailure new signal: ''Assertion failed'']'
+      '          self = a McpFixtureSampleTest; aBoolean = false'
+      '      McpFixtureSampleTest>>testFails (line 2): self assert: 3 + 4 = 8'
+      '          self = a McpFixtureSampleTest')
 %
 category: 'tests'
 method: McpTestingToolsetTest
@@ -134,7 +170,8 @@ testListFailingTestsNamesOnlyTheTestsThatDidNotPass
   self assert: answer first = '1 class: 3 run, 1 passed, 1 failed, 1 error'.
   self assert: (answer includes: 'FAIL   McpFixtureSampleTest>>testFails').
   self assert: (answer includes: 'ERROR  McpFixtureSampleTest>>testErrors').
-  self assert: answer size = 3
+  self assert: (answer includes: '    Where (innermost first):').
+  self assert: (answer includes: '      McpFixtureSampleTest>>testFails (line 2): self assert: 3 + 4 = 8')
 %
 category: 'tests'
 method: McpTestingToolsetTest
@@ -159,7 +196,7 @@ testDescribeTestFailureNamesTheErrorClass
   | answer |
   answer := self callTool: 'describe_test_failure'
     with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testErrors'}.
-  self assert: (answer beginsWith: 'McpFixtureSampleTest>>testErrors raised an error: ZeroDivide: ')
+  self assert: (answer beginsWith: 'McpFixtureSampleTest>>testErrors raised an error: ZeroDivide')
 %
 category: 'tests'
 method: McpTestingToolsetTest
@@ -250,4 +287,82 @@ testRunTestClassOfAMisspelledClassSuggestsTheTestClass
   failure := self failureOf: 'run_test_class' with: {'className'. 'McpFixtureSampleTests'}.
   self assert: failure kind = 'notFound'.
   self assert: (failure extraFields at: 'suggestions') = #('McpFixtureSampleTest') description: failure messageText
+%
+category: 'helpers'
+method: McpTestingToolsetTest
+structuredOf: aToolName
+  "The structured content the last call of aToolName kept."
+  ^(registry toolNamed: aToolName ifAbsent: [nil]) takeStructuredContent
+%
+category: 'tests - where and why'
+method: McpTestingToolsetTest
+testDescribeTestFailureSaysWhereTheAssertionFailed
+  | answer frames last |
+  answer := self lines: (self callTool: 'describe_test_failure'
+    with: {'className'. 'McpFixtureSampleTest'. 'selector'. 'testFails'}).
+  self assert: answer first = 'McpFixtureSampleTest>>testFails failed: TestFailure: Assertion failed'.
+  self assert: (answer includes: '  McpFixtureSampleTest>>testFails (line 2): self assert: 3 + 4 = 8').
+  frames := (self structuredOf: 'describe_test_failure') at: 'frames'.
+  last := frames last.
+  self assert: (last at: 'method') = 'McpFixtureSampleTest>>testFails'.
+  self assert: (last at: 'line') = 2.
+  self assert: (last at: 'source') = 'self assert: 3 + 4 = 8'
+%
+category: 'tests - where and why'
+method: McpTestingToolsetTest
+testDescribeTestFailureShowsBothValuesOfAssertEqualsAndTheTemporaries
+  | structured frames equals test |
+  self callTool: 'describe_test_failure' with: {'className'. 'McpFixtureDeepTest'. 'selector'. 'testEquals'}.
+  structured := self structuredOf: 'describe_test_failure'.
+  self assert: (structured at: 'kind') = 'failure'.
+  self assert: ((structured at: 'exception') at: 'class') = 'TestFailure'.
+  frames := structured at: 'frames'.
+  equals := frames detect: [:each | (each at: 'method') = 'TestCase>>assert:equals:'].
+  self assert: (equals at: 'args') values asSortedCollection asArray = #('7' '8').
+  test := frames last.
+  self assert: (test at: 'method') = 'McpFixtureDeepTest>>testEquals'.
+  self assert: (test at: 'line') = 5.
+  self assert: ((test at: 'temps') at: 'first') = '3'.
+  self assert: ((test at: 'temps') at: 'second') = '4'
+%
+category: 'tests - where and why'
+method: McpTestingToolsetTest
+testDescribeTestFailureFollowsAnErrorTwoSendsDeep
+  | frames methods withdraw |
+  self callTool: 'describe_test_failure' with: {'className'. 'McpFixtureDeepTest'. 'selector'. 'testTransfer'}.
+  frames := (self structuredOf: 'describe_test_failure') at: 'frames'.
+  methods := frames collect: [:each | each at: 'method'].
+  self assert: (methods includes: 'McpFixtureAccount>>withdraw:').
+  self assert: (methods indexOf: 'McpFixtureAccount>>withdraw:') < (methods indexOf: 'McpFixtureAccount>>transfer:to:').
+  self assert: methods last = 'McpFixtureDeepTest>>testTransfer'.
+  withdraw := frames detect: [:each | (each at: 'method') = 'McpFixtureAccount>>withdraw:'].
+  self assert: (withdraw at: 'line') = 3.
+  self assert: ((withdraw at: 'args') at: 'anAmount') = '30'.
+  self assert: (frames last at: 'temps') keys asArray = #('from')
+%
+category: 'tests - where and why'
+method: McpTestingToolsetTest
+testARunExplainsAFewFailuresInlineAndKeepsThemStructured
+  | answer problems failure |
+  answer := self lines: (self callTool: 'run_test_class' with: {'className'. 'McpFixtureDeepTest'}).
+  self assert: answer first = 'McpFixtureDeepTest: 2 run, 0 passed, 1 failed, 1 error'.
+  self assert: (answer includes: '      McpFixtureAccount>>withdraw: (line 3): ifTrue: [^self error: ''insufficient funds''].').
+  problems := (self structuredOf: 'run_test_class') at: 'problems'.
+  failure := problems detect: [:each | (each at: 'test') = 'McpFixtureDeepTest>>testEquals'].
+  self assert: (failure at: 'frames') last = ((failure at: 'frames') detect: [:each | (each at: 'method') = 'McpFixtureDeepTest>>testEquals']).
+  self assert: ((failure at: 'exception') at: 'class') = 'TestFailure'
+%
+category: 'tests - where and why'
+method: McpTestingToolsetTest
+testTearDownRunsAfterTheFailureIsDescribed
+  | cls |
+  cls := self defineFixtureClass: 'McpFixtureTearDownTest' superclass: TestCase instVarNames: #().
+  self compileFixtureMethod: 'tearDown
+  SessionTemps current at: #McpFixtureTornDown put: true' in: cls.
+  self compileFixtureMethod: 'testFails
+  SessionTemps current at: #McpFixtureTornDown put: false.
+  self assert: false' in: cls.
+  [self callTool: 'describe_test_failure' with: {'className'. 'McpFixtureTearDownTest'. 'selector'. 'testFails'}.
+   self assert: (SessionTemps current at: #McpFixtureTornDown) == true]
+    ensure: [SessionTemps current removeKey: #McpFixtureTornDown ifAbsent: [nil]]
 %

@@ -9,7 +9,7 @@ run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpTestCase #McpCoreTestToolset #McpTestServer #McpTestLedger #McpReadLedgerTest
-   #McpJsonTest #McpUtf8Test #McpToolTest #McpDispatcherTest #McpServerTest
+   #McpJsonTest #McpProcessRunTest #McpUtf8Test #McpToolTest #McpDispatcherTest #McpServerTest
    #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
@@ -32,6 +32,7 @@ input smalltalk/tests/McpKernelFactsTest.gs
 !
 ! ------------------- The worker-core suites
 input smalltalk/tests/McpJsonTest.gs
+input smalltalk/tests/McpProcessRunTest.gs
 input smalltalk/tests/McpUtf8Test.gs
 input smalltalk/tests/McpToolTest.gs
 input smalltalk/tests/McpReadLedgerTest.gs

@@ -166,6 +166,7 @@ func TestTheListAndTestRunToolsDeclareTheirSchemaAndTheDocsNameThem(t *testing.T
 		"pageSchema": {"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
 			"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes"},
 		"testRunSchema": {"run_test_class", "run_test_method", "list_failing_tests"},
+		"failureSchema": {"describe_test_failure"},
 	}
 	structured := map[string]bool{}
 	for schema, names := range want {
