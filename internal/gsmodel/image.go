@@ -155,7 +155,6 @@ var kernelClasses = []classSpec{
 	// refused by name.
 	{"GsSecureSocket", "GsSocket", "", fmtPointers},
 	{"GsTsExternalSession", "Object", "", fmtPointers},
-	{"Semaphore", "Object", "", fmtPointers},
 	{"Time", "Object", "", fmtPointers},
 	{"DateTime", "Object", "", fmtPointers},
 	{"BinaryFloat", "Object", "", fmtPointers},
@@ -170,12 +169,13 @@ var kernelClasses = []classSpec{
 var refusedClasses = map[string]string{
 	"GsSecureSocket":      "GemTalk/mcp_server docs/GemStone_Notes.md, Sockets and TLS",
 	"GsTsExternalSession": "GemTalk/mcp_server McpSession.gs",
-	"Semaphore":           "GemTalk/mcp_server McpServer.gs, Semaphore forMutualExclusion",
-	"Time":                "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",
-	"DateTime":            "GemTalk/Rowan's copy of Class>>_subclass:...options:, DateTime now",
-	"BinaryFloat":         "GemTalk/Grail smalltalk, definingClass == BinaryFloat",
-	"SmallDouble":         "GemTalk/Grail smalltalk, definingClass == SmallDouble",
-	"TestAsserter":        "GemTalk/mcp_server docs/GemStone_Notes.md, SUnit",
+	// new, wait and signal are modelled (process.go); the rest of Semaphore is refused.
+	"Semaphore":    "GemTalk/mcp_server McpServer.gs, Semaphore forMutualExclusion",
+	"Time":         "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",
+	"DateTime":     "GemTalk/Rowan's copy of Class>>_subclass:...options:, DateTime now",
+	"BinaryFloat":  "GemTalk/Grail smalltalk, definingClass == BinaryFloat",
+	"SmallDouble":  "GemTalk/Grail smalltalk, definingClass == SmallDouble",
+	"TestAsserter": "GemTalk/mcp_server docs/GemStone_Notes.md, SUnit",
 }
 
 // Options say how NewImageWith makes an image; the zero value is the default.

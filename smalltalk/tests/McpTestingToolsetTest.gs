@@ -148,11 +148,11 @@ testRunTestMethodOfAFailingTestSaysFail
     = #('McpFixtureSampleTest>>testFails: 1 run, 0 passed, 1 failed, 0 errors' 'FAIL   McpFixtureSampleTest>>testFails'
       '    TestFailure: Assertion failed' '    Where (innermost first):'
       '      [] in TestCase>>assert: (line 2): aBoolean == true ifFalse: [TestFailure new signal: ''Assertion failed'']'
-      '          self = a McpFixtureSampleTest'
+      '          self = McpFixtureSampleTest debug: #testFails'
       '      TestCase>>assert: (line 2): aBoolean == true ifFalse: [TestFailure new signal: ''Assertion failed'']'
-      '          self = a McpFixtureSampleTest; aBoolean = false'
+      '          self = McpFixtureSampleTest debug: #testFails; aBoolean = false'
       '      McpFixtureSampleTest>>testFails (line 2): self assert: 3 + 4 = 8'
-      '          self = a McpFixtureSampleTest')
+      '          self = McpFixtureSampleTest debug: #testFails')
 %
 category: 'tests'
 method: McpTestingToolsetTest
