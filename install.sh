@@ -5,7 +5,10 @@
 #                                 installed; changes nothing (no build, no commit)
 #   ./install.sh                  build bin/mcp-gemstone if missing or stale, file in, commit, verify
 #   ./install.sh --no-build       ...without touching the binary
-#   ./install.sh --groups "core"  ...only these smalltalk/ groups (default: every group with a load.gs)
+#   ./install.sh --groups "core"  ...only these smalltalk/ groups (default: every group with a load.gs,
+#                                 but the optional grail)
+#   ./install.sh --grail          ...and the optional Python toolset, smalltalk/grail and its suite
+#                                 smalltalk/tests/grail (Grail images only; also MCP_WITH_GRAIL=1)
 #
 # Steps of a plain run, each its own linked topaz session (no netldi needed):
 #   1. prepare: create the Mcp dictionary if absent (in this user's symbol list), and unbind the
@@ -28,28 +31,38 @@ cd "$ROOT"
 # shellcheck source=SCRIPTDIR/gs-env.sh
 . "$ROOT/gs-env.sh"
 
-CHECK=0 BUILD=1 ONLY_GROUPS=""
+CHECK=0 BUILD=1 ONLY_GROUPS="" GRAIL="${MCP_WITH_GRAIL:-0}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) CHECK=1 ;;
     --no-build) BUILD=0 ;;
     --groups) shift; ONLY_GROUPS="${1:?--groups needs a list}" ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [--check] [--no-build] [--groups \"core tests\"]" >&2; exit 2 ;;
+    --grail) GRAIL=1 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [--check] [--no-build] [--grail] [--groups \"core tests\"]" >&2; exit 2 ;;
   esac
   shift
 done
+case "$GRAIL" in
+  0|1) ;;
+  *) echo "error: MCP_WITH_GRAIL=$GRAIL: use 1 to file in the Grail toolset, 0 (or unset) not to" >&2; exit 2 ;;
+esac
 
 LOGDIR="$ROOT/build/install"
 BIN="$ROOT/bin/mcp-gemstone"
 
 # ---- what the files define --------------------------------------------------------------------
 
-# Groups in load order: core first, tests last, any other group with a load.gs in between.
+# Groups in load order: core first, tests last, any other group with a load.gs in between. The
+# optional Grail group (smalltalk/grail, and its suite smalltalk/tests/grail after tests) only with
+# --grail: its methods name Grail's classes, so it cannot compile in an image without Grail, and no
+# probe of the image can tell that Grail is the one it was written against.
 list_groups() {
   local g all=()
   for g in "$ROOT"/smalltalk/*/load.gs; do [ -f "$g" ] && all+=("$(basename "$(dirname "$g")")"); done
-  for g in core $(printf '%s\n' "${all[@]}" | grep -vxE 'core|tests' | sort) tests; do
+  if [ "$GRAIL" = 1 ] && [ -f "$ROOT/smalltalk/tests/grail/load.gs" ]; then all+=(tests/grail); fi
+  for g in core $(printf '%s\n' "${all[@]}" | grep -vxE 'core|tests|grail|tests/grail' | sort) \
+      $([ "$GRAIL" = 1 ] && echo grail) tests tests/grail; do
     printf '%s\n' "${all[@]}" | grep -qx "$g" || continue
     if [ -n "$ONLY_GROUPS" ] && [[ " $ONLY_GROUPS " != *" $g "* ]]; then continue; fi
     echo "$g"
@@ -143,9 +156,9 @@ binary_state() {
 # one multi-line string literal split in the image, not as one literal per entry: a single method
 # (a run block) stays small whatever the size of the manifest.
 
-# Every class name the files of every group define, whatever --groups selects: a class of an
-# unselected group is this project's too, not another product's.
-KNOWN_CLASSES="$(for g in $(ONLY_GROUPS="" list_groups); do group_manifest "$g"; done | awk 'NF == 1' | sort -u)"
+# Every class name the files of every group define, whatever --groups and --grail select: a class
+# of an unselected group is this project's too, not another product's.
+KNOWN_CLASSES="$(for g in $(ONLY_GROUPS="" GRAIL=1 list_groups); do group_manifest "$g"; done | awk 'NF == 1' | sort -u)"
 
 # Prints each non-empty input line after prefix $1.
 each_line() { local l; while IFS= read -r l; do [ -z "$l" ] || printf '%s%s\n' "$1" "$l"; done; }
@@ -207,6 +220,16 @@ session() {
   [ "$rc" -eq 0 ] || echo "warning: topaz exited $rc in step '$name' although the image reported success; see $log" >&2
 }
 
+# What --check says about the optional Grail toolset.
+grail_decision() {
+  [ -f "$ROOT/smalltalk/grail/load.gs" ] || return 0
+  if [ "$GRAIL" = 1 ]; then
+    echo "  grail        selected (--grail or MCP_WITH_GRAIL=1): smalltalk/grail and smalltalk/tests/grail need Grail (ModuleAst) in the image"
+  else
+    echo "  grail        not selected: the optional Python toolset is filed in only with --grail (or MCP_WITH_GRAIL=1), on a Grail image"
+  fi
+}
+
 # ---- --check ----------------------------------------------------------------------------------
 
 if [ "$CHECK" = 1 ]; then
@@ -244,6 +267,7 @@ if [ "$CHECK" = 1 ]; then
     gm="$(group_manifest "$g" | awk 'NF == 1 {c++} NF > 1 {m++} END {printf "%d classes, %d methods", c, m}')"
     echo "  smalltalk/$g  $gm"
   done
+  grail_decision
   echo "  total        $N_CLASSES classes, $N_METHODS methods, into symbol dictionary Mcp"
   echo "  binary       bin/mcp-gemstone is $(binary_state)$([ "$BUILD" = 0 ] && echo ' (--no-build: left alone)')"
   [ "$manifest_ok" = 1 ] || rc=1
@@ -288,9 +312,10 @@ gs_env_marked "$LOGDIR/prepare.log" | sed -n -e 's/^created Mcp$/  created the M
   -e 's/^foreign \(.*\) \(.*\)$/  note: \1.\2 is not defined here; left alone/p'
 
 for g in $GROUPS_SELECTED; do
+  log="group-${g//\//-}"
   { echo "set sourcestringclass String"; echo "input smalltalk/$g/load.gs"; echo "errorcount"; st_commit_group; } |
-    session "group-$g" commit-group || { echo "install FAILED filing in smalltalk/$g; see build/install/group-$g.log" >&2; exit 1; }
-  echo "  smalltalk/$g filed in and committed (compiler output: build/install/group-$g.log)"
+    session "$log" commit-group || { echo "install FAILED filing in smalltalk/$g; see build/install/$log.log" >&2; exit 1; }
+  echo "  smalltalk/$g filed in and committed (compiler output: build/install/$log.log)"
 done
 
 { st_users; st_verify; } | session verify verify || { echo "install FAILED: verification did not run; see build/install/verify.log" >&2; exit 1; }

@@ -3,6 +3,8 @@
 #
 #   ./run-unit-tests.sh                 every TestCase subclass smalltalk/tests defines
 #   ./run-unit-tests.sh McpJsonTest     only the named suites
+#   MCP_WITH_GRAIL=1 ./run-unit-tests.sh  ...and the suite of the optional Grail toolset
+#                                       (smalltalk/tests/grail), on an image installed with --grail
 #
 # McpKernelFactsTest (the kernel facts the worker relies on) runs first; its result is printed
 # first, each broken fact with the code that relies on it. Then one line per suite and a final
@@ -26,7 +28,9 @@ gs_env_require_topaz || exit 1
 if [ $# -gt 0 ]; then
   SUITES="$(printf '%s\n' "$@")"
 else
-  SUITES="$(cat smalltalk/tests/*.gs 2>/dev/null | sed -n "s/^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]\{1,\}[A-Za-z]*[Ss]ubclass:[[:space:]]*[#']\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p" | sort -u)"
+  suite_files=(smalltalk/tests/*.gs)
+  if [ "${MCP_WITH_GRAIL:-0}" = 1 ]; then suite_files+=(smalltalk/tests/grail/*.gs); fi
+  SUITES="$(cat "${suite_files[@]}" 2>/dev/null | sed -n "s/^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]\{1,\}[A-Za-z]*[Ss]ubclass:[[:space:]]*[#']\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p" | sort -u)"
   [ -n "$SUITES" ] || { echo "error: smalltalk/tests defines no classes; nothing to run" >&2; exit 1; }
 fi
 NETLDI=false

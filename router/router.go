@@ -174,9 +174,6 @@ type Server struct {
 	stateKey  [32]byte
 	listeners listenerSet
 	tasks     taskTable
-
-	// watches are the sessions whose gems are asked for resource updates (resources.go).
-	watches sync.Map
 }
 
 // New builds a Server. Nothing listens until its Handler is served.

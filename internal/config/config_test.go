@@ -187,21 +187,82 @@ func TestGrailDirIsShorthandForTheToolsetOptionUnderTheSpecsRules(t *testing.T) 
 	if got := string(c.ToolsetOptions[GrailToolset]["grailDirectory"]); got != `"`+dir+`"` {
 		t.Fatalf("grailDirectory %s", got)
 	}
-	// Without the toolset in the surface: left off, with a warning.
-	c, err = Load(nil, env("MCP_GRAIL_DIR", dir), io.Discard)
-	if err != nil || c.ToolsetOptions != nil || len(c.Warnings) != 1 {
-		t.Fatalf("options %v warnings %v err %v", c.ToolsetOptions, c.Warnings, err)
+	// Without the toolset in the surface: refused as a setting (left off), with a warning naming
+	// why, not a failed start, as the specification has it: the variable is commonly exported for
+	// run-unit-tests.sh rather than meant as a request for a Grail server.
+	for _, without := range [][]string{{"MCP_GRAIL_DIR", dir}, {"MCP_GRAIL_DIR", dir, "MCP_TOOLSETS", "McpBrowsingToolset"}} {
+		c, err = Load(nil, env(without...), io.Discard)
+		if err != nil || c.ToolsetOptions != nil || len(c.Warnings) != 1 ||
+			!strings.Contains(c.Warnings[0], "not in MCP_TOOLSETS: left off") || !strings.Contains(c.Warnings[0], "does not add it") {
+			t.Fatalf("%v: options %v warnings %v err %v", without, c.ToolsetOptions, c.Warnings, err)
+		}
 	}
 	// MCP_TOOLSET_OPTIONS replaces it.
+	elsewhere := grailCheckout(t)
 	c, err = Load(nil, env("MCP_TOOLSETS", surface, "MCP_GRAIL_DIR", dir,
-		"MCP_TOOLSET_OPTIONS", `{"McpGrailToolset":{"grailDirectory":"/elsewhere"}}`), io.Discard)
-	if err != nil || string(c.ToolsetOptions[GrailToolset]["grailDirectory"]) != `"/elsewhere"` || len(c.Warnings) != 1 {
+		"MCP_TOOLSET_OPTIONS", `{"McpGrailToolset":{"grailDirectory":"`+elsewhere+`"}}`), io.Discard)
+	if err != nil || string(c.ToolsetOptions[GrailToolset]["grailDirectory"]) != `"`+elsewhere+`"` || len(c.Warnings) != 1 {
 		t.Fatalf("options %v warnings %v err %v", c.ToolsetOptions, c.Warnings, err)
 	}
 	// Not a checkout: refused at start.
 	_, err = Load(nil, env("MCP_TOOLSETS", surface, "MCP_GRAIL_DIR", t.TempDir()), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "src/python/stdlib") {
 		t.Fatalf("a bad Grail directory was accepted: %v", err)
+	}
+}
+
+func grailCheckout(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src", "python", "stdlib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// McpGrailToolset's options are checked before any gem starts: a testGemConfig that would end
+// the -C argument early inside the NRS, a ceiling that is not a percentage, an option the toolset
+// does not declare and a grailDirectory that is no checkout each refuse the start, naming the
+// option; what Grail's runner uses and 0 (never stop) are accepted.
+func TestGrailToolsetOptionsAreCheckedAtStart(t *testing.T) {
+	dir := grailCheckout(t)
+	load := func(options string) error {
+		_, err := Load(nil, env("MCP_TOOLSETS", "McpBrowsingToolset McpGrailToolset",
+			"MCP_TOOLSET_OPTIONS", `{"McpGrailToolset":{"grailDirectory":"`+dir+`",`+options+`}}`), io.Discard)
+		return err
+	}
+	for _, good := range []string{
+		`"testGemConfig":"GEM_TEMPOBJ_CACHE_SIZE=900000;GEM_TEMPOBJ_CODE_SIZE=300000;"`,
+		`"testGemConfig":"GEM_TEMPOBJ_CACHE_SIZE=300000;","testGemMemoryCeilingPercent":0`,
+		`"testGemMemoryCeilingPercent":100`,
+	} {
+		if err := load(good); err != nil {
+			t.Errorf("%s refused: %v", good, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		`"testGemConfig":"A=1; B=2;"`:          `testGemConfig = "A=1; B=2;": holds " "`,
+		`"testGemConfig":"A=1;!B=2;"`:          `holds "!"`,
+		`"testGemConfig":"A=#1;"`:              `holds "#"`,
+		`"testGemConfig":"A=1@host"`:           `holds "@"`,
+		`"testGemConfig":"A=1^"`:               `holds "^"`,
+		`"testGemConfig":"A=1\tB=2"`:           `holds "\t"`,
+		`"testGemConfig":""`:                   "must not be empty",
+		`"testGemConfig":42`:                   "must be a string",
+		`"testGemMemoryCeilingPercent":101`:    "from 0 to 100",
+		`"testGemMemoryCeilingPercent":-1`:     "from 0 to 100",
+		`"testGemMemoryCeilingPercent":"lots"`: "from 0 to 100",
+		`"testGemDirectory":"/x"`:              "has no such option",
+	} {
+		err := load(bad)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want an error containing %q", bad, err, want)
+		}
+	}
+	_, err := Load(nil, env("MCP_TOOLSETS", "McpGrailToolset",
+		"MCP_TOOLSET_OPTIONS", `{"McpGrailToolset":{"grailDirectory":"/no/such/checkout"}}`), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "src/python/stdlib") {
+		t.Errorf("a grailDirectory that is no checkout was accepted: %v", err)
 	}
 }
 

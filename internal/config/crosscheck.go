@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // reconcile fills the defaults that follow from other settings and checks the settings
@@ -115,6 +116,7 @@ func (c *Config) reconcileToolsetOptions() []string {
 			}
 		}
 	}
+	problems = append(problems, grailOptionProblems(c.ToolsetOptions[GrailToolset])...)
 	if c.GrailDir == "" {
 		return problems
 	}
@@ -122,9 +124,10 @@ func (c *Config) reconcileToolsetOptions() []string {
 	case c.ToolsetOptions != nil:
 		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is ignored: MCP_TOOLSET_OPTIONS replaces it (name grailDirectory there)")
 	case !slices.Contains(c.Toolsets, GrailToolset):
-		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is set but "+GrailToolset+" is not in MCP_TOOLSETS: left off")
+		c.Warnings = append(c.Warnings, "MCP_GRAIL_DIR is set but "+GrailToolset+" is not in MCP_TOOLSETS: left off, since it "+
+			"configures that toolset and does not add it (name "+GrailToolset+" in MCP_TOOLSETS to serve the Python tools)")
 	default:
-		if st, err := os.Stat(filepath.Join(c.GrailDir, "src", "python", "stdlib")); err != nil || !st.IsDir() {
+		if !isGrailCheckout(c.GrailDir) {
 			problems = append(problems, fmt.Sprintf("MCP_GRAIL_DIR (-grail-dir) = %q: not a Grail checkout (no src/python/stdlib in it)", c.GrailDir))
 			break
 		}
@@ -132,4 +135,67 @@ func (c *Config) reconcileToolsetOptions() []string {
 		c.ToolsetOptions = map[string]map[string]json.RawMessage{GrailToolset: {"grailDirectory": dir}}
 	}
 	return problems
+}
+
+func isGrailCheckout(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "src", "python", "stdlib"))
+	return err == nil && st.IsDir()
+}
+
+// grailOptionNames are the options McpGrailToolset declares (its class>>declaredOptionNames).
+var grailOptionNames = []string{"grailDirectory", "testGemConfig", "testGemMemoryCeilingPercent"}
+
+// grailOptionProblems checks McpGrailToolset's options in MCP_TOOLSET_OPTIONS before any gem
+// starts, as its worker does again at prepare: only its three options; grailDirectory a Grail
+// checkout; testGemConfig one gemnetobject -C argument (no whitespace and none of ! # @ ^, which
+// would end the argument inside the NRS and apply half of it); testGemMemoryCeilingPercent an
+// integer from 0 to 100.
+func grailOptionProblems(options map[string]json.RawMessage) []string {
+	var problems []string
+	where := "MCP_TOOLSET_OPTIONS (-toolset-options) " + GrailToolset + "."
+	for _, name := range sortedKeys(options) {
+		raw := options[name]
+		switch name {
+		case "grailDirectory":
+			var dir string
+			if json.Unmarshal(raw, &dir) != nil || !isGrailCheckout(dir) {
+				problems = append(problems, fmt.Sprintf("%s%s = %s: not a Grail checkout (no src/python/stdlib in it)", where, name, raw))
+			}
+		case "testGemConfig":
+			var conf string
+			if json.Unmarshal(raw, &conf) != nil {
+				problems = append(problems, fmt.Sprintf("%s%s = %s: must be a string", where, name, raw))
+			} else if why := gemConfigProblem(conf); why != "" {
+				problems = append(problems, fmt.Sprintf("%s%s = %q: %s", where, name, conf, why))
+			}
+		case "testGemMemoryCeilingPercent":
+			var pct int
+			if json.Unmarshal(raw, &pct) != nil || pct < 0 || pct > 100 {
+				problems = append(problems, fmt.Sprintf("%s%s = %s: must be an integer from 0 to 100 (0: never stop)", where, name, raw))
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("%s%s: %s has no such option (it declares %s)", where, name, GrailToolset, strings.Join(grailOptionNames, ", ")))
+		}
+	}
+	return problems
+}
+
+// gemConfigProblem says why conf cannot travel as McpGrailToolset's testGemConfig, or "".
+func gemConfigProblem(conf string) string {
+	if conf == "" {
+		return "must not be empty"
+	}
+	if i := strings.IndexFunc(conf, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("!#@^", r) }); i >= 0 {
+		return fmt.Sprintf("holds %q; it must hold no whitespace and none of ! # @ ^, which would end the gemnetobject -C argument early inside the NRS", conf[i:i+1])
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

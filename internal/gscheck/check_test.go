@@ -239,3 +239,12 @@ func TestTaggedFindingNamesItsSeverity(t *testing.T) {
 		t.Errorf("Counts = %d errors, %d style; want 2, 1", errs, style)
 	}
 }
+
+// A test double (a directory named double) implements and binds names for the suites beside it,
+// not for the code under test: that code still needs inventory evidence for the API it sends.
+func TestADoubleCountsOnlyForTheSuitesBesideIt(t *testing.T) {
+	res := runCheck(t, []string{"testdata/doubles"})
+	assertFindings(t, res,
+		"testdata/doubles/app/FxUser.gs:22: #frobnicate in FxUser>>use is implemented nowhere in the scanned tree and is not in the kernel inventory",
+		"testdata/doubles/app/FxUser.gs:22: undefined global RealApi in FxUser>>use: not defined in the scanned tree nor in the kernel inventory")
+}

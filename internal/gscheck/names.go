@@ -180,7 +180,7 @@ func (n *nameChecker) checkVar(id Ident, s *scope) {
 	if n.ctx.ivars[name] || n.ctx.classVars[name] {
 		return
 	}
-	if n.c.tree.globals[name] {
+	if n.c.tree.globals[name] || n.c.tree.doubleGlobals[name] && n.c.tree.seesDoubles(n.b.File) {
 		return
 	}
 	if _, ok := n.c.inv.Globals[name]; ok {
@@ -200,7 +200,7 @@ func (n *nameChecker) checkVar(id Ident, s *scope) {
 // checkSend reports a selector implemented nowhere: the mark of a typo in a send.
 func (n *nameChecker) checkSend(s *SendNode) {
 	sel := s.Selector
-	if n.c.tree.selectors[sel] {
+	if n.c.tree.selectors[sel] || n.c.tree.doubleSelectors[sel] && n.c.tree.seesDoubles(n.b.File) {
 		return
 	}
 	if _, ok := n.c.inv.Selectors[sel]; ok {

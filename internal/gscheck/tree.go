@@ -1,6 +1,7 @@
 package gscheck
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -8,10 +9,18 @@ import (
 // treeModel is what the scanned tree itself defines: classes (from class-definition doits),
 // names bound by doits, and every implemented selector.
 type treeModel struct {
-	classes    map[string]*classDef
-	globals    map[string]bool
-	selectors  map[string]bool
-	duplicates []Finding
+	classes   map[string]*classDef
+	globals   map[string]bool
+	selectors map[string]bool
+	// what files under a directory named double (a test double of an API the project cannot
+	// install, e.g. smalltalk/tests/grail/double) implement and bind: it counts only for files
+	// below the double's parent directory (the double and the suites beside it), so the code
+	// under test still needs inventory evidence for every name of that API it sends, exactly as
+	// if the double were absent
+	doubleGlobals   map[string]bool
+	doubleSelectors map[string]bool
+	doubleParents   map[string]bool
+	duplicates      []Finding
 	// classes whose definition doit did not parse: their names are known, their variables not,
 	// so their methods are spared the undeclared-variable findings the one real error caused
 	broken map[string]bool
@@ -60,7 +69,8 @@ func isClassDefinition(sel string) bool {
 
 func buildTree(bodies []*parsedBody) *treeModel {
 	t := &treeModel{classes: map[string]*classDef{}, globals: map[string]bool{}, selectors: map[string]bool{},
-		broken: map[string]bool{}}
+		broken: map[string]bool{}, doubleGlobals: map[string]bool{}, doubleSelectors: map[string]bool{},
+		doubleParents: map[string]bool{}}
 	type methodKey struct {
 		class    string
 		meta     bool
@@ -72,7 +82,12 @@ func buildTree(bodies []*parsedBody) *treeModel {
 			if b.Selector == "" {
 				continue
 			}
-			t.selectors[b.Selector] = true
+			if parent, ok := doubleParent(b.File); ok {
+				t.doubleParents[parent] = true
+				t.doubleSelectors[b.Selector] = true
+			} else {
+				t.selectors[b.Selector] = true
+			}
 			k := methodKey{b.Class, b.Meta, b.Selector}
 			if first, dup := seen[k]; dup {
 				t.duplicates = append(t.duplicates, Finding{File: b.File, Line: b.CmdLine, Msg: b.where() + " is defined twice (first at " + first.File + ":" + itoa(first.CmdLine) + "); the later one wins"})
@@ -97,7 +112,7 @@ func buildTree(bodies []*parsedBody) *treeModel {
 			t.noteDoitSend(b, s)
 		})
 		if binds {
-			t.notePredeclaredNames(b.Doit)
+			t.notePredeclaredNames(b)
 		}
 	}
 	for _, n := range t.pendingClassNotes {
@@ -169,7 +184,7 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *SendNode) {
 	switch s.Selector {
 	case "at:put:", "createDictionary:", "name:", "at:ifAbsentPut:":
 		if lit, ok := s.Args[0].(*LiteralNode); ok && lit.Kind == LitSymbol {
-			t.globals[lit.Value] = true
+			t.bind(b, lit.Value)
 		}
 	}
 }
@@ -177,11 +192,12 @@ func (t *treeModel) noteDoitSend(b *parsedBody, s *SendNode) {
 // notePredeclaredNames records the capitalised Symbol literals of a doit that binds names with
 // at:put:, the loader idiom that pre-declares a group's classes before filing them in
 // (gemstone-smalltalk.md s1): #( #McpError #McpTool ) do: [:each | mcp at: each put: nil].
-func (t *treeModel) notePredeclaredNames(seq *Sequence) {
+func (t *treeModel) notePredeclaredNames(b *parsedBody) {
+	seq := b.Doit
 	var note func(l *LiteralNode)
 	note = func(l *LiteralNode) {
 		if l.Kind == LitSymbol && l.Value != "" && l.Value[0] >= 'A' && l.Value[0] <= 'Z' {
-			t.globals[l.Value] = true
+			t.bind(b, l.Value)
 		}
 		for _, el := range l.Elems {
 			note(el)
@@ -192,6 +208,39 @@ func (t *treeModel) notePredeclaredNames(seq *Sequence) {
 			note(l)
 		}
 	})
+}
+
+// bind records a name a doit of b binds: a global of the tree, or of the doubles when b is in one.
+func (t *treeModel) bind(b *parsedBody, name string) {
+	if parent, ok := doubleParent(b.File); ok {
+		t.doubleParents[parent] = true
+		t.doubleGlobals[name] = true
+		return
+	}
+	t.globals[name] = true
+}
+
+// doubleParent answers the directory that holds the directory named double path lies under.
+func doubleParent(path string) (string, bool) {
+	dirs := strings.Split(filepath.ToSlash(filepath.Dir(path)), "/")
+	for i, dir := range dirs {
+		if dir == "double" {
+			return strings.Join(dirs[:i], "/"), true
+		}
+	}
+	return "", false
+}
+
+// seesDoubles reports whether a body in path may use what a double defines: it lies below the
+// parent directory of a double.
+func (t *treeModel) seesDoubles(path string) bool {
+	p := filepath.ToSlash(path)
+	for parent := range t.doubleParents {
+		if strings.HasPrefix(p, parent+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // literalText answers the text of a string or symbol literal.

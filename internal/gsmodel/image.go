@@ -155,6 +155,8 @@ var kernelClasses = []classSpec{
 	// refused by name.
 	{"GsSecureSocket", "GsSocket", "", fmtPointers},
 	{"GsTsExternalSession", "Object", "", fmtPointers},
+	{"GsNetworkResourceString", "Object", "", fmtPointers},
+	{"GsCurrentSession", "Object", "", fmtPointers},
 	{"Time", "Object", "", fmtPointers},
 	{"DateTime", "Object", "", fmtPointers},
 	{"BinaryFloat", "Object", "", fmtPointers},
@@ -169,6 +171,10 @@ var kernelClasses = []classSpec{
 var refusedClasses = map[string]string{
 	"GsSecureSocket":      "GemTalk/mcp_server docs/GemStone_Notes.md, Sockets and TLS",
 	"GsTsExternalSession": "GemTalk/mcp_server McpSession.gs",
+	// both name the test gem McpGrailToolset forks: GsNetworkResourceString defaultGemNRSFromCurrent,
+	// GsCurrentSession currentSession createOnetimePasswordValidForSeconds:
+	"GsNetworkResourceString": "GemTalk/mcp_server src/grail/McpGrailToolset.gs, newGrailTestSession",
+	"GsCurrentSession":        "GemTalk/mcp_server src/grail/McpGrailToolset.gs, newGrailTestSession",
 	// new, wait and signal are modelled (process.go); the rest of Semaphore is refused.
 	"Semaphore":    "GemTalk/mcp_server McpServer.gs, Semaphore forMutualExclusion",
 	"Time":         "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",

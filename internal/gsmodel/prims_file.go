@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // GsFile on the server, over the model process's own files (gemstone-smalltalk.md s4):
@@ -99,6 +100,20 @@ func (img *Image) filePrims(s *Session) {
 		}
 		return s.newFile(a, &gsFile{read: r, in: bufio.NewReader(r)}, nil)
 	})
+	// existsOnServer: and contentsOfDirectory:onClient: as GemTalk/mcp_server
+	// src/grail/McpGrailToolset.gs uses them on a stone: true when the path exists (the caller
+	// compares with == true, so anything else reads as absent); a directory's listing is its
+	// entries as full paths, . and .. among them, and a file's listing is the file itself.
+	img.prim(s, "GsFile class", "existsOnServer:", func(s *Session, a Value, x []Value) Value {
+		_, err := os.Stat(s.argString(x[0]))
+		return err == nil
+	})
+	img.prim(s, "GsFile class", "contentsOfDirectory:onClient:", func(s *Session, a Value, x []Value) Value {
+		if x[1] != false {
+			return s.refuse("contentsOfDirectory:onClient: true (the model has no client side)")
+		}
+		return s.directoryListing(s.argString(x[0]))
+	})
 	img.prim(s, "GsFile class", "openWriteOnServer:", func(s *Session, a Value, x []Value) Value {
 		w, err := os.Create(s.argString(x[0]))
 		return s.newFile(a, &gsFile{write: w}, err)
@@ -163,4 +178,26 @@ func (img *Image) filePrims(s *Session) {
 		}
 		return a
 	})
+}
+
+// directoryListing answers the listing of path as contentsOfDirectory:onClient: does, or nil when
+// it cannot be read.
+func (s *Session) directoryListing(path string) Value {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if !info.IsDir() {
+		return s.newArray([]Value{s.newString(path)})
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil
+	}
+	dir := strings.TrimSuffix(path, "/")
+	vals := []Value{s.newString(dir + "/."), s.newString(dir + "/..")}
+	for _, e := range entries {
+		vals = append(vals, s.newString(dir+"/"+e.Name()))
+	}
+	return s.newArray(vals)
 }

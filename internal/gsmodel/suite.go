@@ -3,6 +3,7 @@ package gsmodel
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,9 +16,11 @@ type SuiteResult struct {
 }
 
 // RunTests files in dir/core/load.gs and dir/tests/load.gs (their input paths are relative to
-// root), then runs every concrete TestCase subclass the tests directory defines, in sorted
-// order as run-unit-tests.sh does, one line per suite. A suite whose class side answers true to
-// needsNetldi spawns gems, which the model cannot be: its tests are skipped, each named.
+// root), then dir/model.gs when there is one (what the model files in beyond a base install: the
+// optional groups, with test doubles of what they need), then runs every concrete TestCase
+// subclass, in sorted order as run-unit-tests.sh does, one line per suite. A suite whose class
+// side answers true to needsNetldi spawns gems, and one answering true to needsGrail needs a
+// Grail image; the model is neither, so their tests are skipped, each named with the reason.
 func RunTests(img *Image, root, dir string, out io.Writer) (SuiteResult, error) {
 	var res SuiteResult
 	s, err := img.Login("DataCurator")
@@ -26,7 +29,10 @@ func RunTests(img *Image, root, dir string, out io.Writer) (SuiteResult, error) 
 	}
 	t := NewTopaz(s, out)
 	t.Dir = root
-	for _, loader := range []string{"core/load.gs", "tests/load.gs"} {
+	for _, loader := range []string{"core/load.gs", "tests/load.gs", "model.gs"} {
+		if loader == "model.gs" && !exists(filepath.Join(dir, loader)) {
+			continue
+		}
 		rel, _ := filepath.Rel(root, filepath.Join(dir, loader))
 		if err := t.RunFile(rel); err != nil {
 			return res, err
@@ -64,7 +70,13 @@ func runSuite(s *Session, name string, out io.Writer) (passed, failed, skipped i
 	if ok && abstract == true {
 		return
 	}
-	needs, _, _, ok := s.Execute("(" + name + " respondsTo: #needsNetldi) and: [" + name + " needsNetldi]")
+	skipReason := ""
+	if v, _, _, ok := s.Execute("(" + name + " respondsTo: #needsNetldi) and: [" + name + " needsNetldi]"); ok && v == true {
+		skipReason = "the suite spawns gems through a netldi, which the model cannot be"
+	}
+	if v, _, _, ok := s.Execute("(" + name + " respondsTo: #needsGrail) and: [" + name + " needsGrail]"); ok && v == true {
+		skipReason = "the suite needs a Grail image (GemTalk/Grail installed), which the model is not; run-unit-tests.sh runs it on one"
+	}
 	sels, errText, _, ok2 := s.Execute(name + " testSelectors asArray")
 	if !ok2 {
 		fmt.Fprintf(out, "%-32s could not list its tests: %s\n", name, errText)
@@ -73,9 +85,9 @@ func runSuite(s *Session, name string, out io.Writer) (passed, failed, skipped i
 	var lines []string
 	for _, sel := range s.elements(sels) {
 		selName, _ := s.str(sel)
-		if ok && needs == true {
+		if skipReason != "" {
 			skipped++
-			lines = append(lines, fmt.Sprintf("  skipped %s>>%s: the suite spawns gems through a netldi, which the model cannot be", name, selName))
+			lines = append(lines, fmt.Sprintf("  skipped %s>>%s: %s", name, selName, skipReason))
 			continue
 		}
 		v, errText, _, ok := s.Execute(fmt.Sprintf("| r | r := (%s selector: #'%s') run. r passedCount = 1", name, selName))
@@ -101,4 +113,9 @@ func runSuite(s *Session, name string, out io.Writer) (passed, failed, skipped i
 		fmt.Fprintln(out, l)
 	}
 	return
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

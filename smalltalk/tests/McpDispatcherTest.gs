@@ -170,16 +170,14 @@ testInitializeAnswersTheFirstVersionWhenTheClientsIsNotListed
 %
 category: 'tests - methods'
 method: McpDispatcherTest
-testInitializeDeclaresToolsLoggingAndSubscribableResourcesOnly
+testInitializeDeclaresToolsAndLoggingOnly
   | capabilities |
   capabilities := ((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}')
     at: 'result') at: 'capabilities'.
-  self assert: capabilities keys size = 3.
+  self assert: capabilities keys size = 2.
   self assert: ((capabilities at: 'tools') isKindOf: Dictionary).
   self assert: ((capabilities at: 'logging') isKindOf: Dictionary).
-  self assert: (capabilities at: 'logging') isEmpty.
-  self assert: ((capabilities at: 'resources') at: 'subscribe') == true.
-  self assert: ((capabilities at: 'resources') at: 'listChanged') == false
+  self assert: (capabilities at: 'logging') isEmpty
 %
 category: 'tests - methods'
 method: McpDispatcherTest
@@ -225,7 +223,7 @@ testToolsListRefusesACursor
 category: 'tests - methods'
 method: McpDispatcherTest
 testUndeclaredMethodsAreMethodNotFound
-  #('prompts/list' 'completion/complete' 'no/such') do: [:each |
+  #('resources/list' 'prompts/list' 'completion/complete' 'no/such') do: [:each |
     self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"' , each , '"}') = -32601]
 %
 category: 'tests - tools/call'

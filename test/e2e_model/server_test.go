@@ -38,7 +38,12 @@ type server struct {
 // commits no other sees.
 func start(t *testing.T, env ...string) *server {
 	t.Helper()
-	stone := modelstone.Start(t)
+	return startOn(t, modelstone.Start(t), env...)
+}
+
+// startOn runs a server on stone.
+func startOn(t *testing.T, stone *modelstone.Stone, env ...string) *server {
+	t.Helper()
 	s := &server{t: t, stone: stone}
 	proc, url, gemDir := binserver.OnStandin(t, binary, func(p *binserver.Process) {
 		if code := p.Stop(30 * time.Second); code != 0 {

@@ -254,6 +254,37 @@ test_check_runs_the_kernel_facts_and_names_what_a_broken_one_affects() {
     expect_out "NOT READY" || return 1
 }
 
+# The optional Grail group is filed in only on request: --check says which way it went, a plain
+# install leaves smalltalk/grail and smalltalk/tests/grail out, --grail (or MCP_WITH_GRAIL=1) files
+# both in, the suite after the tests group, and a class of the group is never taken for another
+# product's when a later install leaves the group out.
+test_install_files_in_the_grail_group_only_when_asked() {
+  sandbox grail
+  mkdir -p "$S/repo/smalltalk/grail" "$S/repo/smalltalk/tests/grail"
+  sed 's/McpAlphaTest/McpGrailFx/g; s/TestCase subclass/Object subclass/' "$S/repo/smalltalk/tests/McpAlphaTest.gs" \
+    >"$S/repo/smalltalk/grail/McpGrailFx.gs"
+  echo "input smalltalk/grail/McpGrailFx.gs" >"$S/repo/smalltalk/grail/load.gs"
+  sed 's/McpAlphaTest/McpGrailFxTest/g' "$S/repo/smalltalk/tests/McpAlphaTest.gs" >"$S/repo/smalltalk/tests/grail/McpGrailFxTest.gs"
+  echo "input smalltalk/tests/grail/McpGrailFxTest.gs" >"$S/repo/smalltalk/tests/grail/load.gs"
+  run ./install.sh --check
+  expect_rc 0 && expect_out "grail        not selected" && expect_no_out "smalltalk/grail " || return 1
+  run ./install.sh --check --grail
+  expect_rc 0 && expect_out "grail        selected (--grail or MCP_WITH_GRAIL=1)" &&
+    expect_out "smalltalk/grail  1 classes, 1 methods" && expect_out "smalltalk/tests/grail  1 classes, 1 methods" || return 1
+  run ./install.sh --no-build
+  expect_rc 0 || return 1
+  ! journal | grep -q 'grail' || fail "a plain install filed in the Grail group: $(journal)"
+  MCP_WITH_GRAIL=1 run ./install.sh --no-build
+  expect_rc 0 && expect_out "smalltalk/tests/grail filed in and committed (compiler output: build/install/group-tests-grail.log)" || return 1
+  [ "$(journal | grep '^input smalltalk/.*load.gs' | tail -4 | tr '\n' ' ')" = \
+    "input smalltalk/core/load.gs input smalltalk/grail/load.gs input smalltalk/tests/load.gs input smalltalk/tests/grail/load.gs " ] ||
+    fail "want core, grail, tests, tests/grail in that order: $(journal)"
+  run ./install.sh --no-build
+  expect_rc 0 && expect_no_out "belongs to another product" || return 1
+  MCP_WITH_GRAIL=yes run ./install.sh --check
+  expect_rc 2 && expect_out "MCP_WITH_GRAIL=yes" || return 1
+}
+
 test_partial_load_that_topaz_reports_as_success_fails_loudly_with_the_missing_names() {
   sandbox partial
   export FAKE_TOPAZ_DROP="McpAlpha>>at:put:,McpAlpha class>>withCount:"
@@ -296,9 +327,15 @@ test_the_real_smalltalk_tree_is_consistent_with_its_loaders() {
   sandbox real-tree
   compgen -G "$REPO/smalltalk/*/load.gs" >/dev/null || { fail "no smalltalk/<group>/load.gs in the repository yet"; return 1; }
   rm -rf "$S/repo/smalltalk"; cp -r "$REPO/smalltalk" "$S/repo/"
-  local files; files="$(for l in "$S"/repo/smalltalk/*/load.gs; do find "$(dirname "$l")" -maxdepth 1 -name '*.gs' ! -name load.gs; done | wc -l)"
+  local files grail
+  files="$(for l in "$S"/repo/smalltalk/*/load.gs; do
+    [ "$l" = "$S/repo/smalltalk/grail/load.gs" ] || find "$(dirname "$l")" -maxdepth 1 -name '*.gs' ! -name load.gs; done | wc -l)"
   run ./install.sh --check
-  expect_rc 0 && expect_out "total        $files classes"
+  expect_rc 0 && expect_out "total        $files classes" || return 1
+  [ -f "$S/repo/smalltalk/grail/load.gs" ] || return 0
+  grail="$(find "$S/repo/smalltalk/grail" "$S/repo/smalltalk/tests/grail" -maxdepth 1 -name '*.gs' ! -name load.gs | wc -l)"
+  run ./install.sh --check --grail
+  expect_rc 0 && expect_out "total        $((files + grail)) classes"
 }
 
 # ---- run-server.sh / stop-server.sh ---------------------------------------------------------------

@@ -36,7 +36,7 @@ func yesNo(b string) string {
 func declaredHints(t *testing.T) map[string]hintSet {
 	t.Helper()
 	out := map[string]hintSet{}
-	for _, m := range coreMethods(t) {
+	for _, m := range toolsetMethods(t) {
 		if m.meta || m.selector != "registerOn:" {
 			continue
 		}
@@ -107,9 +107,18 @@ func documentedHints(t *testing.T) map[string]hintSet {
 	return out
 }
 
+// everyTool is the default surface and every optional toolset's tools.
+func everyTool() []string {
+	all := append([]string(nil), specDefaultSurface...)
+	for _, names := range optionalSurface {
+		all = append(all, names...)
+	}
+	return all
+}
+
 func TestEveryDefaultToolDeclaresATitleAndAllFourHints(t *testing.T) {
 	declared := declaredHints(t)
-	for _, name := range specDefaultSurface {
+	for _, name := range everyTool() {
 		h, ok := declared[name]
 		if !ok {
 			t.Errorf("%s is not registered in any registerOn: of smalltalk/core", name)
@@ -129,7 +138,7 @@ func TestToolsDocShowsTheTitlesAndHintsTheCodeDeclares(t *testing.T) {
 	if len(documented) == 0 {
 		t.Fatal("docs/tools.md has no rows under \"## Titles and behaviour hints\"")
 	}
-	for _, name := range specDefaultSurface {
+	for _, name := range everyTool() {
 		d, c := documented[name], declared[name]
 		c.output = ""
 		if d != c {
@@ -164,7 +173,8 @@ func TestTheDeletingToolsAreDestructiveAndTheReadersReadOnly(t *testing.T) {
 func TestTheListAndTestRunToolsDeclareTheirSchemaAndTheDocsNameThem(t *testing.T) {
 	want := map[string][]string{
 		"pageSchema": {"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
-			"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes"},
+			"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes",
+			"list_python_methods", "find_python_senders", "search_python_source"},
 		"testRunSchema": {"run_test_class", "run_test_method", "list_failing_tests"},
 		"failureSchema": {"describe_test_failure"},
 	}

@@ -1,5 +1,6 @@
 // Package toolsdoc checks docs/tools.md against the Smalltalk worker's code: the tool tables must
-// name exactly the tools each toolset registers in registerOn:, and the default surface
+// name exactly the tools each toolset registers in registerOn: (the core toolsets, and the
+// optional ones of their own groups, smalltalk/grail), and the default surface
 // (McpServer class >> defaultToolsetNames) must be exactly the 32 tools of the specification.
 //
 // The Smalltalk is read as text, the way topaz files it in: a method starts at a `method:` or
@@ -20,6 +21,18 @@ import (
 const (
 	coreDir  = "../../smalltalk/core"
 	toolsDoc = "../../docs/tools.md"
+)
+
+// optionalDirs are the groups of the optional toolsets, which a router serves only when
+// MCP_TOOLSETS names them; optionalSurface is what each registers (the specification's Python
+// table for McpGrailToolset).
+var (
+	optionalDirs    = []string{"../../smalltalk/grail"}
+	optionalSurface = map[string][]string{
+		"McpGrailToolset": {"compile_python", "eval_python", "get_python_source", "run_python_tests",
+			"describe_python_class", "list_python_methods", "python_module_state",
+			"find_python_senders", "search_python_source"},
+	}
 )
 
 // specDefaultSurface is the specification's default tool surface: the Execution, Session /
@@ -108,9 +121,24 @@ func parseMethods(t *testing.T, path string) []method {
 
 func coreMethods(t *testing.T) []method {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(coreDir, "*.gs"))
+	return methodsIn(t, coreDir)
+}
+
+// toolsetMethods are the methods of the core and the optional groups.
+func toolsetMethods(t *testing.T) []method {
+	t.Helper()
+	all := coreMethods(t)
+	for _, dir := range optionalDirs {
+		all = append(all, methodsIn(t, dir)...)
+	}
+	return all
+}
+
+func methodsIn(t *testing.T, dir string) []method {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.gs"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no .gs files in %s (err %v)", coreDir, err)
+		t.Fatalf("no .gs files in %s (err %v)", dir, err)
 	}
 	var all []method
 	for _, f := range files {
@@ -123,7 +151,7 @@ func coreMethods(t *testing.T) []method {
 func registeredTools(t *testing.T) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for _, m := range coreMethods(t) {
+	for _, m := range toolsetMethods(t) {
 		if m.meta || m.selector != "registerOn:" {
 			continue
 		}
@@ -187,7 +215,7 @@ func TestToolsDocListsExactlyWhatEachToolsetRegisters(t *testing.T) {
 	}
 	for class, names := range documented {
 		if _, ok := registered[class]; !ok {
-			t.Errorf("docs/tools.md documents %s (%v), which registers nothing in smalltalk/core", class, names)
+			t.Errorf("docs/tools.md documents %s (%v), which registers nothing in smalltalk/core or an optional group", class, names)
 		}
 	}
 }
@@ -249,6 +277,22 @@ func TestSelectorOfReadsEveryPatternShape(t *testing.T) {
 	for pattern, want := range cases {
 		if got := selectorOf(pattern); got != want {
 			t.Errorf("selectorOf(%q) = %q, want %q", pattern, got, want)
+		}
+	}
+}
+
+// An optional toolset registers the specification's tools for it and is not in the default
+// surface: loaded is not served.
+func TestOptionalToolsetsRegisterTheirToolsAndStayOutOfTheDefaultSurface(t *testing.T) {
+	registered := registeredTools(t)
+	for ts, want := range optionalSurface {
+		if !sameSet(registered[ts], want) {
+			t.Errorf("%s registers %v, want %v", ts, sortedCopy(registered[ts]), sortedCopy(want))
+		}
+		for _, m := range coreMethods(t) {
+			if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" && strings.Contains(m.body, "'"+ts+"'") {
+				t.Errorf("McpServer class >> defaultToolsetNames names %s, an optional toolset", ts)
+			}
 		}
 	}
 }

@@ -37,6 +37,19 @@ const (
 // Files are the topaz files the stone files in, relative to the repository root.
 var Files = []string{"smalltalk/core/load.gs", "internal/gsmodel/sample/load.gs"}
 
+// GrailFiles are Files with the optional Grail toolset (smalltalk/grail) and, before it, the test
+// double of Grail's API it runs against in the model (smalltalk/tests/grail/double). The stone
+// then holds McpGrailToolset; a server serves it only when MCP_TOOLSETS names it.
+var GrailFiles = []string{"smalltalk/core/load.gs", "internal/gsmodel/sample/load.gs",
+	"smalltalk/tests/grail/double/load.gs", "smalltalk/grail/load.gs"}
+
+// GrailCheckout is the double's stand-in Grail checkout, relative to the repository root.
+const GrailCheckout = "smalltalk/tests/grail/double/checkout"
+
+// GrailTools are the nine tools of McpGrailToolset (docs/tools.md).
+var GrailTools = []string{"compile_python", "describe_python_class", "eval_python", "find_python_senders",
+	"get_python_source", "list_python_methods", "python_module_state", "run_python_tests", "search_python_source"}
+
 // Stone is one running model stone.
 type Stone struct {
 	Sock string // the Unix socket its gems dial
@@ -55,6 +68,12 @@ func (s *Stone) GemLog() string { return s.log.String() }
 // the server (and its gems) stop first at cleanup.
 func Start(t testing.TB) *Stone {
 	t.Helper()
+	return StartFiles(t, Files)
+}
+
+// StartFiles is Start filing in files (relative to the repository root) instead of Files.
+func StartFiles(t testing.TB, files []string) *Stone {
+	t.Helper()
 	root, err := binserver.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +85,7 @@ func Start(t testing.TB) *Stone {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	s := &Stone{Sock: filepath.Join(dir, "stone.sock"), log: &lines{}}
 	var fileIn strings.Builder
-	st, err := gsmodel.StartStone(root, Files, s.Sock, &fileIn, gsmodel.Options{Log: s.log.add})
+	st, err := gsmodel.StartStone(root, files, s.Sock, &fileIn, gsmodel.Options{Log: s.log.add})
 	if err != nil {
 		t.Fatalf("the model stone did not start: %v\nfile-in output:\n%s", err, fileIn.String())
 	}

@@ -1,0 +1,5 @@
+input FxFakeApi.gs
+run
+UserGlobals at: #RealApi put: FxFakeApi.
+true
+%

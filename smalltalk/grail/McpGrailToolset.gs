@@ -1,0 +1,1099 @@
+set compile_env: 0
+! ------------------- Class definition for McpGrailToolset
+expectvalue /Class
+doit
+McpToolset subclass: 'McpGrailToolset'
+  instVarNames: #()
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: Mcp
+  options: #()
+
+%
+expectvalue /Class
+doit
+McpGrailToolset comment: 
+'The optional GemStone-Python toolset, for images with Grail (GemTalk/Grail) installed: nine tools
+that understand Python compiled into GemStone (compile_python, eval_python, get_python_source,
+run_python_tests, describe_python_class, list_python_methods, python_module_state,
+find_python_senders, search_python_source).
+
+Its own source group (smalltalk/grail), filed in only by install.sh --grail, because its methods name
+Grail globals (ModuleAst, BaseException, importlib) and cannot compile without them. Loaded is not
+served: a router serves these tools only when MCP_TOOLSETS names this class.
+
+Options (declaredOptionNames): grailDirectory, the Grail checkout whose src/python/stdlib the image
+was installed from (a worker gem cannot find it: its working directory is the stone''s);
+testGemConfig, the gemnetobject -C string run_python_tests forks its test gem with; and
+testGemMemoryCeilingPercent, how full that gem may get before a run stops starting classes.
+
+Python exceptions are not Smalltalk Errors in Grail (BaseException is outside Error), so the
+dispatcher cannot see them: every handler converts them into an McpError of kind pythonError.
+eval_python keeps one module scope per worker gem in SessionTemps, so names persist between calls.
+
+Python-level questions (import a module, read an attribute, a repr, a signature) are asked by
+evaluating one straight-line Python expression in that scope, with the subject bound under an
+_mcp_ name rather than spliced into the source, so a name holding a quote cannot change the code.
+
+Nothing here has run against Grail itself: in this repository it runs in the model against the
+test double of smalltalk/tests/grail/double.'
+%
+expectvalue /Class
+doit
+McpGrailToolset category: 'Mcp-Grail'
+%
+! ------------------- Remove existing behavior from McpGrailToolset
+removeallmethods McpGrailToolset
+removeallclassmethods McpGrailToolset
+! ------------------- Class methods for McpGrailToolset
+category: 'options'
+classmethod: McpGrailToolset
+declaredOptionNames
+  ^#('grailDirectory' 'testGemConfig' 'testGemMemoryCeilingPercent')
+%
+category: 'options'
+classmethod: McpGrailToolset
+defaultMemoryCeilingPercent
+  "Above the 75% Grail's runner calls comfortable, below the 96% at which it measured breaking."
+  ^85
+%
+category: 'options'
+classmethod: McpGrailToolset
+defaultTestGemConfig
+  "The budget Grail's own scripts/run_tests.sh gives every test session."
+  ^'GEM_TEMPOBJ_CACHE_SIZE=900000;GEM_TEMPOBJ_CODE_SIZE=300000;'
+%
+category: 'options'
+classmethod: McpGrailToolset
+testGemConfigProblem: aValue
+  "nil when aValue can travel as one gemnetobject -C argument inside an NRS, else why not:
+   whitespace or one of ! # @ ^ would end the argument early and apply half of it."
+  (aValue isKindOf: CharacterCollection) ifFalse: [^'testGemConfig must be a string'].
+  aValue isEmpty ifTrue: [^'testGemConfig must not be empty'].
+  aValue do: [:each |
+    (each isSeparator or: [(self nrsMetacharacters indexOf: each) > 0]) ifTrue: [
+      ^'testGemConfig must hold no whitespace and none of ! # @ ^ (found '
+        , each printString , '), because the NRS would end the -C argument there']].
+  ^nil
+%
+category: 'options'
+classmethod: McpGrailToolset
+nrsMetacharacters
+  ^'!#@^'
+%
+category: 'test gem'
+classmethod: McpGrailToolset
+testGemMemoryFigures
+  "Runs in the test gem: its temporary object memory as used, max and the kernel's percentage,
+   the three figures Grail's runner reports as GRAIL_SHARD_MEM, joined by spaces."
+  ^System _tempObjSpaceUsed printString , ' ' , System _tempObjSpaceMax printString , ' '
+    , System _tempObjSpacePercentUsed printString
+%
+category: 'test gem'
+classmethod: McpGrailToolset
+testGemReportFor: aClassName
+  "Runs in the test gem: one test class run, answered as JSON text (run, passed, failures,
+   errors and one line per defect), or found false when the name resolves to no class."
+  | cls result report |
+  cls := System myUserProfile objectNamed: aClassName asSymbol.
+  report := Dictionary new at: 'class' put: aClassName; yourself.
+  (cls notNil and: [cls isBehavior]) ifFalse: [^McpJson write: (report at: 'found' put: false; yourself)].
+  result := cls suite run.
+  report
+    at: 'found' put: true;
+    at: 'run' put: result runCount;
+    at: 'passed' put: result passedCount;
+    at: 'failures' put: result failureCount;
+    at: 'errors' put: result errorCount;
+    at: 'defects' put: (self defectLinesOf: result).
+  ^McpJson write: report
+%
+category: 'test gem'
+classmethod: McpGrailToolset
+defectLinesOf: aTestResult
+  | lines |
+  lines := OrderedCollection new.
+  aTestResult failures do: [:each | lines add: 'FAIL ' , each printString].
+  aTestResult errors do: [:each | lines add: 'ERROR ' , each printString].
+  ^lines asArray
+%
+! ------------------- Instance methods for McpGrailToolset
+category: 'registration'
+method: McpGrailToolset
+registerOn: aRegistry
+  "The nine tools, grouped: running Python, browsing it, searching it."
+  aRegistry add: ((McpTool
+    name: 'compile_python'
+    description: 'Transpile Python source to Smalltalk with Grail (ModuleAst) and answer the generated Smalltalk. Runs nothing. A Python error is an isError result of kind pythonError.'
+    schema: (self schemaProperties: {self codeProperty} required: #('code'))
+    handler: [:args | self compilePython: args])
+      title: 'Compile Python to Smalltalk';
+      hintsReadOnly: true destructive: false idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'eval_python'
+    description: 'Evaluate Python in this session''s persistent namespace (names bound by one call are seen by the next; __name__ is __main__). Answers what it printed to stdout, what it wrote to stderr (each line marked [stderr]), then => and the repr of the value; on failure the same two channels ahead of the Python traceback, as an isError result of kind pythonError. Changes stay uncommitted until you call commit.'
+    schema: (self schemaProperties: {self codeProperty} required: #('code'))
+    handler: [:args | self evalPython: args])
+      title: 'Evaluate Python';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'run_python_tests'
+    description: 'Run Grail''s Python test classes (PythonTestCase subclasses) in a fresh gem that is logged out afterwards and never commits, one class at a time, and report counts and defects per class, the gem''s peak memory, and where to resume if the run stopped at the memory ceiling. A name that resolves to no class is listed as NOT FOUND. Omit classNames to run them all (slow).'
+    schema: (self schemaProperties: {
+        self stringArrayProperty: 'classNames' description: 'Test class names to run, in order (default: every PythonTestCase subclass).'}
+      required: #())
+    handler: [:args | self runPythonTests: args])
+      title: 'Run Python tests in a fresh gem';
+      hintsReadOnly: true destructive: false idempotent: false openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'get_python_source'
+    description: 'Source of a Python module, class or function named dotted (e.g. shelf.stack.Stack.push), read from the .py it was loaded from, under a # path:line header naming the line the page starts at. Pages over lines with limit/offset. Resolving the name imports its module.'
+    schema: (self schemaProperties: {self nameProperty: 'Dotted name of a module, class or function.'} , self pagingProperties required: #('name'))
+    handler: [:args | self getPythonSource: args])
+      title: 'Get Python source';
+      hintsReadOnly: false destructive: false idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'describe_python_class'
+    description: 'A Python class by its dotted name: the Smalltalk class behind it (the one the other tools take), its storage base, __bases__, __mro__, __slots__, class attributes and method names. Resolving the name imports its module.'
+    schema: (self schemaProperties: {self nameProperty: 'Dotted class name, e.g. shelf.stack.Stack.'} required: #('name'))
+    handler: [:args | self describePythonClass: args])
+      title: 'Describe a Python class';
+      hintsReadOnly: false destructive: false idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'list_python_methods'
+    description: 'The methods of a Python class with their signatures as inspect.signature writes them and the .py line each was defined at, in source order. The class and its file head every page. Pages with limit/offset.'
+    schema: (self schemaProperties: {self nameProperty: 'Dotted class name, e.g. shelf.stack.Stack.'} , self pagingProperties required: #('name'))
+    handler: [:args | self listPythonMethods: args])
+      title: 'List the methods of a Python class';
+      hintsReadOnly: false destructive: false idempotent: true openWorld: false;
+      outputSchema: self pageSchema from: self;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'python_module_state'
+    description: 'What a Python module is in this session without importing it: native or .py (and where), whether it is in sys.modules, and what import would do from here.'
+    schema: (self schemaProperties: {self nameProperty: 'Module name, e.g. json or shelf.stack.'} required: #('name'))
+    handler: [:args | self pythonModuleState: args])
+      title: 'Python module state';
+      readOnly;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'find_python_senders'
+    description: 'Who calls or refers to a Python name: compiled call sites and references in the methods of every Python class the session can reach (importlib pythonClasses), and the .py text under the Grail checkout. Matching is syntactic on the last segment of the name; nothing is imported. Every answer ends with searched: and not searched: lines, each gap naming the argument that closes it. Pages with limit/offset (default 50).'
+    schema: (self schemaProperties: {
+        self nameProperty: 'Python name, bare or dotted (copyfile, shutil.copyfile); the last segment is matched.'.
+        self stringArrayProperty: 'shapes' description: 'Any of compiled, references, source (default all three).'.
+        self stringProperty: 'scope' description: 'Only modules at or under this dotted name (flask selects flask.app, not flask_login).'.
+        self booleanProperty: 'includeNative' description: 'Also search the Smalltalk-defined classes labelled builtins (default false).'.
+        self booleanProperty: 'includeTests' description: 'Also search tests/python for the source shape (default false).'} , self pagingProperties
+      required: #('name'))
+    handler: [:args | self findPythonSenders: args])
+      title: 'Find senders of a Python name';
+      readOnly;
+      outputSchema: self pageSchema from: self;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'search_python_source'
+    description: 'Case-sensitive substring search over the .py files of the Grail checkout (src/python/stdlib, and tests/python with includeTests): the only tool that answers for a module nothing has imported. Answers path:line: text. Pages with limit/offset (default 50).'
+    schema: (self schemaProperties: {
+        self stringProperty: 'pattern' description: 'The text to find, case-sensitive.'.
+        self stringProperty: 'scope' description: 'Only files of this dotted module or package (json selects json/*.py).'.
+        self booleanProperty: 'includeTests' description: 'Also search tests/python (default false).'} , self pagingProperties
+      required: #('pattern'))
+    handler: [:args | self searchPythonSource: args])
+      title: 'Search Python source';
+      readOnly;
+      outputSchema: self pageSchema from: self;
+      yourself).
+  ^self
+%
+category: 'registration'
+method: McpGrailToolset
+codeProperty
+  ^self stringProperty: 'code' description: 'Python source.'
+%
+category: 'registration'
+method: McpGrailToolset
+nameProperty: aDescription
+  ^self stringProperty: 'name' description: aDescription
+%
+category: 'registration'
+method: McpGrailToolset
+pagingProperties
+  ^{ self integerProperty: 'limit' description: 'Most lines to answer (0 answers the count alone).'.
+     self integerProperty: 'offset' description: 'Lines to skip first (default 0).' }
+%
+category: 'tools'
+method: McpGrailToolset
+compilePython: args
+  self ensureGrailConfigured.
+  ^self capResult: (self withPythonErrors: [(ModuleAst parseSource: (args at: 'code')) smalltalkSource])
+%
+category: 'tools'
+method: McpGrailToolset
+evalPython: args
+  "stdout, stderr and the repr, or the same channels ahead of the traceback as a pythonError.
+   The streams are put back whatever ends the evaluation."
+  | capturing outcome channels |
+  self ensureGrailConfigured.
+  capturing := self startCapture.
+  channels := #('' '').
+  outcome := [[Array with: #value with: (self evaluatePython: (args at: 'code'))]
+      on: BaseException
+      do: [:ex | ex return: (Array with: #raised with: ex)]]
+    ensure: [capturing ifTrue: [channels := self endCapture]].
+  (outcome at: 1) == #raised ifTrue: [
+    ^McpError signalKind: 'pythonError'
+      message: (self capResult: (self channelsText: channels) , (self tracebackOf: (outcome at: 2)))].
+  ^self capResult: (self answerFrom: (self channelsText: channels) repr: (self reprOf: (outcome at: 2)))
+%
+category: 'tools'
+method: McpGrailToolset
+getPythonSource: args
+  | where lines |
+  where := self sourceLocationOf: (self resolvePythonName: (args at: 'name')) named: (args at: 'name').
+  lines := self definitionLinesOf: (self fileLines: (where at: 1)) from: (where at: 2).
+  ^self capResult: (self pagedSource: lines path: (where at: 1) firstLine: (where at: 2) args: args)
+%
+category: 'tools'
+method: McpGrailToolset
+describePythonClass: args
+  | cls lines |
+  cls := self resolvePythonClass: (args at: 'name').
+  lines := OrderedCollection new.
+  lines
+    add: 'class ' , (self qualifiedNameOf: cls);
+    add: 'backing Smalltalk class: ' , cls name asString;
+    add: 'storage base: ' , (self storageBaseOf: cls) name asString;
+    add: '__bases__: ' , (self commaList: (self askPython: '[b.__name__ for b in _mcp_obj.__bases__]' with: cls));
+    add: '__mro__: ' , (self commaList: (self askPython: '[c.__name__ for c in _mcp_obj.__mro__]' with: cls));
+    add: '__slots__: ' , (self slotsTextOf: cls);
+    add: 'class attributes: ' , (self commaList: (self askPython: self classAttributesQuery with: cls));
+    add: 'methods: ' , (self commaList: ((self methodTriplesOf: cls) collect: [:each | each at: 1])).
+  ^self linesFrom: lines
+%
+category: 'tools'
+method: McpGrailToolset
+listPythonMethods: args
+  | cls triples file head page |
+  cls := self resolvePythonClass: (args at: 'name').
+  triples := self methodTriplesOf: cls.
+  file := self moduleFileOfClass: cls.
+  head := 'class ' , (self qualifiedNameOf: cls) , '  (' , (file ifNil: ['no .py']) , ')'
+    , (String with: Character lf)
+    , 'signatures as inspect.signature writes them; the number is the .py line each def starts at'.
+  page := self page: (triples collect: [:each | self methodLineFrom: each])
+    args: args defaultLimit: nil noun: 'methods'.
+  ^head , (String with: Character lf) , page
+%
+category: 'tools'
+method: McpGrailToolset
+pythonModuleState: args
+  | name path inSys native lines |
+  name := args at: 'name'.
+  self ensureGrailConfigured.
+  native := (self askPython: 'import sys
+_mcp_obj in sys.builtin_module_names' with: name) == true.
+  inSys := (self askPython: 'import sys
+_mcp_obj in sys.modules' with: name) == true.
+  path := self pyFileOfModule: name.
+  lines := OrderedCollection new.
+  lines
+    add: 'module ' , name;
+    add: 'kind: ' , (native ifTrue: ['native (Smalltalk)'] ifFalse: [path isNil ifTrue: ['.py, none found'] ifFalse: ['.py ' , path]]);
+    add: 'in sys.modules: ' , (inSys ifTrue: ['yes'] ifFalse: ['no']);
+    add: 'committed / current: not read by this toolset (it does not consult Grail''s deployment registry)';
+    add: 'import ' , name , ' would: ' , (self nextImportInSys: inSys native: native path: path).
+  ^self linesFrom: lines
+%
+category: 'tools'
+method: McpGrailToolset
+findPythonSenders: args
+  | target shapes hits roots trailer page |
+  target := self lastSegmentOf: (args at: 'name').
+  shapes := self shapesFrom: args.
+  hits := OrderedCollection new.
+  (shapes includes: 'compiled') | (shapes includes: 'references') ifTrue: [
+    hits addAll: (self compiledHitsFor: target shapes: shapes args: args)].
+  roots := self sourceRootsIncludingTests: (self booleanArgument: 'includeTests' in: args default: false).
+  (shapes includes: 'source') ifTrue: [
+    hits addAll: (self sourceHitsFor: target roots: roots args: args)].
+  trailer := self coverageFor: shapes roots: roots args: args.
+  page := self page: hits args: args defaultLimit: 50 noun: 'hits'.
+  ^self capResult: page , (String with: Character lf) , trailer
+%
+category: 'tools'
+method: McpGrailToolset
+searchPythonSource: args
+  | pattern roots hits |
+  pattern := args at: 'pattern'.
+  pattern isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'pattern must not be empty'].
+  roots := self sourceRootsIncludingTests: (self booleanArgument: 'includeTests' in: args default: false).
+  roots isEmpty ifTrue: [^self refuseWithoutCheckout].
+  hits := OrderedCollection new.
+  self filesOf: roots scope: (args at: 'scope' ifAbsent: [nil]) do: [:label :path |
+    self lines: (self fileLines: path) with: [:line :index |
+      (line findString: pattern startingAt: 1) > 0 ifTrue: [
+        hits add: label , ':' , index printString , ': ' , (self trimmed: line)]]].
+  ^self page: hits args: args defaultLimit: 50 noun: 'hits'
+%
+category: 'tools'
+method: McpGrailToolset
+runPythonTests: args
+  | names found missing |
+  names := args at: 'classNames' ifAbsent: [self allPythonTestClassNames].
+  found := names select: [:each | self isPythonTestClassNamed: each].
+  missing := names reject: [:each | self isPythonTestClassNamed: each].
+  ^self reportTestRun: (found isEmpty
+      ifTrue: [McpGrailTestRun new]
+      ifFalse: [self runClasses: found])
+    missing: missing
+%
+category: 'python'
+method: McpGrailToolset
+ensureGrailConfigured
+  "Point Grail's module resolver at the configured checkout; without one Grail guesses from the
+   gem's working directory, which for a worker gem is the stone's."
+  | dir |
+  dir := self grailDirectory.
+  dir isNil ifFalse: [importlib grailDir: dir]
+%
+category: 'python'
+method: McpGrailToolset
+pythonScope
+  "This worker gem's Python module scope, made on first use with __name__ bound to __main__."
+  | scope |
+  scope := SessionTemps current at: #McpGrailScope ifAbsent: [nil].
+  scope isNil ifTrue: [
+    scope := SymbolDictionary new.
+    scope at: #'__name__' put: '__main__'.
+    SessionTemps current at: #McpGrailScope put: scope].
+  ^scope
+%
+category: 'python'
+method: McpGrailToolset
+evaluatePython: aSource
+  "The value of aSource in this gem's scope; Python exceptions propagate to the caller."
+  | list module |
+  list := importlib ___grailCompileSymbolList___.
+  list insertObject: self pythonScope at: 1.
+  module := ModuleAst parseSource: aSource.
+  module useTempsForBlock: false.
+  module ensureModuleScope: self pythonScope.
+  ^module evaluateWithScope: list
+%
+category: 'python'
+method: McpGrailToolset
+askPython: aSource with: anObject
+  "The value of one Python expression about anObject (bound as _mcp_obj), or nil when it raises."
+  ^[self pythonScope at: #'_mcp_obj' put: anObject.
+    self evaluatePython: aSource]
+    on: BaseException
+    do: [:ex | ex return: nil]
+%
+category: 'python'
+method: McpGrailToolset
+withPythonErrors: aBlock
+  "aBlock's value; a Python exception becomes an McpError of kind pythonError."
+  ^aBlock
+    on: BaseException
+    do: [:ex | McpError signalKind: 'pythonError' message: (self messageOf: ex)]
+%
+category: 'python'
+method: McpGrailToolset
+messageOf: aPythonException
+  | detail |
+  detail := [aPythonException description] on: Error do: [:ex | ex return: nil].
+  ^detail isNil ifTrue: [aPythonException class name asString] ifFalse: [detail asString]
+%
+category: 'python'
+method: McpGrailToolset
+tracebackOf: aPythonException
+  "Python's formatted traceback of the exception, or its one-line message when none can be built."
+  | text |
+  text := self askPython: 'import traceback
+"".join(traceback.format_exception(_mcp_obj))' with: aPythonException.
+  (text isKindOf: CharacterCollection) ifTrue: [^text asString].
+  ^self messageOf: aPythonException
+%
+category: 'python'
+method: McpGrailToolset
+reprOf: aValue
+  | repr |
+  repr := self askPython: 'repr(_mcp_obj)' with: aValue.
+  (repr isKindOf: CharacterCollection) ifTrue: [^repr asString].
+  ^aValue printString
+%
+category: 'python'
+method: McpGrailToolset
+startCapture
+  "Swap sys.stdout and sys.stderr for buffers; false when they cannot be swapped."
+  ^[self evaluatePython: 'import io, sys
+_mcp_streams = (sys.stdout, sys.stderr)
+sys.stdout, sys.stderr = io.StringIO(), io.StringIO()'. true]
+    on: BaseException
+    do: [:ex | ex return: false]
+%
+category: 'python'
+method: McpGrailToolset
+endCapture
+  "What the code wrote, {stdout. stderr}, with the streams it found put back."
+  | captured |
+  captured := [self evaluatePython: 'import sys
+_mcp_out = (sys.stdout.getvalue(), sys.stderr.getvalue())
+sys.stdout, sys.stderr = _mcp_streams
+_mcp_out']
+    on: BaseException
+    do: [:ex | ex return: nil].
+  captured isNil ifTrue: [^#('' '')].
+  ^Array with: (captured at: 1) asString with: (captured at: 2) asString
+%
+category: 'python'
+method: McpGrailToolset
+answerFrom: aChannelsText repr: aRepr
+  "The bare repr when the code wrote nothing, else the output then => and the repr."
+  aChannelsText isEmpty ifTrue: [^aRepr].
+  ^aChannelsText , '=> ' , aRepr
+%
+category: 'python'
+method: McpGrailToolset
+channelsText: aPair
+  "stdout as written, then every stderr line marked [stderr]; empty channels print nothing."
+  | out |
+  out := WriteStream on: String new.
+  (self splitLines: (aPair at: 1)) do: [:each | out nextPutAll: each; nextPut: Character lf].
+  (self splitLines: (aPair at: 2)) do: [:each |
+    out nextPutAll: '[stderr] '; nextPutAll: each; nextPut: Character lf].
+  ^out contents
+%
+category: 'resolving'
+method: McpGrailToolset
+resolvePythonName: aDottedName
+  "The object a dotted name denotes: the longest leading part that imports as a module, then
+   attributes; notFound naming the name otherwise."
+  | parts |
+  self ensureGrailConfigured.
+  parts := self dottedSegmentsOf: aDottedName.
+  parts size to: 1 by: -1 do: [:count | | object |
+    object := self importModuleNamed: (self joinSegments: parts upTo: count).
+    object isNil ifFalse: [
+      object := self attributesOf: object path: parts from: count + 1.
+      object isNil ifFalse: [^object]]].
+  ^McpError signalKind: 'notFound'
+    message: 'no Python module, class or function ' , aDottedName printString
+      , ' could be imported here (is the grailDirectory option the checkout the image was installed from?)'
+%
+category: 'resolving'
+method: McpGrailToolset
+importModuleNamed: aModuleName
+  ^self askPython: 'import importlib
+importlib.import_module(_mcp_obj)' with: aModuleName
+%
+category: 'resolving'
+method: McpGrailToolset
+attributesOf: anObject path: parts from: start
+  | object |
+  object := anObject.
+  start to: parts size do: [:index |
+    self pythonScope at: #'_mcp_attr' put: (parts at: index).
+    object := self askPython: 'getattr(_mcp_obj, _mcp_attr)' with: object.
+    object isNil ifTrue: [^nil]].
+  ^object
+%
+category: 'resolving'
+method: McpGrailToolset
+resolvePythonClass: aDottedName
+  | object |
+  object := self resolvePythonName: aDottedName.
+  object isBehavior ifFalse: [
+    ^McpError signalKind: 'notFound'
+      message: aDottedName , ' is not a class; get_python_source shows a module or function'].
+  ^object
+%
+category: 'resolving'
+method: McpGrailToolset
+qualifiedNameOf: aPythonClass
+  | name |
+  name := self askPython: '_mcp_obj.__module__ + "." + _mcp_obj.__qualname__' with: aPythonClass.
+  ^name isNil ifTrue: [aPythonClass name asString] ifFalse: [name asString]
+%
+category: 'resolving'
+method: McpGrailToolset
+storageBaseOf: aPythonClass
+  "The first superclass that a symbol dictionary names: Grail creates Python classes unnamed, so
+   that is the Smalltalk class whose storage the Python one inherits."
+  | each |
+  each := aPythonClass superclass.
+  [each notNil] whileTrue: [
+    (System myUserProfile symbolList objectNamed: each name asSymbol) == each ifTrue: [^each].
+    each := each superclass].
+  ^Object
+%
+category: 'classes'
+method: McpGrailToolset
+classAttributesQuery
+  ^'[n for n, v in vars(_mcp_obj).items() if not callable(v) and not n.startswith("__")]'
+%
+category: 'classes'
+method: McpGrailToolset
+methodTriplesOf: aPythonClass
+  "{name. signature. line} for each method the class body defines, in source order."
+  | triples |
+  triples := self askPython: 'import inspect
+[(n, str(inspect.signature(f)), f.__code__.co_firstlineno) for n, f in vars(_mcp_obj).items() if inspect.isfunction(f)]' with: aPythonClass.
+  triples isNil ifTrue: [^#()].
+  ^(triples asArray collect: [:each | Array with: (each at: 1) asString with: (each at: 2) asString with: (each at: 3)])
+    asSortedCollection: [:a :b | (a at: 3) <= (b at: 3)]
+%
+category: 'classes'
+method: McpGrailToolset
+methodLineFrom: aTriple
+  ^(aTriple at: 3) printString , '  ' , (aTriple at: 1) , (aTriple at: 2)
+%
+category: 'classes'
+method: McpGrailToolset
+slotsTextOf: aPythonClass
+  | slots |
+  slots := self askPython: 'getattr(_mcp_obj, "__slots__", None)' with: aPythonClass.
+  slots isNil ifTrue: [^'(none declared)'].
+  ^self commaList: slots
+%
+category: 'classes'
+method: McpGrailToolset
+moduleFileOfClass: aPythonClass
+  | module |
+  module := self askPython: 'import sys
+sys.modules[_mcp_obj.__module__]' with: aPythonClass.
+  module isNil ifTrue: [^nil].
+  ^self askPython: '_mcp_obj.__file__' with: module
+%
+category: 'source'
+method: McpGrailToolset
+sourceLocationOf: anObject named: aDottedName
+  "{path. firstLine} of a function (its __code__), a module (its __file__ from line 1) or a class
+   (its module's file, at its class statement)."
+  | code file |
+  code := self askPython: '(_mcp_obj.__code__.co_filename, _mcp_obj.__code__.co_firstlineno)' with: anObject.
+  code isNil ifFalse: [^Array with: (code at: 1) asString with: (code at: 2)].
+  anObject isBehavior ifTrue: [^self classLocationOf: anObject named: aDottedName].
+  file := self askPython: '_mcp_obj.__file__' with: anObject.
+  file isNil ifTrue: [
+    ^McpError signalKind: 'notFound'
+      message: aDottedName , ' has no .py source here (a native module or a value)'].
+  ^Array with: file asString with: 1
+%
+category: 'source'
+method: McpGrailToolset
+classLocationOf: aPythonClass named: aDottedName
+  | file header index |
+  file := self moduleFileOfClass: aPythonClass.
+  file isNil ifTrue: [
+    ^McpError signalKind: 'notFound' message: aDottedName , ' was defined in no .py file'].
+  header := 'class ' , (self lastSegmentOf: aDottedName).
+  index := 0.
+  self lines: (self fileLines: file) with: [:line :at |
+    (index = 0 and: [self string: (self trimmed: line) startsWith: header]) ifTrue: [index := at]].
+  index = 0 ifTrue: [
+    ^McpError signalKind: 'notFound' message: 'no class statement for ' , aDottedName , ' in ' , file].
+  ^Array with: file asString with: index
+%
+category: 'source'
+method: McpGrailToolset
+definitionLinesOf: fileLines from: firstLine
+  "The lines of the definition starting at firstLine: a module is the whole file; a def or class
+   runs on through blank lines and lines indented further than its first line."
+  | indent last |
+  firstLine = 1 ifTrue: [^fileLines].
+  indent := self indentOf: (fileLines at: firstLine).
+  last := firstLine.
+  firstLine + 1 to: fileLines size do: [:index | | line |
+    line := fileLines at: index.
+    (self trimmed: line) isEmpty ifFalse: [
+      (self indentOf: line) <= indent ifTrue: [
+        ^self trailingBlanksOff: (fileLines copyFrom: firstLine to: last)].
+      last := index]].
+  ^self trailingBlanksOff: (fileLines copyFrom: firstLine to: fileLines size)
+%
+category: 'source'
+method: McpGrailToolset
+pagedSource: lines path: aPath firstLine: firstLine args: args
+  "One page of source under '# path:line', the line this page starts at; with a page header when
+   the page is not the whole definition."
+  | limit offset stop window header |
+  limit := self pagingArgument: 'limit' in: args default: nil.
+  offset := self pagingArgument: 'offset' in: args default: 0.
+  stop := limit isNil ifTrue: [lines size] ifFalse: [(offset + limit) min: lines size].
+  window := self window: lines from: offset + 1 to: stop.
+  header := '# ' , aPath , ':' , (firstLine + offset) printString.
+  (offset = 0 and: [stop = lines size]) ifFalse: [
+    header := (self pageHeaderFrom: offset + 1 to: stop of: lines size noun: 'lines')
+      , (String with: Character lf) , header].
+  ^self linesFrom: (OrderedCollection new add: header; addAll: window; yourself)
+%
+category: 'modules'
+method: McpGrailToolset
+pyFileOfModule: aModuleName
+  "The .py under the checkout's stdlib that would back aModuleName, or nil."
+  | root base |
+  root := self stdlibDirectory.
+  root isNil ifTrue: [^nil].
+  base := root , '/' , (self pathOfModule: aModuleName).
+  (GsFile existsOnServer: base , '.py') == true ifTrue: [^base , '.py'].
+  (GsFile existsOnServer: base , '/__init__.py') == true ifTrue: [^base , '/__init__.py'].
+  ^nil
+%
+category: 'modules'
+method: McpGrailToolset
+nextImportInSys: inSys native: native path: aPathOrNil
+  inSys ifTrue: [^'nothing: it is already in this session''s sys.modules'].
+  native ifTrue: [^'bind the native module; nothing is compiled'].
+  aPathOrNil isNil ifTrue: [
+    ^'fail: no .py for it under the configured checkout'
+      , (self grailDirectory isNil ifTrue: [' (no grailDirectory is configured)'] ifFalse: [''])].
+  ^'bind a committed compile if Grail holds a current one, else compile ' , aPathOrNil
+    , ' (a database write, uncommitted until you commit)'
+%
+category: 'senders'
+method: McpGrailToolset
+shapesFrom: args
+  "The shapes asked for (default all three); an unknown one is refused, since silently searching
+   less would read as no senders."
+  | known given |
+  known := #('compiled' 'references' 'source').
+  given := args at: 'shapes' ifAbsent: [known].
+  given isEmpty ifTrue: [given := known].
+  given do: [:each |
+    (known includes: each) ifFalse: [
+      ^McpError signalKind: 'invalidParams'
+        message: each printString , ' is not a shape; the shapes are compiled, references, source']].
+  ^given
+%
+category: 'senders'
+method: McpGrailToolset
+compiledHitsFor: aName shapes: shapes args: args
+  "Hits in the env-1 methods of every Python class the session reaches, each labelled as Python
+   prints it: a call (the name followed by an opening parenthesis) is the compiled shape,
+   anything else a reference."
+  | hits native scope |
+  hits := OrderedCollection new.
+  native := self booleanArgument: 'includeNative' in: args default: false.
+  scope := args at: 'scope' ifAbsent: [nil].
+  importlib pythonClasses do: [:cls | | label |
+    label := self qualifiedNameOf: cls.
+    ((native or: [(self string: label startsWith: 'builtins.') not]) and: [self scope: scope selects: label])
+      ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes)]].
+  ^hits
+%
+category: 'senders'
+method: McpGrailToolset
+hitsFor: aName in: aClass label: aLabel shapes: shapes
+  "A selector Grail does not decode to a Python name is its own plumbing and is not searched."
+  | hits |
+  hits := OrderedCollection new.
+  (aClass selectorsForEnvironment: 1) asSortedCollection do: [:selector | | pythonName |
+    pythonName := importlib pythonNameOfSelector: selector.
+    pythonName isNil ifFalse: [
+      hits addAll: (self hitsFor: aName
+        inSource: (aClass sourceCodeAt: selector environmentId: 1)
+        method: aLabel , '.' , pythonName asString
+        shapes: shapes)]].
+  ^hits
+%
+category: 'senders'
+method: McpGrailToolset
+hitsFor: aName inSource: aSource method: aMethodLabel shapes: shapes
+  "The hits in one method's source. Its first line is the def itself, which names the method and
+   calls nothing, so it is skipped."
+  | hits lines |
+  hits := OrderedCollection new.
+  aSource isNil ifTrue: [^hits].
+  lines := self splitLines: aSource.
+  2 to: lines size do: [:index | | line shape |
+    line := lines at: index.
+    shape := self shapeOf: aName in: line.
+    (shape notNil and: [shapes includes: shape]) ifTrue: [
+      hits add: (self padded: shape) , aMethodLabel , '  line ?  ' , (self trimmed: line)]].
+  ^hits
+%
+category: 'senders'
+method: McpGrailToolset
+shapeOf: aName in: aLine
+  "compiled when aName is called in aLine, references when it is named otherwise, nil when it is
+   not there as a whole identifier."
+  | at |
+  at := self wholeName: aName in: aLine.
+  at = 0 ifTrue: [^nil].
+  ^(self nextNonBlankIn: aLine after: at + aName size - 1) = $(
+    ifTrue: ['compiled']
+    ifFalse: ['references']
+%
+category: 'senders'
+method: McpGrailToolset
+sourceHitsFor: aName roots: roots args: args
+  | hits |
+  hits := OrderedCollection new.
+  self filesOf: roots scope: (args at: 'scope' ifAbsent: [nil]) do: [:label :path |
+    self lines: (self fileLines: path) with: [:line :index |
+      (self wholeName: aName in: line) > 0 ifTrue: [
+        hits add: (self padded: 'source') , label , ':' , index printString , '  ' , (self trimmed: line)]]].
+  ^hits
+%
+category: 'senders'
+method: McpGrailToolset
+coverageFor: shapes roots: roots args: args
+  "What was searched and what was not, one gap a line, each naming what closes it."
+  | searched missing |
+  searched := OrderedCollection new.
+  missing := OrderedCollection new.
+  (shapes includes: 'compiled') | (shapes includes: 'references')
+    ifTrue: [searched add: 'the env-1 methods of the Python classes importlib pythonClasses answers']
+    ifFalse: [missing add: 'compiled methods: pass shapes including compiled or references'].
+  (shapes includes: 'source')
+    ifTrue: [roots do: [:each | searched add: (each at: 1)]]
+    ifFalse: [missing add: 'the .py files: pass shapes including source'].
+  ((shapes includes: 'source') and: [roots isEmpty]) ifTrue: [
+    missing add: 'the .py files: no grailDirectory is configured (MCP_GRAIL_DIR)'].
+  (self booleanArgument: 'includeTests' in: args default: false) ifFalse: [
+    missing add: 'tests/python: pass includeTests: true'].
+  (self booleanArgument: 'includeNative' in: args default: false) ifFalse: [
+    missing add: 'classes labelled builtins: pass includeNative: true'].
+  missing add: 'functions defined in an eval scope (blocks with no methods to read)'.
+  missing add: 'modules nothing has imported in this session, except through their .py text'.
+  ^'searched: ' , (self joined: searched with: ', ') , (String with: Character lf)
+    , 'not searched:' , (String with: Character lf)
+    , (self linesFrom: (missing collect: [:each | '  ' , each]))
+%
+category: 'files'
+method: McpGrailToolset
+grailDirectory
+  ^self optionNamed: 'grailDirectory' ifAbsent: [nil]
+%
+category: 'files'
+method: McpGrailToolset
+stdlibDirectory
+  | dir |
+  dir := self grailDirectory.
+  ^dir isNil ifTrue: [nil] ifFalse: [dir , '/src/python/stdlib']
+%
+category: 'files'
+method: McpGrailToolset
+sourceRootsIncludingTests: aBoolean
+  "{label. path} of each .py tree to read: the stdlib, and tests/python when asked."
+  | dir roots |
+  dir := self grailDirectory.
+  roots := OrderedCollection new.
+  dir isNil ifTrue: [^roots].
+  roots add: (Array with: 'src/python/stdlib' with: dir , '/src/python/stdlib').
+  aBoolean == true ifTrue: [roots add: (Array with: 'tests/python' with: dir , '/tests/python')].
+  ^roots select: [:each | (GsFile existsOnServer: (each at: 2)) == true]
+%
+category: 'files'
+method: McpGrailToolset
+refuseWithoutCheckout
+  ^McpError signalKind: 'refused'
+    message: 'no Grail checkout is configured: start the server with MCP_GRAIL_DIR (or the grailDirectory option of McpGrailToolset) naming the checkout that holds src/python/stdlib'
+%
+category: 'files'
+method: McpGrailToolset
+filesOf: roots scope: aScopeOrNil do: aBlock
+  "aBlock value: label value: path for each .py file under roots whose module the scope selects,
+   in sorted order; the label is the path below the root."
+  roots do: [:root | | base |
+    base := root at: 2.
+    (self pyFilesUnder: base) asSortedCollection do: [:path | | relative |
+      relative := path copyFrom: base size + 2 to: path size.
+      (self scope: aScopeOrNil selectsPath: relative) ifTrue: [aBlock value: relative value: path]]]
+%
+category: 'files'
+method: McpGrailToolset
+pyFilesUnder: aDirectory
+  "Every .py file below aDirectory. A directory lists its entries, . and .. among them, as full
+   paths; a file lists only itself."
+  | pending files |
+  pending := OrderedCollection with: aDirectory.
+  files := OrderedCollection new.
+  [pending isEmpty] whileFalse: [| path entries |
+    path := pending removeLast.
+    entries := GsFile contentsOfDirectory: path onClient: false.
+    entries isNil ifTrue: [entries := #()].
+    (entries size = 1 and: [(entries at: 1) = path])
+      ifTrue: [(self string: path endsWith: '.py') ifTrue: [files add: path]]
+      ifFalse: [entries do: [:each | | last |
+        last := self lastPathSegmentOf: each.
+        (last = '.' or: [last = '..' or: [each = path]]) ifFalse: [pending add: each]]]].
+  ^files
+%
+category: 'files'
+method: McpGrailToolset
+fileLines: aPath
+  "The lines of a file, blank ones kept, or notFound naming the path."
+  | file text |
+  file := GsFile openReadOnServer: aPath.
+  file isNil ifTrue: [^McpError signalKind: 'notFound' message: 'cannot read ' , aPath].
+  text := [file contents] ensure: [file close].
+  ^self splitLines: text
+%
+category: 'text'
+method: McpGrailToolset
+splitLines: aString
+  "aString's lines without their line feeds; blank lines kept, no empty last line."
+  | lines start |
+  lines := OrderedCollection new.
+  start := 1.
+  1 to: aString size do: [:index |
+    (aString at: index) = Character lf ifTrue: [
+      lines add: (aString copyFrom: start to: index - 1).
+      start := index + 1]].
+  start <= aString size ifTrue: [lines add: (aString copyFrom: start to: aString size)].
+  ^lines asArray
+%
+category: 'text'
+method: McpGrailToolset
+lines: aSequence with: aBlock
+  "aBlock value: element value: index for each element of aSequence, in order."
+  1 to: aSequence size do: [:index | aBlock value: (aSequence at: index) value: index]
+%
+category: 'text'
+method: McpGrailToolset
+string: aString startsWith: aPrefix
+  ^aString size >= aPrefix size and: [(aString copyFrom: 1 to: aPrefix size) = aPrefix]
+%
+category: 'text'
+method: McpGrailToolset
+string: aString endsWith: aSuffix
+  ^aString size >= aSuffix size
+    and: [(aString copyFrom: aString size - aSuffix size + 1 to: aString size) = aSuffix]
+%
+category: 'text'
+method: McpGrailToolset
+trimmed: aString
+  | first last |
+  first := 1.
+  last := aString size.
+  [first <= last and: [(aString at: first) isSeparator]] whileTrue: [first := first + 1].
+  [last >= first and: [(aString at: last) isSeparator]] whileTrue: [last := last - 1].
+  ^aString copyFrom: first to: last
+%
+category: 'text'
+method: McpGrailToolset
+indentOf: aLine
+  | index |
+  index := 1.
+  [index <= aLine size and: [(aLine at: index) isSeparator]] whileTrue: [index := index + 1].
+  ^index - 1
+%
+category: 'text'
+method: McpGrailToolset
+trailingBlanksOff: lines
+  | last |
+  last := lines size.
+  [last > 1 and: [(self trimmed: (lines at: last)) isEmpty]] whileTrue: [last := last - 1].
+  ^lines copyFrom: 1 to: last
+%
+category: 'text'
+method: McpGrailToolset
+wholeName: aName in: aLine
+  "Where aName occurs in aLine as a whole identifier, or 0."
+  | at |
+  aName isEmpty ifTrue: [^0].
+  at := aLine findString: aName startingAt: 1.
+  [at > 0] whileTrue: [
+    ((self isIdentifierAt: at - 1 in: aLine) or: [self isIdentifierAt: at + aName size in: aLine])
+      ifFalse: [^at].
+    at := aLine findString: aName startingAt: at + 1].
+  ^0
+%
+category: 'text'
+method: McpGrailToolset
+isIdentifierAt: anIndex in: aLine
+  | char |
+  (anIndex < 1 or: [anIndex > aLine size]) ifTrue: [^false].
+  char := aLine at: anIndex.
+  ^char isLetter or: [char isDigit or: [char = $_]]
+%
+category: 'text'
+method: McpGrailToolset
+nextNonBlankIn: aLine after: anIndex
+  anIndex + 1 to: aLine size do: [:index |
+    (aLine at: index) isSeparator ifFalse: [^aLine at: index]].
+  ^nil
+%
+category: 'text'
+method: McpGrailToolset
+padded: aShape
+  | out |
+  out := WriteStream on: String new.
+  out nextPutAll: aShape.
+  (12 - aShape size max: 1) timesRepeat: [out nextPut: Character space].
+  ^out contents
+%
+category: 'text'
+method: McpGrailToolset
+commaList: aCollectionOrNil
+  aCollectionOrNil isNil ifTrue: [^'(unknown)'].
+  aCollectionOrNil isEmpty ifTrue: [^'(none)'].
+  ^self joined: (aCollectionOrNil asArray collect: [:each | each asString]) with: ', '
+%
+category: 'names'
+method: McpGrailToolset
+dottedSegmentsOf: aName
+  ^(aName subStrings: '.') asArray
+%
+category: 'names'
+method: McpGrailToolset
+joinSegments: parts upTo: aCount
+  ^self joined: (parts copyFrom: 1 to: aCount) with: '.'
+%
+category: 'names'
+method: McpGrailToolset
+lastSegmentOf: aName
+  | parts |
+  parts := self dottedSegmentsOf: aName.
+  ^parts isEmpty ifTrue: [aName] ifFalse: [parts last]
+%
+category: 'names'
+method: McpGrailToolset
+lastPathSegmentOf: aPath
+  | index |
+  index := aPath size.
+  [index > 0 and: [(aPath at: index) ~= $/]] whileTrue: [index := index - 1].
+  ^aPath copyFrom: index + 1 to: aPath size
+%
+category: 'names'
+method: McpGrailToolset
+pathOfModule: aModuleName
+  ^aModuleName copyReplaceAll: '.' with: '/'
+%
+category: 'names'
+method: McpGrailToolset
+scope: aScopeOrNil selects: aLabel
+  "Whether a dotted scope selects a dotted label: itself or anything below it at a dot."
+  aScopeOrNil isNil ifTrue: [^true].
+  aLabel = aScopeOrNil ifTrue: [^true].
+  ^self string: aLabel startsWith: aScopeOrNil , '.'
+%
+category: 'names'
+method: McpGrailToolset
+scope: aScopeOrNil selectsPath: aRelativePath
+  "Whether a dotted scope selects a .py path below a root: the module's own file, or any file of
+   the package it names."
+  | base |
+  aScopeOrNil isNil ifTrue: [^true].
+  base := self pathOfModule: aScopeOrNil.
+  ^aRelativePath = (base , '.py') or: [self string: aRelativePath startsWith: base , '/']
+%
+category: 'test gem'
+method: McpGrailToolset
+testGemConfig
+  | value problem |
+  value := self optionNamed: 'testGemConfig' ifAbsent: [^self class defaultTestGemConfig].
+  problem := self class testGemConfigProblem: value.
+  problem isNil ifFalse: [^McpError signalKind: 'badOption' message: problem].
+  ^value
+%
+category: 'test gem'
+method: McpGrailToolset
+testGemMemoryCeilingPercent
+  | value |
+  value := self optionNamed: 'testGemMemoryCeilingPercent'
+    ifAbsent: [^self class defaultMemoryCeilingPercent].
+  ((value isKindOf: Integer) and: [value between: 0 and: 100]) ifFalse: [
+    ^McpError signalKind: 'badOption'
+      message: 'testGemMemoryCeilingPercent must be an integer from 0 to 100, not ' , value printString].
+  ^value
+%
+category: 'test gem'
+method: McpGrailToolset
+allPythonTestClassNames
+  "Every concrete PythonTestCase subclass, by name."
+  ^(((ClassOrganizer new allSubclassesOf: PythonTestCase) reject: [:each | each isAbstract])
+    collect: [:each | each name asString]) asSortedCollection asArray
+%
+category: 'test gem'
+method: McpGrailToolset
+isPythonTestClassNamed: aName
+  | cls |
+  cls := System myUserProfile symbolList objectNamed: aName asSymbol.
+  ^cls notNil and: [cls isBehavior and: [cls inheritsFrom: PythonTestCase]]
+%
+category: 'test gem'
+method: McpGrailToolset
+newTestGem
+  "A fresh gem logged in as this user with a one-time password, forked with testGemConfig as its
+   gemnetobject -C argument, so the budget travels with the login."
+  | gem |
+  gem := GsTsExternalSession newDefault.
+  gem gemNRS: (GsNetworkResourceString defaultGemNRSFromCurrent
+    node: 'localhost';
+    body: 'gemnetobject -C ' , self testGemConfig;
+    yourself).
+  gem onetimePassword: (GsCurrentSession currentSession createOnetimePasswordValidForSeconds: 300).
+  gem login.
+  ^gem
+%
+category: 'test gem'
+method: McpGrailToolset
+runClasses: classNames
+  "Drive the test gem one class per call, so what finished outlives a gem that dies; stop starting
+   classes once its memory crosses the ceiling."
+  | run gem ceiling |
+  run := McpGrailTestRun new.
+  run config: self testGemConfig.
+  ceiling := self testGemMemoryCeilingPercent.
+  gem := self newTestGem.
+  self grailDirectory isNil ifFalse: [
+    self ask: gem expression: 'importlib grailDir: ' , self grailDirectory printString].
+  [self lines: classNames with: [:name :index |
+    (run stopped or: [run died]) ifFalse: [
+      self runClass: name index: index of: classNames in: gem into: run ceiling: ceiling]]]
+    ensure: [[gem logout] on: Error do: [:ex | ex return: nil]].
+  ^run
+%
+category: 'test gem'
+method: McpGrailToolset
+runClass: aName index: anIndex of: classNames in: aGem into: aRun ceiling: aCeiling
+  | report figures |
+  McpChannel progress: anIndex - 1 total: classNames size message: 'running ' , aName.
+  [report := McpJson parse: (self ask: aGem expression: 'McpGrailToolset testGemReportFor: ' , aName printString).
+   figures := self ask: aGem expression: 'McpGrailToolset testGemMemoryFigures']
+    on: Error
+    do: [:ex | ^aRun diedIn: aName number: (self gciNumberOf: ex)].
+  aRun add: report memory: (figures subStrings: ' ').
+  (aCeiling > 0 and: [aRun lastPercent >= aCeiling and: [anIndex < classNames size]]) ifTrue: [
+    aRun stopBefore: (classNames copyFrom: anIndex + 1 to: classNames size)]
+%
+category: 'test gem'
+method: McpGrailToolset
+ask: aGem expression: aString
+  "The printString of aString's value in aGem, read only when the call has ended."
+  aGem nbExecute: aString.
+  [aGem isCallInProgress] whileTrue: [aGem waitForResultForSeconds: 5 otherwise: [nil]].
+  ^aGem lastResult asString
+%
+category: 'test gem'
+method: McpGrailToolset
+gciNumberOf: anError
+  "The GCI error number of a dead gem's error, never its text: the kernel appends the gem's NRS
+   to errors of the fatal band."
+  | number |
+  number := [anError number] on: Error do: [:ex | ex return: nil].
+  ^((number isKindOf: Integer) and: [number between: 4000 and: 4999]) ifTrue: [number] ifFalse: [nil]
+%
+category: 'test gem'
+method: McpGrailToolset
+reportTestRun: aRun missing: missingNames
+  | lines warning |
+  lines := OrderedCollection new.
+  aRun reportLinesOn: lines.
+  warning := aRun warningIfOverCeiling: self testGemMemoryCeilingPercent.
+  warning isNil ifFalse: [lines add: warning].
+  missingNames do: [:each | lines add: each , ': NOT FOUND (no PythonTestCase subclass of that name)'].
+  aRun died ifTrue: [
+    ^McpError signalKind: 'testGemDied' message: (self linesFrom: lines)].
+  ^self linesFrom: lines
+%

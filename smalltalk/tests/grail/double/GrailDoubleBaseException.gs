@@ -1,0 +1,54 @@
+set compile_env: 0
+! ------------------- Class definition for GrailDoubleBaseException
+expectvalue /Class
+doit
+Exception subclass: 'GrailDoubleBaseException'
+  instVarNames: #( pythonText)
+  classVars: #()
+  classInstVars: #()
+  poolDictionaries: #()
+  inDictionary: GrailDouble
+  options: #()
+
+%
+expectvalue /Class
+doit
+GrailDoubleBaseException comment: 
+'TEST DOUBLE of Grail''s BaseException (GemTalk/Grail smalltalk/BaseException.gs), bound as
+BaseException in the model only. Like Grail''s, it is outside the Smalltalk Error hierarchy, so
+an on: Error handler does not see it; its description begins with the Python class name
+(NameError: name ''x'' is not defined), as Grail''s does, and it carries the traceback text the
+double''s traceback module formats for it.'
+%
+expectvalue /Class
+doit
+GrailDoubleBaseException category: 'Mcp-Tests-GrailDouble'
+%
+! ------------------- Remove existing behavior from GrailDoubleBaseException
+removeallmethods GrailDoubleBaseException
+removeallclassmethods GrailDoubleBaseException
+! ------------------- Class methods for GrailDoubleBaseException
+category: 'signalling'
+classmethod: GrailDoubleBaseException
+signalPython: aText
+  ^self new setPythonText: aText; signal: aText
+%
+! ------------------- Instance methods for GrailDoubleBaseException
+category: 'accessing'
+method: GrailDoubleBaseException
+description
+  ^pythonText
+%
+category: 'accessing'
+method: GrailDoubleBaseException
+traceback
+  ^'Traceback (most recent call last):
+  File "<grail>", line 1, in <module>
+' , pythonText , '
+'
+%
+category: 'initialization'
+method: GrailDoubleBaseException
+setPythonText: aText
+  pythonText := aText
+%

@@ -1,0 +1,41 @@
+! Files in the TEST DOUBLE of Grail's API (smalltalk/tests/grail/double) for the model only:
+! bin/gsmodel -test files it in through smalltalk/model.gs, and the model-backed e2e tests file it
+! in beside smalltalk/grail/load.gs. Never load it into a real stone: it binds ModuleAst,
+! importlib, BaseException and PythonTestCase, Grail's names, to the double's classes, in a
+! dictionary GrailDouble it puts in the symbol list. Run from the repository root.
+set compile_env: 0
+!
+! ------------------- Create GrailDouble and pre-declare its classes (bound to nil only where absent)
+run
+| up double |
+up := System myUserProfile.
+(up objectNamed: #GrailDouble) isNil ifTrue: [
+  up insertDictionary: (SymbolDictionary new name: #GrailDouble; yourself) at: up symbolList size + 1].
+double := up objectNamed: #GrailDouble.
+#( #GrailDoubleBaseException #GrailDoubleSymbolList #GrailDoublePyObject #GrailDoubleStack
+   #GrailDoublePython #GrailDoubleModuleAst #GrailDoubleImportlib #GrailDoublePythonTestCase
+   #GrailDoubleTestGem )
+  do: [:each | (double includesKey: each) ifFalse: [double at: each put: nil]].
+true
+%
+!
+input smalltalk/tests/grail/double/GrailDoubleBaseException.gs
+input smalltalk/tests/grail/double/GrailDoubleSymbolList.gs
+input smalltalk/tests/grail/double/GrailDoublePyObject.gs
+input smalltalk/tests/grail/double/GrailDoubleStack.gs
+input smalltalk/tests/grail/double/GrailDoublePython.gs
+input smalltalk/tests/grail/double/GrailDoubleModuleAst.gs
+input smalltalk/tests/grail/double/GrailDoubleImportlib.gs
+input smalltalk/tests/grail/double/GrailDoublePythonTestCase.gs
+input smalltalk/tests/grail/double/GrailDoubleTestGem.gs
+!
+! ------------------- Grail's names, bound to the double
+run
+| double |
+double := System myUserProfile objectNamed: #GrailDouble.
+double at: #ModuleAst put: GrailDoubleModuleAst.
+double at: #importlib put: GrailDoubleImportlib.
+double at: #BaseException put: GrailDoubleBaseException.
+double at: #PythonTestCase put: GrailDoublePythonTestCase.
+true
+%
