@@ -231,7 +231,8 @@ categoryFor: aSelector in: aBehavior
     ifTrue: [^'tests'].
   (name = 'initialize' or: [self is: 'initialize' aPrefixOf: name]) ifTrue: [^'initialization'].
   (name = 'printOn:' or: [name = 'displayString']) ifTrue: [^'printing'].
-  ((aBehavior allInstVarNames collect: [:each | each asString]) includes: (name copyWithout: $:))
+  (((aBehavior isMeta ifTrue: [aBehavior instVarNames] ifFalse: [aBehavior allInstVarNames])
+      collect: [:each | each asString]) includes: (name copyWithout: $:))
     ifTrue: [^'accessing'].
   (aBehavior isMeta and: [name size >= 3 and: [(name copyFrom: 1 to: 3) = 'new']])
     ifTrue: [^'instance creation'].
