@@ -148,7 +148,7 @@ func (f *flight) Message(msg []byte) error {
 	if json.Unmarshal(msg, &env) != nil {
 		return nil
 	}
-	if len(env.ID) == 0 && f.s.listeners.offer(env.Method, msg) {
+	if len(env.ID) == 0 && f.s.listeners.offer(f.owner, env.Method, msg) {
 		return nil
 	}
 	if len(env.ID) == 0 && env.Method == becomeTaskMethod {

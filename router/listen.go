@@ -1,24 +1,43 @@
 package router
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
-// maxListeners bounds the subscriptions/listen streams open at once; listenerBuffer bounds
-// what waits for one slow stream (past it, notifications to that stream are dropped: a
-// list-changed notification only says "list again", so a dropped one costs a late refresh).
+// The bounds of subscriptions/listen streams (docs/transport.md). listenerBuffer bounds what
+// waits for one slow stream (past it, notifications to that stream are dropped: a list-changed
+// notification only says "list again", so a dropped one costs a late refresh).
 const (
-	maxListeners   = 64
-	listenerBuffer = 16
+	maxListeners = 64
+	// maxListenersPerOwner is one token subject's share in the network-facing mode.
+	maxListenersPerOwner = 8
+	listenerBuffer       = 16
+	// maxListenLife and maxListenBytes end a stream (with notifications/cancelled naming its
+	// request, as the revision asks of a server that tears one down); the client listens again.
+	maxListenLife  = 30 * time.Minute
+	maxListenBytes = 16 << 20
+	// maxSubscriptionURIs and maxFilterBytes bound what one stream asks to hear.
+	maxSubscriptionURIs = 256
+	maxFilterBytes      = 64 << 10
 )
+
+// TokenDeadline is implemented by an Identity that knows until when the request's token is
+// good (auth.Identity): a subscriptions/listen stream ends then, as a GET stream does.
+type TokenDeadline interface {
+	TokenDeadline(ctx context.Context) (time.Time, bool)
+}
 
 // kindOf maps a notification to the subscription filter member that opts in to it.
 var kindOf = map[string]string{
@@ -30,6 +49,7 @@ var kindOf = map[string]string{
 
 type listener struct {
 	id    string
+	owner session.Owner
 	kinds map[string]bool
 	uris  map[string]bool
 	out   chan []byte
@@ -42,8 +62,10 @@ type listenerSet struct {
 }
 
 // offer hands a worker notification to every stream that asked for its kind, tagged with
-// that stream's subscription id; false when the method is not one a listen stream carries.
-func (l *listenerSet) offer(method string, msg []byte) bool {
+// that stream's subscription id; false when the method is not one a listen stream carries. A
+// list-changed notification comes from a gem serving owner's call, whose tool surface is that
+// owner's token's: it reaches only that owner's streams.
+func (l *listenerSet) offer(owner session.Owner, method string, msg []byte) bool {
 	kind, ok := kindOf[method]
 	if !ok {
 		return false
@@ -60,7 +82,8 @@ func (l *listenerSet) offer(method string, msg []byte) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for ln := range l.set {
-		if !ln.kinds[kind] || (kind == "resourceSubscriptions" && !ln.uris[uri]) {
+		if !ln.kinds[kind] || (kind == "resourceSubscriptions" && !ln.uris[uri]) ||
+			(kind != "resourceSubscriptions" && ln.owner != owner) {
 			continue
 		}
 		meta := map[string]json.RawMessage{}
@@ -95,6 +118,17 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 			"Invalid params: subscriptions/listen needs params.notifications, a subscription filter object", "invalidParams"))
 		return
 	}
+	if len(req.params["notifications"]) > maxFilterBytes || len(filter.ResourceSubscriptions) > maxSubscriptionURIs {
+		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
+			fmt.Sprintf("Invalid params: a subscription filter takes at most %d resource URIs and %d bytes", maxSubscriptionURIs, maxFilterBytes),
+			"subscriptionTooLarge", "limit", maxSubscriptionURIs, "limitBytes", maxFilterBytes))
+		return
+	}
+	owner, err := s.owner(r.Context())
+	if err != nil {
+		writeJSON(w, http.StatusUnauthorized, errorBody(req.m.ID, jsonrpc.CodeServer, "no verified principal for this stream", "unauthorized"))
+		return
+	}
 	info, err := s.pool.workerInfo(r.Context())
 	if err != nil {
 		status, body := s.poolFailure(req.m, err)
@@ -113,7 +147,7 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 	// Only what the worker can produce is acknowledged (the revision: a kind the server has
 	// nothing for is left out of the acknowledged set).
 	ack := map[string]any{}
-	ln := &listener{kinds: map[string]bool{}, uris: map[string]bool{}, out: make(chan []byte, listenerBuffer)}
+	ln := &listener{owner: owner, kinds: map[string]bool{}, uris: map[string]bool{}, out: make(chan []byte, listenerBuffer)}
 	if filter.ToolsListChanged && caps.Tools != nil {
 		ack["toolsListChanged"], ln.kinds["toolsListChanged"] = true, true
 	}
@@ -139,6 +173,13 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 			"too many subscription streams are open; try again later", "tooManyListeners", "limit", maxListeners))
 		return
 	}
+	if s.o.Identity != nil && s.listeners.countLocked(owner) >= maxListenersPerOwner {
+		s.listeners.mu.Unlock()
+		writeJSON(w, http.StatusTooManyRequests, errorBody(req.m.ID, jsonrpc.CodeServer,
+			fmt.Sprintf("this subject already holds %d subscription streams; close one first", maxListenersPerOwner),
+			"tooManyListeners", "limit", maxListenersPerOwner))
+		return
+	}
 	s.listeners.set[ln] = struct{}{}
 	s.listeners.mu.Unlock()
 	defer func() {
@@ -155,11 +196,25 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 	if stream.Event("", first) != nil {
 		return
 	}
+	end := time.Now().Add(maxListenLife)
+	why := "the stream reached its lifetime (" + maxListenLife.String() + "); listen again"
+	if td, ok := s.o.Identity.(TokenDeadline); ok {
+		if d, ok := td.TokenDeadline(r.Context()); ok && d.Before(end) {
+			end, why = d, "the token it was opened with expired; listen again with a fresh one"
+		}
+	}
+	life := time.NewTimer(time.Until(end))
+	defer life.Stop()
 	keepalive := time.NewTicker(15 * time.Second)
 	defer keepalive.Stop()
+	sent := 0
 	for {
 		select {
 		case msg := <-ln.out:
+			if sent += len(msg); sent > maxListenBytes {
+				s.endListen(stream, req, "the stream carried its "+strconv.Itoa(maxListenBytes)+" bytes; listen again")
+				return
+			}
 			if stream.Event("", msg) != nil {
 				return
 			}
@@ -167,12 +222,37 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 			if stream.Comment("keepalive") != nil {
 				return
 			}
+		case <-life.C:
+			s.endListen(stream, req, why)
+			return
 		case <-r.Context().Done():
 			return
 		case <-s.closing.Done():
+			s.endListen(stream, req, "the server is shutting down")
 			return
 		}
 	}
+}
+
+// endListen tears a listen stream down as the revision asks: notifications/cancelled naming the
+// subscriptions/listen request, then the end of the stream.
+func (s *Server) endListen(stream *sse.EventWriter, req statelessRequest, why string) {
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
+		"params": map[string]any{"requestId": req.m.ID, "reason": why}})
+	if stream.Event("", msg) == nil {
+		stream.Finish()
+	}
+}
+
+// countLocked is how many streams owner holds; the caller holds l.mu.
+func (l *listenerSet) countLocked(owner session.Owner) int {
+	n := 0
+	for ln := range l.set {
+		if ln.owner == owner {
+			n++
+		}
+	}
+	return n
 }
 
 // subscriptionFilter is what a subscriptions/listen request asks to hear.

@@ -216,6 +216,9 @@ func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.M
 	out := sess.DoAfter(ctx, m, s.prelude(ctx, sess))
 	s.observeCall(m, out, time.Since(start))
 	sess.Touch()
+	if subscribed(m, out) {
+		s.watchResources(sess)
+	}
 	return s.outcome(sess, m, out)
 }
 

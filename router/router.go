@@ -174,6 +174,9 @@ type Server struct {
 	stateKey  [32]byte
 	listeners listenerSet
 	tasks     taskTable
+
+	// watches are the sessions whose gems are asked for resource updates (resources.go).
+	watches sync.Map
 }
 
 // New builds a Server. Nothing listens until its Handler is served.

@@ -120,6 +120,34 @@ func TestClassesAndMethods(t *testing.T) {
 	}
 }
 
+// A commit that changes an object in another session's notify set signals it there, and in the
+// committing session's own (the Programmer's Guide: all changes, including one's own); the
+// signal is read once, does not move the view, and a transient object is refused.
+func TestNotifySetsAreSignaledByCommits(t *testing.T) {
+	img, _ := newTestImage(t)
+	a, _ := img.Login("DataCurator")
+	b, _ := img.Login("DataCurator")
+	steps := []struct {
+		s         *Session
+		src, want string
+	}{
+		{a, "Object subclass: 'Watched' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #(). System commitTransaction", "true"},
+		{b, "System abortTransaction", "nil"},
+		{b, "System addAllToNotifySet: (Array with: Watched). System signaledObjects size", "0"},
+		{a, "System addAllToNotifySet: (Array with: Watched). Watched compileMethod: 'x ^1' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. System commitTransaction", "true"},
+		{b, "(System signaledObjects collect: [:each | each name]) asArray", "an Array( #Watched)"},
+		{b, "System signaledObjects size", "0"},
+		{b, "Watched includesSelector: #x", "false"},
+		{a, "System signaledObjects size", "1"},
+		{b, "System addAllToNotifySet: (Array with: Object new)", "ERROR 1 the model refuses"},
+	}
+	for i, st := range steps {
+		if got := run(t, st.s, st.src); !strings.HasPrefix(got, st.want) {
+			t.Errorf("step %d %s\n  got  %s\n  want %s", i, st.src, got, st.want)
+		}
+	}
+}
+
 // Sessions see each other's work only through commits, and a write-write conflict refuses
 // the later commit.
 func TestTransactionsBetweenSessions(t *testing.T) {

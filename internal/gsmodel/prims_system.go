@@ -49,6 +49,41 @@ func (img *Image) transactionPrims(s *Session) {
 	img.prim(s, "System class", "inTransaction", func(s *Session, a Value, x []Value) Value { return true })
 	img.prim(s, "System class", "transactionMode", func(s *Session, a Value, x []Value) Value { return s.symbol("autoBegin") })
 	img.prim(s, "System class", "needsCommit", func(s *Session, a Value, x []Value) Value { return s.needsCommit() })
+	// Object change notification (GemStone/S 64 Programmer's Guide 3.7, "Signals and Notifiers",
+	// downloads.gemtalksystems.com/docs/GemStone64/3.7.x/GS64-ProgGuide-3.7/14-Signals.htm): a
+	// committed object added to the notify set is signaled when a commit changes it, until the
+	// session ends. A transient object is refused: the guide adds only committed ones, and what
+	// a stone does with another is not attested.
+	img.prim(s, "System class", "addAllToNotifySet:", func(s *Session, a Value, x []Value) Value {
+		objs := s.elements(x[0])
+		for _, v := range objs {
+			if o, ok := v.(*Object); !ok || o.st != nil {
+				return s.refuse("adding an uncommitted object or an immediate value to the notify set")
+			}
+		}
+		s.img.mu.Lock()
+		defer s.img.mu.Unlock()
+		if s.notify == nil {
+			s.notify = map[*Object]bool{}
+		}
+		for _, v := range objs {
+			s.notify[v.(*Object)] = true
+		}
+		return a
+	})
+	// System signaledObjects answers what commits changed in the notify set since it was last
+	// asked, and forgets them (the guide's polling form); it does not move the view.
+	img.prim(s, "System class", "signaledObjects", func(s *Session, a Value, x []Value) Value {
+		s.img.mu.Lock()
+		got := s.signaled
+		s.signaled = nil
+		s.img.mu.Unlock()
+		vals := make([]Value, len(got))
+		for i, o := range got {
+			vals[i] = o
+		}
+		return s.newArray(vals)
+	})
 	img.prim(s, "System class", "transactionConflicts", func(s *Session, a Value, x []Value) Value {
 		d := s.newDictionary(s.img.k.Dictionary)
 		res := s.lastRes

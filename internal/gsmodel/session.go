@@ -1,6 +1,7 @@
 package gsmodel
 
 import (
+	"slices"
 	"sync/atomic"
 )
 
@@ -31,6 +32,11 @@ type Session struct {
 	stack     []*frame   // the running process's activations, innermost last (frames.go)
 	sched     *scheduler // the session's GsProcesses, made on first use (process.go)
 	ending    bool       // logging out: unwinding processes run no ensure: blocks
+	// notify is the session's notify set and signaled what commits changed in it since the
+	// last System signaledObjects; both are read and written only under img.mu, since another
+	// session's commit fills signaled.
+	notify   map[*Object]bool
+	signaled []*Object
 }
 
 // rd answers the state of o that this session sees.
@@ -101,6 +107,7 @@ func (s *Session) commit() bool {
 	for _, st := range s.dirty {
 		img.persist(st, n)
 	}
+	img.signalNotifySets(s.dirty)
 	s.dirty = map[*Object]*State{}
 	s.base = map[*Object]int{}
 	s.view = n
@@ -209,3 +216,17 @@ func visitEach[T any](visit func(Value), vs []T) {
 
 // CommitNow commits the session's work, as System commitTransaction does.
 func (s *Session) CommitNow() bool { return s.commit() }
+
+// signalNotifySets tells every session whose notify set holds an object of a commit that it
+// changed: every session, the committing one included (the Programmer's Guide, "Signals and
+// Notifiers", Object Change Notification: a session is notified of all changes to an object in
+// its notify set, including the changes it commits itself). The caller holds img.mu.
+func (img *Image) signalNotifySets(changed map[*Object]*State) {
+	for _, other := range img.sessions {
+		for o := range changed {
+			if other.notify[o] && !slices.Contains(other.signaled, o) {
+				other.signaled = append(other.signaled, o)
+			}
+		}
+	}
+}

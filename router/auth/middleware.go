@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 )
@@ -84,6 +85,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		ctx := WithPrincipal(r.Context(), p)
+		ctx = context.WithValue(ctx, tokenDeadlineKey{}, p.Expiry.Add(a.cfg.ClockSkew))
 		if r.Method == http.MethodGet {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithDeadline(ctx, p.Expiry.Add(a.cfg.ClockSkew))
@@ -183,4 +185,13 @@ func metadataURL(resource string) string {
 	}
 	path := strings.TrimSuffix(u.EscapedPath(), "/")
 	return u.Scheme + "://" + u.Host + WellKnownPath + path
+}
+
+type tokenDeadlineKey struct{}
+
+// TokenDeadline is when the request's token stops being good (its expiry plus the clock skew):
+// a stream the request opens, a GET or a subscriptions/listen, lasts no longer.
+func TokenDeadline(ctx context.Context) (time.Time, bool) {
+	d, ok := ctx.Value(tokenDeadlineKey{}).(time.Time)
+	return d, ok
 }

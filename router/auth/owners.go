@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -78,6 +79,9 @@ func NewIdentity(userIDClaim string, log zerolog.Logger) Identity {
 
 // Owner is the package function Owner.
 func (Identity) Owner(ctx context.Context) (session.Owner, error) { return Owner(ctx) }
+
+// TokenDeadline is the package function TokenDeadline (router.TokenDeadline).
+func (Identity) TokenDeadline(ctx context.Context) (time.Time, bool) { return TokenDeadline(ctx) }
 
 // WorkerLogin is the package function WorkerLogin.
 func (Identity) WorkerLogin(ctx context.Context, base worker.LoginSpec) (worker.LoginSpec, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -446,4 +447,43 @@ func TestAFlushIsAnsweredAfterEveryEarlierFrameWasRelayed(t *testing.T) {
 	if n != 50 {
 		t.Fatalf("flush answered with %d of 50 notifications relayed", n)
 	}
+}
+
+// Connections that never say hello are bounded in number (each costs a goroutine until its
+// hello timeout) and in what their first frame may make the router allocate: 50 of them, each
+// announcing a 1 MiB frame, cost +50 goroutines and +51 MiB for the hello timeout.
+func TestConnectionsWaitingForTheirHelloAreBounded(t *testing.T) {
+	h := newHub(t, Options{HelloTimeout: 3 * time.Second})
+	before := liveHeap()
+	goroutines := runtime.NumGoroutine()
+	for i := range 50 {
+		// Half announce a full frame, half a small one; none sends it whole.
+		var head [4]byte
+		binary.BigEndian.PutUint32(head[:], map[bool]uint32{true: DefaultMaxFrame, false: 1000}[i%2 == 0])
+		w := dial(t, h)
+		_, _ = w.nc.Write(head[:])
+		_, _ = w.nc.Write([]byte(`{"hello":1,`))
+	}
+	time.Sleep(300 * time.Millisecond)
+	grew, more := int64(liveHeap())-int64(before), runtime.NumGoroutine()-goroutines
+	t.Logf("50 connections waiting for a hello: %+d KiB live heap, %+d goroutines, %d refusals counted", grew>>10, more, h.Refusals()[RefusedTooManyHellos])
+	if more > DefaultMaxUnnamed+8 || grew > 4<<20 {
+		t.Fatalf("50 connections without a hello: %+d goroutines, live heap %+d KiB; want at most %d waiting and a few KiB each",
+			more, grew>>10, DefaultMaxUnnamed)
+	}
+	if h.Refusals()[RefusedTooManyHellos] == 0 {
+		t.Fatal("no connection was refused as one too many waiting for its hello")
+	}
+	// A worker with a real hello still gets in once the strangers are gone.
+	ep, _ := h.Open("s1")
+	waitRefusal(t, h, RefusedNoHello)
+	connect(t, h, ep)
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

@@ -32,6 +32,13 @@ const (
 	DefaultMaxConns = 4
 	// DefaultMaxAsks is how many questions to the client one connection may have outstanding.
 	DefaultMaxAsks = 8
+	// DefaultMaxUnnamed is how many connections may wait for their hello at once: any local
+	// process (a client's own gem through execute_code) can connect, and each costs a goroutine
+	// until its hello or its timeout. Past it a connection is refused at once.
+	DefaultMaxUnnamed = 16
+	// helloLimit bounds the first frame: a hello is a version and a 64-character secret, so a
+	// stranger cannot make the router allocate a full frame before it has named a session.
+	helloLimit = 4 << 10
 	// ProtocolVersion is the channel protocol a hello must name.
 	ProtocolVersion = 1
 	// endedMemory is how many ended sessions' secrets are remembered, so a late worker is
@@ -50,6 +57,7 @@ const (
 	RefusedFrameTooLarge = "frameTooLarge"
 	RefusedBadFrame      = "badFrame"
 	RefusedUnreadAnswer  = "unreadAnswer"
+	RefusedTooManyHellos = "tooManyUnnamed"
 )
 
 // Options configure a Hub. Zero values take the defaults above; Address defaults to
@@ -61,6 +69,7 @@ type Options struct {
 	WriteTimeout time.Duration
 	MaxConns     int
 	MaxAsks      int
+	MaxUnnamed   int
 	Log          zerolog.Logger
 }
 
@@ -83,6 +92,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxAsks <= 0 {
 		o.MaxAsks = DefaultMaxAsks
 	}
+	if o.MaxUnnamed <= 0 {
+		o.MaxUnnamed = DefaultMaxUnnamed
+	}
 	return o
 }
 
@@ -100,6 +112,7 @@ type Hub struct {
 	ended      map[secretKey]struct{}
 	endedOrder []secretKey
 	conns      map[net.Conn]struct{}
+	unnamed    int // connections still waiting for their hello
 	refusals   map[string]uint64
 	closed     bool
 	wg         sync.WaitGroup
@@ -218,6 +231,15 @@ func (h *Hub) accept() {
 			nc.Close()
 			return
 		}
+		if h.unnamed >= h.o.MaxUnnamed {
+			h.mu.Unlock()
+			h.refuse(RefusedTooManyHellos, nc.RemoteAddr().String(), nil)
+			// A fresh connection's send buffer takes this at once; the deadline is a backstop.
+			h.answerHello(nc, RefusedTooManyHellos, "too many connections are waiting for their hello; try again")
+			nc.Close()
+			continue
+		}
+		h.unnamed++
 		h.conns[nc] = struct{}{}
 		h.wg.Add(1)
 		h.mu.Unlock()
@@ -250,6 +272,16 @@ func (h *Hub) serve(nc net.Conn) {
 		h.mu.Unlock()
 		nc.Close()
 	}()
+	named := false
+	helloDone := func() {
+		if !named {
+			named = true
+			h.mu.Lock()
+			h.unnamed--
+			h.mu.Unlock()
+		}
+	}
+	defer helloDone()
 	remote := nc.RemoteAddr().String()
 	if a, ok := nc.RemoteAddr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
 		h.refuse(RefusedNotLoopback, remote, nil)
@@ -257,7 +289,7 @@ func (h *Hub) serve(nc net.Conn) {
 	}
 	_ = nc.SetReadDeadline(time.Now().Add(h.o.HelloTimeout))
 	br := bufio.NewReader(nc)
-	frame, err := readFrame(br, h.o.MaxFrame)
+	frame, err := readFrame(br, min(h.o.MaxFrame, helloLimit))
 	if err != nil {
 		kind := RefusedNoHello
 		if errors.Is(err, ErrFrameTooLarge) {
@@ -294,6 +326,7 @@ func (h *Hub) serve(nc net.Conn) {
 		return
 	}
 	defer ep.dropConn(c)
+	helloDone()
 	_ = nc.SetReadDeadline(time.Time{})
 	if err := c.write([]byte(`{"ok":true,"channel":1}`)); err != nil {
 		return

@@ -306,15 +306,56 @@ route: aMethod params: params id: id
   aMethod = 'tools/list' ifTrue: [^self toolsList: params id: id].
   aMethod = 'tools/call' ifTrue: [^self toolsCall: params id: id].
   aMethod = 'logging/setLevel' ifTrue: [^self setLevel: params id: id].
+  (self resourceMethods includes: aMethod) ifTrue: [^self resources: aMethod params: params id: id].
   ^self errorId: id code: -32601 message: 'method not found: ' , aMethod
+%
+category: 'resources'
+method: McpDispatcher
+resourceMethods
+  "The resource methods McpResourceCatalog answers; the last is the router's own question
+   between calls (docs/worker-contract.md), which names the subscribed resources a commit changed."
+  ^#('resources/list' 'resources/templates/list' 'resources/read' 'resources/subscribe'
+     'resources/unsubscribe' 'io.github.gemstone-mcp/resourceUpdates')
+%
+category: 'resources'
+method: McpDispatcher
+resources: aMethod params: params id: id
+  "The result of a resource method, or its error: -32002 for a resource that is not there (as
+   MCP names it), -32602 for bad params or a subscription past the bound."
+  | catalog answer |
+  catalog := server resources.
+  answer := [aMethod = 'resources/list' ifTrue: [catalog list: params]
+      ifFalse: [aMethod = 'resources/templates/list' ifTrue: [catalog templates]
+      ifFalse: [aMethod = 'resources/read' ifTrue: [catalog read: params]
+      ifFalse: [aMethod = 'resources/subscribe' ifTrue: [catalog subscribe: params]
+      ifFalse: [aMethod = 'resources/unsubscribe' ifTrue: [catalog unsubscribe: params]
+      ifFalse: [catalog resourceUpdates]]]]]]
+    on: McpError do: [:ex | ex return: ex].
+  (answer isKindOf: McpError) ifFalse: [^self result: answer id: id].
+  ^self errorId: id
+    code: (answer kind = 'resourceNotFound' ifTrue: [-32002] ifFalse: [-32602])
+    message: answer safeText
+    data: (self dataOf: answer)
+%
+category: 'resources'
+method: McpDispatcher
+dataOf: anMcpError
+  | data |
+  data := Dictionary new.
+  anMcpError extraFields isNil ifFalse: [
+    anMcpError extraFields keysAndValuesDo: [:key :value | data at: key put: value]].
+  data at: 'kind' put: anMcpError kind.
+  ^data
 %
 category: 'initialize'
 method: McpDispatcher
 capabilities
-  "tools, and logging: a tool logs through the channel at the level the client sets."
+  "tools; logging (a tool logs through the channel at the level the client sets); resources, with
+   subscriptions (McpResourceCatalog)."
   ^Dictionary new
     at: 'tools' put: Dictionary new;
     at: 'logging' put: Dictionary new;
+    at: 'resources' put: (Dictionary new at: 'subscribe' put: true; at: 'listChanged' put: false; yourself);
     yourself
 %
 category: 'initialize'

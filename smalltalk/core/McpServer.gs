@@ -7,7 +7,7 @@ Object subclass: 'McpServer'
                     configuredName configuredVersion configuredTitle configuredInstructions
                     toolsetNames toolsetOptions frontEnd
                     ledger viewNote failedCommit toolsetOfTool grantedToolsets
-                    lifetime untracked announced)
+                    lifetime untracked announced resources)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -55,6 +55,8 @@ defaultServerInstructions
 Nothing is committed for you. Only the commit tool commits; abort discards every uncommitted change; refresh moves the view to the latest commit and keeps your changes. pending_changes lists what this session has changed and not committed. A [session] line at the end of a result says when the session state changed or needs attention: when it first holds uncommitted changes (they are lost if the session ends before a commit, and the line says when that happens), when the view moved (also when code you ran committed, aborted or refreshed) and which of your earlier reads went stale (re-read those before changing them), and after a failed commit. A change to something you have not read in the current view is refused.
 
 A commit that conflicts with another session is reported as an error that names the conflicting classes and methods and writes nothing; call abort (it answers what it discarded), re-read what conflicted, then redo the work on the new view.
+
+Class and method source is also offered as resources (gemstone://<dictionary>/<Class>, .../<Class>/<side>/<selector>); subscribe to one you are working on, and a notification tells you when another session commits a change to it.
 
 In a production repository, do not look for objects by enumerating every instance of a class (allInstances and similar scans read the whole repository and can run for hours): navigate from a known root object or use an index.'
 %
@@ -623,6 +625,13 @@ method: McpServer
 frontEnd
   "The name, version and routerId of the router, as the prepare config gave them, or nil."
   ^frontEnd
+%
+category: 'accessing'
+method: McpServer
+resources
+  "The class and method source of the image as MCP resources, with this session's subscriptions."
+  resources isNil ifTrue: [resources := McpResourceCatalog on: self].
+  ^resources
 %
 category: 'accessing'
 method: McpServer

@@ -20,7 +20,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpError #McpJson #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
    #McpProcessRun #McpStackReport #McpExecutionToolset #McpSessionToolset
    #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
-   #McpDispatcher #McpServer )
+   #McpResourceCatalog #McpDispatcher #McpServer )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -49,5 +49,6 @@ input smalltalk/core/McpTestingToolset.gs
 input smalltalk/core/McpChannel.gs
 !
 ! ------------------- Dispatch and the worker entry
+input smalltalk/core/McpResourceCatalog.gs
 input smalltalk/core/McpDispatcher.gs
 input smalltalk/core/McpServer.gs

@@ -170,14 +170,16 @@ testInitializeAnswersTheFirstVersionWhenTheClientsIsNotListed
 %
 category: 'tests - methods'
 method: McpDispatcherTest
-testInitializeDeclaresToolsAndLoggingOnly
+testInitializeDeclaresToolsLoggingAndSubscribableResourcesOnly
   | capabilities |
   capabilities := ((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}')
     at: 'result') at: 'capabilities'.
-  self assert: capabilities keys size = 2.
+  self assert: capabilities keys size = 3.
   self assert: ((capabilities at: 'tools') isKindOf: Dictionary).
   self assert: ((capabilities at: 'logging') isKindOf: Dictionary).
-  self assert: (capabilities at: 'logging') isEmpty
+  self assert: (capabilities at: 'logging') isEmpty.
+  self assert: ((capabilities at: 'resources') at: 'subscribe') == true.
+  self assert: ((capabilities at: 'resources') at: 'listChanged') == false
 %
 category: 'tests - methods'
 method: McpDispatcherTest
@@ -223,7 +225,7 @@ testToolsListRefusesACursor
 category: 'tests - methods'
 method: McpDispatcherTest
 testUndeclaredMethodsAreMethodNotFound
-  #('resources/list' 'prompts/list' 'completion/complete' 'no/such') do: [:each |
+  #('prompts/list' 'completion/complete' 'no/such') do: [:each |
     self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"' , each , '"}') = -32601]
 %
 category: 'tests - tools/call'

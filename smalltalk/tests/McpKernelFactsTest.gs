@@ -318,3 +318,18 @@ testTerminatingASuspendedProcessRunsItsEnsureBlocks
   process terminate.
   self assert: log asArray = #(#ensured)
 %
+category: 'tests'
+method: McpKernelFactsTest
+testACommittedObjectJoinsTheNotifySetAndSignaledObjectsAnswersACollection
+  "McpResourceCatalog>>subscribe: and resourceUpdates rely on the polling form of object change
+   notification (Programmer's Guide 3.7, Signals and Notifiers): System addAllToNotifySet: takes
+   committed objects (a kernel class here), and System signaledObjects answers a collection of
+   the objects commits changed since it was last asked, without moving the view. What a stone
+   signals for a compiled method (the method dictionary) is pinned by the e2e run on the model
+   only; this checks that the two messages exist and answer as the worker expects."
+  | signaled |
+  System addAllToNotifySet: (Array with: Object).
+  signaled := System signaledObjects.
+  self assert: (signaled isKindOf: Collection).
+  self assert: (signaled detect: [:each | each == Object] ifNone: [nil]) isNil
+%

@@ -10,7 +10,7 @@ run
 mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpTestCase #McpCoreTestToolset #McpTestServer #McpTestLedger #McpReadLedgerTest
    #McpJsonTest #McpProcessRunTest #McpUtf8Test #McpToolTest #McpDispatcherTest #McpServerTest
-   #McpSessionToolsetTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
+   #McpSessionToolsetTest #McpResourceCatalogTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
    #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
@@ -42,6 +42,7 @@ input smalltalk/tests/McpTraceLineTest.gs
 input smalltalk/tests/McpDispatcherTest.gs
 input smalltalk/tests/McpServerTest.gs
 input smalltalk/tests/McpSessionToolsetTest.gs
+input smalltalk/tests/McpResourceCatalogTest.gs
 input smalltalk/tests/McpContractTest.gs
 input smalltalk/tests/McpContractFixturesTest.gs
 input smalltalk/tests/McpGrantTest.gs

@@ -70,7 +70,7 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		{"batch on 2025-11-25", "POST", sid, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, nil, 400, -32600, "batchRefused"},
 		{"server/discover", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, nil, 400, -32601, "methodNotFound"},
 		{"server/discover with the 2026-07-28 header but no _meta", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32602, "invalidMeta"},
-		{"initialize with the 2026-07-28 header (no _meta)", "POST", "", initBody, []string{"Mcp-Protocol-Version", "2026-07-28"}, 400, -32602, "invalidMeta"},
+		{"initialize with the 2026-07-28 header (no _meta): the revision removed it", "POST", "", initBody, []string{"Mcp-Protocol-Version", "2026-07-28"}, 404, -32601, "methodNotFound"},
 		{"server/discover with an unknown version header", "POST", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, []string{"Mcp-Protocol-Version", "2099-01-01"}, 400, -32601, "methodNotFound"},
 		{"initialize on a session", "POST", sid, initBody, nil, 400, -32600, "alreadyInitialized"},
 	}

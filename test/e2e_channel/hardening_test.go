@@ -381,3 +381,44 @@ func TestAFinishedTaskIsKeptForItsTimeToLiveWhateverOthersCreate(t *testing.T) {
 		t.Fatalf("260 tasks on a table of 256 all became tasks")
 	}
 }
+
+// A subscription filter is bounded (256 URIs, 64 KiB): sixteen streams subscribing to lists of
+// 3.5 MB pinned about 20 MiB of live heap each, for as long as they stayed open.
+func TestAListenStreamsSubscriptionListIsBounded(t *testing.T) {
+	_, base := hardened(t)
+	host := strings.TrimPrefix(base, "http://")
+	uris := make([]string, 0, 40000)
+	for i := range cap(uris) {
+		uris = append(uris, fmt.Sprintf(`"test://static/uri/%070d"`, i))
+	}
+	list := strings.Join(uris, ",")
+	body := statelessBody(1, "subscriptions/listen", `"notifications":{"resourcesListChanged":true,"resourceSubscriptions":[`+list+`]}`, "")
+	req := strings.Replace(strings.Replace(rawPost(host, "x", body), "Mcp-Method: tools/call", "Mcp-Method: subscriptions/listen", 1),
+		"Mcp-Name: x\r\n", "", 1)
+	before := liveHeap()
+	refused := 0
+	for range 4 {
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		if _, err := io.WriteString(conn, req); err != nil {
+			t.Fatal(err)
+		}
+		status, _ := bufio.NewReader(conn).ReadString('\n')
+		if strings.Contains(status, " 400 ") {
+			refused++
+		}
+	}
+	grew := int64(liveHeap()) - int64(before)
+	t.Logf("live heap with four %d-byte subscription lists asked for: %+d KiB", len(list), grew>>10)
+	if refused != 4 || grew > 16*mib {
+		t.Fatalf("%d of 4 oversized subscription filters refused, live heap +%d MiB; want all refused (400 subscriptionTooLarge) and at most +16 MiB", refused, grew/mib)
+	}
+	a, err := (&mcptest.Client{URL: base + "/mcp"}).Stateless(2, "subscriptions/listen",
+		`"notifications":{"resourceSubscriptions":[`+strings.Join(uris[:257], ",")+`]}`, `{}`, "")
+	if err != nil || a.Status != http.StatusBadRequest || a.RPC.Error == nil || a.RPC.Error.Data["kind"] != "subscriptionTooLarge" {
+		t.Fatalf("257 URIs: %v %d %.300s, want 400 subscriptionTooLarge", err, a.Status, a.Body)
+	}
+}

@@ -17,9 +17,10 @@ var (
 // notToolKinds are the kinds the core signals that never reach a client as a failed tool call,
 // each with where it goes instead.
 var notToolKinds = map[string]string{
-	"parseError":  "McpJson: a body that is not JSON, answered as JSON-RPC -32700",
-	"invalidUtf8": "McpJson: a body that is not UTF-8, answered as JSON-RPC -32700",
-	"badConfig":   "McpToolRegistry: two toolsets register one tool name, and the worker does not start",
+	"parseError":       "McpJson: a body that is not JSON, answered as JSON-RPC -32700",
+	"invalidUtf8":      "McpJson: a body that is not UTF-8, answered as JSON-RPC -32700",
+	"badConfig":        "McpToolRegistry: two toolsets register one tool name, and the worker does not start",
+	"resourceNotFound": "McpResourceCatalog: a resource URI that names nothing, answered as JSON-RPC -32002 (docs/transport.md)",
 }
 
 // docErrorKinds are the kinds of the "## Error kinds" table of docs/tools.md.

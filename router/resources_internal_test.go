@@ -1,0 +1,41 @@
+package router
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
+)
+
+func TestTheWorkersResourceUpdatesAnswerIsReadAndAMissingMethodStopsTheAsking(t *testing.T) {
+	got, unsupported := parseResourceUpdates([]byte(`{"jsonrpc":"2.0","id":"x","result":{"updated":["gemstone://A/B","gemstone://A/C"]}}`))
+	if unsupported || !slices.Equal(got, []string{"gemstone://A/B", "gemstone://A/C"}) {
+		t.Errorf("updates: %v %v", got, unsupported)
+	}
+	if got, unsupported := parseResourceUpdates([]byte(`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"method not found"}}`)); !unsupported || got != nil {
+		t.Errorf("a worker without the method: %v %v, want unsupported", got, unsupported)
+	}
+	if got, unsupported := parseResourceUpdates([]byte(`{"jsonrpc":"2.0","id":"x","error":{"code":-32603,"message":"busy"}}`)); unsupported || got != nil {
+		t.Errorf("another error: %v %v, want neither updates nor unsupported", got, unsupported)
+	}
+	if got, unsupported := parseResourceUpdates([]byte(`not json`)); unsupported || got != nil {
+		t.Errorf("garbage: %v %v", got, unsupported)
+	}
+}
+
+func TestOnlyASuccessfulSubscribeStartsTheWatch(t *testing.T) {
+	sub := jsonrpc.Message{Kind: jsonrpc.Request, Method: "resources/subscribe"}
+	if !subscribed(sub, session.Outcome{Reply: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}) {
+		t.Error("a subscribe answered with a result does not start the watch")
+	}
+	if subscribed(sub, session.Outcome{Reply: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Resource not found"}}`)}) {
+		t.Error("a refused subscribe starts the watch")
+	}
+	if subscribed(jsonrpc.Message{Kind: jsonrpc.Request, Method: "resources/read"}, session.Outcome{Reply: []byte(`{"result":{}}`)}) {
+		t.Error("a read starts the watch")
+	}
+	if string(resourceUpdated("gemstone://A/B")) != `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"gemstone://A/B"}}` {
+		t.Errorf("notification: %s", resourceUpdated("gemstone://A/B"))
+	}
+}
