@@ -17,36 +17,38 @@ import (
 
 // Method is a compiled method (GsNMethod) or a native kernel method.
 type Method struct {
-	selector string
-	class    *Object // the class it is defined in
-	source   string
-	category string
-	envID    int
-	nargs    int
-	nvars    int
-	body     func(f *frame) Value
-	prim     primFn
-	nlr      bool     // some block of it returns from the method (^ inside a block)
-	sends    []string // selectors it sends, for sendersOf:
-	globals  []*Object
-	literals []Value
-	ivRead   []string
-	ivWrite  []string
-	names    []string // argument and temporary names, in slot order (frames.go)
-	home     *Method  // for a block's method: the method it is in (frames.go)
-	doit     bool     // compiled from a doit: no class or selector of its own (frames.go)
-	kernel   bool     // part of the model's kernel, not the user's code
-	obj      *Object
+	selector    string
+	class       *Object // the class it is defined in
+	source      string
+	category    string
+	envID       int
+	nargs       int
+	nvars       int
+	body        func(f *frame) Value
+	prim        primFn
+	nlr         bool     // some block of it returns from the method (^ inside a block)
+	makesBlocks bool     // its body makes a block, which may keep its frame (frame reuse, interp.go)
+	sends       []string // selectors it sends, for sendersOf:
+	globals     []*Object
+	literals    []Value
+	ivRead      []string
+	ivWrite     []string
+	names       []string // argument and temporary names, in slot order (frames.go)
+	home        *Method  // for a block's method: the method it is in (frames.go)
+	doit        bool     // compiled from a doit: no class or selector of its own (frames.go)
+	kernel      bool     // part of the model's kernel, not the user's code
+	obj         *Object
 }
 
 type primFn func(s *Session, self Value, args []Value) Value
 
 type blockCode struct {
-	nargs int
-	nvars int
-	body  func(f *frame) Value
-	home  *Method
-	meth  *Method // the block's own GsNMethod: its names, and homeMethod (frames.go)
+	nargs       int
+	nvars       int
+	body        func(f *frame) Value
+	home        *Method
+	meth        *Method // the block's own GsNMethod: its names, and homeMethod (frames.go)
+	makesBlocks bool    // as Method.makesBlocks
 }
 
 type frame struct {
@@ -57,9 +59,45 @@ type frame struct {
 	home   *frame // the method's frame
 	dead   bool
 	s      *Session
-	block  *Block // the block this frame runs, nil for a method
-	pos    int    // 1-based source offset of the send running in this frame (its ip, frames.go)
+	block  *Block            // the block this frame runs, nil for a method
+	pos    int               // 1-based source offset of the send running in this frame (its ip, frames.go)
+	slots  [frameSlots]Value // vars when they fit: one allocation per activation, not two
 }
+
+// frameSlots is how many temporaries a frame holds without a second allocation.
+const frameSlots = 4
+
+// newFrame answers a frame with n temporaries, all nil: one the session released, else a new one.
+func (s *Session) newFrame(n int) *frame {
+	var f *frame
+	if k := len(s.freeFrames); k > 0 {
+		f = s.freeFrames[k-1]
+		s.freeFrames = s.freeFrames[:k-1]
+		f.outer, f.dead, f.block, f.pos = nil, false, nil, 0
+	} else {
+		f = &frame{}
+	}
+	if n <= frameSlots {
+		f.vars = f.slots[:n:n]
+		clear(f.vars)
+	} else {
+		f.vars = make([]Value, n)
+	}
+	return f
+}
+
+// releaseFrame takes back the frame of an activation that returned, when nothing can still
+// reach it: code that makes no block hands its frame to no one (only a block keeps its outer
+// and home frames). An activation ended by an unwind is not released; the collector takes it.
+// newFrame clears what the next activation must not see.
+func (s *Session) releaseFrame(f *frame) {
+	if len(s.freeFrames) < maxFreeFrames {
+		s.freeFrames = append(s.freeFrames, f)
+	}
+}
+
+// maxFreeFrames bounds the frames a session keeps for reuse.
+const maxFreeFrames = 64
 
 // compileErr is one compile error in GemStone's errorDetails shape: {number. offset. text}.
 type compileErr struct {
@@ -104,6 +142,9 @@ type compiler struct {
 	errs     []compileErr
 	warnings []compileErr
 	ivars    []string
+	// makesBlocks is the flag of the code being compiled (the method, or the innermost block)
+	// that a block literal in it sets.
+	makesBlocks *bool
 }
 
 // compileMethod compiles method source for cls. It answers the method or the compile errors.
@@ -116,6 +157,7 @@ func (s *Session) compileMethod(cls *Object, src string, dicts []*Object) (*Meth
 	c.ivars = s.allInstVarNames(cls)
 	m := &Method{selector: node.Selector, class: cls, source: src, nargs: len(node.Args)}
 	c.m = m
+	c.makesBlocks = &m.makesBlocks
 	sc := &scope{}
 	for _, a := range node.Args {
 		c.declare(sc, a)
@@ -159,6 +201,7 @@ func (s *Session) compileDoit(src string, self Value, dicts []*Object) (*Method,
 	c.ivars = s.allInstVarNames(cls)
 	m := &Method{selector: "executedCode", class: cls, source: src, doit: true}
 	c.m = m
+	c.makesBlocks = &m.makesBlocks
 	sc := &scope{}
 	for _, t := range seq.Temps {
 		c.declare(sc, t)
@@ -416,28 +459,67 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 			return f.s.superSend(defining, r, sel, vals)
 		}
 	}
+	site := &sendSite{sel: sel}
 	switch len(args) {
 	case 0:
 		return func(f *frame) Value {
 			r := recv(f)
 			f.pos = at
-			return f.s.send(r, sel, nil)
+			return f.s.sendAt(site, r, nil)
 		}
 	case 1:
 		a0 := args[0]
+		if op := smallIntegerOps[sel]; op != nil {
+			return func(f *frame) Value {
+				r, a := recv(f), a0(f)
+				if x, ok := r.(int64); ok {
+					if y, ok := a.(int64); ok {
+						if v, ok := op(x, y); ok {
+							return v
+						}
+					}
+				}
+				f.pos = at
+				return f.s.sendAt1(site, r, a)
+			}
+		}
 		return func(f *frame) Value {
 			r := recv(f)
 			a := a0(f)
 			f.pos = at
-			return f.s.send(r, sel, []Value{a})
+			return f.s.sendAt1(site, r, a)
 		}
 	}
 	return func(f *frame) Value {
 		r := recv(f)
 		vals := evalArgs(f, args)
 		f.pos = at
-		return f.s.send(r, sel, vals)
+		return f.s.sendAt(site, r, vals)
 	}
+}
+
+// smallIntegerOps are the arithmetic and comparisons a send of two SmallIntegers answers without
+// a lookup, as GemStone's virtual machine runs its special selectors for SmallIntegers without
+// sending them. Each answers exactly what the Number primitive of the same selector answers; ok
+// is false when the result is no SmallInteger, and the send goes the usual way.
+var smallIntegerOps = map[string]func(x, y int64) (Value, bool){
+	"+":  func(x, y int64) (Value, bool) { return smallResult(x + y) },
+	"-":  func(x, y int64) (Value, bool) { return smallResult(x - y) },
+	"<":  func(x, y int64) (Value, bool) { return x < y, true },
+	">":  func(x, y int64) (Value, bool) { return x > y, true },
+	"<=": func(x, y int64) (Value, bool) { return x <= y, true },
+	">=": func(x, y int64) (Value, bool) { return x >= y, true },
+	"=":  func(x, y int64) (Value, bool) { return x == y, true },
+	"~=": func(x, y int64) (Value, bool) { return x != y, true },
+}
+
+// smallResult answers r when it is a SmallInteger. The operands are SmallIntegers (61 bits), so
+// their int64 sum or difference is exact.
+func smallResult(r int64) (Value, bool) {
+	if r < smallMin || r > smallMax {
+		return nil, false
+	}
+	return r, true
 }
 
 func evalArgs(f *frame, args []exprFn) []Value {
@@ -490,8 +572,12 @@ func (c *compiler) block(n *gscheck.BlockNode, sc *scope) exprFn {
 	for _, t := range n.Body.Temps {
 		c.declare(bs, t)
 	}
-	stmts := c.blockStatements(n.Body.Stmts, bs)
+	*c.makesBlocks = true
 	code := &blockCode{nargs: len(n.Params), home: c.m}
+	outer := c.makesBlocks
+	c.makesBlocks = &code.makesBlocks
+	stmts := c.blockStatements(n.Body.Stmts, bs)
+	c.makesBlocks = outer
 	code.body = func(f *frame) Value {
 		var last Value
 		for _, st := range stmts {

@@ -57,6 +57,46 @@ func (s *Session) lookup(cls *Object, sel string) *Method {
 	return found
 }
 
+// sendSite is one send in compiled code, with the last lookup it made: a method found for a
+// class stays good until the session's cache is flushed (a class changed, the view moved), so a
+// send that meets the same class again skips the lookup. Sessions run Smalltalk one at a time
+// (under the image's interpreter lock when several share a stone), so a site is never used by
+// two at once.
+type sendSite struct {
+	sel   string
+	s     *Session
+	epoch uint64
+	cls   *Object
+	m     *Method
+}
+
+func (site *sendSite) lookup(s *Session, cls *Object) *Method {
+	if site.s == s && site.epoch == s.cacheEpoch && site.cls == cls {
+		return site.m
+	}
+	m := s.lookup(cls, site.sel)
+	site.s, site.epoch, site.cls, site.m = s, s.cacheEpoch, cls, m
+	return m
+}
+
+// sendAt1 sends site's one-argument selector to rcv.
+func (s *Session) sendAt1(site *sendSite, rcv, arg Value) Value {
+	m := site.lookup(s, s.classOf(rcv))
+	if m == nil {
+		return s.notUnderstood(rcv, site.sel, []Value{arg})
+	}
+	return s.invoke1(m, rcv, arg)
+}
+
+// sendAt sends site's selector to rcv.
+func (s *Session) sendAt(site *sendSite, rcv Value, args []Value) Value {
+	m := site.lookup(s, s.classOf(rcv))
+	if m == nil {
+		return s.notUnderstood(rcv, site.sel, args)
+	}
+	return s.invoke(m, rcv, args)
+}
+
 func (s *Session) send(rcv Value, sel string, args []Value) Value {
 	cls := s.classOf(rcv)
 	m := s.lookup(cls, sel)
@@ -87,17 +127,42 @@ func (s *Session) invoke(m *Method, rcv Value, args []Value) Value {
 	if m.prim != nil {
 		return m.prim(s, rcv, args)
 	}
-	f := &frame{self: rcv, method: m, vars: make([]Value, m.nvars), s: s}
+	f := s.newFrame(m.nvars)
+	f.self, f.method, f.s = rcv, m, s
 	f.home = f
 	copy(f.vars, args)
 	s.enterFrame(f)
 	defer s.leaveFrame()
+	return s.run(m, f)
+}
+
+// run runs a compiled method in its frame f.
+func (s *Session) run(m *Method, f *frame) Value {
 	if !m.nlr {
 		v := m.body(f)
 		f.dead = true
+		if !m.makesBlocks {
+			s.releaseFrame(f)
+		}
 		return v
 	}
 	return s.runHome(f)
+}
+
+// invoke1 is invoke of a method of one argument, without an argument slice for compiled code.
+func (s *Session) invoke1(m *Method, rcv, arg Value) Value {
+	if m.prim != nil {
+		s.checkInterrupt()
+		return m.prim(s, rcv, []Value{arg})
+	}
+	s.checkInterrupt()
+	f := s.newFrame(m.nvars)
+	f.self, f.method, f.s = rcv, m, s
+	f.home = f
+	f.vars[0] = arg
+	s.enterFrame(f)
+	defer s.leaveFrame()
+	return s.run(m, f)
 }
 
 // runHome runs a method whose blocks may return from it, catching their returns.
@@ -121,12 +186,16 @@ func (s *Session) callBlock(b *Block, args []Value) Value {
 		return s.signalNew("ArgumentError", 2101, fmt.Sprintf("a block of %d arguments was sent %d", b.code.nargs, len(args)), nil)
 	}
 	s.checkInterrupt()
-	f := &frame{self: b.outer.self, method: b.outer.method, vars: make([]Value, b.code.nvars),
-		outer: b.outer, home: b.outer.home, s: s, block: b}
+	f := s.newFrame(b.code.nvars)
+	f.self, f.method, f.outer, f.home, f.s, f.block = b.outer.self, b.outer.method, b.outer, b.outer.home, s, b
 	copy(f.vars, args)
 	s.enterFrame(f)
 	defer s.leaveFrame()
-	return b.code.body(f)
+	v := b.code.body(f)
+	if !b.code.makesBlocks {
+		s.releaseFrame(f)
+	}
+	return v
 }
 
 func (s *Session) value(b Value, args ...Value) Value {

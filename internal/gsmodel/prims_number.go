@@ -33,6 +33,20 @@ func asFloat(v Value) float64 {
 }
 
 func (s *Session) arith(op string, a, b Value) Value {
+	if x, ok := a.(int64); ok {
+		if y, ok := b.(int64); ok {
+			switch op {
+			case "+":
+				if r, ok := smallResult(x + y); ok {
+					return r
+				}
+			case "-":
+				if r, ok := smallResult(x - y); ok {
+					return r
+				}
+			}
+		}
+	}
 	if _, ok := s.num(b); !ok {
 		return s.signalNew("ArgumentTypeError", 2094, "a Number expected as the argument of #"+op+", got "+s.printString(b), nil)
 	}
@@ -141,6 +155,17 @@ func floatToInt(f float64) Value {
 }
 
 func (s *Session) compare(a, b Value) (int, bool) {
+	if x, ok := a.(int64); ok {
+		if y, ok := b.(int64); ok {
+			switch {
+			case x < y:
+				return -1, true
+			case x > y:
+				return 1, true
+			}
+			return 0, true
+		}
+	}
 	if _, ok := s.num(b); !ok {
 		return 0, false
 	}
@@ -159,7 +184,27 @@ func (s *Session) compare(a, b Value) (int, bool) {
 	return bigOf(a).Cmp(bigOf(b)), true
 }
 
+// smallIntegerLoopPrims: to:do: between two SmallIntegers with a one-argument block runs its
+// loop in Go, as GemStone's compiler inlines to:do: into a loop with no sends of <= and +; the
+// block still gets a fresh activation for each index. Any other to:do: is Number's, in the
+// kernel file-in.
+func (img *Image) smallIntegerLoopPrims(s *Session) {
+	img.prim(s, "SmallInteger", "to:do:", func(s *Session, a Value, x []Value) Value {
+		from := a.(int64)
+		to, ok := x[0].(int64)
+		blk, isBlock := x[1].(*Block)
+		if !ok || !isBlock || blk.code.nargs != 1 {
+			return s.invoke(s.lookup(s.img.k.Number, "to:do:"), a, x)
+		}
+		for i := from; i <= to; i++ {
+			s.callBlock(blk, []Value{i})
+		}
+		return a
+	})
+}
+
 func (img *Image) numberPrims(s *Session) {
+	img.smallIntegerLoopPrims(s)
 	for _, op := range []string{"+", "-", "*", "/", "//", "\\\\", "rem:", "quo:", "bitAnd:", "bitOr:",
 		"bitXor:", "bitShift:", "gcd:", "raisedTo:"} {
 		op := op

@@ -37,6 +37,11 @@ type Session struct {
 	// session's commit fills signaled.
 	notify   map[*Object]bool
 	signaled []*Object
+
+	// cacheEpoch changes whenever the method cache is flushed; a send site's cached lookup is
+	// good only for the session and epoch it was made in.
+	cacheEpoch uint64
+	freeFrames []*frame // released frames, for reuse (newFrame)
 }
 
 // rd answers the state of o that this session sees.
@@ -78,7 +83,12 @@ func (s *Session) wr(o *Object) *State {
 	return d
 }
 
-func (s *Session) flushMethodCache() { s.mcache = map[cacheKey]*Method{} }
+// flushMethodCache forgets every lookup: the session's map and, through the epoch, the caches of
+// the send sites (sendSite).
+func (s *Session) flushMethodCache() {
+	s.mcache = map[cacheKey]*Method{}
+	s.cacheEpoch++
+}
 
 // needsCommit is GemStone's `System needsCommit`: has this session changed a persistent object.
 func (s *Session) needsCommit() bool { return len(s.dirty) > 0 }
