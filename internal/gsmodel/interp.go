@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
-	"strings"
 )
 
 // The interpreter: message lookup, method and block activation, non-local return.
@@ -206,9 +205,8 @@ func (s *Session) value(b Value, args ...Value) Value {
 	return s.send(b, sel, args)
 }
 
-// notUnderstood signals MessageNotUnderstood (2010). A selector the inventory cites as
-// GemStone's that the model does not implement for this receiver says so, so that a missing
-// piece of the model is never mistaken for a defect of the code under test.
+// notUnderstood signals MessageNotUnderstood (2010), with the model-gap note only where evidence
+// says a stone answers (gaps.go).
 func (s *Session) notUnderstood(rcv Value, sel string, args []Value) Value {
 	if name, ok := s.refusedClassOf(rcv); ok {
 		return s.refuse("%s>>#%s: %s is a class a stone has (%s) that the model does not model",
@@ -220,11 +218,8 @@ func (s *Session) notUnderstood(rcv Value, sel string, args []Value) Value {
 		s.ivarPut(msg, 1, s.newArray(args))
 		return s.invoke(m, rcv, []Value{msg})
 	}
-	text := fmt.Sprintf("%s does not understand  #%s", article(s.className(s.classOf(rcv))), sel)
-	if cite, ok := s.img.inv.Selectors[sel]; ok && !strings.HasPrefix(sel, "_") {
-		text += fmt.Sprintf(" (the model does not implement this cited kernel selector for %s; cited: %s)",
-			s.className(s.classOf(rcv)), shorten(cite, 80))
-	}
+	text := fmt.Sprintf("%s does not understand  #%s", article(s.className(s.classOf(rcv))), sel) +
+		s.gapNote(s.classOf(rcv), sel)
 	ex := s.makeException("MessageNotUnderstood", 2010, "", nil)
 	st := s.wr(ex)
 	s.setExField(st, "gsDetails", s.newString(text))

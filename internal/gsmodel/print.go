@@ -30,11 +30,22 @@ func (s *Session) printString(v Value) string {
 	return s.basicPrint(v)
 }
 
-func article(name string) string {
+// printedName is how printString names an instance of the class called name: the article glued
+// to the name, as GemStone 3.7 prints (anArray( 'a'), anOrderedCollection( 1, 2), aFoo). 3.6
+// printed a space between them. Evidence: GemTalk/Jasper's client integration tests against live
+// 3.6.2 and 3.7.5 stones (a class-history revert test compares an instVarNames printString and
+// notes that 3.7.x prints anArray( 'a') where 3.6.x printed an Array( 'a')); Python bridges to
+// GemStone print anOrderedCollection( 1, 2, 3) and aFoo the same way.
+func printedName(name string) string { return articleOf(name) + name }
+
+// article is the class name with its article, for messages (a SmallInteger does not understand).
+func article(name string) string { return articleOf(name) + " " + name }
+
+func articleOf(name string) string {
 	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
-		return "an " + name
+		return "an"
 	}
-	return "a " + name
+	return "a"
 }
 
 func (s *Session) basicPrint(v Value) string {
@@ -97,14 +108,14 @@ func (s *Session) printObject(o *Object) string {
 		for i, e := range st.ix {
 			parts[i] = s.printString(e)
 		}
-		return article(name) + "( " + strings.Join(parts, ", ") + ")"
+		return printedName(name) + "( " + strings.Join(parts, ", ") + ")"
 	}
 	if st.by != nil {
 		parts := make([]string, len(st.by))
 		for i, b := range st.by {
 			parts[i] = strconv.Itoa(int(b))
 		}
-		return article(name) + "( " + strings.Join(parts, ", ") + ")"
+		return printedName(name) + "( " + strings.Join(parts, ", ") + ")"
 	}
 	if st.dict != nil && s.inheritsOrIs(o.cls, k.Collection) {
 		var parts []string
@@ -118,12 +129,12 @@ func (s *Session) printObject(o *Object) string {
 			}
 			parts = append(parts, s.printString(key)+"->"+s.printString(val))
 		})
-		return article(name) + "( " + strings.Join(parts, ", ") + ")"
+		return printedName(name) + "( " + strings.Join(parts, ", ") + ")"
 	}
 	if o.cls == k.Association || o.cls == k.SymbolAssociation {
 		return s.printString(st.iv[0]) + "->" + s.printString(st.iv[1])
 	}
-	return article(name)
+	return printedName(name)
 }
 
 func isPlainSymbol(t string) bool {
