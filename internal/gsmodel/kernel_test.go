@@ -25,17 +25,17 @@ func TestTheKernelHasTheClassesPublicCodeNames(t *testing.T) {
 	s, _ := img.Login("DataCurator")
 	defineAlpha := "Object subclass: 'Alpha' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals"
 	runKernelCases(t, s, []kernelCase{
-		{"System myUserProfile symbolList names", "an Array( #UserGlobals, #Globals, #Published)",
+		{"System myUserProfile symbolList names", "anArray( #UserGlobals, #Globals, #Published)",
 			"GemTalk/mcp_server docs/GemStone_Notes.md (Dictionaries: UserGlobals, Globals, Published)"},
 		{"Object subclass: 'Pub' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: Published options: #(). (Published at: #Pub) name", "#Pub",
 			"GemTalk/mcp_server McpToolTest.gs (inDictionary: Published)"},
-		{"(Integer subclasses collect: [:c | c name]) asArray", "an Array( #LargeInteger, #SmallInteger)",
+		{"(Integer subclasses collect: [:c | c name]) asArray", "anArray( #LargeInteger, #SmallInteger)",
 			"GemTalk/mcp_server McpToolTest.gs testGetClassHierarchy (3.7.5)"},
 		{"(2 raisedTo: 100) class == LargeInteger & ((2 raisedTo: 100) negated class == LargeInteger)", "true",
 			"a GCI binding's test_translating_py_int_to_gem_large_integers (self class == LargeInteger)"},
 		{"(" + defineAlpha + ") name", "#Alpha",
 			"GemTalk/Jasper client/src/queries/__tests__/methodSearch.integration.test.ts (no options:)"},
-		{"| a | a := {}. a add: 1; add: #x. a", "an Array( 1, #x)",
+		{"| a | a := {}. a add: 1; add: #x. a", "anArray( 1, #x)",
 			"GemTalk/Rowan copy of Class>>_subclass:...options: (ivNames := {} ... ivNames add:)"},
 		{"| s | s := String new. s add: 'options: #('; add: $ ; add: #dbTransient; add: $). s", "'options: #( dbTransient)'",
 			"GemTalk/Rowan Class>>_rwOptionsForDefinition"},
@@ -57,7 +57,7 @@ func TestTheKernelHasTheClassesPublicCodeNames(t *testing.T) {
 	}
 	// A user made on first login has the same symbol list.
 	other, _ := img.Login("SomeoneElse")
-	if got := run(t, other, "System myUserProfile symbolList names"); got != "an Array( #UserGlobals, #Globals, #Published)" {
+	if got := run(t, other, "System myUserProfile symbolList names"); got != "anArray( #UserGlobals, #Globals, #Published)" {
 		t.Errorf("a new user's symbol list: %s", got)
 	}
 }
@@ -77,7 +77,7 @@ func TestSUnitAsShipped(t *testing.T) {
 		run(t, s, src)
 	}
 	runKernelCases(t, s, []kernelCase{
-		{"| r | r := AbstractProbe suite run. {r runCount. r passedCount. r failureCount}", "an Array( 2, 1, 1)",
+		{"| r | r := AbstractProbe suite run. {r runCount. r passedCount. r failureCount}", "anArray( 2, 1, 1)",
 			"GemTalk/Jasper querySunit.integration.test.ts (an abstract TestCase's suite cascades into its concrete subclasses)"},
 		{"ProbeOne suite tests size", "1", "a concrete class's suite holds its own tests"},
 		{"(ProbeTwo selector: #testTwo) printString", "'ProbeTwo debug: #testTwo'",
@@ -100,9 +100,9 @@ func TestReflectionSeesTheKernel(t *testing.T) {
 	runKernelCases(t, s, []kernelCase{
 		{"((ClassOrganizer new implementorsOf: #add:) collect: [:m | m printString]) includes: 'Array>>add:'", "true", mcp + " testFindImplementors"},
 		{"((ClassOrganizer new implementorsOf: #add:) collect: [:m | m printString]) includes: 'Set>>add:'", "true", mcp + " testFindImplementors"},
-		{"{Array categoryOfSelector: #add:. Set categoryOfSelector: #add:}", "an Array( #Adding, #Adding)", mcp + " testFindImplementors"},
+		{"{Array categoryOfSelector: #add:. Set categoryOfSelector: #add:}", "anArray( #Adding, #Adding)", mcp + " testFindImplementors"},
 		{"((ClassOrganizer new referencesToObject: Boolean) collect: [:m | m printString]) includes: 'Boolean>>&'", "true", mcp + " testFindReferencesTo"},
-		{"{Boolean categoryOfSelector: #&. Boolean categoryOfSelector: #|}", "an Array( #'Logical Operations', #'Logical Operations')", mcp + " testFindReferencesTo"},
+		{"{Boolean categoryOfSelector: #&. Boolean categoryOfSelector: #|}", "anArray( #'Logical Operations', #'Logical Operations')", mcp + " testFindReferencesTo"},
 		{"((ClassOrganizer new sendersOf: #=) at: 1) size > 10", "true", mcp + " testFindSendersTruncated (over 200 on a stone)"},
 		{"(Array compiledMethodAt: #add:) sourceString", "ERROR 1 the model refuses: the source of the native kernel method Array>>add:", "the model has no source for a native method"},
 		{"(Collection sourceCodeAt: #isEmpty) size > 0", "true", "a kernel method written in Smalltalk shows the model's source"},

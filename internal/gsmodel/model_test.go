@@ -98,7 +98,7 @@ func TestClassesAndMethods(t *testing.T) {
 		{"Foo class compileMethod: 'bump made := (made ifNil: [0]) + 1. Count := made. ^Count' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0", "Foo class>>bump"},
 		{"Foo bump. Foo bump", "2"},
 		{"(Foo new a: 5; yourself) a", "5"},
-		{"Foo classVarNames", "an Array( #Count)"},
+		{"Foo classVarNames", "anArray( #Count)"},
 		{"(('abc' copyFrom: 1 to: 0) , 'x') size", "1"},
 		{"Transcript show: 'hi'. (SessionTemps current at: #TranscriptStream_SessionStream) contents", "'hi'"},
 		{"[Foo compileMethod: 'b ^zork' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0] on: CompileError do: [:e | (e errorDetails first) first]", "1031"},

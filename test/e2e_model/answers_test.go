@@ -65,7 +65,7 @@ func TestExecuteCodeAnswersTheTranscriptAheadOfTheValueCappedAtMaxChars(t *testi
 		t.Errorf("execute_code with Transcript output: %q", got)
 	}
 	got = a.must("execute_code", map[string]any{"code": "(1 to: 1000) asArray", "maxChars": 10})
-	if !strings.HasPrefix(got, "an Array( ...[truncated: showing 10 of ") {
+	if !strings.HasPrefix(got, "anArray( 1...[truncated: showing 10 of ") {
 		t.Errorf("execute_code maxChars 10: %q", got)
 	}
 }
