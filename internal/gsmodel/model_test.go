@@ -135,7 +135,7 @@ func TestNotifySetsAreSignaledByCommits(t *testing.T) {
 		{b, "System abortTransaction", "nil"},
 		{b, "System addAllToNotifySet: (Array with: Watched). System signaledObjects size", "0"},
 		{a, "System addAllToNotifySet: (Array with: Watched). Watched compileMethod: 'x ^1' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. System commitTransaction", "true"},
-		{b, "(System signaledObjects collect: [:each | each name]) asArray", "an Array( #Watched)"},
+		{b, "(System signaledObjects collect: [:each | each name]) asArray", "anArray( #Watched)"},
 		{b, "System signaledObjects size", "0"},
 		{b, "Watched includesSelector: #x", "false"},
 		{a, "System signaledObjects size", "1"},
