@@ -49,22 +49,33 @@ type authRouter struct {
 
 func newAuthRouter(t *testing.T) *authRouter {
 	t.Helper()
-	ar := &authRouter{is: authtest.NewIssuer(t), launcher: &loginRecorder{Launcher: fakeworker.New()}, identity: auth.NewIdentity("sub", zerolog.Nop())}
+	return newAuthRouterWith(t, "sub", nil)
+}
+
+// newAuthRouterWith is newAuthRouter whose worker user comes from userClaim, tune adjusting
+// the options.
+func newAuthRouterWith(t *testing.T, userClaim string, tune func(*router.Options)) *authRouter {
+	t.Helper()
+	ar := &authRouter{is: authtest.NewIssuer(t), launcher: &loginRecorder{Launcher: fakeworker.New()}, identity: auth.NewIdentity(userClaim, zerolog.Nop())}
 	var h http.Handler = http.NotFoundHandler()
 	ar.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(ar.ts.Close)
 	ar.resource = ar.ts.URL + "/mcp"
-	a, err := auth.New(auth.Config{Issuer: ar.is.URL(), Resource: ar.resource, RequiredScopes: []string{"mcp:use"}}, zerolog.Nop(), auth.VerifierOptions{})
+	a, err := auth.New(auth.Config{Issuer: ar.is.URL(), Resource: ar.resource, RequiredScopes: []string{"mcp:use"}, UserIDClaim: userClaim}, zerolog.Nop(), auth.VerifierOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := router.New(router.Options{
+	o := router.Options{
 		Launcher: ar.launcher,
 		Login:    worker.LoginSpec{StoneNRS: "!tcp@h#server!gs64stone", GemNRS: "!tcp@h#netldi:ldi#task!gemnetobject", User: "DataCurator", Password: "swordfish"},
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "r1", Log: zerolog.Nop(),
 		Auth: a.Middleware, Identity: ar.identity, Public: a.PublicRoutes(),
-	})
+	}
+	if tune != nil {
+		tune(&o)
+	}
+	srv := router.New(o)
 	t.Cleanup(func() { srv.Close(context.Background()) })
 	h = srv.Handler()
 	ar.srv = srv

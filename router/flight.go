@@ -208,12 +208,6 @@ func (f *flight) CloseStream() error {
 // runStateless serves a request that is not answered by the front end: a retry carrying a
 // requestState resumes its parked call; anything else starts a call on a pool gem.
 func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
-	ask, why := parseStateAsk(req.meta[metaState])
-	if why != "" {
-		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: _meta."+metaState+" "+why, "invalidState"))
-		return
-	}
 	var responses map[string]json.RawMessage
 	if raw, ok := req.params["inputResponses"]; ok && mrtrMethods[req.m.Method] {
 		var why string
@@ -240,42 +234,11 @@ func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statel
 			return
 		}
 	}
-	var (
-		sess    *session.Session
-		handle  string
-		release = func() {}
-	)
-	switch {
-	case ask.fresh:
-		var err error
-		if sess, err = s.issueHandle(r.Context()); err != nil {
-			status, body := s.poolFailure(req.m, err)
-			writeJSON(w, status, body)
-			return
-		}
-		handle = sess.ID()
-	case ask.handle != "":
-		if sess = s.handleSession(r.Context(), ask.handle); sess == nil {
-			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
-				"Invalid params: _meta."+metaState+" names no live state: it expired or was ended (its uncommitted work is gone), or was never issued to you; ask for a new one with \"new\"", "stateGone"))
-			return
-		}
-		handle = ask.handle
-	default:
-		if ask.end != "" {
-			if old := s.handleSession(r.Context(), ask.end); old != nil {
-				old.End(context.Background(), session.Reason{Kind: "stateEnded", Detail: "the client ended its state handle"})
-			}
-		}
-		var err error
-		if sess, err = s.pool.acquire(r.Context()); err != nil {
-			status, body := s.poolFailure(req.m, err)
-			writeJSON(w, status, body)
-			return
-		}
-		release = func() { s.pool.release(sess, req.m.Method) }
+	sess, release, answered := s.statelessGem(w, r, req)
+	if answered {
+		return
 	}
-	f, err := s.startFlight(r.Context(), sess, req, handle, release)
+	f, err := s.startFlight(r.Context(), sess, req, release)
 	if err != nil {
 		release()
 		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer, err.Error(), "tooManyCalls"))
@@ -301,7 +264,7 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
 
 // startFlight runs the request on sess in the background; release runs when the call ends,
 // however it ends (a pool gem goes back to the pool; a handle's gem stays its client's).
-func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, handle string, release func()) (*flight, error) {
+func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, release func()) (*flight, error) {
 	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name,
@@ -333,9 +296,6 @@ func (s *Server) startFlight(ctx context.Context, sess *session.Session, req sta
 		unbind()
 		if len(reply) > 0 {
 			reply = stampResult(req.m.Method, statelessAdvice(reply))
-			if handle != "" {
-				reply = stampState(reply, handle)
-			}
 			if status == http.StatusOK {
 				status = statelessStatus(reply)
 			}
@@ -524,7 +484,7 @@ func (s *Server) preemptParked() bool {
 		f.mu.Lock()
 		idle := !f.attached && !f.finished && !f.task && len(f.parked) > 0
 		f.mu.Unlock()
-		if idle && s.hidden.has(f.sess.ID()) {
+		if idle && s.pool.ids.has(f.sess.ID()) { // a handle's gem frees no pool gem
 			victim = f
 			break
 		}

@@ -21,7 +21,7 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 			session.ErrShuttingDown.Reason, session.ErrShuttingDown.Kind))
 		return
 	}
-	slot, err := s.table.Reserve()
+	slot, err := s.reserve(r.Context(), true)
 	if err != nil {
 		var lim *session.LimitError
 		errors.As(err, &lim)

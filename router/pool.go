@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
@@ -16,22 +17,34 @@ import (
 // Options.StatelessPool is 0.
 const DefaultStatelessPool = 2
 
+// DefaultPoolDwell is how long, in the network-facing mode, a pool gem serves the principal it
+// logged in for before another principal's request may log it out for a gem of its own.
+const DefaultPoolDwell = 2 * time.Second
+
 // statelessPool holds the gems that serve stateless requests: each one is a session of the
 // table (one slot of the cap, the lifetime policy's reaper and view hygiene apply), never
 // reachable by MCP-Session-Id, running one call at a time, its view refreshed between calls.
-// In the network-facing mode a pool gem is logged in as, and bound to, one principal, and only
-// serves that principal.
+// In the network-facing mode a pool gem is logged in as, and bound to, one principal and the
+// GemStone user its token named, and only serves requests of both.
 type statelessPool struct {
 	s   *Server
 	max int
+	ids statelessIDs // the pool's gems: a subset of the server's hidden sessions
 
 	mu    sync.Mutex
-	idle  []*session.Session
-	live  int           // gems logged in or logging in
-	freed chan struct{} // closed and replaced whenever a gem is given back or a place frees
+	idle  []idleGem
+	live  int               // gems logged in or logging in
+	freed chan struct{}     // closed and replaced whenever a gem is given back or a place frees
+	users map[string]string // a pool gem's session id -> the GemStone user it logged in as
 
 	infoMu sync.Mutex
 	info   *workerInfo
+}
+
+// idleGem is a pool gem waiting for a request, and since when.
+type idleGem struct {
+	sess  *session.Session
+	since time.Time
 }
 
 // workerInfo is what server/discover tells: the worker's own initialize answer.
@@ -45,7 +58,7 @@ func newStatelessPool(s *Server, max int) *statelessPool {
 	if max <= 0 {
 		max = DefaultStatelessPool
 	}
-	return &statelessPool{s: s, max: max, freed: make(chan struct{})}
+	return &statelessPool{s: s, max: max, freed: make(chan struct{}), users: map[string]string{}}
 }
 
 // errPoolLaunch carries a failed login's answer to the client.
@@ -57,17 +70,23 @@ type errPoolLaunch struct {
 func (e *errPoolLaunch) Error() string { return e.lf.message }
 
 // acquire takes a free gem of this request's principal, logging one in when the pool has
-// room; otherwise it waits for one to be given back, until ctx ends.
+// room; otherwise it waits for one to be given back, until ctx ends. A full cap is no reason to
+// fail while the pool has a gem: the request waits its turn for it.
 func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
+	user := p.s.loginUser(ctx)
+	dwell := p.s.o.PoolDwell
+	if dwell <= 0 {
+		dwell = DefaultPoolDwell
+	}
 	for {
 		p.mu.Lock()
 		for i := len(p.idle) - 1; i >= 0; i-- {
-			sess := p.idle[i]
+			sess := p.idle[i].sess
 			if _, ended := sess.Ended(); ended {
 				p.idle = append(p.idle[:i], p.idle[i+1:]...)
 				continue
 			}
-			if !p.s.owns(ctx, sess.Owner()) {
+			if !p.s.owns(ctx, sess.Owner()) || p.users[sess.ID()] != user {
 				continue
 			}
 			p.idle = append(p.idle[:i], p.idle[i+1:]...)
@@ -77,33 +96,72 @@ func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
 		if p.live < p.max {
 			p.live++
 			p.mu.Unlock()
-			sess, err := p.open(ctx)
-			if err != nil {
-				p.mu.Lock()
-				p.live--
-				p.signalLocked()
-				p.mu.Unlock()
+			sess, err := p.open(ctx, user)
+			if err == nil {
+				return sess, nil
+			}
+			p.mu.Lock()
+			p.live--
+			p.signalLocked()
+			others := p.live
+			p.mu.Unlock()
+			var pl *errPoolLaunch
+			if !errors.As(err, &pl) || pl.lf.kind != "sessionLimit" || others == 0 {
 				return nil, err
 			}
-			return sess, nil
+			continue // the cap is full, but a pool gem exists: wait for it below
 		}
+		var dwellEnds <-chan time.Time
 		if p.s.o.Identity != nil && len(p.idle) > 0 {
-			// Full of other principals' idle gems: the oldest goes, so this one can log in.
-			victim := p.idle[0]
-			p.idle = p.idle[1:]
-			p.mu.Unlock()
-			victim.End(context.Background(), session.Reason{Kind: "poolEvicted", Detail: "a stateless gem of another principal was needed"})
-			continue
+			// Full of other principals' idle gems: the one idle longest goes, so this one can log
+			// in; but only a gem that has served its principal for the dwell, so that more
+			// principals than gems take turns at most once a dwell per gem instead of logging a
+			// gem in for every request, and no principal waits longer than a dwell for its turn.
+			victim, soonest := -1, time.Duration(-1)
+			for i, g := range p.idle {
+				left := dwell - time.Since(g.sess.Created())
+				if left <= 0 {
+					victim = i
+					break
+				}
+				if soonest < 0 || left < soonest {
+					soonest = left
+				}
+			}
+			if victim >= 0 {
+				gone := p.idle[victim].sess
+				p.idle = append(p.idle[:victim], p.idle[victim+1:]...)
+				p.mu.Unlock()
+				gone.End(context.Background(), session.Reason{Kind: "poolEvicted", Detail: "a stateless gem of another principal was needed"})
+				continue
+			}
+			dwellEnds = time.After(soonest)
 		}
 		wait := p.freed
 		p.mu.Unlock()
 		p.s.preemptParked()
 		select {
 		case <-wait:
+		case <-dwellEnds:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// yieldIdle logs out an idle pool gem, not the pool's last, so that a login that found the cap
+// full (an open_session, an initialize) can take its slot: a pool gem holds no client's work.
+func (p *statelessPool) yieldIdle() bool {
+	p.mu.Lock()
+	if p.live <= 1 || len(p.idle) == 0 {
+		p.mu.Unlock()
+		return false
+	}
+	victim := p.idle[0].sess
+	p.idle = p.idle[1:]
+	p.mu.Unlock()
+	p.s.o.Log.Info().Str("session", victim.ID()).Msg("an idle stateless pool gem gave its login slot to a new session")
+	return victim.End(context.Background(), session.Reason{Kind: "poolYielded", Detail: "its slot was needed by a new session"})
 }
 
 func (p *statelessPool) signalLocked() {
@@ -113,10 +171,17 @@ func (p *statelessPool) signalLocked() {
 
 // open logs a pool gem in and introduces the router to it with an initialize of the newest
 // session revision, whose answer is what server/discover advertises.
-func (p *statelessPool) open(ctx context.Context) (*session.Session, error) {
+func (p *statelessPool) open(ctx context.Context, user string) (*session.Session, error) {
 	s := p.s
-	sess, err := s.openHidden(ctx, func(string) {}, func(string) {
+	sess, err := s.openHidden(ctx, true, func(id string) {
+		p.ids.add(id)
 		p.mu.Lock()
+		p.users[id] = user
+		p.mu.Unlock()
+	}, func(id string) {
+		p.ids.remove(id)
+		p.mu.Lock()
+		delete(p.users, id)
 		p.live--
 		p.signalLocked()
 		p.mu.Unlock()
@@ -174,7 +239,7 @@ func (p *statelessPool) release(sess *session.Session, _ string) {
 		return
 	}
 	p.mu.Lock()
-	p.idle = append(p.idle, sess)
+	p.idle = append(p.idle, idleGem{sess: sess, since: time.Now()})
 	p.signalLocked()
 	p.mu.Unlock()
 }
@@ -198,6 +263,20 @@ func (p *statelessPool) workerInfo(ctx context.Context) (*workerInfo, error) {
 		return nil, errors.New("the worker's initialize answer could not be read")
 	}
 	return p.info, nil
+}
+
+// loginUser is the GemStone user a gem logged in for this request would log in as ("" in the
+// local mode, where every gem logs in as the configured user): a pool gem serves only requests
+// whose token names its user, so two tokens of one subject naming two users never share a gem.
+func (s *Server) loginUser(ctx context.Context) string {
+	if s.o.Identity == nil {
+		return ""
+	}
+	login, err := s.o.Identity.WorkerLogin(ctx, s.o.Login)
+	if err != nil {
+		return ""
+	}
+	return login.User
 }
 
 // poolFailure is the answer to a request no pool gem could be found for.

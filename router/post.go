@@ -84,10 +84,22 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if m.Kind == jsonrpc.Request && !isFrontEndMethod(m.Method) {
-		// A request the worker answers: its answer goes through the response mode.
+		// A request the worker answers: its answer goes through the response mode. A tools/call
+		// whose session argument names a GemStone session of the client's runs on that gem.
+		target, answer := s.sessionCallTarget(r.Context(), sess, m)
+		if answer != nil {
+			sess.Touch()
+			writeJSON(w, http.StatusOK, answer)
+			return
+		}
 		defer sess.Answering()()
-		ans := s.o.Responses.Begin(w, r, sess, m)
-		status, reply := s.forward(r.Context(), sess, m)
+		if target != sess {
+			sess.Touch()
+			defer target.Answering()()
+			defer s.borrow(sess, target, m.ID)()
+		}
+		ans := s.o.Responses.Begin(w, r, target, m)
+		status, reply := s.forward(r.Context(), target, m)
 		status, header, reply := s.stepUp(r.Context(), m, status, reply)
 		ans.Final(status, header, reply)
 		return
@@ -145,7 +157,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 	switch m.Kind {
 	case jsonrpc.Response:
 		var late *pending.LateError
-		switch err := sess.Pending().Deliver(m.ID, m.Raw); {
+		switch err := s.deliver(sess, m); {
 		case errors.As(err, &late):
 			s.o.Log.Info().Str("session", sess.ID()).Str("id", late.ID).Str("method", late.Method).Dur("waited", late.Waited).
 				Dur("late", time.Since(late.Sent)-late.Waited).
@@ -193,7 +205,16 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
 			"Invalid Request: initialize must be sent on its own, without MCP-Session-Id", "alreadyInitialized")
 	}
-	return s.forward(ctx, sess, m)
+	target, answer := s.sessionCallTarget(ctx, sess, m)
+	if answer != nil {
+		sess.Touch()
+		return http.StatusOK, answer
+	}
+	if target != sess {
+		sess.Touch()
+		defer s.borrow(sess, target, m.ID)()
+	}
+	return s.forward(ctx, target, m)
 }
 
 // cancel ends the call a notifications/cancelled names. It is handled here rather than
@@ -204,7 +225,7 @@ func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
 		s.o.Log.Debug().Str("session", sess.ID()).Msg("notifications/cancelled without a usable requestId; ignored")
 		return
 	}
-	found := sess.Cancel(jsonrpc.IDKey(id))
+	found := sess.Cancel(jsonrpc.IDKey(id)) || s.cancelBorrowed(sess, jsonrpc.IDKey(id))
 	s.o.Log.Info().Str("session", sess.ID()).Str("requestId", jsonrpc.Clip(string(id))).Bool("found", found).Msg("client cancelled a request")
 }
 

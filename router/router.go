@@ -73,7 +73,18 @@ type Options struct {
 	MaxSessions int // 0: no cap
 	// StatelessPool is how many gems serve 2026-07-28 requests that carry no state (each one
 	// slot of MaxSessions); 0: DefaultStatelessPool.
-	StatelessPool  int
+	StatelessPool int
+	// HandleYield is how long, in the local mode, a gem opened by open_session must have been
+	// idle before it gives its slot to a newcomer that finds the cap full; 0: DefaultHandleYield.
+	HandleYield time.Duration
+	// MaxSessionsPerSubject bounds the logins (MCP sessions and open_session gems) one token
+	// subject may hold in the network-facing mode when it opens a session with open_session; 0:
+	// half of MaxSessions, at least one.
+	MaxSessionsPerSubject int
+	// PoolDwell is how long, in the network-facing mode, a pool gem serves the principal it
+	// logged in for before another principal's request may log it out for a gem of its own; 0:
+	// DefaultPoolDwell.
+	PoolDwell      time.Duration
 	MaxBody        int64         // default 4 MiB
 	ReadTimeout    time.Duration // the whole request must arrive within it; default 8 s
 	RequestTimeout time.Duration // 0: none
@@ -177,6 +188,9 @@ type Server struct {
 
 	// watches are the sessions whose gems are asked for resource updates (resources.go).
 	watches sync.Map
+	// borrowed are the calls an MCP session runs on a GemStone session it named by handle, so
+	// the client's answers to their questions and its cancellations find them.
+	borrowed borrowTable
 }
 
 // New builds a Server. Nothing listens until its Handler is served.
@@ -215,6 +229,7 @@ func New(o Options) *Server {
 		flights:    map[string]*flight{},
 		listeners:  listenerSet{set: map[*listener]struct{}{}},
 		tasks:      taskTable{tasks: map[string]*task{}},
+		borrowed:   borrowTable{calls: map[*session.Session][]borrowedCall{}},
 	}
 	s.table = session.NewTable(o.MaxSessions, session.Hooks{Opened: s.opened, Ended: s.ended})
 	s.pool = newStatelessPool(s, o.StatelessPool)

@@ -27,8 +27,6 @@ const (
 	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 	// metaInputKey names a worker's question in inputRequests (worker contract).
 	metaInputKey = "io.github.gemstone-mcp/inputKey"
-	// metaState asks for, or names, a state handle (docs/transport.md).
-	metaState = "io.github.gemstone-mcp/state"
 )
 
 // InternalMethodPrefix begins the methods a worker sends to the router itself through the

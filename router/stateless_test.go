@@ -129,43 +129,6 @@ func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 	}
 }
 
-func withState(body, value string) string {
-	return strings.Replace(body, `"_meta":{`, `"_meta":{"io.github.gemstone-mcp/state":`+value+`,`, 1)
-}
-
-func TestStateHandleKeepsOneGemForItsClientAndEnds(t *testing.T) {
-	f := newFixture(t)
-	r := f.stateless(withState(statelessBody(1, "tools/call", `"name":"echo","arguments":{"text":"a"}`), `"new"`))
-	wantStatus(t, r, http.StatusOK)
-	var res struct {
-		Meta map[string]string `json:"_meta"`
-	}
-	_ = json.Unmarshal(r.RPC.Result, &res)
-	handle := res.Meta["io.github.gemstone-mcp/state"]
-	if handle == "" || f.l.Launches() != 1 {
-		t.Fatalf("result %s after %d logins: want the new handle in _meta after one login", r.RPC.Result, f.l.Launches())
-	}
-	for i := range 3 {
-		r := f.stateless(withState(statelessBody(i+2, "tools/call", `"name":"echo","arguments":{"text":"b"}`), `"`+handle+`"`))
-		wantStatus(t, r, http.StatusOK)
-		if !strings.Contains(string(r.RPC.Result), handle) {
-			t.Fatalf("result %s does not name its handle", r.RPC.Result)
-		}
-	}
-	if f.l.Launches() != 1 {
-		t.Fatalf("%d logins: every request with the handle must run on the handle's own gem", f.l.Launches())
-	}
-	// A handle is no session id, and a session id is no handle.
-	wantError(t, f.post(handle, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), http.StatusNotFound, -32001, "sessionNotFound")
-	sid := f.open()
-	wantError(t, f.stateless(withState(statelessBody(5, "tools/list", ""), `"`+sid+`"`)), http.StatusBadRequest, -32602, "stateGone")
-	wantError(t, f.stateless(withState(statelessBody(6, "tools/list", ""), `"forged-handle"`)), http.StatusBadRequest, -32602, "stateGone")
-	wantError(t, f.stateless(withState(statelessBody(7, "tools/list", ""), `42`)), http.StatusBadRequest, -32602, "invalidState")
-	// Ending it: the request itself runs statelessly; the handle is gone afterwards.
-	wantStatus(t, f.stateless(withState(statelessBody(8, "tools/list", ""), `{"end":"`+handle+`"}`)), http.StatusOK)
-	wantError(t, f.stateless(withState(statelessBody(9, "tools/list", ""), `"`+handle+`"`)), http.StatusBadRequest, -32602, "stateGone")
-}
-
 func TestUncommittedWorkOfAStatelessCallDoesNotSurviveIntoTheNext(t *testing.T) {
 	f := newFixture(t)
 	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"uncommitted":true}`))

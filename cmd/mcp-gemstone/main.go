@@ -201,6 +201,7 @@ func routerOptions(cfg *config.Config, launcher worker.Launcher, log zerolog.Log
 		IDPrefixed:     cfg.RouterIDSet,
 		MaxSessions:    cfg.MaxSessions,
 		StatelessPool:  cfg.StatelessPool,
+		HandleYield:    cfg.HandleYield,
 		MaxBody:        cfg.MaxBody,
 		ReadTimeout:    cfg.ReadTimeout,
 		RequestTimeout: cfg.RequestTimeout,

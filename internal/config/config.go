@@ -37,6 +37,7 @@ type Config struct {
 
 	MaxSessions    int           // 0: no cap
 	StatelessPool  int           // gems serving 2026-07-28 requests without state
+	HandleYield    time.Duration // local mode: an open_session gem idle this long yields its slot to a newcomer
 	MaxBody        int64         // bytes
 	ReadTimeout    time.Duration // a request must arrive whole within it
 	RequestTimeout time.Duration // 0: none

@@ -83,6 +83,8 @@ func settings() []setting {
 		row("MCP_MAX_SESSIONS", "max-sessions", "3", "most sessions (worker gems) at once, or none", countOrNone(func(c *Config) *int { return &c.MaxSessions })),
 		row("MCP_STATELESS_POOL", "stateless-pool", "2", "gems serving 2026-07-28 requests that carry no state (each one session of the cap)",
 			wholeNumber(func(c *Config) *int { return &c.StatelessPool }, 1, 1024, "a whole number from 1 to 1024")),
+		row("MCP_HANDLE_YIELD", "handle-yield", "5m", "local mode: a session opened with open_session and idle this long gives its login to a newcomer that finds every slot taken (its uncommitted work discarded, logged)",
+			duration(func(c *Config) *time.Duration { return &c.HandleYield }, false)),
 		row("MCP_MAX_BODY", "max-body", "4MiB", "largest request body (bytes, or with KiB/MiB suffix)", func(c *Config, v string) (err error) {
 			c.MaxBody, err = ParseSize(v)
 			return err

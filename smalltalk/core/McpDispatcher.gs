@@ -21,9 +21,10 @@ initialize negotiates from the protocol versions of the prepare config (the vers
 client when listed, else the first), ping answers an empty object, tools/list answers the tools
 of the grant (the whole registry without one) in one page (a cursor is refused -32602), a call of
 a registered tool outside the grant is a -32001 error of kind toolNotGranted naming its toolset,
-On an MCP 2026-07-28 request without a state handle (params._meta names the revision, and no
-string under io.github.gemstone-mcp/state) a tool not declared read-only is refused with an
-isError result of kind stateRequired: the router runs such a request on a pooled gem whose work
+On an MCP 2026-07-28 request that names no GemStone session (params._meta names the revision,
+and it is no tools/call whose arguments carry a string session) the request begins with an abort
+and a tool not declared read-only is refused with an isError result of kind sessionRequired
+naming open_session: the router runs such a request on a pooled gem whose work
 is never kept. tools/call validates the arguments against
 the closed schema of the tool (a violation is an isError result of kind invalidParams) and runs
 it with the session''s channel (McpChannel) bound to the call, unbinding it before the answer.
@@ -300,7 +301,7 @@ result: aResult id: id
 category: 'handling'
 method: McpDispatcher
 route: aMethod params: params id: id
-  (self isStatelessRequest: params) ifTrue: [self beginStatelessRequest].
+  (self isPooledRequest: params method: aMethod) ifTrue: [self beginStatelessRequest].
   aMethod = 'initialize' ifTrue: [^self initialize: params id: id].
   aMethod = 'ping' ifTrue: [^self result: Dictionary new id: id].
   aMethod = 'tools/list' ifTrue: [^self toolsList: params id: id].
@@ -403,12 +404,13 @@ toolsCall: params id: id
   tool := server registry toolNamed: name ifAbsent: [nil].
   tool isNil ifTrue: [^self errorId: id code: -32602 message: 'unknown tool: ' , name].
   (server isToolGranted: name) ifFalse: [^self notGranted: name id: id].
-  ((self isStatelessRequest: params) and: [self mayChangeState: tool]) ifTrue: [
-    ^self result: (self annotated: (self errorContentKind: 'stateRequired'
-      message: (self stateRequiredMessageFor: name) details: nil)) id: id].
+  ((self isPooledRequest: params method: 'tools/call') and: [self mayChangeState: tool]) ifTrue: [
+    ^self result: (self annotated: (self errorContentKind: 'sessionRequired'
+      message: (self sessionRequiredMessageFor: name) details: nil)) id: id].
   self logTraceOf: name params: params.
   args := params at: 'arguments' ifAbsent: [nil].
   args isNil ifTrue: [args := Dictionary new].
+  args := self toolArguments: args for: tool.
   problem := tool validationErrorFor: args.
   problem isNil ifFalse: [
     ^self result: (self annotated: (self errorContentKind: 'invalidParams' message: problem details: nil)) id: id].
@@ -416,15 +418,32 @@ toolsCall: params id: id
 %
 category: 'tools/call'
 method: McpDispatcher
-isStatelessRequest: params
-  "An MCP 2026-07-28 request that names no state handle: the router runs it on a pooled gem whose
-   uncommitted work is never kept, so a write there would be lost (docs/transport.md). Its
-   params._meta names the revision and has no string under io.github.gemstone-mcp/state."
-  | meta |
+isPooledRequest: params method: aMethod
+  "An MCP 2026-07-28 request that names no GemStone session: the router runs it on a pooled gem
+   whose uncommitted work is never kept, so a write there would be lost (docs/transport.md). Its
+   params._meta names the revision, and it is no tools/call whose arguments carry a string
+   session (the router runs those on the named session's gem)."
+  | meta args |
   meta := params at: '_meta' ifAbsent: [nil].
   (meta isKindOf: Dictionary) ifFalse: [^false].
   (meta at: 'io.modelcontextprotocol/protocolVersion' ifAbsent: [nil]) = '2026-07-28' ifFalse: [^false].
-  ^((meta at: 'io.github.gemstone-mcp/state' ifAbsent: [nil]) isKindOf: CharacterCollection) not
+  aMethod = 'tools/call' ifFalse: [^true].
+  args := params at: 'arguments' ifAbsent: [nil].
+  (args isKindOf: Dictionary) ifFalse: [^true].
+  ^((args at: McpTool sessionArgument ifAbsent: [nil]) isKindOf: CharacterCollection) not
+%
+category: 'tools/call'
+method: McpDispatcher
+toolArguments: args for: aTool
+  "args less the session argument: it names the GemStone session the call runs in (the router
+   chose the gem by it) and is no argument of the tool, unless the tool declares it itself."
+  | copy |
+  (args isKindOf: Dictionary) ifFalse: [^args].
+  (args includesKey: McpTool sessionArgument) ifFalse: [^args].
+  (aTool properties includesKey: McpTool sessionArgument) ifTrue: [^args].
+  copy := args copy.
+  copy removeKey: McpTool sessionArgument.
+  ^copy
 %
 category: 'handling'
 method: McpDispatcher
@@ -445,9 +464,10 @@ mayChangeState: aTool
 %
 category: 'tools/call'
 method: McpDispatcher
-stateRequiredMessageFor: aName
-  ^aName , ' may change the repository, and this request carries no state handle, so its work would not be kept: '
-    , 'ask for one with "io.github.gemstone-mcp/state": "new" in the request''s _meta and send it on every later request'
+sessionRequiredMessageFor: aName
+  ^aName , ' may change the repository, and this call names no GemStone session, so its work could not be kept: '
+    , 'call open_session, then pass the session it answers as the session argument of this call and of every later call '
+    , '(commit with that session keeps the work; close_session ends it)'
 %
 category: 'tools/call'
 method: McpDispatcher

@@ -50,7 +50,9 @@ category: 'identity'
 classmethod: McpServer
 defaultServerInstructions
   "The stock instructions: the transaction model and the [session] note."
-  ^'This server is a GemStone/S session. Every tool call runs in one long-lived transaction with one consistent view of the repository, so what one call changes is there for the next: compile, run the tests against what you compiled, then commit.
+  ^'This server gives you GemStone/S sessions. A GemStone session is one long-lived transaction with one consistent view of the repository, so what one call changes is there for the next call in the same session: compile, run the tests against what you compiled, then commit.
+
+Which session a call runs in: on an MCP connection of revision 2026-07-28, call open_session before you change anything; it answers a session. Pass that session as the session argument of every later call of the same work, commit, abort and refresh included, and call close_session with it when you are done. A call without session only reads the latest commit, and a tool that changes anything is refused there. On an MCP session of revision 2025-11-25 or earlier, your connection already has a GemStone session of its own and calls without session run in it; open_session gives you a second, separate one (to compare two views, or to give a subagent a transaction of its own).
 
 Nothing is committed for you. Only the commit tool commits; abort discards every uncommitted change; refresh moves the view to the latest commit and keeps your changes. pending_changes lists what this session has changed and not committed. A [session] line at the end of a result says when the session state changed or needs attention: when it first holds uncommitted changes (they are lost if the session ends before a commit, and the line says when that happens), when the view moved (also when code you ran committed, aborted or refreshed) and which of your earlier reads went stale (re-read those before changing them), and after a failed commit. A change to something you have not read in the current view is refused.
 

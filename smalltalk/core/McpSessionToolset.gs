@@ -14,7 +14,10 @@ McpToolset subclass: 'McpSessionToolset'
 expectvalue /Class
 doit
 McpSessionToolset comment: 
-'The transaction tools: abort, commit, refresh and status.
+'The transaction tools: abort, commit, refresh and status, and the declarations of open_session
+and close_session, which the front end serves (it logs a gem in for open_session and ends it for
+close_session; a worker cannot) and this worker only lists, so that a model learns them from
+tools/list. Their handlers refuse, naming the front end, should a call ever reach a worker.
 
 commit is the only tool in the server that commits, and abort and refresh are, with it, the only
 tools that move the view. Each tells the server that the view moved, so the blind-write ledger
@@ -326,6 +329,27 @@ refresh: args
 category: 'registration'
 method: McpSessionToolset
 registerOn: aRegistry
+  "open_session and close_session first: the front end serves them, their descriptions say when
+   to use them."
+  aRegistry add: ((McpTool
+    name: 'open_session'
+    description: 'Open a GemStone session of your own: one transaction with its own view of the repository, for work that changes code. Answers its session; pass it as the session argument of every call of that work, commit, abort and refresh included. Nobody else sees its changes until you call commit with it. Call close_session with it when you are done; a session with no call for the server''s idle timeout (30 minutes by default) is ended and its uncommitted changes are discarded. On an MCP 2026-07-28 connection every change needs one; on an older MCP session your connection already has a GemStone session, and this opens a second, separate one.'
+    schema: self noArguments
+    handler: [:args | self openSession: args])
+      title: 'Open a GemStone session';
+      hintsReadOnly: false destructive: false idempotent: false openWorld: false;
+      outputSchema: self sessionSchema from: self;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'close_session'
+    description: 'End a GemStone session that open_session opened. Its uncommitted changes are discarded: call commit with it first to keep them.'
+    schema: (self
+      schemaProperties: {self stringProperty: McpTool sessionArgument description: 'The session to close: the value open_session answered.'}
+      required: {McpTool sessionArgument})
+    handler: [:args | self closeSession: args])
+      title: 'Close a GemStone session';
+      hintsReadOnly: false destructive: true idempotent: true openWorld: false;
+      yourself).
   aRegistry add: ((McpTool
     name: 'abort'
     description: 'Discard every uncommitted change of this session and move the view to the latest commit. Destructive.'
@@ -372,6 +396,32 @@ registerOn: aRegistry
       title: 'Session status';
       readOnly;
       yourself)
+%
+category: 'registration'
+method: McpSessionToolset
+sessionSchema
+  "The structured content of open_session: the session to pass to later calls."
+  ^self
+    schemaProperties: {self stringProperty: McpTool sessionArgument description: 'The new session, for the session argument of later calls.'}
+    required: {McpTool sessionArgument}
+%
+category: 'tools'
+method: McpSessionToolset
+openSession: args
+  ^self signalServedByTheFrontEnd: 'open_session'
+%
+category: 'tools'
+method: McpSessionToolset
+closeSession: args
+  ^self signalServedByTheFrontEnd: 'close_session'
+%
+category: 'session tools'
+method: McpSessionToolset
+signalServedByTheFrontEnd: aToolName
+  "A call of a tool the router serves reached this worker: the front end in use does not serve it."
+  ^McpError
+    signalKind: 'frontEndTool'
+    message: aToolName , ' is served by the server''s front end, which logs a gem in or out for it; this worker cannot. Connect through mcp-gemstone''s router.'
 %
 category: 'commit'
 method: McpSessionToolset

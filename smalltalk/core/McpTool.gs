@@ -42,6 +42,29 @@ classmethod: McpTool
 name: aName description: aDescription schema: aSchema handler: aBlock
   ^self new setName: aName description: aDescription schema: aSchema handler: aBlock
 %
+category: 'session argument'
+classmethod: McpTool
+sessionArgument
+  "The one tool argument the front end reads (docs/worker-contract.md): the GemStone session a
+   call runs in. Every tool lists it; no tool's handler sees it."
+  ^'session'
+%
+category: 'session argument'
+classmethod: McpTool
+sessionProperty
+  "The session argument's schema: its description teaches a model the pattern."
+  ^Dictionary new
+    at: 'type' put: 'string';
+    at: 'description' put: 'The GemStone session to run this call in: the session value that open_session answered. Calls with the same session share one transaction: each sees what the earlier ones changed, nobody else sees it until commit is called with that session, and close_session ends it. Without session, on an MCP 2026-07-28 connection a read-only tool reads the latest commit and a tool that changes anything is refused; on an MCP session of an earlier revision the call runs in that connection''s own GemStone session.';
+    yourself
+%
+category: 'session argument'
+classmethod: McpTool
+sessionlessToolNames
+  "The tools whose schema does not list the session argument: open_session makes a session and
+   runs in none."
+  ^#('open_session')
+%
 ! ------------------- Instance methods for McpTool
 category: 'calling'
 method: McpTool
@@ -63,12 +86,27 @@ descriptor
   entry := Dictionary new
     at: 'name' put: name;
     at: 'description' put: description;
-    at: 'inputSchema' put: schema;
+    at: 'inputSchema' put: self listedSchema;
     yourself.
   title isNil ifFalse: [entry at: 'title' put: title].
   annotations isNil ifFalse: [entry at: 'annotations' put: self annotationsWithTitle].
   outputSchema isNil ifFalse: [entry at: 'outputSchema' put: outputSchema].
   ^entry
+%
+category: 'listing'
+method: McpTool
+listedSchema
+  "The schema tools/list shows: the tool's own with the optional session argument, so that every
+   tool, a toolset's new ones included, accepts it the same way. A tool that declares session
+   itself (close_session) or runs in no session (open_session) shows its own."
+  | copy properties |
+  ((self properties includesKey: self class sessionArgument)
+    or: [self class sessionlessToolNames includes: name]) ifTrue: [^schema].
+  properties := self properties copy.
+  properties at: self class sessionArgument put: self class sessionProperty.
+  copy := schema copy.
+  copy at: 'properties' put: properties.
+  ^copy
 %
 category: 'accessing'
 method: McpTool

@@ -482,14 +482,13 @@ testAToolAnswersWhenTheRouterIsUnreachable
 %
 category: 'helpers'
 method: McpDispatcherTest
-statelessCall: aToolName state: aStateJsonOrNil
-  "The result of an MCP 2026-07-28 tools/call of aToolName with the text hi; its _meta names the
-   revision and, when given, the state member."
-  | meta |
-  meta := '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}'.
-  aStateJsonOrNil isNil ifFalse: [meta := meta , ',"io.github.gemstone-mcp/state":' , aStateJsonOrNil].
+statelessCall: aToolName session: aSessionJsonOrNil
+  "The result of an MCP 2026-07-28 tools/call of aToolName with the text hi and, when given, the
+   session argument (JSON text)."
+  | session |
+  session := aSessionJsonOrNil isNil ifTrue: [''] ifFalse: [',"session":' , aSessionJsonOrNil].
   ^(self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"' , aToolName
-    , '","arguments":{"text":"hi"},"_meta":' , meta , '}}}') at: 'result'
+    , '","arguments":{"text":"hi"' , session , '},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}') at: 'result'
 %
 category: 'helpers'
 method: McpDispatcherTest
@@ -506,39 +505,64 @@ category: 'tests - stateless'
 method: McpDispatcherTest
 testAStatelessRequestMayNotRunAToolThatMayChangeState
   | result |
-  result := self statelessCall: 'echo' state: nil.
+  result := self statelessCall: 'echo' session: nil.
   self assert: (result at: 'isError') == true.
-  self assert: (self errorKindOf: result) = 'stateRequired'.
-  self assert: ((self textOf: result) includesString: 'io.github.gemstone-mcp/state').
-  result := self statelessCall: 'echo' state: '{"end":"st-old"}'.
-  self assert: (self errorKindOf: result) = 'stateRequired'
+  self assert: (self errorKindOf: result) = 'sessionRequired'.
+  self assert: ((self textOf: result) includesString: 'open_session').
+  self assert: ((self textOf: result) includesString: 'session argument').
+  self assert: server aborts = 1
 %
 category: 'tests - stateless'
 method: McpDispatcherTest
 testAStatelessRequestRunsAReadOnlyTool
   | result |
   self addReadOnlyTool.
-  result := self statelessCall: 'peek' state: nil.
+  result := self statelessCall: 'peek' session: nil.
   self assert: (result at: 'isError') == false.
   self assert: (self textOf: result) = 'hi'
 %
 category: 'tests - stateless'
 method: McpDispatcherTest
-testARequestCarryingAStateHandleOrASessionRunsAnyTool
+testACallNamingAGemStoneSessionOrOnAnMcpSessionRunsAnyTool
+  "The session argument named the gem (the router chose it) and is no argument of the tool: the
+   tool runs without it, and the request keeps its view (no abort)."
   | result |
-  result := self statelessCall: 'echo' state: '"st-0123"'.
+  result := self statelessCall: 'echo' session: '"0123456789abcdef0123456789abcdef"'.
   self assert: (result at: 'isError') == false.
   self assert: (self textOf: result) = 'hi'.
-  result := self call: 'echo' arguments: '{"text":"hi"}'.
+  result := self call: 'echo' arguments: '{"text":"hi","session":"0123"}'.
   self assert: (result at: 'isError') == false.
+  self assert: (self textOf: result) = 'hi'.
   self assert: server aborts = 0
+%
+category: 'tests - stateless'
+method: McpDispatcherTest
+testAStatelessRequestOfAnotherMethodNamingASessionStillBeginsWithTheAbort
+  "Only a tools/call's session argument names a gem: a session member in the arguments of
+   another method does not spare a pooled gem its abort."
+  self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"arguments":{"session":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'.
+  self assert: server aborts = 1
+%
+category: 'tests - stateless'
+method: McpDispatcherTest
+testEveryListedToolTakesTheSessionArgumentButOpenSession
+  | tools |
+  tools := ((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}') at: 'result') at: 'tools'.
+  self deny: tools isEmpty.
+  tools do: [:each | | properties |
+    properties := (each at: 'inputSchema') at: 'properties'.
+    (each at: 'name') = 'open_session'
+      ifTrue: [self deny: (properties includesKey: 'session')]
+      ifFalse: [
+        self assert: (properties includesKey: 'session').
+        self assert: ((properties at: 'session') at: 'type') = 'string']]
 %
 category: 'tests - stateless'
 method: McpDispatcherTest
 testAStatelessRequestBeginsWithTheContractsAbort
   self addReadOnlyTool.
-  self statelessCall: 'peek' state: nil.
+  self statelessCall: 'peek' session: nil.
   self assert: server aborts = 1.
-  self statelessCall: 'echo' state: '{"end":"st-old"}'.
+  self statelessCall: 'echo' session: nil.
   self assert: server aborts = 2
 %

@@ -72,12 +72,14 @@ sortedToolNamesOf: aServer
 category: 'helpers'
 method: McpExtensionTest
 specDefaultSurface
-  ^#('abort' 'add_dictionary' 'commit' 'compile_class_definition' 'compile_method' 'delete_class'
+  "The specification's 31 tools, and open_session and close_session, which the front end serves
+   (the 2026-07-28 revision's sessions as explicit handles, docs/transport.md)."
+  ^#('abort' 'add_dictionary' 'close_session' 'commit' 'compile_class_definition' 'compile_method' 'delete_class'
      'delete_method' 'describe_class' 'describe_test_failure' 'execute_code' 'export_class_source'
      'find_implementors' 'find_references_to' 'find_senders' 'get_class_definition'
      'get_class_hierarchy' 'get_method_source' 'list_all_classes' 'list_classes'
      'list_dictionaries' 'list_dictionary_entries' 'list_failing_tests' 'list_methods'
-     'list_test_classes' 'pending_changes' 'refresh' 'remove_dictionary' 'run_test_class' 'run_test_method'
+     'list_test_classes' 'open_session' 'pending_changes' 'refresh' 'remove_dictionary' 'run_test_class' 'run_test_method'
      'search_method_source' 'set_class_comment' 'status')
 %
 category: 'running'
@@ -113,10 +115,10 @@ testTwoUnrelatedToolsetsComposeOnOneServer
 %
 category: 'tests'
 method: McpExtensionTest
-testTheDefaultSurfaceIsTheThirtyTwoToolsOfTheSpecification
+testTheDefaultSurfaceIsTheSpecificationsToolsAndTheSessionTools
   | server |
   server := McpServer fromConfig: self config.
-  self assert: server toolCount = 32.
+  self assert: server toolCount = 34.
   self assert: (self sortedToolNamesOf: server) = self specDefaultSurface
 %
 category: 'tests'

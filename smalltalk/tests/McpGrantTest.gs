@@ -103,7 +103,7 @@ testThePrepareEchoesTheGrantAndListsOnlyItsTools
   self assert: (answer at: 'ok') == true.
   self assert: ((answer at: 'grant') at: 'toolsets') asArray = #('McpSessionToolset').
   names := self listedNames.
-  self assert: names asArray = #('abort' 'commit' 'pending_changes' 'refresh' 'status').
+  self assert: names asArray = #('abort' 'close_session' 'commit' 'open_session' 'pending_changes' 'refresh' 'status').
   self assert: (answer at: 'tools') = McpServer current registry size
 %
 category: 'tests'

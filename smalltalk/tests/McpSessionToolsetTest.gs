@@ -162,11 +162,11 @@ testTheStaleNoteReachesTheNextResultOnce
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
-testOnlyTheFiveTransactionToolsAreRegistered
-  self assert: McpSessionToolset toolNames asArray = #('abort' 'commit' 'pending_changes' 'refresh' 'status').
+testOnlyTheTransactionAndSessionToolsAreRegistered
+  self assert: McpSessionToolset toolNames asArray = #('abort' 'close_session' 'commit' 'open_session' 'pending_changes' 'refresh' 'status').
   self assert: (server registry toolNames includes: 'commit').
   self assert: (server registry toolNames includes: 'execute_code').
-  self assert: server registry size = 6
+  self assert: server registry size = 8
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
@@ -176,7 +176,7 @@ testStatusNamesTheSessionAndItsChanges
   self assert: (self includes: 'session: ' , System session printString in: answer).
   self assert: (self includes: 'uncommitted changes: ' , System needsCommit printString in: answer).
   self assert: (self includes: 'user: ' , System myUserProfile userId asString in: answer).
-  self assert: (self includes: 'tools: 6' in: answer)
+  self assert: (self includes: 'tools: 8' in: answer)
 %
 category: 'tests - view hygiene'
 method: McpSessionToolsetTest

@@ -94,7 +94,7 @@ method: McpToolAnnotationsTest
 testEveryDefaultToolHasATitleAndAllFourHints
   | descriptors |
   descriptors := server registry descriptors.
-  self assert: descriptors size = 32.
+  self assert: descriptors size = 34.
   descriptors do: [:each | | hints |
     self assert: ((each at: 'title' ifAbsent: [nil]) isKindOf: CharacterCollection).
     self deny: (each at: 'title') isEmpty.

@@ -5,6 +5,7 @@ package clients
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -144,9 +145,11 @@ type goClient struct {
 	cs      *mcp.ClientSession
 	schemas map[string]json.RawMessage // input schemas by tool
 	outputs map[string]json.RawMessage // output schemas by tool, where declared
-	// state is the 2026-07-28 state member every call carries in its _meta ("new" until the
-	// server has answered a handle); "" on a session.
-	state string
+	// session is the GemStone session open_session answered: every call carries it as the
+	// tool argument session, as a model threads it; "" calls without one.
+	session string
+	// last is the structuredContent of the last call.
+	last map[string]any
 }
 
 // connectGo opens a session on the 2025-11-25 revision. The SDK's default, 2026-07-28, runs each
@@ -203,24 +206,18 @@ func (g *goClient) list(ctx context.Context) []string {
 // call holds the arguments to the listed schema, calls the tool and answers what came back.
 func (g *goClient) call(ctx context.Context, name string, args map[string]any) toolOutcome {
 	g.t.Helper()
+	if g.session != "" {
+		args = maps.Clone(args)
+		args["session"] = g.session
+	}
 	if err := toolschema.Validate(g.schemas[name], args); err != nil {
 		g.t.Errorf("Go SDK: %s %v do not satisfy the listed inputSchema: %v", name, args, err)
 	}
-	params := &mcp.CallToolParams{Name: name, Arguments: args}
-	if g.state != "" {
-		params.Meta = mcp.Meta{stateKey: g.state}
-	}
-	res, err := g.cs.CallTool(ctx, params)
+	res, err := g.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		g.t.Fatalf("Go SDK: %s: %v", name, err)
 	}
-	if g.state != "" {
-		handle, _ := res.Meta[stateKey].(string)
-		if handle == "" || (g.state != "new" && handle != g.state) {
-			g.t.Fatalf("Go SDK: %s answered state handle %q, want %q", name, handle, g.state)
-		}
-		g.state = handle
-	}
+	g.last, _ = res.StructuredContent.(map[string]any)
 	var o toolOutcome
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {

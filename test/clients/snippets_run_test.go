@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,39 +45,29 @@ func ranSnippet(t *testing.T, who string, s *harness.Server, wantDelete bool) {
 	}
 }
 
-func TestTheTypeScriptSDKSnippetListsCallsAReadOnlyToolAndDeletes(t *testing.T) {
-	s := start(t)
-	out := runWithURL(t, s.URL, "node", filepath.Join("snippets", "ts-sdk.mjs"))
-	if !strings.Contains(out, "echo: Fixture echo") || !strings.Contains(out, " answered") {
-		t.Errorf("ts-sdk.mjs printed %q", out)
+// wantSessionSnippet checks what a snippet that changes code printed: the real tools listed,
+// the code it compiled in its own GemStone session answering, and the session closed.
+func wantSessionSnippet(t *testing.T, who, out string) {
+	t.Helper()
+	for _, want := range []string{"open_session: Open a GemStone session", "compile_method: Compile a method",
+		"Hello from GemStone", "Closed GemStone session", "uncommitted changes were discarded"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s printed no %q:\n%s", who, want, out)
+		}
 	}
-	ranSnippet(t, "ts-sdk.mjs", s, true)
 }
 
-// The Go SDK v1.8.0 speaks 2026-07-28 by default: no session, so nothing to DELETE; the server
-// sees the discovery probe, the listing and the call, each standing alone.
-func TestTheGoSDKSnippetDiscoversListsAndCallsAReadOnlyTool(t *testing.T) {
-	s := start(t)
-	out := runWithURL(t, s.URL, "go", "run", "./snippets/go-sdk")
-	if !strings.Contains(out, "echo: Fixture echo") || !strings.Contains(out, "failed: false") {
-		t.Errorf("go-sdk printed %q", out)
-	}
-	var methods []string
-	for _, l := range trace(s) {
-		if l.Dir != "in" || l.Verb != "POST" || l.Session != "-" || !strings.Contains(l.Message, `"2026-07-28"`) {
-			continue
-		}
-		var m struct {
-			Method string `json:"method"`
-		}
-		_ = json.Unmarshal([]byte(l.Message), &m)
-		methods = append(methods, m.Method)
-	}
-	for _, want := range []string{"server/discover", "tools/list", "tools/call"} {
-		if !slices.Contains(methods, want) {
-			t.Errorf("go-sdk: the server never saw a 2026-07-28 %s (saw %v)", want, methods)
-		}
-	}
+// The TypeScript client 2.x snippet opens a GemStone session, changes code in it over the real
+// tools (the model, as make demo serves them) and closes it.
+func TestTheTypeScriptSnippetChangesCodeInASessionItOpened(t *testing.T) {
+	s := startOnModel(t)
+	wantSessionSnippet(t, "ts-sdk.mjs", runWithURL(t, s.URL, "node", filepath.Join("snippets", "ts-sdk.mjs")))
+}
+
+// The Go SDK v1.8.0 snippet (2026-07-28 by default: no MCP session) does the same.
+func TestTheGoSDKSnippetChangesCodeInASessionItOpened(t *testing.T) {
+	s := startOnModel(t)
+	wantSessionSnippet(t, "go-sdk", runWithURL(t, s.URL, "go", "run", "./snippets/go-sdk"))
 }
 
 func TestTheInspectorSnippetListsTheTools(t *testing.T) {

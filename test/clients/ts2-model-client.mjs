@@ -1,10 +1,10 @@
 // ts2-model-client.mjs drives the real tools of the Smalltalk McpServer (over the executable
 // model of GemStone) with the TypeScript client package @modelcontextprotocol/client 2.x in its
 // automatic mode (it probes server/discover and speaks 2026-07-28, with no session) beside the
-// TypeScript SDK 1.x (which stays on 2025-11-25, a session). Client A (2.x) asks for a state
-// handle on its first call and carries it in every call's _meta, so its compile -> test ->
-// commit loop is one transaction; client B (1.x) holds a view from before the commit; a third,
-// stateless 2.x client reads from the pool. It prints one JSON object on stdout saying what each
+// TypeScript SDK 1.x (which stays on 2025-11-25, a session). Client A (2.x) calls open_session
+// and passes the session it answers as the session argument of every later call, as a model
+// threads it, so its compile -> test -> commit loop is one transaction; client B (1.x) holds a
+// view from before the commit; a third 2.x client, without a session, reads from the pool. It prints one JSON object on stdout saying what each
 // saw, for test/clients to assert; any failure exits 1.
 //
 //   node ts2-model-client.mjs URL
@@ -17,7 +17,6 @@ if (!url) {
   console.error('usage: node ts2-model-client.mjs URL');
   process.exit(2);
 }
-const stateKey = 'io.github.gemstone-mcp/state';
 
 async function connect2(name) {
   const client = new Client2({ name, version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
@@ -36,15 +35,10 @@ try {
   const b = new Client1({ name: 'mcp-gemstone-ts1-b', version: '1.0.0' }, { capabilities: {} });
   await b.connect(bTransport);
 
-  let state = 'new';
-  const handles = [];
-  const callA = async (name, args) => {
-    const r = await a.callTool({ name, arguments: args, _meta: { [stateKey]: state } });
-    const handle = r._meta?.[stateKey];
-    handles.push(handle ?? '');
-    if (typeof handle === 'string' && handle !== '') state = handle;
-    return outcome(r);
-  };
+  const opened = await a.callTool({ name: 'open_session', arguments: {} });
+  const session = opened.structuredContent?.session;
+  if (typeof session !== 'string' || session === '') throw new Error('open_session answered ' + JSON.stringify(opened));
+  const callA = async (name, args) => outcome(await a.callTool({ name, arguments: { ...args, session } }));
   const callB = async (name, args) => outcome(await b.callTool({ name, arguments: args }));
   const callPlain = async (name, args) => outcome(await plain.callTool({ name, arguments: args }));
 
@@ -81,10 +75,11 @@ try {
     afterAbortB: await callB('get_method_source', method),
   };
   const versions = { a: a.getNegotiatedProtocolVersion(), plain: plain.getNegotiatedProtocolVersion(), bSession: bTransport.sessionId ?? '' };
+  await callA('close_session', {});
   await bTransport.terminateSession();
   for (const c of [a, plain, b]) await c.close();
   console.log(JSON.stringify({
-    tools, versions, handles, statelessBeforeCommit, statelessWrite, statelessAfterCommit, loop, second, conflict,
+    tools, versions, statelessBeforeCommit, statelessWrite, statelessAfterCommit, loop, second, conflict,
   }));
   clearTimeout(timer);
 } catch (err) {

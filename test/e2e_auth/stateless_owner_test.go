@@ -15,28 +15,41 @@ func (s *server) ownedCall(token, method, params, caps, extraMeta string) answer
 	return s.stateless(1, method, params, caps, extraMeta, "Accept", "application/json", "Authorization", "Bearer "+token)
 }
 
-// A state handle and a task belong to the token subject that made them: another subject's
-// request naming them is answered as if they did not exist, and touches neither.
-func TestAStateHandleAndATaskAnswerOnlyTheirOwnSubject(t *testing.T) {
+// openSession calls open_session by token's subject and answers the handle.
+func (s *server) openSession(token string) string {
+	s.t.Helper()
+	a := s.ownedCall(token, "tools/call", `"name":"open_session","arguments":{}`, `{}`, "")
+	var res struct {
+		StructuredContent struct {
+			Session string `json:"session"`
+		} `json:"structuredContent"`
+	}
+	if a.Status != 200 || json.Unmarshal(a.RPC.Result, &res) != nil || res.StructuredContent.Session == "" {
+		s.t.Fatalf("open_session: %d %s", a.Status, a.Body)
+	}
+	return res.StructuredContent.Session
+}
+
+// A GemStone session opened with open_session and a task belong to the token subject that
+// made them: another subject's request naming them is answered as if they did not exist (the
+// same answer as for a handle never issued), and touches neither.
+func TestASessionHandleAndATaskAnswerOnlyTheirOwnSubject(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	s := startAuth(t, is.URL())
 	alice := is.Sign(is.Claims(s.resource(), "alice", "mcp:use"))
 	bob := is.Sign(is.Claims(s.resource(), "bob", "mcp:use"))
 	const tasks = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
 
-	a := s.ownedCall(alice, "tools/call", `"name":"echo","arguments":{"text":"a"}`, `{}`, `"io.github.gemstone-mcp/state":"new"`)
-	var res struct {
-		Meta map[string]string `json:"_meta"`
+	handle := s.openSession(alice)
+	b := s.ownedCall(bob, "tools/call", `"name":"echo","arguments":{"text":"b","session":"`+handle+`"}`, `{}`, "")
+	forged := s.ownedCall(bob, "tools/call", `"name":"echo","arguments":{"text":"b","session":"0123456789abcdef0123456789abcdef"}`, `{}`, "")
+	if b.Status != 200 || !strings.Contains(string(b.RPC.Result), `"unknownSession"`) || string(b.RPC.Result) != string(forged.RPC.Result) {
+		t.Fatalf("bob with alice's handle: %d %s; with a forged one: %s; want the same unknownSession tool error", b.Status, b.Body, forged.Body)
 	}
-	if a.Status != 200 || json.Unmarshal(a.RPC.Result, &res) != nil || res.Meta["io.github.gemstone-mcp/state"] == "" {
-		t.Fatalf("alice asking for state: %d %s", a.Status, a.Body)
+	if c := s.ownedCall(bob, "tools/call", `"name":"close_session","arguments":{"session":"`+handle+`"}`, `{}`, ""); !strings.Contains(string(c.RPC.Result), `"unknownSession"`) {
+		t.Fatalf("bob closing alice's session: %s", c.Body)
 	}
-	handle := res.Meta["io.github.gemstone-mcp/state"]
-	b := s.ownedCall(bob, "tools/call", `"name":"echo","arguments":{"text":"b"}`, `{}`, `"io.github.gemstone-mcp/state":"`+handle+`"`)
-	if b.Status != 400 || b.RPC.Kind() != "stateGone" {
-		t.Fatalf("bob with alice's handle: %d %s, want 400 stateGone", b.Status, b.Body)
-	}
-	if a = s.ownedCall(alice, "tools/call", `"name":"echo","arguments":{"text":"a"}`, `{}`, `"io.github.gemstone-mcp/state":"`+handle+`"`); a.Status != 200 || a.RPC.Error != nil {
+	if a := s.ownedCall(alice, "tools/call", `"name":"echo","arguments":{"text":"a","session":"`+handle+`"}`, `{}`, ""); a.Status != 200 || a.RPC.Error != nil || strings.Contains(string(a.RPC.Result), `"isError":true`) {
 		t.Fatalf("alice's handle after bob tried it: %d %s", a.Status, a.Body)
 	}
 
@@ -56,5 +69,24 @@ func TestAStateHandleAndATaskAnswerOnlyTheirOwnSubject(t *testing.T) {
 	}
 	if c := s.ownedCall(alice, "tasks/cancel", `"taskId":"`+task.TaskID+`"`, tasks, ""); c.Status != 200 {
 		t.Fatalf("alice cancelling her task: %d %s", c.Status, c.Body)
+	}
+}
+
+// Scopes still decide which tools a session's calls may use: a tool of a toolset the token
+// does not grant is the 403 step-up challenge with the session argument as without it, and a
+// token with the scope continues in the same GemStone session.
+func TestScopesApplyToCallsInAnOpenedSession(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	s := startAuth(t, is.URL(), scopeEnv...)
+	reader := is.Sign(is.Claims(s.resource(), "alice", "mcp:use mcp:read"))
+	writer := is.Sign(is.Claims(s.resource(), "alice", "mcp:use mcp:read mcp:write"))
+	handle := s.openSession(reader)
+	note := `"name":"note","arguments":{"text":"kept","session":"` + handle + `"}`
+	a := s.ownedCall(reader, "tools/call", note, `{}`, "")
+	if a.Status != 403 || a.RPC.Kind() != "insufficientScope" || !strings.Contains(a.Header.Get("WWW-Authenticate"), "mcp:write") {
+		t.Fatalf("a call outside the token's scopes in the session: %d %q %s, want the 403 step-up", a.Status, a.Header.Get("WWW-Authenticate"), a.Body)
+	}
+	if a = s.ownedCall(writer, "tools/call", note, `{}`, ""); a.Status != 200 || strings.Contains(string(a.RPC.Result), `"isError":true`) {
+		t.Fatalf("the same call with the stepped-up token: %d %s", a.Status, a.Body)
 	}
 }

@@ -27,16 +27,21 @@ func statelessServer(t *testing.T) string {
 	return assembled(t) + "/mcp"
 }
 
-// assembled serves an assembled front end for the test's life and answers its base URL.
-func assembled(t *testing.T) string {
+// assembled serves an assembled front end for the test's life and answers its base URL; tune
+// adjusts the options.
+func assembled(t *testing.T, tune ...func(*router.Options)) string {
 	t.Helper()
 	l := fakeworker.New()
-	asm, err := wiring.Assemble(router.Options{
+	o := router.Options{
 		Launcher: l,
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
 		RouterID: "r1",
 		Log:      zerolog.Nop(),
-	}, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.Nop()})
+	}
+	for _, f := range tune {
+		f(&o)
+	}
+	asm, err := wiring.Assemble(o, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,5 +218,38 @@ func TestBecomeTaskNeverReachesASessionClient(t *testing.T) {
 	}
 	if strings.Contains(string(a.Body), "becomeTask") {
 		t.Errorf("the router's own notification reached the client: %s", a.Body)
+	}
+}
+
+// Issue 25 item 10: a request waiting for a pool gem ends a call parked for its client's input
+// only on a pool gem; a call parked on the gem of a session opened with open_session frees no
+// pool gem and is left alone.
+func TestAWaitingRequestNeverPreemptsACallParkedOnAnOpenedSessionsGem(t *testing.T) {
+	url := assembled(t, func(o *router.Options) { o.StatelessPool = 1 }) + "/mcp"
+	opened := stateless(t, url, "tools/call", `"name":"open_session","arguments":{}`, `{}`)
+	var sc struct {
+		Session string `json:"session"`
+	}
+	if json.Unmarshal(opened.Result["structuredContent"], &sc) != nil || sc.Session == "" {
+		t.Fatalf("open_session: %+v", opened)
+	}
+	call := `"name":"test_input_required_result_elicitation","arguments":{"session":"` + sc.Session + `"}`
+	ask := stateless(t, url, "tools/call", call, `{"elicitation":{}}`)
+	if ask.str("resultType") != "input_required" {
+		t.Fatalf("the elicitation in the session: %+v, want input_required", ask)
+	}
+	// The pool's one gem is busy; a second stateless request waits for it (and may preempt a
+	// parked call of the pool), but must not end this one.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = (&mcptest.Client{URL: url}).Stateless(3, "tools/call", `"name":"sleep","arguments":{"ms":600}`, `{}`, "", "Accept", "application/json")
+	}()
+	time.Sleep(150 * time.Millisecond)
+	stateless(t, url, "tools/list", "", `{}`)
+	<-done
+	retry := stateless(t, url, "tools/call", call+`,"inputResponses":{"user_name":{"action":"accept","content":{"name":"Ada"}}},"requestState":"`+ask.str("requestState")+`"`, `{"elicitation":{}}`)
+	if !strings.Contains(string(retry.Result["content"]), "Hello, Ada!") {
+		t.Fatalf("the retry of the call parked in the session: %+v, want it resumed and answered", retry)
 	}
 }

@@ -30,6 +30,8 @@ type call struct {
 	progressToken json.RawMessage
 	// meta is the request's params._meta (the 2026-07-28 revision's per-request capabilities).
 	meta map[string]json.RawMessage
+	// namesSession: the request is a tools/call whose session argument names a GemStone session.
+	namesSession bool
 	// traceparent is the W3C trace context the call carried in params._meta ("" when none).
 	traceparent string
 }
@@ -64,6 +66,7 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
 	c.meta = requestMeta(req.params)
+	c.namesSession = namesSession(req.method, req.params)
 	if c.pooled() {
 		c.abortForPool()
 	}
@@ -254,7 +257,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
 		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))
 	}
-	args, problem := t.validate(p.Arguments)
+	args, problem := t.validate(withoutSession(p.Arguments))
 	if problem != "" {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil
 	}

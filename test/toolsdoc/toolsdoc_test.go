@@ -1,7 +1,8 @@
 // Package toolsdoc checks docs/tools.md against the Smalltalk worker's code: the tool tables must
 // name exactly the tools each toolset registers in registerOn: (the core toolsets, and the
 // optional ones of their own groups, smalltalk/grail), and the default surface
-// (McpServer class >> defaultToolsetNames) must be exactly the 32 tools of the specification.
+// (McpServer class >> defaultToolsetNames) must be exactly the 32 tools of the specification and
+// the two session tools the front end serves.
 //
 // The Smalltalk is read as text, the way topaz files it in: a method starts at a `method:` or
 // `classmethod:` line and ends at a line holding only `%`. Tool names are the string literals
@@ -35,10 +36,12 @@ var (
 	}
 )
 
-// specDefaultSurface is the specification's default tool surface: the Execution, Session /
-// transaction, Listing, Browsing, Search, Mutation and Testing tables.
+// specDefaultSurface is the specification's default tool surface (the Execution, Session /
+// transaction, Listing, Browsing, Search, Mutation and Testing tables) and open_session and
+// close_session, the 2026-07-28 revision's sessions as explicit handles (docs/transport.md).
 var specDefaultSurface = []string{
 	"execute_code",
+	"open_session", "close_session",
 	"abort", "commit", "pending_changes", "refresh", "status",
 	"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
 	"describe_class", "export_class_source", "get_class_definition", "get_class_hierarchy",
@@ -247,7 +250,7 @@ func toolsOf(t *testing.T, registered map[string][]string, toolsets []string) []
 	return tools
 }
 
-func TestDefaultSurfaceIsTheSpecificationsThirtyTwoTools(t *testing.T) {
+func TestDefaultSurfaceIsTheSpecificationsToolsAndTheSessionTools(t *testing.T) {
 	var toolsets []string
 	for _, m := range coreMethods(t) {
 		if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" {
@@ -261,7 +264,7 @@ func TestDefaultSurfaceIsTheSpecificationsThirtyTwoTools(t *testing.T) {
 	}
 	surface := toolsOf(t, registeredTools(t), toolsets)
 	if len(surface) != len(specDefaultSurface) || !sameSet(surface, specDefaultSurface) {
-		t.Errorf("default surface is %d tools %v, want the specification's %d %v",
+		t.Errorf("default surface is %d tools %v, want the specification's and the session tools, %d %v",
 			len(surface), sortedCopy(surface), len(specDefaultSurface), sortedCopy(specDefaultSurface))
 	}
 }

@@ -1,15 +1,22 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const url = new URL(process.env.MCP_URL ?? "http://127.0.0.1:8000/mcp");
-const transport = new StreamableHTTPClientTransport(url);
 const client = new Client({ name: "my-client", version: "1.0.0" });
-await client.connect(transport);
+await client.connect(new StreamableHTTPClientTransport(url));
 const { tools } = await client.listTools();
 console.log(tools.map((t) => `${t.name}: ${t.title ?? ""}`).join("\n"));
-// A tool that only reads and needs no argument: the annotations say which.
-const safe = tools.find((t) => t.annotations?.readOnlyHint && !t.inputSchema.required?.length);
-const result = await client.callTool({ name: safe.name, arguments: {} });
-console.log(safe.name, result.isError ? "failed" : "answered");
-await transport.terminateSession(); // DELETE: the session's gem is logged out, its slot freed
+// A GemStone session of your own: every call that passes its session runs in one transaction.
+const opened = await client.callTool({ name: "open_session", arguments: {} });
+const session = opened.structuredContent.session;
+const call = async (name, args) => {
+  const result = await client.callTool({ name, arguments: { ...args, session } });
+  const text = result.content.map((c) => c.text ?? "").join("");
+  if (result.isError) throw new Error(`${name}: ${text}`);
+  return text;
+};
+await call("compile_class_definition", { className: "HelloMcp" });
+await call("compile_method", { className: "HelloMcp", source: "greet\n  ^'Hello from GemStone'" });
+console.log(await call("execute_code", { code: "HelloMcp new greet" }));
+// Nothing is committed for you: call("commit", {}) would keep the class; closing discards it.
+console.log(await call("close_session", {}));
 await client.close();

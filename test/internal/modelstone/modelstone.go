@@ -19,11 +19,11 @@ import (
 
 // RealTools is the default tool surface of the Smalltalk McpServer the stone serves (docs/tools.md).
 var RealTools = []string{
-	"abort", "add_dictionary", "commit", "compile_class_definition", "compile_method", "delete_class",
+	"abort", "add_dictionary", "close_session", "commit", "compile_class_definition", "compile_method", "delete_class",
 	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
 	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
 	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
-	"list_failing_tests", "list_methods", "list_test_classes", "pending_changes", "refresh", "remove_dictionary", "run_test_class",
+	"list_failing_tests", "list_methods", "list_test_classes", "open_session", "pending_changes", "refresh", "remove_dictionary", "run_test_class",
 	"run_test_method", "search_method_source", "set_class_comment", "status",
 }
 
