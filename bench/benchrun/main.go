@@ -16,6 +16,10 @@
 //     sessions. Target: >= 0.9x.
 //  5. benchmark 1's load, fully checked, against the router's own path (benchserver -mode fake:
 //     the binary's assembly with the in-process fake worker) and the Go SDK. Target: >= 4x.
+//  6. benchmark 1's echo on one binary, each 2026-07-28 client in a GemStone session it opened
+//     with open_session (every call carries the session argument) against the same calls in
+//     2025-11-25 sessions: the median of at least five alternating rounds' ratios. Target:
+//     >= 0.95x.
 //
 // It runs every server as its own process (bench/benchserver, bin/mcp-gemstone) on loopback.
 package main
@@ -30,6 +34,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -47,7 +53,7 @@ func main() {
 	idleSessions := flag.Int("idle-sessions", 1000, "sessions with open streams for the idle benchmark")
 	idleWindow := flag.Duration("idle-window", 35*time.Second, "how long the idle benchmark samples RSS and CPU")
 	idleSettle := flag.Duration("idle-settle", 10*time.Second, "wait after opening the idle sessions before sampling")
-	only := flag.String("only", "1,2,3,4,5", "which benchmarks to run")
+	only := flag.String("only", "1,2,3,4,5,6", "which benchmarks to run")
 	rounds := flag.Int("rounds", 2, "rounds of benchmarks 1 and 2, the two sides alternating (a shared machine's load moves)")
 	flag.Parse()
 
@@ -67,6 +73,9 @@ func main() {
 	}
 	if strings.Contains(*only, "5") {
 		rows = append(rows, b.routerVsSDK()...)
+	}
+	if strings.Contains(*only, "6") {
+		rows = append(rows, b.handleVsSession()...)
 	}
 	printTable(os.Stdout, rows)
 	for _, r := range rows {
@@ -275,6 +284,46 @@ func (b *bench) statelessVsSession() []row {
 		return fail(name, err)
 	}
 	return []row{rateRow(name, ours, theirs, 0.9)}
+}
+
+// handleVsSession is benchmark 6: the session argument's routing must cost a call nothing a
+// session's call does not pay. The figure is the median of the rounds' ratios, so that one round
+// a shared machine disturbed does not decide it.
+func (b *bench) handleVsSession() []row {
+	const name = "6. 2026-07-28 echo with a session argument vs 2025-11-25 session echo"
+	dir, _ := os.MkdirTemp("", "mcp-bench-")
+	defer os.RemoveAll(dir)
+	s, err := harness.Start(harness.Options{Binary: b.server, Dir: dir, Env: []string{"MCP_MAX_SESSIONS=none"}})
+	if err != nil {
+		return fail(name, err)
+	}
+	defer s.Stop(30 * time.Second)
+	handles := side{"handle", "session argument", func() (harness.LoadResult, error) {
+		return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true, Handles: true})
+	}}
+	sessions := side{"session", "2025-11-25 session", b.loader(s.URL, false)}
+	var ratios []float64
+	var ours, theirs []harness.LoadResult
+	for round := range max(b.rounds, 5) {
+		o, err := handles.load()
+		if err != nil {
+			return fail(name, fmt.Errorf("%s: %w", handles.tag, err))
+		}
+		th, err := sessions.load()
+		if err != nil {
+			return fail(name, fmt.Errorf("%s: %w", sessions.tag, err))
+		}
+		fmt.Fprintf(os.Stderr, "  round %d: %-18s %v\n           %-18s %v\n", round+1, handles.label, o, sessions.label, th)
+		ratios = append(ratios, o.Rate()/th.Rate())
+		ours, theirs = append(ours, o), append(theirs, th)
+	}
+	slices.Sort(ratios)
+	median := ratios[len(ratios)/2]
+	mo, mt := merge(ours), merge(theirs)
+	return []row{{
+		name: name + ": calls/s, median of " + strconv.Itoa(len(ratios)) + " rounds' ratios", ours: fmt.Sprintf("%.0f/s", mo.Rate()), theirs: fmt.Sprintf("%.0f/s", mt.Rate()),
+		ratio: fmt.Sprintf("%.2fx", median), target: ">= 0.95x", verdict: verdict(median >= 0.95),
+	}}
 }
 
 func (b *bench) routerVsBare() []row {

@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -31,6 +32,9 @@ type LoadOptions struct {
 	// Stateless sends every call as a 2026-07-28 request standing alone (per-request _meta, no
 	// session; the server runs it on its stateless pool); Sessions is then ignored.
 	Stateless bool
+	// Handles, with Stateless, opens a GemStone session per Sessions with open_session and sends
+	// every call with its session argument (closed with close_session at the end).
+	Handles bool
 }
 
 // LoadResult says what a run saw. Every call is accounted for: OK + Failed = Sent.
@@ -67,10 +71,18 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	}
 	c := &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Protocol: ProtocolVersion, Host: o.Host}
 	sids := make([]string, o.Sessions)
-	if o.Stateless {
+	if o.Stateless && !o.Handles {
 		sids = []string{""}
 	}
 	for i := range sids {
+		if o.Stateless && o.Handles {
+			h, err := openHandle(ctx, c)
+			if err != nil {
+				return LoadResult{}, fmt.Errorf("harness: opening GemStone session %d: %w", i, err)
+			}
+			sids[i] = h
+			continue
+		}
 		if o.Stateless {
 			break
 		}
@@ -82,7 +94,11 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	}
 	defer func() {
 		for _, sid := range sids {
-			if sid != "" {
+			switch {
+			case sid != "" && o.Stateless:
+				_, _ = c.Post(context.WithoutCancel(ctx), "", StatelessCallBody(0, "close_session", `{"session":"`+sid+`"}`),
+					"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "close_session")
+			case sid != "":
 				_, _ = c.Delete(context.WithoutCancel(ctx), sid)
 			}
 		}
@@ -119,7 +135,11 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 				var a Answer
 				var err error
 				if o.Stateless {
-					a, err = c.Post(ctx, "", StatelessCallBody(id, "echo", EchoArgs(text)),
+					args := EchoArgs(text)
+					if sid != "" {
+						args = `{"session":"` + sid + `",` + args[1:]
+					}
+					a, err = c.Post(ctx, "", StatelessCallBody(id, "echo", args),
 						"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "echo")
 				} else {
 					a, err = c.Post(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
@@ -177,4 +197,26 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 		res.Max = all[len(all)-1]
 	}
 	return res, nil
+}
+
+// openHandle calls open_session on the 2026-07-28 wire and answers the session it opened.
+func openHandle(ctx context.Context, c *Client) (string, error) {
+	a, err := c.Post(ctx, "", StatelessCallBody(0, "open_session", `{}`),
+		"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "open_session")
+	if err != nil {
+		return "", err
+	}
+	r, err := a.Decode()
+	if err != nil || r.Error != nil {
+		return "", fmt.Errorf("open_session answered %s (%v)", a.Message, err)
+	}
+	var res struct {
+		StructuredContent struct {
+			Session string `json:"session"`
+		} `json:"structuredContent"`
+	}
+	if json.Unmarshal(r.Result, &res) != nil || res.StructuredContent.Session == "" {
+		return "", fmt.Errorf("open_session answered no session: %s", a.Message)
+	}
+	return res.StructuredContent.Session, nil
 }
