@@ -16,7 +16,7 @@ doit
 McpError comment: 
 'An error a tool handler signals on purpose. It carries a kind, a short machine-readable
 classifier (standardKinds: invalidParams, notFound, refused, compileError, commitConflict,
-stateRequired, other; a toolset may add its own),
+sessionRequired, other; a toolset may add its own),
 and optional details, a Dictionary of extra JSON-safe fields. McpDispatcher turns it into an
 isError tool result whose structuredContent.error carries the kind, the message and the details.
 McpServer also uses it for the failure kinds of mcpPrepare and McpJson for a body it refuses.
@@ -39,7 +39,7 @@ classmethod: McpError
 standardKinds
   "The kinds of a failed tool call, as docs/tools.md documents them (test/toolsdoc holds the two
    and every kind the core signals together); a toolset outside the core may signal others."
-  ^#('invalidParams' 'notFound' 'refused' 'compileError' 'commitConflict' 'stateRequired' 'other')
+  ^#('invalidParams' 'notFound' 'refused' 'compileError' 'commitConflict' 'sessionRequired' 'other')
 %
 category: 'signalling'
 classmethod: McpError

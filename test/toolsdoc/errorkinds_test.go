@@ -21,6 +21,8 @@ var notToolKinds = map[string]string{
 	"invalidUtf8":      "McpJson: a body that is not UTF-8, answered as JSON-RPC -32700",
 	"badConfig":        "McpToolRegistry: two toolsets register one tool name, and the worker does not start",
 	"resourceNotFound": "McpResourceCatalog: a resource URI that names nothing, answered as JSON-RPC -32002 (docs/transport.md)",
+	"frontEndTool": "McpSessionToolset: open_session or close_session reached a worker; the router serves both by name, " +
+		"so only a worker driven without it answers this",
 }
 
 // docErrorKinds are the kinds of the "## Error kinds" table of docs/tools.md.
