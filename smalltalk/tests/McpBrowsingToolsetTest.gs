@@ -45,6 +45,15 @@ testDescribeClassShowsShapeSelectorsAndComment
 %
 category: 'tests'
 method: McpBrowsingToolsetTest
+testDescribeClassOfAKernelClassListsItsOwnSelectors
+  "Array>>add: is Array's own method on 3.7.5 (GemTalk/mcp_server McpToolTest>>testFindImplementors)."
+  | line |
+  line := (self lines: (self callTool: 'describe_class' with: {'className'. 'Array'}))
+    detect: [:each | each beginsWith: 'instance selectors:'] ifNone: [''].
+  self assert: ((line subStrings: ' ') includes: 'add:')
+%
+category: 'tests'
+method: McpBrowsingToolsetTest
 testDescribeClassOfAnUnknownClassIsNotFound
   self
     assert: (self failureKindOf: 'describe_class' with: {'className'. 'McpNoSuchClass'})
