@@ -19,9 +19,10 @@
 //	              session.go (views, commits, conflicts)
 //	kernel        prims.go (how a primitive is registered, argument checks), prims_*.go (the
 //	              native primitives, a file per kind of receiver: object, block, number,
-//	              string, collection, behavior, system, file, socket), print.go (printString),
-//	              and kernel/*.gs (file-ins for the rest: collections, streams, exceptions,
-//	              SUnit, the symbol list)
+//	              string, collection, behavior, system, file, socket, adding), print.go
+//	              (printString), kernel_reflection.go (the categories and references the
+//	              evidence gives kernel methods), and kernel/*.gs (file-ins for the rest:
+//	              collections, streams, exceptions, SUnit, the symbol list)
 //	topaz         topaz.go: the file-in commands
 //	suites        suite.go: file in a tree and run every TestCase subclass, as run-unit-tests.sh
 //	stone server  stone.go, serve.go: the image as a stone the GCI stand-in's gems log in to
