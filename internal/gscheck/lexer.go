@@ -3,6 +3,7 @@ package gscheck
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // tokenKind classifies a Smalltalk token.
@@ -159,7 +160,9 @@ func (l *lexer) next() (token, error) {
 		if l.pos+1 >= len(l.src) {
 			return token{}, &syntaxError{start, "a $ at the end of the source has no character"}
 		}
-		l.pos += 2
+		// The character is one code point, however many bytes its UTF-8 takes ($é, $€).
+		_, size := utf8.DecodeRuneInString(l.src[l.pos+1:])
+		l.pos += 1 + size
 		t := l.tok(tokChar, start)
 		t.Value = l.src[start+1 : l.pos]
 		return t, nil

@@ -42,6 +42,24 @@ func TestParserReadsCharactersIncludingQuoteAndSpace(t *testing.T) {
 	}
 }
 
+// A character literal is one code point, however many bytes its UTF-8 takes: the model prints
+// 'é' first as $é, so $é must read back.
+func TestParserReadsANonASCIICharacterAsOneCharacter(t *testing.T) {
+	for src, want := range map[string]string{"$é": "é", "$€": "€", "$😀": "😀"} {
+		lit := literalOf(t, src)
+		if lit.Kind != LitChar || lit.Value != want {
+			t.Errorf("%q read as kind %d value %q, want char %q", src, lit.Kind, lit.Value, want)
+		}
+	}
+	seq, _, err := parseDoit("^{$é. $€}")
+	if err != nil {
+		t.Fatalf("a brace of $é and $€: %v", err)
+	}
+	if brace, ok := seq.Stmts[0].(*ReturnNode).Value.(*BraceNode); !ok || len(brace.Elems) != 2 {
+		t.Errorf("{$é. $€} parsed as %#v, want a brace of two characters", seq.Stmts[0])
+	}
+}
+
 func TestParserReadsStringsAndSymbols(t *testing.T) {
 	cases := []struct {
 		src  string

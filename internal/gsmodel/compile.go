@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/gscheck"
 )
@@ -102,7 +103,8 @@ const maxFreeFrames = 64
 // compileErr is one compile error in GemStone's errorDetails shape: {number. offset. text}.
 type compileErr struct {
 	number int
-	offset int
+	offset int // in bytes of the source, from 0
+	chars  int // the same place in characters, from 0: errorDetails reports it, as GemStone does
 	text   string
 	name   string
 }
@@ -148,7 +150,8 @@ type compiler struct {
 }
 
 // compileMethod compiles method source for cls. It answers the method or the compile errors.
-func (s *Session) compileMethod(cls *Object, src string, dicts []*Object) (*Method, []compileErr, []compileErr) {
+func (s *Session) compileMethod(cls *Object, src string, dicts []*Object) (method *Method, errs, warns []compileErr) {
+	defer func() { countCharacters(src, errs, warns) }()
 	node, err := gscheck.ParseMethod(src)
 	if err != nil {
 		return nil, []compileErr{syntaxErr(err)}, nil
@@ -191,7 +194,8 @@ func (s *Session) compileMethod(cls *Object, src string, dicts []*Object) (*Meth
 
 // compileDoit compiles doit source as a method of no arguments whose last statement's value is
 // its answer.
-func (s *Session) compileDoit(src string, self Value, dicts []*Object) (*Method, []compileErr, []compileErr) {
+func (s *Session) compileDoit(src string, self Value, dicts []*Object) (method *Method, errs, warns []compileErr) {
+	defer func() { countCharacters(src, errs, warns) }()
 	seq, err := gscheck.ParseDoit(src)
 	if err != nil {
 		return nil, []compileErr{syntaxErr(err)}, nil
@@ -224,6 +228,17 @@ func (s *Session) compileDoit(src string, self Value, dicts []*Object) (*Method,
 		return last
 	}
 	return m, nil, c.warnings
+}
+
+// countCharacters sets each error's offset in characters from its offset in bytes: the parser
+// counts bytes, GemStone's errorDetails count characters, which differ past a non-ASCII one.
+func countCharacters(src string, lists ...[]compileErr) {
+	for _, l := range lists {
+		for i := range l {
+			off := min(max(l[i].offset, 0), len(src))
+			l[i].chars = utf8.RuneCountInString(src[:off]) + l[i].offset - off
+		}
+	}
 }
 
 func syntaxErr(err error) compileErr {

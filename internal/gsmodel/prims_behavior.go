@@ -146,7 +146,7 @@ func (s *Session) compileInto(cls *Object, src string, dicts []Value, category s
 func (s *Session) errorDetails(errs []compileErr) Value {
 	var rows []Value
 	for _, e := range errs {
-		row := []Value{int64(e.number), int64(e.offset + 1), s.newString(e.text)}
+		row := []Value{int64(e.number), int64(e.chars + 1), s.newString(e.text)}
 		if e.name != "" {
 			row = append(row, nil, s.newString(e.name))
 		}
