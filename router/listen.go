@@ -187,6 +187,9 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 		delete(s.listeners.set, ln)
 		s.listeners.mu.Unlock()
 	}()
+	if ln.kinds["resourceSubscriptions"] {
+		go s.watchForListener(r.Context(), ln) // resources.go
+	}
 	stream := sse.NewEventWriter(w, 0)
 	if stream.StartStream() != nil {
 		return

@@ -39,3 +39,23 @@ func TestOnlyASuccessfulSubscribeStartsTheWatch(t *testing.T) {
 		t.Errorf("notification: %s", resourceUpdated("gemstone://A/B"))
 	}
 }
+
+func TestAListenStreamGetsOnlyTheUpdatesOfItsOwnResourcesTaggedWithItsID(t *testing.T) {
+	mine := &listener{id: "sub-mine", uris: map[string]bool{"gemstone://A/B": true}, out: make(chan []byte, 2)}
+	other := &listener{id: "sub-other", uris: map[string]bool{"gemstone://A/C": true}, out: make(chan []byte, 2)}
+	lw := &listenerWatch{listeners: map[*listener]bool{}}
+	lw.add(mine)
+	lw.add(other)
+	lw.deliver("gemstone://A/B")
+	if len(other.out) != 0 {
+		t.Errorf("a stream subscribed to another resource got %s", <-other.out)
+	}
+	if got := string(<-mine.out); got != `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"`+metaSubscriptionID+`":"sub-mine"},"uri":"gemstone://A/B"}}` {
+		t.Errorf("the stream's notification: %s", got)
+	}
+	lw.remove(mine)
+	lw.deliver("gemstone://A/B")
+	if len(mine.out) != 0 {
+		t.Error("a removed stream still gets updates")
+	}
+}

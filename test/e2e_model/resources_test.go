@@ -2,10 +2,14 @@ package e2e_model
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 const sampleClassURI = "gemstone://Sample/SampleSavingsAccount"
@@ -137,4 +141,47 @@ func TestASubscribedClassIsNotifiedOnTheGETStreamWhenAnotherSessionCommits(t *te
 	writer.must("commit", map[string]any{})
 	took := awaitUpdated(t, events, sampleClassURI, 10*time.Second)
 	t.Logf("notifications/resources/updated arrived %v after the commit answered (poll interval 1s)", took)
+}
+
+func TestASubscribedClassIsNotifiedThroughSubscriptionsListenInTheStatelessRevision(t *testing.T) {
+	s := start(t)
+	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["` + sampleClassURI +
+		`"]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := (&http.Client{}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("subscriptions/listen: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	events := dataLines(resp.Body)
+	select {
+	case ack := <-events:
+		if !strings.Contains(ack, "notifications/subscriptions/acknowledged") || !strings.Contains(ack, sampleClassURI) {
+			t.Fatalf("the stream did not open with the acknowledgement of the resource: %s", ack)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no acknowledgement within 30s")
+	}
+	writer := s.open(t)
+	writer.must("get_method_source", addInterest())
+	writer.must("compile_method", compileArgs(fixedSource))
+	// The router holds the stream's subscription in a stateless gem once the stream is open.
+	mcptest.Eventually(t, 30*time.Second, "the subscription held in a stateless gem", func() bool {
+		return strings.Contains(s.log.String(), "resource subscriptions held in a stateless gem")
+	})
+	writer.must("commit", map[string]any{})
+	took := awaitUpdated(t, events, sampleClassURI, 10*time.Second)
+	t.Logf("notifications/resources/updated arrived on the listen stream %v after the commit answered", took)
 }
