@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Member names of the stateless envelope are read exactly: a capitalised "Extensions" declares
@@ -89,7 +90,23 @@ func TestATraceParentMemberOtherThanTraceparentIsNoParent(t *testing.T) {
 // never to initialize a session the revision does not have.
 func TestAStatelessCallWhoseGemDiedSaysToSendItAgain(t *testing.T) {
 	f := newFixture(t)
-	r := f.stateless(statelessBody(1, "tools/call", `"name":"die","arguments":{}`))
+	answered := make(chan reply, 1)
+	go func() {
+		answered <- f.stateless(statelessBody(1, "tools/call", `"name":"sleep","arguments":{"ms":20000}`))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if g, ok := f.l.Gem(1); ok && g.Calls() > 1 {
+			break // the pool gem's initialize, then the sleep
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sleep never reached a pool gem")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	f.l.Kill(1)
+	r := <-answered
 	if r.RPC.Error == nil || r.RPC.Error.Data["kind"] != "sessionGone" {
 		t.Fatalf("die: %s, want a sessionGone error", r.Body)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 )
 
 const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -131,12 +132,20 @@ func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 
 func TestUncommittedWorkOfAStatelessCallDoesNotSurviveIntoTheNext(t *testing.T) {
 	f := newFixture(t)
+	// A write on a pooled request is refused by the worker (worker contract), as the
+	// Smalltalk worker refuses it.
 	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"uncommitted":true}`))
-	wantStatus(t, r, http.StatusOK)
+	if !strings.Contains(string(r.RPC.Result), `"kind":"sessionRequired"`) {
+		t.Fatalf("a write on a pool gem: %s, want the worker's sessionRequired refusal", r.Body)
+	}
+	g, ok := f.l.Gem(1)
+	if !ok {
+		t.Fatal("no pool gem")
+	}
+	leaveInPoolGem(t, g, `{"uncommitted":true}`)
 	// The next stateless request begins with the worker's abort (worker contract).
 	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	g, ok := f.l.Gem(1)
-	if !ok || f.l.Launches() != 1 {
+	if f.l.Launches() != 1 {
 		t.Fatalf("%d logins: want the one pool gem, reused", f.l.Launches())
 	}
 	if v, err := g.ViewStatus(t.Context()); err != nil || v.Uncommitted {
@@ -146,15 +155,15 @@ func TestUncommittedWorkOfAStatelessCallDoesNotSurviveIntoTheNext(t *testing.T) 
 
 func TestPoolGemBehindTheRepositorySeesTheCurrentCommitInItsNextCall(t *testing.T) {
 	f := newFixture(t)
-	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"commitsBehind":3}`))
-	wantStatus(t, r, http.StatusOK)
-	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	if f.l.Launches() != 1 {
-		t.Fatalf("%d logins: a gem whose view is behind is refreshed, not replaced", f.l.Launches())
-	}
+	wantStatus(t, f.stateless(statelessBody(1, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
 	g, ok := f.l.Gem(1)
 	if !ok {
 		t.Fatal("no gem 1")
+	}
+	leaveInPoolGem(t, g, `{"commitsBehind":3}`)
+	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
+	if f.l.Launches() != 1 {
+		t.Fatalf("%d logins: a gem whose view is behind is refreshed, not replaced", f.l.Launches())
 	}
 	if v, err := g.ViewStatus(t.Context()); err != nil || v.CommitsBehind != 0 {
 		t.Fatalf("the pool gem's view after its next call: %+v %v, want refreshed (0 behind)", v, err)
@@ -192,5 +201,15 @@ func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
 		wantError(t, r, http.StatusNotFound, -32601, "methodNotFound")
 		noMeta := `{"jsonrpc":"2.0","id":5,"method":"` + m + `","params":{}}`
 		wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, "methodNotFound")
+	}
+}
+
+// leaveInPoolGem puts a pool gem's fixture view in the state set_view_status args describes,
+// through the gem itself: the worker refuses that write on a pooled request, and the state
+// stands for whatever an earlier request could leave behind.
+func leaveInPoolGem(t *testing.T, g *fakeworker.Gem, args string) {
+	t.Helper()
+	if _, err := g.Handle(t.Context(), []byte(`{"jsonrpc":"2.0","id":"setup","method":"tools/call","params":{"name":"set_view_status","arguments":`+args+`}}`)); err != nil {
+		t.Fatal(err)
 	}
 }

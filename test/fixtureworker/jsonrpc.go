@@ -252,6 +252,9 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if !c.w.offered(t) {
 		return notGranted(req.id, t), nil
 	}
+	if refusal := c.refusePoolWrite(t); refusal != nil {
+		return resultReply(req.id, refusal), nil
+	}
 	c.id, c.progressToken, c.traceparent = req.id, p.Meta.ProgressToken, p.Meta.Traceparent
 	if c.traceparent != "" {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
