@@ -19,7 +19,7 @@ pkg=internal/gsmodel
 cp "$root/internal/gsmodel/bench_test.go" "$work/$pkg/"
 (cd "$work" && go test -c -o "$work/base.test" "./$pkg")
 (cd "$root" && go test -c -o "$work/new.test" ./internal/gsmodel)
-for i in $(seq "$runs"); do
+for _ in $(seq "$runs"); do
   for side in base new; do
     (cd "$root/internal/gsmodel" && "$work/$side.test" -test.run '^$' -test.bench . -test.benchtime 3x) |
       awk -v side="$side" '/^Benchmark/ { print side, $1, $3 }' >>"$work/results"

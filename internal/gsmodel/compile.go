@@ -514,9 +514,9 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 }
 
 // smallIntegerOps are the arithmetic and comparisons a send of two SmallIntegers answers without
-// a lookup, as GemStone's virtual machine runs its special selectors for SmallIntegers without
-// sending them. Each answers exactly what the Number primitive of the same selector answers; ok
-// is false when the result is no SmallInteger, and the send goes the usual way.
+// a lookup: a cost the interpreter saves, not a behaviour. Each answers exactly what the Number
+// primitive of the same selector (or Object>>~=) answers for two SmallIntegers; ok is false when
+// the result is no SmallInteger, and the send goes the usual way.
 var smallIntegerOps = map[string]func(x, y int64) (Value, bool){
 	"+":  func(x, y int64) (Value, bool) { return smallResult(x + y) },
 	"-":  func(x, y int64) (Value, bool) { return smallResult(x - y) },

@@ -185,9 +185,10 @@ func (s *Session) compare(a, b Value) (int, bool) {
 }
 
 // smallIntegerLoopPrims: to:do: between two SmallIntegers with a one-argument block runs its
-// loop in Go, as GemStone's compiler inlines to:do: into a loop with no sends of <= and +; the
-// block still gets a fresh activation for each index. Any other to:do: is Number's, in the
-// kernel file-in.
+// loop in Go, a cost the interpreter saves: it evaluates the block for the same indices, each in
+// a fresh activation, and answers the receiver, as Number>>to:do: in the kernel file-in does
+// (whose <= and + of two SmallIntegers cannot be redefined to answer otherwise here). Any other
+// to:do: is Number's.
 func (img *Image) smallIntegerLoopPrims(s *Session) {
 	img.prim(s, "SmallInteger", "to:do:", func(s *Session, a Value, x []Value) Value {
 		from := a.(int64)
