@@ -246,7 +246,7 @@ func (s *Session) runGuarded(body Value, h *handler) (res Value, again bool, usi
 func (s *Session) ensure(body, after Value) (res Value) {
 	done := false
 	defer func() {
-		if !done && !s.ending {
+		if !done && !s.ending && s.restartAt == nil {
 			s.value(after)
 		}
 	}()
@@ -261,7 +261,7 @@ func (s *Session) ensure(body, after Value) (res Value) {
 func (s *Session) ifCurtailed(body, after Value) Value {
 	done := false
 	defer func() {
-		if !done && !s.ending {
+		if !done && !s.ending && s.restartAt == nil {
 			s.value(after)
 		}
 	}()

@@ -36,7 +36,90 @@ func (s *Session) suspendedStack(v Value, what string) []*frame {
 		s.refuse("%s of the running process (GemStone answers it for a suspended one)", what)
 		return nil
 	}
+	return p.visibleStack()
+}
+
+// visibleStack is the process's stack as its frames show it: after _trimStackToLevel:, the
+// trimmed frame is on top (the goroutine still holds the frames above until it resumes).
+func (p *gsProcess) visibleStack() []*frame {
+	if p.trim == nil {
+		return p.saved.stack
+	}
+	for i, f := range p.saved.stack {
+		if f == p.trim {
+			return p.saved.stack[:i+1]
+		}
+	}
 	return p.saved.stack
+}
+
+// _trimStackToLevel: (feenkcom/gt4gemstone GtGemStoneEvaluationContext>>restartFrameLevel:,
+// jgfoster/Jade, GemTalk/MagLev "Remove all frames above") leaves the frame at level on top, to
+// run again from its start when the process resumes: its arguments are kept and its temporaries
+// are nil again. The model unwinds the frames above only then, and runs none of their ensure:
+// blocks (what GemStone runs there is not attested). A frame runs again the method it was
+// running, not one compiled since.
+type restartFrame struct{ f *frame }
+
+func (s *Session) trimStack(v Value, level int) Value {
+	stack := s.suspendedStack(v, "_trimStackToLevel:")
+	p := s.processOf(v)
+	if p.status == procTerminated || !p.started {
+		return s.refuse("_trimStackToLevel: of a process that is %s", p.statusName())
+	}
+	if level < 1 || level > len(stack) {
+		return s.signalNew("OutOfRange", 0, "level "+strconv.Itoa(level)+" is not a frame of the process (1 to "+
+			strconv.Itoa(len(stack))+")", nil)
+	}
+	f := stack[len(stack)-level]
+	p.trim = f
+	f.pos = 0
+	for i := frameArgs(f); i < len(f.vars); i++ {
+		f.vars[i] = nil
+	}
+	return v
+}
+
+func frameArgs(f *frame) int {
+	if f.block != nil {
+		return f.block.code.nargs
+	}
+	return f.method.nargs
+}
+
+// restart runs f again once the unwinding has reached it (interp.go leaveFrame).
+func (s *Session) restart(f *frame, r any) (result Value) {
+	if rf, ok := r.(*restartFrame); !ok || rf.f != f {
+		panic(r)
+	}
+	s.restartAt = nil
+	f.dead = false
+	s.enterFrame(f)
+	defer s.leaveFrame(f, &result)
+	switch {
+	case f.block != nil:
+		return f.block.code.body(f)
+	case f.method.nlr:
+		return s.runHome(f)
+	}
+	v := f.method.body(f)
+	f.dead = true
+	return v
+}
+
+// _frameAt:tempAt:put: (GemTalk/Jasper debugQueries.ts, the write index of a frame variable)
+// stores into the level's argument or temporary at index, in the order of slot 9's names.
+func (s *Session) frameTempPut(v Value, level, index int, value Value) Value {
+	stack := s.suspendedStack(v, "_frameAt:tempAt:put:")
+	if level < 1 || level > len(stack) {
+		return s.signalNew("OutOfRange", 0, "level "+strconv.Itoa(level)+" is not a frame of the process", nil)
+	}
+	f := stack[len(stack)-level]
+	if index < 1 || index > len(f.vars) {
+		return s.signalNew("OutOfRange", 0, "the frame has no variable "+strconv.Itoa(index), nil)
+	}
+	f.vars[index-1] = value
+	return value
 }
 
 func (s *Session) frameContents(stack []*frame, level int) Value {
@@ -95,6 +178,12 @@ func (img *Image) framePrims(s *Session) {
 	})
 	img.prim(s, "GsProcess", "localStackDepth", func(s *Session, a Value, x []Value) Value {
 		return int64(len(s.suspendedStack(a, "localStackDepth")))
+	})
+	img.prim(s, "GsProcess", "_trimStackToLevel:", func(s *Session, a Value, x []Value) Value {
+		return s.trimStack(a, s.argInt(x[0]))
+	})
+	img.prim(s, "GsProcess", "_frameAt:tempAt:put:", func(s *Session, a Value, x []Value) Value {
+		return s.frameTempPut(a, s.argInt(x[0]), s.argInt(x[1]), x[2])
 	})
 	img.prim(s, "GsNMethod", "_lineNumberForIp:", func(s *Session, a Value, x []Value) Value {
 		return int64(lineNumberForIp(s.methodOf(a), s.argInt(x[0])))

@@ -121,7 +121,7 @@ func (s *Session) superSend(defining *Object, rcv Value, sel string, args []Valu
 // gem does before it runs out of stack.
 const maxDepth = 20000
 
-func (s *Session) invoke(m *Method, rcv Value, args []Value) Value {
+func (s *Session) invoke(m *Method, rcv Value, args []Value) (result Value) {
 	s.checkInterrupt()
 	if m.prim != nil {
 		return m.prim(s, rcv, args)
@@ -131,7 +131,7 @@ func (s *Session) invoke(m *Method, rcv Value, args []Value) Value {
 	f.home = f
 	copy(f.vars, args)
 	s.enterFrame(f)
-	defer s.leaveFrame()
+	defer s.leaveFrame(f, &result)
 	return s.run(m, f)
 }
 
@@ -149,7 +149,7 @@ func (s *Session) run(m *Method, f *frame) Value {
 }
 
 // invoke1 is invoke of a method of one argument, without an argument slice for compiled code.
-func (s *Session) invoke1(m *Method, rcv, arg Value) Value {
+func (s *Session) invoke1(m *Method, rcv, arg Value) (result Value) {
 	if m.prim != nil {
 		s.checkInterrupt()
 		return m.prim(s, rcv, []Value{arg})
@@ -160,7 +160,7 @@ func (s *Session) invoke1(m *Method, rcv, arg Value) Value {
 	f.home = f
 	f.vars[0] = arg
 	s.enterFrame(f)
-	defer s.leaveFrame()
+	defer s.leaveFrame(f, &result)
 	return s.run(m, f)
 }
 
@@ -180,7 +180,7 @@ func (s *Session) runHome(f *frame) (result Value) {
 }
 
 // callBlock evaluates a block with arguments; the caller has checked the count.
-func (s *Session) callBlock(b *Block, args []Value) Value {
+func (s *Session) callBlock(b *Block, args []Value) (result Value) {
 	if len(args) != b.code.nargs {
 		return s.signalNew("ArgumentError", 2101, fmt.Sprintf("a block of %d arguments was sent %d", b.code.nargs, len(args)), nil)
 	}
@@ -189,7 +189,7 @@ func (s *Session) callBlock(b *Block, args []Value) Value {
 	f.self, f.method, f.outer, f.home, f.s, f.block = b.outer.self, b.outer.method, b.outer, b.outer.home, s, b
 	copy(f.vars, args)
 	s.enterFrame(f)
-	defer s.leaveFrame()
+	defer s.leaveFrame(f, &result)
 	v := b.code.body(f)
 	if !b.code.makesBlocks {
 		s.releaseFrame(f)
@@ -310,7 +310,10 @@ func (s *Session) enterFrame(f *frame) {
 	s.stack = append(s.stack, f)
 }
 
-func (s *Session) leaveFrame() {
+func (s *Session) leaveFrame(f *frame, result *Value) {
 	s.depth--
 	s.stack = s.stack[:len(s.stack)-1]
+	if s.restartAt == f {
+		*result = s.restart(f, recover()) // GsProcess>>_trimStackToLevel: (frames.go)
+	}
 }

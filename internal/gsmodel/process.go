@@ -1,5 +1,7 @@
 package gsmodel
 
+import "time"
+
 // GsProcess and Semaphore: a session's Smalltalk processes, as debuggers that run on real
 // stones use them. Evidence (feenkcom/gt4gemstone, src-gs/gt4gemstone.gs,
 // GtGemStoneEvaluationContext>>evaluateBlock:from: and its handlerBlock:): a block's
@@ -36,6 +38,7 @@ type gsProcess struct {
 	sem     *semaphore // while waiting
 	ended   any        // the panic that ended it, when it did not return
 	done    chan struct{}
+	trim    *frame // the frame _trimStackToLevel: left on top, run again on resume (frames.go)
 }
 
 // procState is what the session holds for the running process and keeps for the others.
@@ -150,6 +153,11 @@ func (s *Session) awaitTurn(me *gsProcess) {
 	}
 	if w.terminate {
 		panic(&terminateProcess{me})
+	}
+	if f := me.trim; f != nil {
+		me.trim = nil
+		s.restartAt = f
+		panic(&restartFrame{f})
 	}
 	if w.raise != nil {
 		w.raise()
@@ -367,6 +375,8 @@ func (img *Image) processPrims(s *Session) {
 	img.prim(s, "GsProcess", "_isSuspended", func(s *Session, a Value, x []Value) Value {
 		return s.processOf(a).status == procSuspended
 	})
+	// GemTalk/Grail docs (measured a call's cost with System _timeMs on a stone): milliseconds.
+	img.prim(s, "System class", "_timeMs", func(s *Session, a Value, x []Value) Value { return time.Now().UnixMilli() })
 	img.prim(s, "Semaphore", "wait", func(s *Session, a Value, x []Value) Value { return s.semWait(a) })
 	img.prim(s, "Semaphore", "signal", func(s *Session, a Value, x []Value) Value { return s.semSignal(a) })
 }

@@ -42,6 +42,7 @@ type Session struct {
 	// good only for the session and epoch it was made in.
 	cacheEpoch uint64
 	freeFrames []*frame // released frames, for reuse (newFrame)
+	restartAt  *frame   // the frame a trimmed process unwinds to and runs again (frames.go)
 }
 
 // rd answers the state of o that this session sees.

@@ -107,9 +107,92 @@ signalStopped: aStoppedRun transcript: aTranscriptString limit: anInteger
       with: (self cap: aTranscriptString to: anInteger)) , lines].
   ^McpError signalKind: 'other' message: (self linesFrom: lines) details: fields
 %
+category: 'tools'
+method: McpExecutionToolset
+debugCode: args
+  "Run the code in a process of its own that stops, suspended, at the first error it does not
+   handle; keep it under a handle (McpDebugger) and answer where it stopped, or its value."
+  | code debugger run compileError |
+  code := args at: 'code'.
+  debugger := McpDebugger current.
+  debugger checkRoom.
+  compileError := nil.
+  run := McpProcessRun
+    on: [[[code evaluate] on: CompileWarning do: [:warning | warning resume]]
+      on: CompileError do: [:ex | compileError := ex. ex return: nil]]
+    boundedBy: (Array with: self with: code).
+  run start.
+  compileError isNil ifFalse: [^self signalCompileError: (self compileErrorReportFrom: compileError source: code)].
+  ^self capResult: (self linesFrom: (debugger settle: run subject: (Array with: nil with: nil) handle: nil))
+%
+category: 'tools'
+method: McpExecutionToolset
+debugResume: args
+  "Let the stopped run go on until it stops again (same handle) or ends (the handle is gone)."
+  | handle debugger entry |
+  handle := args at: 'process'.
+  debugger := McpDebugger current.
+  entry := debugger entryAt: handle.
+  (entry at: 1) resumeRun.
+  ^self capResult: (self linesFrom: (debugger settle: (entry at: 1) subject: (entry at: 2) handle: handle))
+%
+category: 'tools'
+method: McpExecutionToolset
+debugRestartFrame: args
+  "Leave the frame on top, to run again from its first line on debug_resume. A frame whose method
+   was compiled over since it began runs the method it was running: its sender's frame runs the
+   new one."
+  | handle debugger entry number level method stale lines |
+  handle := args at: 'process'.
+  number := args at: 'frame'.
+  debugger := McpDebugger current.
+  entry := debugger entryAt: handle.
+  level := debugger levelOf: number in: entry.
+  method := ((entry at: 1) process _frameContentsAt: level) at: 1.
+  stale := debugger isStale: method.
+  (entry at: 1) restartAtLevel: level.
+  lines := debugger linesFor: handle
+    status: 'restarted: frame ' , number printString , ' runs again from its first line on debug_resume'.
+  stale ifTrue: [lines := lines , (Array with:
+    'Note: that frame''s method was compiled over since it began, and it runs the method it was running; restart the frame below it (its sender) to run the new one.')].
+  ^self capResult: (self linesFrom: lines)
+%
+category: 'tools'
+method: McpExecutionToolset
+debugEvaluate: args
+  "The printString of code evaluated in a frame of a stopped run: self, the arguments and the
+   temporaries are the frame's."
+  | debugger entry level |
+  debugger := McpDebugger current.
+  entry := debugger entryAt: (args at: 'process').
+  level := debugger levelOf: (args at: 'frame') in: entry.
+  ^self capResult: (debugger evaluate: (args at: 'code') at: level of: (entry at: 1)) printString
+%
+category: 'tools'
+method: McpExecutionToolset
+debugSetTemp: args
+  "Store the value of code (evaluated in the frame) into one of the frame's arguments or
+   temporaries."
+  | debugger entry level value |
+  debugger := McpDebugger current.
+  entry := debugger entryAt: (args at: 'process').
+  level := debugger levelOf: (args at: 'frame') in: entry.
+  value := debugger evaluate: (args at: 'code') at: level of: (entry at: 1).
+  debugger setTemp: (args at: 'name') to: value at: level of: (entry at: 1).
+  ^self capResult: (args at: 'name') , ' := ' , value printString , ' in frame ' , (args at: 'frame') printString
+    , ' of ' , (args at: 'process')
+%
+category: 'tools'
+method: McpExecutionToolset
+debugAbandon: args
+  "Terminate a stopped run; its ensure: blocks (a test's tearDown) run."
+  McpDebugger current abandon: (args at: 'process').
+  ^(args at: 'process') , ' abandoned: its process was terminated (its ensure: blocks, a test''s tearDown, ran)'
+%
 category: 'registration'
 method: McpExecutionToolset
 registerOn: aRegistry
+  | process frame code |
   aRegistry add: ((McpTool
     name: 'execute_code'
     description: 'Evaluate Smalltalk source in this session and answer the printString of its value, after what the code wrote to Transcript. Changes it makes stay uncommitted until you call commit.'
@@ -120,5 +203,58 @@ registerOn: aRegistry
     handler: [:args | self executeCode: args])
       title: 'Execute Smalltalk code';
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself)
+      yourself).
+  process := self stringProperty: 'process' description: 'The handle debug_test or debug_code answered, e.g. p1'.
+  frame := self integerProperty: 'frame' description: 'A frame number as the stack shows it: [1] is the innermost'.
+  code := self stringProperty: 'code' description: 'Smalltalk source; self, the arguments and the temporaries are the frame''s'.
+  aRegistry add: ((McpTool
+    name: 'debug_code'
+    description: 'Run Smalltalk source in a process of its own that stops, suspended, at the first error it does not handle, and answer a process handle with the stack (numbered frames, line, source, self, arguments, temporaries); or its value when it ends. The process belongs to this session and blocks none of its other calls; at most 3 are kept, and one untouched for 10 minutes is terminated.'
+    schema: (self schemaProperties: {self stringProperty: 'code' description: 'Smalltalk source to run'} required: #('code'))
+    handler: [:args | self debugCode: args])
+      title: 'Debug Smalltalk code';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_resume'
+    description: 'Let a stopped process go on until it stops again (the same handle, with the new stack) or ends (how, and the handle is gone). Resumed past an error, a run ends with that error: debug_restart_frame first to run a frame again.'
+    schema: (self schemaProperties: {process} required: #('process'))
+    handler: [:args | self debugResume: args])
+      title: 'Resume a debugged process';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_restart_frame'
+    description: 'Discard the frames above a frame of a stopped process; that frame runs again from its first line on debug_resume, with its arguments and its temporaries nil. After compile_method, restart a frame that sends the fixed method (a frame keeps the method it was running).'
+    schema: (self schemaProperties: {process. frame} required: #('process' 'frame'))
+    handler: [:args | self debugRestartFrame: args])
+      title: 'Restart a frame';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_evaluate'
+    description: 'Evaluate Smalltalk source in a frame of a stopped process and answer the printString of its value: self, the arguments and the temporaries are the frame''s (read-only there: debug_set_temp writes one). Runs code, so it can change the image.'
+    schema: (self schemaProperties: {process. frame. code} required: #('process' 'frame' 'code'))
+    handler: [:args | self debugEvaluate: args])
+      title: 'Evaluate in a frame';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_set_temp'
+    description: 'Store the value of Smalltalk source, evaluated in the frame, into one of the frame''s arguments or temporaries.'
+    schema: (self schemaProperties: {process. frame.
+        self stringProperty: 'name' description: 'The argument or temporary, as the stack names it'. code}
+      required: #('process' 'frame' 'name' 'code'))
+    handler: [:args | self debugSetTemp: args])
+      title: 'Set a temporary in a frame';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_abandon'
+    description: 'Terminate a stopped process; its ensure: blocks (a test''s tearDown) run and the handle is gone.'
+    schema: (self schemaProperties: {process} required: #('process'))
+    handler: [:args | self debugAbandon: args])
+      title: 'Abandon a debugged process';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: false;
+      yourself).
 %

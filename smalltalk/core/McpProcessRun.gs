@@ -90,6 +90,23 @@ stopAt: anException
   state := #failed.
   ^anException return: nil
 %
+category: 'debugging'
+method: McpProcessRun
+resumeRun
+  "Let a stopped run go on until it stops again or ends. A run stopped at an error and not
+   restarted ends with that error (state #failed): only a restarted frame gets past it."
+  state == #stopped ifFalse: [^self].
+  state := #running.
+  process resume.
+  semaphore wait
+%
+category: 'debugging'
+method: McpProcessRun
+restartAtLevel: aLevel
+  "Leave the frame at aLevel on top of the stopped process, to run again from its start when the
+   run is resumed (GsProcess>>_trimStackToLevel:)."
+  process _trimStackToLevel: aLevel
+%
 category: 'running'
 method: McpProcessRun
 terminate

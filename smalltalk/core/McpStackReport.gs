@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpStackReport'
-  instVarNames: #( run process frames omitted lastSelf lastSelector)
+  instVarNames: #( run process frames levels omitted lastSelf lastSelector numbered)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -77,6 +77,18 @@ frames
   "One Dictionary per frame, innermost first."
   ^frames
 %
+category: 'text'
+method: McpStackReport
+beNumbered
+  "Number the frames in the text, [1] innermost, as the debugging tools address them."
+  numbered := true
+%
+category: 'accessing'
+method: McpStackReport
+levelOf: aFrameNumber
+  "The process level of the report's frame aFrameNumber (1 is the innermost reported), or nil."
+  ^(aFrameNumber between: 1 and: levels size) ifTrue: [levels at: aFrameNumber] ifFalse: [nil]
+%
 category: 'accessing'
 method: McpStackReport
 omitted
@@ -90,10 +102,14 @@ collectFrames
   depth := process localStackDepth.
   level := self signalLevelBelow: depth.
   found := OrderedCollection new.
+  levels := OrderedCollection new.
   [level <= depth and: [(self isBound: (process _frameContentsAt: level)) not]] whileTrue: [ | contents |
     contents := process _frameContentsAt: level.
     found add: (self describe: contents).
+    levels add: level.
     level := (self isLast: contents) ifTrue: [depth + 1] ifFalse: [level + 1]].
+  levels := self capped: levels.
+  omitted := 0.
   frames := self capped: found
 %
 category: 'reading frames'
@@ -249,7 +265,7 @@ lines
     each := frames at: i.
     (omitted > 0 and: [i = frames size]) ifTrue: [
       out add: '  ... ' , omitted printString , ' frames not shown'].
-    out add: '  ' , (each at: 'method') , ' (line ' , (each at: 'line') printString , '): '
+    out add: '  ' , (numbered == true ifTrue: ['[' , i printString , '] '] ifFalse: ['']) , (each at: 'method') , ' (line ' , (each at: 'line') printString , '): '
       , (each at: 'source').
     out add: '      ' , (self variablesLineOf: each)].
   ^out asArray

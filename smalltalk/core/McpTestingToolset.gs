@@ -417,6 +417,24 @@ testSelector: aString in: aTestClass
       , '. Its tests: ' , (names isEmpty ifTrue: ['(none)'] ifFalse: [self listOf: names asSortedCollection upTo: 10])
     suggesting: (self suggestionsFor: sel asString among: names)
 %
+category: 'tools'
+method: McpTestingToolset
+debugTest: args
+  "Run setUp, the test and tearDown in a process of its own that stops, suspended, where the test
+   fails or errs; keep it under a handle (McpDebugger) and answer where it stopped, or that the
+   test passed."
+  | cls sel test run debugger |
+  cls := self testClassNamed: (args at: 'className').
+  sel := self testSelector: (args at: 'selector') in: cls.
+  debugger := McpDebugger current.
+  debugger checkRoom.
+  test := cls selector: sel.
+  run := McpProcessRun
+    on: [test setUp. [test perform: sel] ensure: [test tearDown]]
+    boundedBy: (Array with: self).
+  run start.
+  ^self capResult: (self linesFrom: (debugger settle: run subject: (Array with: test with: sel) handle: nil))
+%
 category: 'registration'
 method: McpTestingToolset
 registerOn: aRegistry
@@ -431,6 +449,14 @@ registerOn: aRegistry
       title: 'Describe a test failure';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
       outputSchema: self failureSchema from: self;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_test'
+    description: 'Run one test (setUp, test, tearDown) in a process of its own that stops, suspended, where it fails or errs, and answer a process handle with the stack: numbered frames to the test method, each with its line, source, self, arguments and temporaries. Then debug_evaluate, debug_set_temp, debug_restart_frame, debug_resume or debug_abandon with that handle. Says so when the test passes.'
+    schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
+    handler: [:args | self debugTest: args])
+      title: 'Debug a test';
+      hintsReadOnly: false destructive: true idempotent: false openWorld: false;
       yourself).
   aRegistry add: ((McpTool
     name: 'list_failing_tests'

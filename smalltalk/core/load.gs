@@ -18,7 +18,7 @@ run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpError #McpJson #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
-   #McpProcessRun #McpStackReport #McpExecutionToolset #McpSessionToolset
+   #McpProcessRun #McpStackReport #McpDebugger #McpExecutionToolset #McpSessionToolset
    #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
    #McpResourceCatalog #McpDispatcher #McpServer )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
@@ -35,6 +35,7 @@ input smalltalk/core/McpToolset.gs
 input smalltalk/core/McpTranscriptSink.gs
 input smalltalk/core/McpProcessRun.gs
 input smalltalk/core/McpStackReport.gs
+input smalltalk/core/McpDebugger.gs
 input smalltalk/core/McpExecutionToolset.gs
 input smalltalk/core/McpSessionToolset.gs
 !

@@ -14,7 +14,7 @@ TestCase subclass: 'McpContractTest'
 expectvalue /Class
 doit
 McpContractTest comment: 
-'Properties of the whole default tool surface, driven through the real byte entry: all 32 tools
+'Properties of the whole default tool surface, driven through the real byte entry: all 39 tools
 are offered, every schema is closed and every tool described, each tool is declared by exactly
 one toolset of the surface, a server built from one toolset offers only its tools,
 and the two failure envelopes of tools/call (a protocol error for the request, a tool error for
@@ -75,10 +75,10 @@ testEveryToolIsDescribedAndItsSchemaClosed
 %
 category: 'tests'
 method: McpContractTest
-testTheDefaultSurfaceOffersAll34Tools
+testTheDefaultSurfaceOffersAll41Tools
   | tools |
   tools := ((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}') at: 'result') at: 'tools'.
-  self assert: tools size = 34.
+  self assert: tools size = 41.
   self assert: (tools collect: [:each | each at: 'name']) asArray = server registry toolNames
 %
 category: 'tests'
@@ -88,6 +88,6 @@ testEveryToolIsDeclaredByExactlyOneToolset
   declared := OrderedCollection new.
   McpServer defaultToolsetNames do: [:toolsetName |
     declared addAll: (System myUserProfile objectNamed: toolsetName asSymbol) toolNames].
-  self assert: declared size = 34.
+  self assert: declared size = 41.
   self assert: (self sorted: declared) = server registry toolNames
 %

@@ -16,7 +16,7 @@ doit
 McpExtensionTest comment: 
 'The extension story, through McpFixtureToolset (a third-party toolset) and McpFixtureServer (a
 worker subclass that names itself): a deployment serves only the toolsets it names, two unrelated
-toolsets compose on one server, the default surface is the 32 tools of the specification, options
+toolsets compose on one server, the default surface is the 32 tools of the specification and the 7 of the debugger, options
 reach only the toolset they are for and an undeclared one is refused at prepare, a subclass names
 itself and the prepare config relabels it, and a toolset''s own error kind reaches the client.
 
@@ -72,9 +72,12 @@ sortedToolNamesOf: aServer
 category: 'helpers'
 method: McpExtensionTest
 specDefaultSurface
-  "The specification's 31 tools, and open_session and close_session, which the front end serves
-   (the 2026-07-28 revision's sessions as explicit handles, docs/transport.md)."
-  ^#('abort' 'add_dictionary' 'close_session' 'commit' 'compile_class_definition' 'compile_method' 'delete_class'
+  "The specification's 31 tools, open_session and close_session, which the front end serves
+   (the 2026-07-28 revision's sessions as explicit handles, docs/transport.md), and the 7 of the
+   debugger (issue 27)."
+  ^#('abort' 'add_dictionary' 'close_session' 'commit' 'compile_class_definition' 'compile_method'
+     'debug_abandon' 'debug_code' 'debug_evaluate' 'debug_restart_frame' 'debug_resume' 'debug_set_temp'
+     'debug_test' 'delete_class'
      'delete_method' 'describe_class' 'describe_test_failure' 'execute_code' 'export_class_source'
      'find_implementors' 'find_references_to' 'find_senders' 'get_class_definition'
      'get_class_hierarchy' 'get_method_source' 'list_all_classes' 'list_classes'
@@ -115,10 +118,10 @@ testTwoUnrelatedToolsetsComposeOnOneServer
 %
 category: 'tests'
 method: McpExtensionTest
-testTheDefaultSurfaceIsTheSpecificationsToolsAndTheSessionTools
+testTheDefaultSurfaceIsTheSpecificationsToolsTheSessionToolsAndTheDebugger
   | server |
   server := McpServer fromConfig: self config.
-  self assert: server toolCount = 34.
+  self assert: server toolCount = 41.
   self assert: (self sortedToolNamesOf: server) = self specDefaultSurface
 %
 category: 'tests'

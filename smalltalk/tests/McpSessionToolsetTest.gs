@@ -166,7 +166,7 @@ testOnlyTheTransactionAndSessionToolsAreRegistered
   self assert: McpSessionToolset toolNames asArray = #('abort' 'close_session' 'commit' 'open_session' 'pending_changes' 'refresh' 'status').
   self assert: (server registry toolNames includes: 'commit').
   self assert: (server registry toolNames includes: 'execute_code').
-  self assert: server registry size = 8
+  self assert: server registry size = 14
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
@@ -176,7 +176,7 @@ testStatusNamesTheSessionAndItsChanges
   self assert: (self includes: 'session: ' , System session printString in: answer).
   self assert: (self includes: 'uncommitted changes: ' , System needsCommit printString in: answer).
   self assert: (self includes: 'user: ' , System myUserProfile userId asString in: answer).
-  self assert: (self includes: 'tools: 8' in: answer)
+  self assert: (self includes: 'tools: 14' in: answer)
 %
 category: 'tests - view hygiene'
 method: McpSessionToolsetTest

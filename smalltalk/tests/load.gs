@@ -13,7 +13,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
    #McpSessionToolsetTest #McpResourceCatalogTest #McpContractTest #McpContractFixtures #McpContractFixturesTest
    #McpFixtureToolset #McpFixtureServer #McpToolsetTestCase #McpExtensionTest #McpBlindWriteTest
    #McpListingToolsetTest #McpBrowsingToolsetTest #McpSearchToolsetTest #McpMutationToolsetTest
-   #McpTestingToolsetTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
+   #McpTestingToolsetTest #McpDebuggerTest #McpKernelFactsTest #McpRefusedLogChannel #McpGrantTest
    #McpToolAnnotationsTest #McpStructuredContentTest #McpTraceLineTest #McpExecutionToolsetTest )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
@@ -57,6 +57,7 @@ input smalltalk/tests/McpExecutionToolsetTest.gs
 input smalltalk/tests/McpSearchToolsetTest.gs
 input smalltalk/tests/McpMutationToolsetTest.gs
 input smalltalk/tests/McpTestingToolsetTest.gs
+input smalltalk/tests/McpDebuggerTest.gs
 input smalltalk/tests/McpBlindWriteTest.gs
 input smalltalk/tests/McpExtensionTest.gs
 input smalltalk/tests/McpChannelTest.gs

@@ -2,7 +2,7 @@
 // name exactly the tools each toolset registers in registerOn: (the core toolsets, and the
 // optional ones of their own groups, smalltalk/grail), and the default surface
 // (McpServer class >> defaultToolsetNames) must be exactly the 32 tools of the specification and
-// the two session tools the front end serves.
+// the two session tools the front end serves, and the 7 of the debugger (issue 27).
 //
 // The Smalltalk is read as text, the way topaz files it in: a method starts at a `method:` or
 // `classmethod:` line and ends at a line holding only `%`. Tool names are the string literals
@@ -42,6 +42,7 @@ var (
 var specDefaultSurface = []string{
 	"execute_code",
 	"open_session", "close_session",
+	"debug_code", "debug_resume", "debug_restart_frame", "debug_evaluate", "debug_set_temp", "debug_abandon",
 	"abort", "commit", "pending_changes", "refresh", "status",
 	"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
 	"describe_class", "export_class_source", "get_class_definition", "get_class_hierarchy",
@@ -50,7 +51,7 @@ var specDefaultSurface = []string{
 	"add_dictionary", "compile_class_definition", "compile_method", "delete_class",
 	"delete_method", "remove_dictionary", "set_class_comment",
 	"describe_test_failure", "list_failing_tests", "list_test_classes", "run_test_class",
-	"run_test_method",
+	"run_test_method", "debug_test",
 }
 
 // method is one topaz method block.
@@ -250,7 +251,7 @@ func toolsOf(t *testing.T, registered map[string][]string, toolsets []string) []
 	return tools
 }
 
-func TestDefaultSurfaceIsTheSpecificationsToolsAndTheSessionTools(t *testing.T) {
+func TestDefaultSurfaceIsTheSpecificationsToolsTheSessionToolsAndTheDebuggers(t *testing.T) {
 	var toolsets []string
 	for _, m := range coreMethods(t) {
 		if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" {

@@ -19,7 +19,9 @@ import (
 
 // RealTools is the default tool surface of the Smalltalk McpServer the stone serves (docs/tools.md).
 var RealTools = []string{
-	"abort", "add_dictionary", "close_session", "commit", "compile_class_definition", "compile_method", "delete_class",
+	"abort", "add_dictionary", "close_session", "commit", "compile_class_definition", "compile_method",
+	"debug_abandon", "debug_code", "debug_evaluate", "debug_restart_frame", "debug_resume", "debug_set_temp",
+	"debug_test", "delete_class",
 	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
 	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
 	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
