@@ -96,7 +96,7 @@ func startGemProcess(t *testing.T, path string, env ...string) *gemProcess {
 	}
 	child.Close()
 	g := &gemProcess{t: t, cmd: cmd, conn: conn}
-	watchdog := time.AfterFunc(30*time.Second, func() { _ = cmd.Process.Kill(); conn.Close() })
+	watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill(); conn.Close() })
 	t.Cleanup(func() {
 		watchdog.Stop()
 		_ = gemproto.WriteFrame(conn, gemproto.TypeQuit, nil)
