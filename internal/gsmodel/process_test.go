@@ -53,12 +53,12 @@ func TestProcessesAndFrames(t *testing.T) {
 		{"a trimmed frame is on top, its temporaries nil, its arguments kept",
 			stopAt("[:n | | t | t := n * 2. t foo] value: 5") +
 				"proc _trimStackToLevel: 2. {proc localStackDepth. (proc _frameContentsAt: 1) at: 11. (proc _frameContentsAt: 1) at: 12}",
-			"an Array( 3, 5, nil)"},
+			"anArray( 3, 5, nil)"},
 		{"a trimmed frame runs again on resume, with a temporary set meanwhile",
 			"| sem proc log | log := OrderedCollection new. sem := Semaphore new. " +
 				"proc := [[[:n | | t | t := n * 2. log add: t. t > 6 ifTrue: [nil foo]. sem signal] value: 5] on: Error do: [:e | sem signal. proc suspend]] newProcess. " +
 				"proc resume. sem wait. proc _trimStackToLevel: 3. proc _frameAt: 1 tempAt: 1 put: 3. proc resume. sem wait. log",
-			"an OrderedCollection( 10, 6)"},
+			"anOrderedCollection( 10, 6)"},
 		{"a level past the stack cannot be trimmed", stopAt("nil foo") + "proc _trimStackToLevel: 99", "ERROR"},
 		{"System _timeMs counts milliseconds", "System _timeMs > 1700000000000", "true"},
 	}
