@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -89,6 +90,48 @@ func BenchmarkStatelessEchoThroughTheHandler(b *testing.B) {
 			if rec.Code != http.StatusOK {
 				b.Fatalf("%d %s", rec.Code, rec.Body)
 			}
+		}
+	})
+}
+
+// BenchmarkHandleEchoThroughTheHandler is BenchmarkStatelessEchoThroughTheHandler in GemStone
+// sessions opened with open_session: each parallel goroutine opens one and every call carries
+// its session argument, so the cost of routing by the argument shows against the pool's.
+func BenchmarkHandleEchoThroughTheHandler(b *testing.B) {
+	srv := router.New(router.Options{
+		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		RouterID: "b", Log: zerolog.New(io.Discard),
+	})
+	h := srv.Handler()
+	call := func(id int, name, args string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader([]byte(
+			`{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"`+name+`","arguments":`+args+`,`+
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)))
+		req.Header.Set("Mcp-Protocol-Version", router.StatelessVersion)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", name)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+		return rec
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var opened struct {
+			Result struct {
+				StructuredContent struct{ Session string } `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(call(0, "open_session", `{}`).Body.Bytes(), &opened); err != nil || opened.Result.StructuredContent.Session == "" {
+			b.Fatalf("open_session: %v", err)
+		}
+		args := `{"session":"` + opened.Result.StructuredContent.Session + `","text":"hi"}`
+		i := 0
+		for pb.Next() {
+			i++
+			call(i, "echo", args)
 		}
 	})
 }

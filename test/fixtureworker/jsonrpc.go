@@ -66,9 +66,8 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
 	c.meta = requestMeta(req.params)
-	c.namesSession = namesSession(req.method, req.params)
-	if c.pooled() {
-		c.abortForPool()
+	if c.pooled() && req.method != "tools/call" {
+		c.abortForPool() // a tools/call's abort waits for its arguments (toolsCall)
 	}
 	if len(req.params) > 0 && !bytes.Equal(req.params, []byte("null")) && trimmedFirst(req.params) != '{' {
 		return errorReply(req.id, CodeInvalidParams, "params must be an object", nil), nil
@@ -260,7 +259,11 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
 		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))
 	}
-	args, problem := t.validate(withoutSession(p.Arguments))
+	args, problem, named := t.validate(p.Arguments)
+	c.namesSession = named
+	if c.pooled() {
+		c.abortForPool()
+	}
 	if problem != "" {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil
 	}

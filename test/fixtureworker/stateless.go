@@ -42,34 +42,9 @@ func (c *call) stateless() bool {
 func (c *call) pooled() bool { return c.stateless() && !c.namesSession }
 
 // sessionArg is the one tool argument the router reads (docs/worker-contract.md): it names the
-// GemStone session a call runs in, and is no argument of the tool itself.
+// GemStone session a call runs in, and is no argument of the tool itself. A tools/call's
+// arguments are read once, by validate, which says whether they named one.
 const sessionArg = "session"
-
-// namesSession says a tools/call's arguments carry a string session.
-func namesSession(method string, params json.RawMessage) bool {
-	if method != "tools/call" {
-		return false
-	}
-	var p struct {
-		Arguments map[string]json.RawMessage `json:"arguments"`
-	}
-	var handle string
-	return json.Unmarshal(orEmpty(params), &p) == nil && json.Unmarshal(p.Arguments[sessionArg], &handle) == nil
-}
-
-// withoutSession is a tool call's arguments less the session argument, which the tool never sees.
-func withoutSession(raw json.RawMessage) json.RawMessage {
-	var args map[string]json.RawMessage
-	if json.Unmarshal(raw, &args) != nil {
-		return raw
-	}
-	if _, ok := args[sessionArg]; !ok {
-		return raw
-	}
-	delete(args, sessionArg)
-	out, _ := json.Marshal(args)
-	return out
-}
 
 // abortForPool is the worker contract's abort at the start of a pooled request: the view moves
 // to the current commit and whatever an earlier request left uncommitted is gone.

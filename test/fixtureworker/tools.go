@@ -188,14 +188,18 @@ func (t *tool) entry() map[string]any {
 }
 
 // validate checks arguments against the closed schema. It answers the typed arguments, or a
-// problem text for an invalidParams tool error.
-func (t *tool) validate(raw json.RawMessage) (map[string]any, string) {
+// problem text for an invalidParams tool error, and whether they named a GemStone session: the
+// session argument is the router's (docs/worker-contract.md), taken out before the tool sees them.
+func (t *tool) validate(raw json.RawMessage) (map[string]any, string, bool) {
 	fields := map[string]json.RawMessage{}
 	if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		if trimmedFirst(raw) != '{' || json.Unmarshal(raw, &fields) != nil {
-			return nil, "arguments must be an object"
+			return nil, "arguments must be an object", false
 		}
 	}
+	var handle string
+	named := json.Unmarshal(fields[sessionArg], &handle) == nil
+	delete(fields, sessionArg)
 	out := map[string]any{}
 	if t.schema != nil {
 		for name, value := range fields {
@@ -203,25 +207,25 @@ func (t *tool) validate(raw json.RawMessage) (map[string]any, string) {
 			_ = json.Unmarshal(value, &v)
 			out[name] = v
 		}
-		return out, ""
+		return out, "", named
 	}
 	for name, value := range fields {
 		spec := t.arg(name)
 		if spec == nil {
-			return nil, fmt.Sprintf("%s takes no argument named %q", t.name, name)
+			return nil, fmt.Sprintf("%s takes no argument named %q", t.name, name), named
 		}
 		v, problem := spec.decode(value)
 		if problem != "" {
-			return nil, fmt.Sprintf("%s: argument %s %s", t.name, name, problem)
+			return nil, fmt.Sprintf("%s: argument %s %s", t.name, name, problem), named
 		}
 		out[name] = v
 	}
 	for _, a := range t.args {
 		if _, ok := out[a.name]; a.required && !ok {
-			return nil, fmt.Sprintf("%s needs the argument %s", t.name, a.name)
+			return nil, fmt.Sprintf("%s needs the argument %s", t.name, a.name), named
 		}
 	}
-	return out, ""
+	return out, "", named
 }
 
 func (t *tool) arg(name string) *argSpec {
