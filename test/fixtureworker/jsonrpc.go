@@ -66,6 +66,7 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
 	c.meta = requestMeta(req.params)
+	c.namesSession = false // until a tools/call's arguments say otherwise
 	if c.pooled() && req.method != "tools/call" {
 		c.abortForPool() // a tools/call's abort waits for its arguments (toolsCall)
 	}
@@ -251,6 +252,12 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if !c.w.offered(t) {
 		return notGranted(req.id, t), nil
 	}
+	// The arguments say whether the call names a GemStone session, and so whether it is pooled.
+	args, problem, named := t.validate(p.Arguments)
+	c.namesSession = named
+	if c.pooled() {
+		c.abortForPool()
+	}
 	if refusal := c.refusePoolWrite(t); refusal != nil {
 		return resultReply(req.id, refusal), nil
 	}
@@ -258,11 +265,6 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if c.traceparent != "" {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
 		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))
-	}
-	args, problem, named := t.validate(p.Arguments)
-	c.namesSession = named
-	if c.pooled() {
-		c.abortForPool()
 	}
 	if problem != "" {
 		return resultReply(req.id, toolError("invalidParams", problem)), nil
