@@ -179,7 +179,7 @@ func TestATaskRunsOnAfterItsRequestIsAnsweredAndIsPolledUpdatedAndCancelled(t *t
 	// The cancelled call was ended in its gem: the pool serves again at once.
 	start := time.Now()
 	if r := stateless(t, url, "tools/call", `"name":"greet","arguments":{"name":"x"}`, `{}`); !strings.Contains(string(r.Result["content"]), "Hello, x!") {
-		t.Fatalf("after the cancel: %v", r.Result)
+		t.Fatalf("after the cancel: %v %+v", r.Result, r.Error)
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Fatalf("a call after the cancel waited %v: the cancelled task still held its gem", time.Since(start))
