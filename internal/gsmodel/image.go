@@ -37,18 +37,18 @@ type Image struct {
 
 // kernel holds the kernel classes the Go side names.
 type kernel struct {
-	Object, Behavior, Class, Metaclass, UndefinedObject, Boolean                   *Object
-	Magnitude, Number, Integer, SmallInteger, LargeInteger, Float, Character       *Object
-	Collection, SequenceableCollection, ArrayedCollection, Array                   *Object
-	ByteArray, CharacterCollection, String, Symbol, DoubleByteString               *Object
-	QuadByteString, Unicode7, Unicode16, Unicode32, Utf8                           *Object
-	OrderedCollection, SortedCollection, Interval                                  *Object
-	HashedCollection, Set, IdentitySet, Bag                                        *Object
-	AbstractDictionary, Dictionary, KeyValueDictionary, IdentityKeyValueDictionary *Object
-	IdentityDictionary, SymbolDictionary, GsMethodDictionary                       *Object
-	Association, SymbolAssociation, Message, ExecBlock, GsNMethod                  *Object
-	AbstractException, Exception, Error, Notification, Warning, ExceptionSet       *Object
-	UserProfile, System, SessionTemps, ClassOrganizer, GsFile, JsonParser          *Object
+	Object, Behavior, Class, Metaclass, UndefinedObject, Boolean                          *Object
+	Magnitude, Number, Integer, SmallInteger, LargeInteger, Float, SmallDouble, Character *Object
+	Collection, SequenceableCollection, ArrayedCollection, Array                          *Object
+	ByteArray, CharacterCollection, String, Symbol, DoubleByteString                      *Object
+	QuadByteString, Unicode7, Unicode16, Unicode32, Utf8                                  *Object
+	OrderedCollection, SortedCollection, Interval                                         *Object
+	HashedCollection, Set, IdentitySet, Bag                                               *Object
+	AbstractDictionary, Dictionary, KeyValueDictionary, IdentityKeyValueDictionary        *Object
+	IdentityDictionary, SymbolDictionary, GsMethodDictionary                              *Object
+	Association, SymbolAssociation, Message, ExecBlock, GsNMethod                         *Object
+	AbstractException, Exception, Error, Notification, Warning, ExceptionSet              *Object
+	UserProfile, System, SessionTemps, ClassOrganizer, GsFile, JsonParser                 *Object
 }
 
 //go:embed kernel/*.gs
@@ -78,6 +78,8 @@ var kernelClasses = []classSpec{
 	{"SmallInteger", "Integer", "", fmtSpecial},
 	{"LargeInteger", "Integer", "", fmtSpecial},
 	{"Float", "Number", "", fmtSpecial},
+	// Every Float value is a SmallDouble (floats.go).
+	{"SmallDouble", "Float", "", fmtSpecial},
 	{"Collection", "Object", "", fmtPointers},
 	{"SequenceableCollection", "Collection", "", fmtPointers},
 	{"ArrayedCollection", "SequenceableCollection", "", fmtIndexed},
@@ -160,7 +162,6 @@ var kernelClasses = []classSpec{
 	{"Time", "Object", "", fmtPointers},
 	{"DateTime", "Object", "", fmtPointers},
 	{"BinaryFloat", "Object", "", fmtPointers},
-	{"SmallDouble", "Object", "", fmtPointers},
 	{"TestAsserter", "Object", "", fmtPointers},
 }
 
@@ -180,7 +181,6 @@ var refusedClasses = map[string]string{
 	"Time":         "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",
 	"DateTime":     "GemTalk/Rowan's copy of Class>>_subclass:...options:, DateTime now",
 	"BinaryFloat":  "GemTalk/Grail smalltalk, definingClass == BinaryFloat",
-	"SmallDouble":  "GemTalk/Grail smalltalk, definingClass == SmallDouble",
 	"TestAsserter": "GemTalk/mcp_server docs/GemStone_Notes.md, SUnit",
 }
 
@@ -328,7 +328,7 @@ func (img *Image) bootClasses(s *Session) {
 		"Metaclass3": &k.Metaclass, "UndefinedObject": &k.UndefinedObject, "Boolean": &k.Boolean,
 		"Magnitude": &k.Magnitude, "Number": &k.Number, "Integer": &k.Integer,
 		"SmallInteger": &k.SmallInteger, "LargeInteger": &k.LargeInteger,
-		"Float": &k.Float, "Character": &k.Character,
+		"Float": &k.Float, "SmallDouble": &k.SmallDouble, "Character": &k.Character,
 		"Collection": &k.Collection, "SequenceableCollection": &k.SequenceableCollection,
 		"ArrayedCollection": &k.ArrayedCollection, "Array": &k.Array, "ByteArray": &k.ByteArray,
 		"CharacterCollection": &k.CharacterCollection, "String": &k.String, "Symbol": &k.Symbol,
@@ -362,6 +362,7 @@ func (img *Image) bootClasses(s *Session) {
 	}
 	s.dictAtPut(img.globals, s.symbol("Metaclass"), img.byName["Metaclass3"])
 	s.dictAtPut(img.globals, s.symbol("Globals"), img.globals)
+	img.bindFloatGlobals(s)
 	img.published = s.newDictionary(k.SymbolDictionary)
 	s.ivarPut(img.published, 0, s.symbol("Published"))
 	s.dictAtPut(img.published, s.symbol("Published"), img.published)

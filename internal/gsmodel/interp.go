@@ -26,7 +26,7 @@ func (s *Session) classOf(v Value) *Object {
 	case *big.Int:
 		return k.LargeInteger
 	case float64:
-		return k.Float
+		return k.SmallDouble
 	case Char:
 		return k.Character
 	case *Block:

@@ -61,13 +61,13 @@ func (s *Session) arith(op string, a, b Value) Value {
 			return x - y
 		case "*":
 			return x * y
-		case "/", "//", "\\\\":
+		case "/":
+			return s.floatQuotient(a, x, y)
+		case "//", "\\\\":
 			if y == 0 {
 				return s.signalNew("ZeroDivide", 2026, "", nil)
 			}
 			switch op {
-			case "/":
-				return x / y
 			case "//":
 				return floatToInt(math.Floor(x / y))
 			}

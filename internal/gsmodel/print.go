@@ -2,7 +2,6 @@ package gsmodel
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -71,15 +70,12 @@ func (s *Session) basicPrint(v Value) string {
 }
 
 func formatFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "PlusInfinity"
-	case math.IsInf(f, -1):
-		return "MinusInfinity"
+	if t, ok := formatSpecialFloat(f); ok {
+		return t
 	}
-	t := strconv.FormatFloat(f, 'g', -1, 64)
+	// A stone prints a positive exponent without its sign (GemTalk/Grail
+	// src/smalltalk/Python/Float.gs ___fixExponentSign___: 1e16, where CPython writes 1e+16).
+	t := strings.Replace(strconv.FormatFloat(f, 'g', -1, 64), "e+", "e", 1)
 	if !strings.ContainsAny(t, ".eN") {
 		t += ".0"
 	}

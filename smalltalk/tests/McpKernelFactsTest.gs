@@ -318,6 +318,18 @@ testTerminatingASuspendedProcessRunsItsEnsureBlocks
   process terminate.
   self assert: log asArray = #(#ensured)
 %
+category: 'tests - json'
+method: McpKernelFactsTest
+testFloatsJsonCannotCarryPrintWithLetters
+  "McpJson>>writeNumber:on: writes null for a Float whose printString is not a JSON number, so
+  it relies on an infinity and a NaN printing with letters and a finite Float printing as a
+  number, a positive exponent included (GemTalk/Grail Float.gs: PlusInfinity, *QuietNaN, 1e16)."
+  self deny: (McpJson isJsonNumberText: (10 raisedTo: 400) asFloat printString).
+  self deny: (McpJson isJsonNumberText: (10 raisedTo: 400) negated asFloat printString).
+  self deny: (McpJson isJsonNumberText: PlusQuietNaN printString).
+  self assert: (McpJson isJsonNumberText: (10 raisedTo: 16) asFloat printString).
+  self assert: (McpJson isJsonNumberText: 1.5 printString)
+%
 category: 'tests'
 method: McpKernelFactsTest
 testACommittedObjectJoinsTheNotifySetAndSignaledObjectsAnswersACollection
