@@ -63,7 +63,7 @@ list_groups() {
   if [ "$GRAIL" = 1 ] && [ -f "$ROOT/smalltalk/tests/grail/load.gs" ]; then all+=(tests/grail); fi
   for g in core $(printf '%s\n' "${all[@]}" | grep -vxE 'core|tests|grail|tests/grail' | sort) \
       $([ "$GRAIL" = 1 ] && echo grail) tests tests/grail; do
-    printf '%s\n' "${all[@]}" | grep -qx "$g" || continue
+    grep -qx "$g" <<<"$(printf '%s\n' "${all[@]}")" || continue
     if [ -n "$ONLY_GROUPS" ] && [[ " $ONLY_GROUPS " != *" $g "* ]]; then continue; fi
     echo "$g"
   done
@@ -108,7 +108,9 @@ manifest_of() {
 }
 
 # The load.gs of a group must input every class file of the group, by a path that exists from the
-# repository root (topaz resolves `input` against its working directory, which is $ROOT).
+# repository root (topaz resolves `input` against its working directory, which is $ROOT). The
+# lists are searched from here-strings: grep -q leaving a pipe early would kill its writer with
+# SIGPIPE, which pipefail reports as a miss.
 check_loader() {
   local g="$1" f rel bad=0 inputs
   inputs="$(sed -n 's/^[[:space:]]*input[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$ROOT/smalltalk/$g/load.gs")"
@@ -117,7 +119,7 @@ check_loader() {
   done
   while read -r f; do
     rel="${f#"$ROOT"/}"
-    printf '%s\n' "$inputs" | grep -qxF "$rel" || { echo "error: smalltalk/$g/load.gs does not input $rel, so it would never be filed in" >&2; bad=1; }
+    grep -qxF "$rel" <<<"$inputs" || { echo "error: smalltalk/$g/load.gs does not input $rel, so it would never be filed in" >&2; bad=1; }
   done < <(class_files "$g")
   return "$bad"
 }
