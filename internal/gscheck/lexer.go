@@ -283,11 +283,20 @@ func (l *lexer) number() (token, error) {
 		for q < len(l.src) && (isDigit(l.src[q]) || l.src[q] >= 'A' && l.src[q] <= 'Z') {
 			q++
 		}
+		if c := l.peekAt(q); c >= 'a' && c <= 'z' {
+			// Public GemStone code writes radix digits in upper case (16rFFFFFFFF); whether a
+			// stone reads 16rff as 255 or as 16rF sent #f is not attested, so it is refused.
+			return token{}, &syntaxError{start, "a radix number with lower-case digits (write 16rFF, not 16rff)"}
+		}
 		if q == p {
 			return token{}, &syntaxError{start, "a radix number has no digits after r"}
 		}
 		l.pos = q
 		return l.tok(tokNumber, start), nil
+	}
+	if l.peekAt(l.pos) == '#' && (isDigit(l.peekAt(l.pos+1)) || l.peekAt(l.pos+1) >= 'A' && l.peekAt(l.pos+1) <= 'Z') {
+		// No public evidence shows a GemStone 3.x parser reading 16#11 as a number.
+		return token{}, &syntaxError{start, "a radix number written with # (16#11): write 16r11"}
 	}
 	if l.peekAt(l.pos) == '.' && isDigit(l.peekAt(l.pos+1)) {
 		l.pos++

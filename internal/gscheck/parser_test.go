@@ -33,6 +33,27 @@ func TestParserReadsEveryNumberForm(t *testing.T) {
 	}
 }
 
+// Radix numbers are read as public GemStone code writes them, upper-case digits after r
+// (GemTalk/Grail writes bitAnd: 16rFFFFFFFF in a topaz file-in); the spellings no evidence shows
+// a stone reading are refused by name rather than read some other way.
+func TestParserRefusesUnattestedRadixSpellings(t *testing.T) {
+	for src, want := range map[string]string{
+		"^16#11":    "written with #",
+		"^16#FF":    "written with #",
+		"^16rff":    "lower-case digits",
+		"^16r1f":    "lower-case digits",
+		"^2r10 + 1": "",
+	} {
+		_, _, err := parseDoit(src)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", src, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%q: got %v, want an error naming %q", src, err, want)
+		}
+	}
+}
+
 func TestParserReadsCharactersIncludingQuoteAndSpace(t *testing.T) {
 	for src, want := range map[string]string{"$a": "a", "$'": "'", "$ ": " ", `$"`: `"`, "$$": "$"} {
 		lit := literalOf(t, src)

@@ -161,6 +161,7 @@ var kernelClasses = []classSpec{
 	{"GsCurrentSession", "Object", "", fmtPointers},
 	{"Time", "Object", "", fmtPointers},
 	{"DateTime", "Object", "", fmtPointers},
+	{"Date", "Object", "", fmtPointers},
 	{"BinaryFloat", "Object", "", fmtPointers},
 	{"TestAsserter", "Object", "", fmtPointers},
 }
@@ -177,9 +178,12 @@ var refusedClasses = map[string]string{
 	"GsNetworkResourceString": "GemTalk/mcp_server src/grail/McpGrailToolset.gs, newGrailTestSession",
 	"GsCurrentSession":        "GemTalk/mcp_server src/grail/McpGrailToolset.gs, newGrailTestSession",
 	// new, wait and signal are modelled (process.go); the rest of Semaphore is refused.
-	"Semaphore":    "GemTalk/mcp_server McpServer.gs, Semaphore forMutualExclusion",
-	"Time":         "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",
-	"DateTime":     "GemTalk/Rowan's copy of Class>>_subclass:...options:, DateTime now",
+	"Semaphore": "GemTalk/mcp_server McpServer.gs, Semaphore forMutualExclusion",
+	"Time":      "GemTalk/Grail benchmarks/PiTestCase.gs, Time millisecondsElapsedTime:",
+	"DateTime":  "GemTalk/Rowan's copy of Class>>_subclass:...options:, DateTime now",
+	// a kernel class in MagLev's list of GemStone 3.x classes; no public code shows what
+	// Date today answers or how a Date prints, so every message to it is refused.
+	"Date":         "MagLev/maglev src/smalltalk/ruby/Module_ruby.gs, Module class>>_wrappedSmalltalkClasses",
 	"BinaryFloat":  "GemTalk/Grail smalltalk, definingClass == BinaryFloat",
 	"TestAsserter": "GemTalk/mcp_server docs/GemStone_Notes.md, SUnit",
 }

@@ -227,6 +227,12 @@ indexOf: anObject
   ^0
 %
 method: SequenceableCollection
+indexOf: anObject ifAbsent: aBlock
+  "GemTalk/Rowan Cypress-GemStoneCompatibilityLayer.gs sends this to SequenceableCollection
+  (copyAfter:, copyUpTo:) and defines lastIndexOf:ifAbsent: beside it, not this: the kernel has it."
+  ^self indexOf: anObject startingAt: 1 ifAbsent: aBlock
+%
+method: SequenceableCollection
 indexOf: anObject startingAt: start ifAbsent: aBlock
   start to: self size do: [:i | (self at: i) = anObject ifTrue: [^i]].
   ^aBlock value
