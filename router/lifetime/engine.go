@@ -58,7 +58,8 @@ type Session interface {
 	// RefreshView moves the view keeping uncommitted work; ErrBusy while a call is in flight.
 	RefreshView(ctx context.Context) (worker.RefreshResult, error)
 	// Memory is what the engine remembers of this session, kept with the session so that it
-	// ends with it; the same Memory every time.
+	// ends with it; the same Memory every time, or nil once the session has ended (it may end
+	// between the host's lookup and this call).
 	Memory() *Memory
 }
 
@@ -327,9 +328,15 @@ func (e *Engine) Stats() Stats {
 	return s
 }
 
-// memoryLocked is the engine's record of s, which s keeps (Memory).
+// memoryLocked is the engine's record of s, which s keeps (Memory). A session that ended
+// after it was looked up keeps none: it gets a record of its own that nothing reads again, so
+// whatever the engine notes on it, a timer included, goes with it (a timer that fires finds
+// no session and does nothing).
 func (e *Engine) memoryLocked(s Session) *tracked {
 	m := s.Memory()
+	if m == nil {
+		return &tracked{}
+	}
 	m.eng.Store(e)
 	return &m.t
 }

@@ -128,10 +128,18 @@ type fakeSession struct {
 	viewCalls, refreshCalls int
 	stateless               bool
 	memory                  Memory
+	// dropped is a session whose record has ended while the host still lists it: the router's
+	// session gives up its parts, the Memory among them, when it ends.
+	dropped bool
 }
 
 func (s *fakeSession) NeverStreams() bool { return s.stateless }
-func (s *fakeSession) Memory() *Memory    { return &s.memory }
+func (s *fakeSession) Memory() *Memory {
+	if s.dropped {
+		return nil
+	}
+	return &s.memory
+}
 
 func (s *fakeSession) ID() string { return s.id }
 func (s *fakeSession) Created() time.Time {

@@ -349,3 +349,16 @@ func TestAStatelessRevisionSessionWaitsForNoStreamButStillIdlesOut(t *testing.T)
 	r.clock.Advance(5*time.Minute + 15*time.Second)
 	r.mustBeReaped("a", KindIdle)
 }
+
+// A session can end between the host's lookup and the engine's use of it: End unmaps it and
+// then drops its parts, the Memory among them. Every entry of the engine must take that.
+func TestASessionThatEndedWhileTheEngineLooksAtItIsPassedOver(t *testing.T) {
+	r := newRig(t, nil)
+	s := r.host.add("a")
+	s.dropped = true
+	r.eng.StreamClosed("a", 1)
+	r.eng.ProbeAnswered("a", 1)
+	r.clock.Advance(16 * time.Second) // a pass
+	r.clock.Advance(2 * time.Minute)  // the grace and the streamless deadline
+	r.eng.Stop()
+}
