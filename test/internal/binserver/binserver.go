@@ -90,12 +90,18 @@ func Start(binary string, env ...string) (*Process, error) {
 	if err := p.Cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", binary, err)
 	}
+	// Exited closes only once every line is in Log: Wait returns when the last write reached
+	// the pipe, which can be before the scanner has appended it, and a test that reads the log
+	// of an exited server must find its last words there.
+	logged := make(chan struct{})
 	go func() {
 		p.ExitErr = p.Cmd.Wait()
 		pw.Close()
+		<-logged
 		close(p.Exited)
 	}()
 	go func() {
+		defer close(logged)
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 1<<20), 1<<26)
 		for sc.Scan() {
