@@ -83,6 +83,10 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		s.noSession(w, m)
 		return
 	}
+	if m.Kind == jsonrpc.Request && isPrivateMethod(m.Method) {
+		writeJSON(w, http.StatusOK, privateMethodBody(m))
+		return
+	}
 	if m.Kind == jsonrpc.Request && !isFrontEndMethod(m.Method) {
 		// A request the worker answers: its answer goes through the response mode. A tools/call
 		// whose session argument names a GemStone session of the client's runs on that gem.
@@ -175,6 +179,9 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 		return http.StatusAccepted, nil
 	case jsonrpc.Notification:
 		sess.Touch()
+		if isPrivateMethod(m.Method) {
+			return http.StatusAccepted, nil // dropped: not the client's to send
+		}
 		if m.Method == "notifications/cancelled" {
 			s.cancel(sess, m)
 			return http.StatusAccepted, nil
@@ -194,6 +201,9 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 				"limit", full.MaxCount, "limitBytes", full.MaxBytes)
 		}
 		return http.StatusAccepted, nil
+	}
+	if isPrivateMethod(m.Method) {
+		return http.StatusOK, privateMethodBody(m)
 	}
 	switch m.Method {
 	case "ping":

@@ -206,3 +206,17 @@ func TestDuplicateInFlightIdIsRefused(t *testing.T) {
 	f.post(sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
 	<-done
 }
+
+// The router's own ask of the worker (resourceUpdates) and the worker's notes to the router
+// (becomeTask) are not a client's to send: a client's ask would consume the signals the
+// router asks for on its behalf.
+func TestAClientCannotSendTheFrontEndsPrivateMethods(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	r := f.post(sid, `{"jsonrpc":"2.0","id":7,"method":"io.github.gemstone-mcp/resourceUpdates"}`)
+	wantError(t, r, http.StatusOK, -32601, "methodNotFound")
+	if !strings.Contains(string(r.Body), "private") {
+		t.Fatalf("the refusal does not say the method is private: %s", r.Body)
+	}
+	wantStatus(t, f.post(sid, `{"jsonrpc":"2.0","method":"notifications/io.github.gemstone-mcp/becomeTask"}`), http.StatusAccepted)
+}

@@ -33,6 +33,20 @@ const (
 // channel (becomeTask): they are never relayed to a client, on any revision.
 const InternalMethodPrefix = "notifications/io.github.gemstone-mcp/"
 
+// isPrivateMethod names the methods the front end and the worker speak between themselves
+// (the router's resourceUpdates ask, the worker's becomeTask): a client never sends one to a
+// gem, since an ask of its own would consume what the router asks for (the signals of
+// subscribed resources).
+func isPrivateMethod(method string) bool {
+	return strings.HasPrefix(method, "io.github.gemstone-mcp/") || strings.HasPrefix(method, InternalMethodPrefix)
+}
+
+// privateMethodBody is the answer to a client request for a private method.
+func privateMethodBody(m jsonrpc.Message) []byte {
+	return errorBody(m.ID, jsonrpc.CodeMethodNotFound,
+		"Method not found: "+jsonrpc.Clip(m.Method)+" is private to this server's front end and worker", "methodNotFound")
+}
+
 // Error codes the stateless revision defines.
 const (
 	codeHeaderMismatch            = -32020
@@ -114,6 +128,10 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
 			s.cancelStateless(r, m)
 		}
 		writeJSON(w, http.StatusAccepted, nil)
+		return
+	}
+	if isPrivateMethod(m.Method) {
+		writeJSON(w, http.StatusNotFound, privateMethodBody(m))
 		return
 	}
 	if removedMethods[m.Method] {

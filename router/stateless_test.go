@@ -213,3 +213,9 @@ func leaveInPoolGem(t *testing.T, g *fakeworker.Gem, args string) {
 		t.Fatal(err)
 	}
 }
+
+func TestAStatelessClientCannotSendTheFrontEndsPrivateMethods(t *testing.T) {
+	f := newFixture(t)
+	bare := `{"jsonrpc":"2.0","id":5,"method":"io.github.gemstone-mcp/resourceUpdates"}`
+	wantError(t, f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion), http.StatusNotFound, -32601, "methodNotFound")
+}
