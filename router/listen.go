@@ -206,7 +206,22 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 			end, why = d, "the token it was opened with expired; listen again with a fresh one"
 		}
 	}
-	life := time.NewTimer(time.Until(end))
+	s.pumpListen(r.Context(), stream, req, ln, listenBounds{end: end, why: why, maxBytes: maxListenBytes})
+}
+
+// listenBounds end a listen stream: its deadline (its life, or its token's expiry, whichever
+// comes first, with why), and the bytes it may carry.
+type listenBounds struct {
+	end      time.Time
+	why      string
+	maxBytes int
+}
+
+// pumpListen writes ln's notifications to stream until a bound ends it (notifications/cancelled
+// naming the listen request, then the end of the stream), the client leaves or the server
+// closes.
+func (s *Server) pumpListen(ctx context.Context, stream *sse.EventWriter, req statelessRequest, ln *listener, b listenBounds) {
+	life := time.NewTimer(time.Until(b.end))
 	defer life.Stop()
 	keepalive := time.NewTicker(15 * time.Second)
 	defer keepalive.Stop()
@@ -214,8 +229,8 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 	for {
 		select {
 		case msg := <-ln.out:
-			if sent += len(msg); sent > maxListenBytes {
-				s.endListen(stream, req, "the stream carried its "+strconv.Itoa(maxListenBytes)+" bytes; listen again")
+			if sent += len(msg); sent > b.maxBytes {
+				s.endListen(stream, req, "the stream carried its "+strconv.Itoa(b.maxBytes)+" bytes; listen again")
 				return
 			}
 			if stream.Event("", msg) != nil {
@@ -226,9 +241,9 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessReq
 				return
 			}
 		case <-life.C:
-			s.endListen(stream, req, why)
+			s.endListen(stream, req, b.why)
 			return
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-s.closing.Done():
 			s.endListen(stream, req, "the server is shutting down")
