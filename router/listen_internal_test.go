@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
@@ -55,5 +56,21 @@ func TestAListenStreamEndsPastItsBytesNamingWhy(t *testing.T) {
 	}
 	if !strings.Contains(got, `"method":"notifications/cancelled"`) || !strings.Contains(got, "bytes; listen again") {
 		t.Fatalf("past its bytes the stream sent:\n%s\nwant notifications/cancelled saying so", got)
+	}
+}
+
+// A list_changed notification comes from one subject's call: only that subject's listen
+// streams get it, in the network-facing mode where subjects are told apart.
+func TestAListChangedNotificationReachesOnlyItsOwnSubjectsListenStreams(t *testing.T) {
+	alice, mallory := session.Owner{Issuer: "idp", Subject: "alice"}, session.Owner{Issuer: "idp", Subject: "mallory"}
+	mine := &listener{id: "sub-a", owner: alice, kinds: map[string]bool{"toolsListChanged": true}, out: make(chan []byte, 1)}
+	theirs := &listener{id: "sub-m", owner: mallory, kinds: map[string]bool{"toolsListChanged": true}, out: make(chan []byte, 1)}
+	l := &listenerSet{set: map[*listener]struct{}{mine: {}, theirs: {}}}
+	l.offer(alice, "notifications/tools/list_changed", []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`))
+	if len(theirs.out) != 0 {
+		t.Errorf("another subject's stream got %s", <-theirs.out)
+	}
+	if len(mine.out) != 1 || !strings.Contains(string(<-mine.out), `"sub-a"`) {
+		t.Error("the subject's own stream did not get its notification tagged with its subscription id")
 	}
 }
