@@ -127,10 +127,7 @@ func TestNotifySetsAreSignaledByCommits(t *testing.T) {
 	img, _ := newTestImage(t)
 	a, _ := img.Login("DataCurator")
 	b, _ := img.Login("DataCurator")
-	steps := []struct {
-		s         *Session
-		src, want string
-	}{
+	runSessionSteps(t, a, []sessionStep{
 		{a, "Object subclass: 'Watched' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #(). System commitTransaction", "true"},
 		{b, "System abortTransaction", "nil"},
 		{b, "System addAllToNotifySet: (Array with: Watched). System signaledObjects size", "0"},
@@ -140,12 +137,7 @@ func TestNotifySetsAreSignaledByCommits(t *testing.T) {
 		{b, "Watched includesSelector: #x", "false"},
 		{a, "System signaledObjects size", "1"},
 		{b, "System addAllToNotifySet: (Array with: Object new)", "ERROR 1 the model refuses"},
-	}
-	for i, st := range steps {
-		if got := run(t, st.s, st.src); !strings.HasPrefix(got, st.want) {
-			t.Errorf("step %d %s\n  got  %s\n  want %s", i, st.src, got, st.want)
-		}
-	}
+	})
 }
 
 // Sessions see each other's work only through commits, and a write-write conflict refuses
@@ -154,10 +146,7 @@ func TestTransactionsBetweenSessions(t *testing.T) {
 	img, _ := newTestImage(t)
 	a, _ := img.Login("DataCurator")
 	b, _ := img.Login("DataCurator")
-	steps := []struct {
-		s         *Session
-		src, want string
-	}{
+	runSessionSteps(t, a, []sessionStep{
 		{a, "UserGlobals at: #Shared put: 1. System needsCommit", "true"},
 		{b, "UserGlobals at: #Shared ifAbsent: [#absent]", "#absent"},
 		{a, "System commitTransaction", "true"},
@@ -179,11 +168,22 @@ func TestTransactionsBetweenSessions(t *testing.T) {
 		{a, "Bar compileMethod: 'x ^2' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. Bar new x", "2"},
 		{b, "Bar new x", "1"},
 		{a, "System abortTransaction. Bar new x", "1"},
-	}
+	})
+}
+
+// sessionStep is one expression run in one of two sessions, and the start of its answer.
+type sessionStep struct {
+	s         *Session
+	src, want string
+}
+
+// runSessionSteps runs the steps in order; a step's session is named a when it is a, else b.
+func runSessionSteps(t *testing.T, a *Session, steps []sessionStep) {
+	t.Helper()
 	for i, st := range steps {
-		who := "a"
-		if st.s == b {
-			who = "b"
+		who := "b"
+		if st.s == a {
+			who = "a"
 		}
 		if got := run(t, st.s, st.src); !strings.HasPrefix(got, st.want) {
 			t.Errorf("step %d (%s) %s\n  got  %s\n  want %s", i, who, st.src, got, st.want)
