@@ -647,7 +647,8 @@ func logRank(level string) int {
 // session") for the stateless wire, which has no initialize: the client sends the request again
 // and another gem serves it. Any other answer is returned as it is.
 func statelessAdvice(reply []byte) []byte {
-	if !jsonrpc.IsErrorResponse(reply) || !bytes.Contains(reply, []byte("initialize a new")) {
+	// The byte search first: it rules out nearly every answer without parsing it.
+	if !bytes.Contains(reply, []byte("initialize a new")) || !jsonrpc.IsErrorResponse(reply) {
 		return reply
 	}
 	top, err := jsonrpc.Members(reply)
