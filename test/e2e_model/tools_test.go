@@ -147,16 +147,7 @@ func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 
 func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	s := start(t)
-	a, b := s.open(t), s.open(t)
-	a.must("get_method_source", addInterest())
-	b.must("get_method_source", addInterest())
-	a.must("compile_method", compileArgs(fixedSource))
-	b.must("compile_method", compileArgs(rivalSource))
-	a.must("commit", map[string]any{})
-	r := b.call("commit", map[string]any{})
-	if !r.IsError || r.Kind() != "commitConflict" {
-		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", r.IsError, r.Kind(), r.Text())
-	}
+	_, b, r := conflictingCommits(t, s)
 	// The refusal names what conflicted (System transactionConflicts), here the one class.
 	if !strings.Contains(r.Text(), "Write-Write on class "+sampleClass) {
 		t.Errorf("the conflict refusal does not name the conflict: %s", r.Text())
@@ -217,4 +208,22 @@ func TestACancelledLongExecuteCodeEndsAtTheBreakAndTheSessionServesOn(t *testing
 	if got := ss.must("execute_code", map[string]any{"code": "3 + 4"}); strings.TrimSpace(got) != "7" {
 		t.Fatalf("the next call after the cancellation answered %q, want 7", got)
 	}
+}
+
+// conflictingCommits has two sessions read and recompile the same method, then commit in turn:
+// the first commits, and the second's commit, its result answered, must be refused as a
+// conflict.
+func conflictingCommits(t *testing.T, s *server) (a, b *session, refused toolResult) {
+	t.Helper()
+	a, b = s.open(t), s.open(t)
+	a.must("get_method_source", addInterest())
+	b.must("get_method_source", addInterest())
+	a.must("compile_method", compileArgs(fixedSource))
+	b.must("compile_method", compileArgs(rivalSource))
+	a.must("commit", map[string]any{})
+	refused = b.call("commit", map[string]any{})
+	if !refused.IsError || refused.Kind() != "commitConflict" {
+		t.Fatalf("the second commit: isError %v kind %q, want the conflict refused: %s", refused.IsError, refused.Kind(), refused.Text())
+	}
+	return a, b, refused
 }

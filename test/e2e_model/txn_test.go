@@ -85,17 +85,7 @@ func TestPendingChangesListsExactlyWhatTheToolsDidAndAbortNamesWhatItDiscarded(t
 }
 
 func TestARefusedCommitNamesTheConflictingMethodAndClassAndTheNextStep(t *testing.T) {
-	s := start(t)
-	a, b := s.open(t), s.open(t)
-	a.must("get_method_source", addInterest())
-	b.must("get_method_source", addInterest())
-	a.must("compile_method", compileArgs(fixedSource))
-	b.must("compile_method", compileArgs(rivalSource))
-	a.must("commit", map[string]any{})
-	r := b.call("commit", map[string]any{})
-	if !r.IsError || r.Kind() != "commitConflict" {
-		t.Fatalf("the second commit: isError %v kind %q: %s", r.IsError, r.Kind(), r.Text())
-	}
+	_, b, r := conflictingCommits(t, start(t))
 	for _, w := range []string{"Write-Write", "SampleSavingsAccount", "method changed: SampleSavingsAccount>>addInterest", "Next: call abort", "re-read SampleSavingsAccount"} {
 		if !strings.Contains(r.Text(), w) {
 			t.Errorf("the refusal does not say %q: %s", w, r.Text())
