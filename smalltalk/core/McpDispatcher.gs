@@ -146,12 +146,12 @@ method: McpDispatcher
 envelopeProblemIn: aMessage
   "An error response when aMessage is not a JSON-RPC 2.0 object with a valid id, else nil."
   (aMessage isKindOf: Dictionary) ifFalse: [
-    ^self errorId: nil code: -32600
+    ^self errorId: nil code: McpJsonRpcCodes invalidRequest
       message: 'a message must be one JSON-RPC object (the front end splits batches)'].
   ((aMessage includesKey: 'id') and: [(self isValidId: (aMessage at: 'id')) not]) ifTrue: [
-    ^self errorId: nil code: -32600 message: 'id must be a string or a number'].
+    ^self errorId: nil code: McpJsonRpcCodes invalidRequest message: 'id must be a string or a number'].
   (aMessage at: 'jsonrpc' ifAbsent: [nil]) = '2.0' ifFalse: [
-    ^self errorId: currentId code: -32600 message: 'jsonrpc must be "2.0"'].
+    ^self errorId: currentId code: McpJsonRpcCodes invalidRequest message: 'jsonrpc must be "2.0"'].
   ^nil
 %
 category: 'responses'
@@ -215,7 +215,7 @@ initialize: params id: id
   | requested versions result |
   requested := params at: 'protocolVersion' ifAbsent: [nil].
   (requested isKindOf: CharacterCollection) ifFalse: [
-    ^self errorId: id code: -32602 message: 'initialize needs params.protocolVersion (a string)'].
+    ^self errorId: id code: McpJsonRpcCodes invalidParams message: 'initialize needs params.protocolVersion (a string)'].
   versions := server protocolVersions.
   result := Dictionary new
     at: 'protocolVersion' put: ((versions includes: requested) ifTrue: [requested] ifFalse: [versions first]);
@@ -253,7 +253,7 @@ parseErrorFor: anMcpError
   anMcpError extraFields isNil ifFalse: [
     anMcpError extraFields keysAndValuesDo: [:key :value | data at: key put: value]].
   data at: 'kind' put: anMcpError kind.
-  ^self errorId: nil code: -32700 message: anMcpError safeText data: data
+  ^self errorId: nil code: McpJsonRpcCodes parseError message: anMcpError safeText data: data
 %
 category: 'handling'
 method: McpDispatcher
@@ -272,7 +272,7 @@ responseTo: aByteObject
   params := message at: 'params' ifAbsent: [nil].
   params isNil ifTrue: [params := Dictionary new].
   (params isKindOf: Dictionary) ifFalse: [
-    ^self errorId: currentId code: -32602 message: 'params must be an object'].
+    ^self errorId: currentId code: McpJsonRpcCodes invalidParams message: 'params must be an object'].
   ^self route: (message at: 'method') params: params id: currentId
 %
 category: 'envelope'
@@ -284,9 +284,9 @@ methodProblemIn: aMessage
     ((aMessage includesKey: 'id')
       and: [(aMessage includesKey: 'result') or: [aMessage includesKey: 'error']])
         ifTrue: [^#none].
-    ^self errorId: currentId code: -32600 message: 'the message has no method'].
+    ^self errorId: currentId code: McpJsonRpcCodes invalidRequest message: 'the message has no method'].
   ((aMessage at: 'method') isKindOf: CharacterCollection) ifFalse: [
-    ^self errorId: currentId code: -32600 message: 'method must be a string'].
+    ^self errorId: currentId code: McpJsonRpcCodes invalidRequest message: 'method must be a string'].
   ^nil
 %
 category: 'responses'
@@ -308,7 +308,7 @@ route: aMethod params: params id: id
   aMethod = 'tools/call' ifTrue: [^self toolsCall: params id: id].
   aMethod = 'logging/setLevel' ifTrue: [^self setLevel: params id: id].
   (self resourceMethods includes: aMethod) ifTrue: [^self resources: aMethod params: params id: id].
-  ^self errorId: id code: -32601 message: 'method not found: ' , aMethod
+  ^self errorId: id code: McpJsonRpcCodes methodNotFound message: 'method not found: ' , aMethod
 %
 category: 'resources'
 method: McpDispatcher
@@ -334,7 +334,9 @@ resources: aMethod params: params id: id
     on: McpError do: [:ex | ex return: ex].
   (answer isKindOf: McpError) ifFalse: [^self result: answer id: id].
   ^self errorId: id
-    code: (answer kind = 'resourceNotFound' ifTrue: [-32002] ifFalse: [-32602])
+    code: (answer kind = 'resourceNotFound'
+      ifTrue: [McpJsonRpcCodes resourceNotFound]
+      ifFalse: [McpJsonRpcCodes invalidParams])
     message: answer safeText
     data: (self dataOf: answer)
 %
@@ -400,9 +402,9 @@ toolsCall: params id: id
   | name tool args problem |
   name := params at: 'name' ifAbsent: [nil].
   (name isKindOf: CharacterCollection) ifFalse: [
-    ^self errorId: id code: -32602 message: 'tools/call needs params.name (a string)'].
+    ^self errorId: id code: McpJsonRpcCodes invalidParams message: 'tools/call needs params.name (a string)'].
   tool := server registry toolNamed: name ifAbsent: [nil].
-  tool isNil ifTrue: [^self errorId: id code: -32602 message: 'unknown tool: ' , name].
+  tool isNil ifTrue: [^self errorId: id code: McpJsonRpcCodes invalidParams message: 'unknown tool: ' , name].
   (server isToolGranted: name) ifFalse: [^self notGranted: name id: id].
   ((self isPooledRequest: params method: 'tools/call') and: [self mayChangeState: tool]) ifTrue: [
     ^self result: (self annotated: (self errorContentKind: 'sessionRequired'
@@ -476,7 +478,7 @@ notGranted: aName id: id
    the router may read its kind and answer the client with a step-up challenge."
   | toolset |
   toolset := server toolsetOfToolNamed: aName.
-  ^self errorId: id code: -32001
+  ^self errorId: id code: McpJsonRpcCodes toolNotGranted
     message: 'the tool ' , aName , ' is not granted to this session (its toolset ' , toolset
       , ' is outside the token''s scopes)'
     data: (Dictionary new
@@ -561,7 +563,7 @@ setLevel: params id: id
   | level channel |
   level := params at: 'level' ifAbsent: [nil].
   (McpChannel levels includes: level) ifFalse: [
-    ^self errorId: id code: -32602
+    ^self errorId: id code: McpJsonRpcCodes invalidParams
       message: 'logging/setLevel needs params.level, one of ' , McpChannel levelsPhrase].
   channel := McpChannel current.
   channel isNil ifFalse: [channel level: level].
@@ -571,6 +573,6 @@ category: 'tools/list'
 method: McpDispatcher
 toolsList: params id: id
   (params at: 'cursor' ifAbsent: [nil]) isNil ifFalse: [
-    ^self errorId: id code: -32602 message: 'tools/list has one page; no cursor is valid'].
+    ^self errorId: id code: McpJsonRpcCodes invalidParams message: 'tools/list has one page; no cursor is valid'].
   ^self result: (Dictionary new at: 'tools' put: server offeredDescriptors; yourself) id: id
 %

@@ -207,7 +207,7 @@ workerError: aMessage
     at: 'jsonrpc' put: '2.0';
     at: 'id' put: nil;
     at: 'error' put: (Dictionary new
-      at: 'code' put: -32603;
+      at: 'code' put: McpJsonRpcCodes internalError;
       at: 'message' put: aMessage;
       at: 'data' put: (Dictionary new at: 'kind' put: 'workerError'; yourself);
       yourself);
@@ -613,7 +613,7 @@ method: McpServer
 workerErrorFor: anException
   ^dispatcher
     errorId: dispatcher currentId
-    code: -32603
+    code: McpJsonRpcCodes internalError
     message: 'internal error in the worker: ' , (self class describeException: anException)
     data: (Dictionary new at: 'kind' put: 'workerError'; yourself)
 %

@@ -17,7 +17,7 @@ true
 run
 | mcp |
 mcp := System myUserProfile objectNamed: #Mcp.
-#( #McpError #McpJson #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
+#( #McpError #McpJson #McpJsonRpcCodes #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
    #McpProcessRun #McpStackReport #McpDebugger #McpExecutionToolset #McpSessionToolset
    #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
    #McpResourceCatalog #McpDispatcher #McpServer )
@@ -28,6 +28,7 @@ true
 ! ------------------- The worker core, in dependency order
 input smalltalk/core/McpError.gs
 input smalltalk/core/McpJson.gs
+input smalltalk/core/McpJsonRpcCodes.gs
 input smalltalk/core/McpTool.gs
 input smalltalk/core/McpToolRegistry.gs
 input smalltalk/core/McpReadLedger.gs

@@ -58,8 +58,8 @@ testArgumentsFailAsToolErrorsWhileTheRequestFailsAsAProtocolError
   result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","arguments":{"verbose":true}}}') at: 'result'.
   self assert: (result at: 'isError') == true.
   self assert: (((result at: 'structuredContent') at: 'error') at: 'kind') = 'invalidParams'.
-  self assert: (((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"no_such_tool"}}') at: 'error') at: 'code') = -32602.
-  self assert: (((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}') at: 'error') at: 'code') = -32602
+  self assert: (((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"no_such_tool"}}') at: 'error') at: 'code') = McpJsonRpcCodes invalidParams.
+  self assert: (((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}') at: 'error') at: 'code') = McpJsonRpcCodes invalidParams
 %
 category: 'tests'
 method: McpContractTest

@@ -103,22 +103,35 @@ textOf: aResult
 %
 category: 'tests - envelope'
 method: McpDispatcherTest
+testEachNamedCodeIsTheNumberOnTheWire
+  "The names stand for the numbers JSON-RPC 2.0 and MCP give these errors; clients match the
+   numbers, so a name that drifted would change every answer that uses it."
+  self assert: McpJsonRpcCodes parseError = -32700.
+  self assert: McpJsonRpcCodes invalidRequest = -32600.
+  self assert: McpJsonRpcCodes methodNotFound = -32601.
+  self assert: McpJsonRpcCodes invalidParams = -32602.
+  self assert: McpJsonRpcCodes internalError = -32603.
+  self assert: McpJsonRpcCodes toolNotGranted = -32001.
+  self assert: McpJsonRpcCodes resourceNotFound = -32002
+%
+category: 'tests - envelope'
+method: McpDispatcherTest
 testABatchIsAnInvalidRequest
   | response |
   response := self responseTo: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'.
-  self assert: ((response at: 'error') at: 'code') = -32600.
+  self assert: ((response at: 'error') at: 'code') = McpJsonRpcCodes invalidRequest.
   self assert: (response at: 'id') isNil
 %
 category: 'tests - envelope'
 method: McpDispatcherTest
 testABooleanIdIsAnInvalidRequest
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":true,"method":"ping"}') = -32600
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":true,"method":"ping"}') = McpJsonRpcCodes invalidRequest
 %
 category: 'tests - envelope'
 method: McpDispatcherTest
 testAMissingJsonrpcVersionIsAnInvalidRequest
-  self assert: (self errorCodeFor: '{"id":1,"method":"ping"}') = -32600.
-  self assert: (self errorCodeFor: '{"jsonrpc":"1.0","id":1,"method":"ping"}') = -32600
+  self assert: (self errorCodeFor: '{"id":1,"method":"ping"}') = McpJsonRpcCodes invalidRequest.
+  self assert: (self errorCodeFor: '{"jsonrpc":"1.0","id":1,"method":"ping"}') = McpJsonRpcCodes invalidRequest
 %
 category: 'tests - envelope'
 method: McpDispatcherTest
@@ -137,7 +150,7 @@ testBadUtf8IsAParseErrorNamingTheOffset
   | response error |
   response := self responseTo: '{"a":"' , (self bytes: #(255)) , '"}'.
   error := response at: 'error'.
-  self assert: (error at: 'code') = -32700.
+  self assert: (error at: 'code') = McpJsonRpcCodes parseError.
   self assert: ((error at: 'data') at: 'kind') = 'invalidUtf8'.
   self assert: ((error at: 'data') at: 'offset') = 6.
   self assert: (response at: 'id') isNil
@@ -153,13 +166,13 @@ method: McpDispatcherTest
 testMalformedJsonIsAParseError
   | error |
   error := (self responseTo: '{"jsonrpc":"2.0",') at: 'error'.
-  self assert: (error at: 'code') = -32700.
+  self assert: (error at: 'code') = McpJsonRpcCodes parseError.
   self assert: ((error at: 'data') at: 'kind') = 'parseError'
 %
 category: 'tests - envelope'
 method: McpDispatcherTest
 testParamsMustBeAnObject
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}') = -32602
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}') = McpJsonRpcCodes invalidParams
 %
 category: 'tests - methods'
 method: McpDispatcherTest
@@ -191,7 +204,7 @@ testInitializeEchoesAListedVersion
 category: 'tests - methods'
 method: McpDispatcherTest
 testInitializeNeedsAProtocolVersion
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}') = -32602
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}') = McpJsonRpcCodes invalidParams
 %
 category: 'tests - methods'
 method: McpDispatcherTest
@@ -220,13 +233,13 @@ testToolsListIsTheWholeRegistryInOnePage
 category: 'tests - methods'
 method: McpDispatcherTest
 testToolsListRefusesACursor
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"2"}}') = -32602
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"2"}}') = McpJsonRpcCodes invalidParams
 %
 category: 'tests - methods'
 method: McpDispatcherTest
 testUndeclaredMethodsAreMethodNotFound
   #('prompts/list' 'completion/complete' 'no/such') do: [:each |
-    self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"' , each , '"}') = -32601]
+    self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"' , each , '"}') = McpJsonRpcCodes methodNotFound]
 %
 category: 'tests - tools/call'
 method: McpDispatcherTest
@@ -276,7 +289,7 @@ testAnUnknownArgumentIsAnInvalidParamsToolError
 category: 'tests - tools/call'
 method: McpDispatcherTest
 testAnUnknownToolIsInvalidParams
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"no_such_tool"}}') = -32602
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"no_such_tool"}}') = McpJsonRpcCodes invalidParams
 %
 category: 'tests - tools/call'
 method: McpDispatcherTest
@@ -286,7 +299,7 @@ testAMissingRequiredArgumentIsAnInvalidParamsToolError
 category: 'tests - tools/call'
 method: McpDispatcherTest
 testAMissingToolNameIsInvalidParams
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}') = -32602
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}') = McpJsonRpcCodes invalidParams
 %
 category: 'tests - tools/call'
 method: McpDispatcherTest
@@ -405,11 +418,11 @@ testAnUnknownLevelIsInvalidParamsNamingTheLevels
   | channel error |
   channel := self installCapturingChannel: OrderedCollection new.
   error := (self responseTo: '{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}') at: 'error'.
-  self assert: (error at: 'code') = -32602.
+  self assert: (error at: 'code') = McpJsonRpcCodes invalidParams.
   McpChannel levels do: [:each |
     self assert: ((error at: 'message') findString: each startingAt: 1) > 0].
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{}}') = -32602.
-  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":3}}') = -32602.
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{}}') = McpJsonRpcCodes invalidParams.
+  self assert: (self errorCodeFor: '{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":3}}') = McpJsonRpcCodes invalidParams.
   self assert: channel level = 'info'
 %
 category: 'tests - channel'

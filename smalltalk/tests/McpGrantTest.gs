@@ -114,7 +114,7 @@ testACallOutsideTheGrantIsToolNotGrantedNamingItsToolset
   response := self call: 'greet'.
   self assert: (response includesKey: 'result') not.
   error := response at: 'error'.
-  self assert: (error at: 'code') = -32001.
+  self assert: (error at: 'code') = McpJsonRpcCodes toolNotGranted.
   data := error at: 'data'.
   self assert: (data at: 'kind') = 'toolNotGranted'.
   self assert: (data at: 'tool') = 'greet'.
@@ -127,7 +127,7 @@ testAnUnknownToolIsStillAnUnknownTool
   | response |
   self prepareGranting: #('McpSessionToolset').
   response := self call: 'no_such_tool'.
-  self assert: ((response at: 'error') at: 'code') = -32602
+  self assert: ((response at: 'error') at: 'code') = McpJsonRpcCodes invalidParams
 %
 category: 'tests'
 method: McpGrantTest

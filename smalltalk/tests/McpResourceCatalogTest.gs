@@ -68,7 +68,7 @@ testWhatIsNotThereIsResourceNotFound
   #('gemstone://Mcp/NoSuchClass' 'gemstone://NoSuchDictionary/McpServer' 'gemstone://Mcp/McpServer/instance/noSuchSelector'
     'gemstone://Mcp/McpServer/sideways/x' 'file:///etc/passwd' 'gemstone://Mcp/McpServer/instance/%ZZ') do: [:each | | error |
       error := (self request: 'resources/read' params: '{"uri":"' , each , '"}') at: 'error'.
-      self assert: (error at: 'code') = -32002.
+      self assert: (error at: 'code') = McpJsonRpcCodes resourceNotFound.
       self assert: ((error at: 'data') at: 'uri') = each]
 %
 category: 'tests'
@@ -79,7 +79,7 @@ testTheListPagesTheClassesAndRefusesAForeignCursor
   uris := (result at: 'resources') collect: [:each | each at: 'uri'].
   self assert: uris size <= McpResourceCatalog pageSize.
   self assert: ((result includesKey: 'nextCursor') or: [uris includes: 'gemstone://Mcp/McpServer']).
-  self assert: (((self request: 'resources/list' params: '{"cursor":"x1"}') at: 'error') at: 'code') = -32602
+  self assert: (((self request: 'resources/list' params: '{"cursor":"x1"}') at: 'error') at: 'code') = McpJsonRpcCodes invalidParams
 %
 category: 'tests'
 method: McpResourceCatalogTest
@@ -101,7 +101,7 @@ testASubscriptionIsBoundedPerSession
     self assert: (answer includesKey: 'result')].
   answer := self request: 'resources/subscribe'
     params: '{"uri":"gemstone://Globals/Object/instance/' , (McpResourceCatalog encode: (selectors at: McpResourceCatalog maxSubscriptions + 1)) , '"}'.
-  self assert: ((answer at: 'error') at: 'code') = -32602.
+  self assert: ((answer at: 'error') at: 'code') = McpJsonRpcCodes invalidParams.
   self assert: server resources subscriptionCount = McpResourceCatalog maxSubscriptions.
   self assert: (((self request: 'io.github.gemstone-mcp/resourceUpdates' params: '{}') at: 'result') at: 'updated') isEmpty
 %

@@ -204,7 +204,7 @@ testHandleBeforeAPrepareIsAWorkerError
   | response |
   McpServer install: nil.
   response := McpJson parse: (McpServer mcpHandle: '{"jsonrpc":"2.0","id":1,"method":"ping"}').
-  self assert: ((response at: 'error') at: 'code') = -32603.
+  self assert: ((response at: 'error') at: 'code') = McpJsonRpcCodes internalError.
   self assert: (((response at: 'error') at: 'data') at: 'kind') = 'workerError'
 %
 category: 'tests - prepare'
