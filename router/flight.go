@@ -176,11 +176,7 @@ func (f *flight) Message(msg []byte) error {
 	ev := flightEvent{msg: msg, method: env.Method}
 	if len(env.ID) > 0 {
 		key := ""
-		if p, err := jsonrpc.Members(env.Params); err == nil {
-			if meta, err := jsonrpc.Members(p["_meta"]); err == nil {
-				_ = json.Unmarshal(meta[metaInputKey], &key)
-			}
-		}
+		_ = json.Unmarshal(jsonrpc.MetaValue(env.Params, metaInputKey), &key)
 		if key == "" {
 			_ = json.Unmarshal(env.ID, &key)
 		}
@@ -683,6 +679,11 @@ func statelessAdvice(reply []byte) []byte {
 		return reply
 	}
 	return out
+}
+
+func marshalRaw(m map[string]json.RawMessage) ([]byte, bool) {
+	b, err := json.Marshal(m)
+	return b, err == nil
 }
 
 // cancelStateless honours a notifications/cancelled on the stateless wire. The revision's own

@@ -79,6 +79,12 @@ func (l *listenerSet) offer(owner session.Owner, method string, msg []byte) bool
 	}
 	var uri string
 	_ = json.Unmarshal(n.Params["uri"], &uri)
+	// The notification as a listen stream carries it, before its subscription id.
+	raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": n.Params})
+	if err != nil {
+		return true
+	}
+	base := jsonrpc.Message{Kind: jsonrpc.Notification, Method: method, Raw: raw}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for ln := range l.set {
@@ -86,22 +92,15 @@ func (l *listenerSet) offer(owner session.Owner, method string, msg []byte) bool
 			(kind != "resourceSubscriptions" && ln.owner != owner) {
 			continue
 		}
-		meta := map[string]json.RawMessage{}
-		if raw := n.Params["_meta"]; len(raw) > 0 {
-			_ = json.Unmarshal(raw, &meta)
-		}
-		meta[metaSubscriptionID], _ = json.Marshal(ln.id)
-		params := map[string]json.RawMessage{}
-		for k, v := range n.Params {
-			params[k] = v
-		}
-		params["_meta"], _ = json.Marshal(meta)
-		out, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+		tagged, err := jsonrpc.WithMeta(base, func(meta map[string]json.RawMessage) bool {
+			meta[metaSubscriptionID], _ = json.Marshal(ln.id)
+			return true
+		})
 		if err != nil {
 			continue
 		}
 		select {
-		case ln.out <- out:
+		case ln.out <- tagged.Raw:
 		default:
 		}
 	}

@@ -41,33 +41,15 @@ func withParamHeaders(r *http.Request, m jsonrpc.Message) (jsonrpc.Message, []by
 	if len(headers) > maxParamHeaders {
 		return m, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: more than 32 Mcp-Param-* headers", "tooManyParamHeaders")
 	}
-	top, err := jsonrpc.Members(m.Raw)
+	value, err := json.Marshal(headers)
 	if err != nil {
 		return m, nil
 	}
-	params, err := jsonrpc.Members(top["params"])
-	if err != nil {
-		return m, nil
-	}
-	meta, err := jsonrpc.Members(params["_meta"])
-	if err != nil {
-		return m, nil
-	}
-	meta[metaParamHeaders], _ = json.Marshal(headers)
-	ok := true
-	var b []byte
-	if params["_meta"], ok = marshalRaw(meta); !ok {
-		return m, nil
-	}
-	if b, ok = marshalRaw(params); !ok {
-		return m, nil
-	}
-	top["params"] = b
-	if b, ok = marshalRaw(top); !ok {
-		return m, nil
-	}
-	m.Raw, m.Params = b, top["params"]
-	return m, nil
+	out, _ := jsonrpc.WithMeta(m, func(meta map[string]json.RawMessage) bool {
+		meta[metaParamHeaders] = value
+		return true
+	})
+	return out, nil
 }
 
 func cutPrefixFold(s, prefix string) (string, bool) {

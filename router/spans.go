@@ -133,60 +133,27 @@ func withTraceparent(m jsonrpc.Message, sc trace.SpanContext) ([]byte, bool) {
 	if !sc.IsValid() || (m.Kind != jsonrpc.Request && m.Kind != jsonrpc.Notification) {
 		return nil, false
 	}
-	top, err := jsonrpc.Members(m.Raw)
-	if err != nil {
-		return nil, false
-	}
-	params := map[string]json.RawMessage{}
-	if raw := top["params"]; len(raw) > 0 && string(raw) != "null" {
-		if params, err = jsonrpc.Members(raw); err != nil {
-			return nil, false // params that are not an object are the worker's to refuse
-		}
-	}
-	meta := map[string]json.RawMessage{}
-	if raw := params["_meta"]; len(raw) > 0 && string(raw) != "null" {
-		if meta, err = jsonrpc.Members(raw); err != nil {
-			return nil, false
-		}
-	}
 	carrier := propagation.MapCarrier{}
 	traceContext.Inject(trace.ContextWithSpanContext(context.Background(), sc), carrier)
-	for k, v := range carrier {
-		meta[k], _ = json.Marshal(v)
+	out, err := jsonrpc.WithMeta(m, func(meta map[string]json.RawMessage) bool {
+		for k, v := range carrier {
+			meta[k], _ = json.Marshal(v)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, false // params that are not an object are the worker's to refuse
 	}
-	var ok bool
-	if params["_meta"], ok = marshalRaw(meta); !ok {
-		return nil, false
-	}
-	if top["params"], ok = marshalRaw(params); !ok {
-		return nil, false
-	}
-	return marshalRaw(top)
-}
-
-func marshalRaw(m map[string]json.RawMessage) ([]byte, bool) {
-	b, err := json.Marshal(m)
-	return b, err == nil
+	return out.Raw, true
 }
 
 // metaCarrier reads the W3C trace context from params._meta, nil when there is none.
 func metaCarrier(params json.RawMessage) propagation.MapCarrier {
-	if len(params) == 0 {
-		return nil
-	}
-	p, err := jsonrpc.Members(params)
-	if err != nil {
-		return nil
-	}
-	meta, err := jsonrpc.Members(p["_meta"])
-	if err != nil {
-		return nil
-	}
 	var parent, state string
-	if json.Unmarshal(meta["traceparent"], &parent) != nil || !validTraceparent(parent) {
+	if json.Unmarshal(jsonrpc.MetaValue(params, "traceparent"), &parent) != nil || !validTraceparent(parent) {
 		return nil
 	}
-	_ = json.Unmarshal(meta["tracestate"], &state)
+	_ = json.Unmarshal(jsonrpc.MetaValue(params, "tracestate"), &state)
 	return propagation.MapCarrier{"traceparent": parent, "tracestate": state}
 }
 
@@ -225,37 +192,17 @@ func withoutForeignTraceparent(m jsonrpc.Message) jsonrpc.Message {
 	if !bytes.Contains(m.Params, []byte("traceparent")) && !bytes.Contains(m.Params, []byte(`\u`)) {
 		return m
 	}
-	top, err := jsonrpc.Members(m.Raw)
-	if err != nil {
-		return m
-	}
-	params, err := jsonrpc.Members(top["params"])
-	if err != nil {
-		return m
-	}
-	meta, err := jsonrpc.Members(params["_meta"])
-	if err != nil {
-		return m
-	}
-	raw, ok := meta["traceparent"]
-	var parent string
-	if !ok || (json.Unmarshal(raw, &parent) == nil && validTraceparent(parent)) {
-		return m
-	}
-	delete(meta, "traceparent")
-	delete(meta, "tracestate")
-	var b []byte
-	if params["_meta"], ok = marshalRaw(meta); !ok {
-		return m
-	}
-	if top["params"], ok = marshalRaw(params); !ok {
-		return m
-	}
-	if b, ok = marshalRaw(top); !ok {
-		return m
-	}
-	m.Raw, m.Params = b, top["params"]
-	return m
+	out, _ := jsonrpc.WithMeta(m, func(meta map[string]json.RawMessage) bool {
+		raw, ok := meta["traceparent"]
+		var parent string
+		if !ok || (json.Unmarshal(raw, &parent) == nil && validTraceparent(parent)) {
+			return false
+		}
+		delete(meta, "traceparent")
+		delete(meta, "tracestate")
+		return true
+	})
+	return out
 }
 
 // nameShape is what a method or tool name in a span looks like; a client sends any string, and

@@ -342,13 +342,8 @@ func (s *Server) refuseStatelessVersion(w http.ResponseWriter, m jsonrpc.Message
 
 // metaVersion reads params._meta's protocol version of a request, "" when it has none.
 func metaVersion(m jsonrpc.Message) string {
-	p, err := jsonrpc.Members(m.Params)
-	if err != nil || len(p["_meta"]) == 0 {
-		return ""
-	}
-	meta, err := jsonrpc.Members(p["_meta"])
 	var v string
-	if err != nil || json.Unmarshal(meta[metaProtocolVersion], &v) != nil {
+	if json.Unmarshal(jsonrpc.MetaValue(m.Params, metaProtocolVersion), &v) != nil {
 		return ""
 	}
 	return v

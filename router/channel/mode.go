@@ -71,16 +71,8 @@ func (m *Mode) Begin(w http.ResponseWriter, r *http.Request, sess *session.Sessi
 
 // progressToken reads params._meta.progressToken, exactly (nil when absent or unusable).
 func progressToken(params json.RawMessage) json.RawMessage {
-	if len(params) == 0 {
-		return nil
-	}
-	p, err := jsonrpc.Members(params)
-	if err != nil || len(p["_meta"]) == 0 {
-		return nil
-	}
-	meta, err := jsonrpc.Members(p["_meta"])
-	tok := meta["progressToken"]
-	if err != nil || len(tok) == 0 || (tok[0] != '"' && tok[0] != '-' && (tok[0] < '0' || tok[0] > '9')) {
+	tok := jsonrpc.MetaValue(params, "progressToken")
+	if len(tok) == 0 || (tok[0] != '"' && tok[0] != '-' && (tok[0] < '0' || tok[0] > '9')) {
 		return nil
 	}
 	return tok
