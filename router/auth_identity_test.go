@@ -15,12 +15,12 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // loginRecorder remembers the login of every launch.
 type loginRecorder struct {
-	*fakeworker.Launcher
+	*workertest.Launcher
 	mu     sync.Mutex
 	logins []worker.LoginSpec
 }
@@ -56,7 +56,7 @@ func newAuthRouter(t *testing.T) *authRouter {
 // the options.
 func newAuthRouterWith(t *testing.T, userClaim string, tune func(*router.Options)) *authRouter {
 	t.Helper()
-	ar := &authRouter{is: authtest.NewIssuer(t), launcher: &loginRecorder{Launcher: fakeworker.New()}, identity: auth.NewIdentity(userClaim, zerolog.Nop())}
+	ar := &authRouter{is: authtest.NewIssuer(t), launcher: &loginRecorder{Launcher: workertest.New()}, identity: auth.NewIdentity(userClaim, zerolog.Nop())}
 	var h http.Handler = http.NotFoundHandler()
 	ar.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(ar.ts.Close)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // BenchmarkEchoThroughTheHandler is the front end's own cost per tools/call (gates, parse,
@@ -22,7 +22,7 @@ import (
 // handler that writes fixed JSON through the same httptest recorder.
 func BenchmarkEchoThroughTheHandler(b *testing.B) {
 	srv := router.New(router.Options{
-		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		Launcher: workertest.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "b", Log: zerolog.New(io.Discard),
 	})
 	h := srv.Handler()
@@ -69,7 +69,7 @@ func BenchmarkBaselineFixedJSONHandler(b *testing.B) {
 // result stamped), with a pool as large as the parallelism, so the two compare per call.
 func BenchmarkStatelessEchoThroughTheHandler(b *testing.B) {
 	srv := router.New(router.Options{
-		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		Launcher: workertest.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "b", Log: zerolog.New(io.Discard),
 		StatelessPool: runtime.GOMAXPROCS(0),
 	})
@@ -99,7 +99,7 @@ func BenchmarkStatelessEchoThroughTheHandler(b *testing.B) {
 // its session argument, so the cost of routing by the argument shows against the pool's.
 func BenchmarkHandleEchoThroughTheHandler(b *testing.B) {
 	srv := router.New(router.Options{
-		Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+		Launcher: workertest.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "b", Log: zerolog.New(io.Discard),
 	})
 	h := srv.Handler()

@@ -11,7 +11,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func busy(f *fixture, sid string) func() bool {
@@ -80,7 +80,7 @@ func TestCancellingAQueuedRequestMeansItNeverRuns(t *testing.T) {
 }
 
 func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.RequestTimeout = 200 * time.Millisecond })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.RequestTimeout = 200 * time.Millisecond })
 	sid := f.open()
 	r := f.post(sid, call("slow-1", "sleep", `{"ms":20000}`))
 	wantError(t, r, http.StatusOK, -32001, "requestTimeout")
@@ -97,7 +97,7 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *test
 }
 
 func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.RequestTimeout = 100 * time.Millisecond
 		o.MaxSessions = 1
 	})
@@ -112,7 +112,7 @@ func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
 }
 
 func TestDeadGemAnswersSessionGoneAndFreesSlot(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 1 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 1 })
 	sid := f.open()
 	r := f.post(sid, call(42, "die", `{}`))
 	wantError(t, r, http.StatusOK, -32001, "sessionGone")
@@ -153,7 +153,7 @@ func TestGemKilledMidCallAnswersSessionGone(t *testing.T) {
 }
 
 // flakyLauncher wraps the fake so its gems fail with an ordinary (non-fatal) GemStone error.
-type flakyLauncher struct{ *fakeworker.Launcher }
+type flakyLauncher struct{ *workertest.Launcher }
 
 type flakyGem struct{ worker.Gem }
 
@@ -174,7 +174,7 @@ func (g flakyGem) Handle(ctx context.Context, msg []byte) ([]byte, error) {
 }
 
 func TestOrdinaryWorkerErrorAnswersWorkerErrorAndTheSessionKeepsServing(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) { o.Launcher = flakyLauncher{l} })
+	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) { o.Launcher = flakyLauncher{l} })
 	sid := f.open()
 	r := f.post(sid, call(1, "echo", `{"text":"explode"}`))
 	wantError(t, r, http.StatusOK, -32603, "workerError")
@@ -194,7 +194,7 @@ func TestOrdinaryWorkerErrorAnswersWorkerErrorAndTheSessionKeepsServing(t *testi
 }
 
 func TestLongLoginIsBoundedByLoginTimeout(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) {
 		o.LoginTimeout = 100 * time.Millisecond
 		l.LoginDelay = 10 * time.Second
 	})

@@ -13,7 +13,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func TestASecondRequestQueuesBehindTheFirst(t *testing.T) {
@@ -84,7 +84,7 @@ func TestALongCallDelaysNeitherAnotherSessionNorNewConnections(t *testing.T) {
 }
 
 func TestGetOpensTheSessionsStreamWhichKeepsAliveAndEndsWithTheSession(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Stream = sse.Options{Keepalive: 50 * time.Millisecond}
 	})
 	sid := f.open()
@@ -147,7 +147,7 @@ func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
 // uncancellableLauncher finishes its login even after its context is cancelled, as a GCI
 // login past its point of no return does.
 type uncancellableLauncher struct {
-	*fakeworker.Launcher
+	*workertest.Launcher
 	started chan struct{}
 }
 
@@ -159,7 +159,7 @@ func (l uncancellableLauncher) Launch(ctx context.Context, s worker.LoginSpec, c
 
 func TestCloseDuringALoginLeavesNoGemBehind(t *testing.T) {
 	started := make(chan struct{})
-	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) {
 		o.Launcher = uncancellableLauncher{Launcher: l, started: started}
 	})
 	done := make(chan reply, 1)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func TestUnsupportedProtocolVersionListsTheSupportedOnesAsData(t *testing.T) {
@@ -34,7 +34,7 @@ func TestUnsupportedProtocolVersionListsTheSupportedOnesAsData(t *testing.T) {
 
 func TestANotificationWhoseSessionEndedFirstIsUndeliveredNotAnError(t *testing.T) {
 	obs := &recordingObserver{}
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Observer = obs })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Observer = obs })
 	sid := f.open()
 	busy := make(chan reply, 1)
 	go func() { r, _ := f.try(sid, call(2, "sleep", `{"ms":5000}`)); busy <- r }()

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // FuzzPostBody drives arbitrary bodies through the whole request path (trace, gates,
@@ -44,7 +44,7 @@ func FuzzPostBody(f *testing.F) {
 		f.Add([]byte(s), true)
 		f.Add([]byte(s), false)
 	}
-	l := fakeworker.New()
+	l := workertest.New()
 	srv := router.New(router.Options{
 		Launcher: l, Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "fz", RequestTimeout: 500 * time.Millisecond,

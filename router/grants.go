@@ -14,18 +14,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
-// Grants lets a request's token choose which toolsets of the surface its session is offered
-// (the network-facing mode's MCP_SCOPE_TOOLSETS; router/auth implements it). The router
-// reads no tool: the worker says a tool lies outside the grant (worker.NotGrantedKind, naming
-// the toolset), and Grants says which scope to ask for.
-type Grants interface {
-	// Granted is the list of toolsets the request's token may see, never nil.
-	Granted(ctx context.Context) []string
-	// StepUp is the WWW-Authenticate challenge of the 403 for a call into toolset, and the
-	// scopes it asks for; ok is false when no scope grants toolset.
-	StepUp(ctx context.Context, toolset string) (challenge string, scopes []string, ok bool)
-}
-
 // grantedGem is a session's gem with the grant it was last given. Its grant changes only in
 // a call's turn (the prelude), so no lock against the gem is needed; mu guards current for
 // readers outside the turn (tests).

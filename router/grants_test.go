@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
 )
 
 // headerGrants grants what the test's X-Grant header lists (the stand-in for a token's
@@ -38,8 +38,8 @@ func (headerGrants) StepUp(_ context.Context, toolset string) (string, []string,
 	return `Bearer error="insufficient_scope", scope="need:` + toolset + `"`, []string{"need:" + toolset}, true
 }
 
-func grantsFixture(t *testing.T, tune ...func(*router.Options, *fakeworker.Launcher)) *fixture {
-	return newFixture(t, append([]func(*router.Options, *fakeworker.Launcher){func(o *router.Options, _ *fakeworker.Launcher) {
+func grantsFixture(t *testing.T, tune ...func(*router.Options, *workertest.Launcher)) *fixture {
+	return newFixture(t, append([]func(*router.Options, *workertest.Launcher){func(o *router.Options, _ *workertest.Launcher) {
 		o.Prepare.Toolsets = []string{fixtureworker.ToolsetName, fixtureworker.WriteToolsetName, fixtureworker.ExecToolsetName}
 		o.Grants = headerGrants{}
 		o.Auth = func(next http.Handler) http.Handler {
@@ -137,7 +137,7 @@ func (g grantless) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 }
 
 func TestAWorkerThatCannotApplyAGrantOpensNoSession(t *testing.T) {
-	f := grantsFixture(t, func(o *router.Options, l *fakeworker.Launcher) { o.Launcher = grantless{l} })
+	f := grantsFixture(t, func(o *router.Options, l *workertest.Launcher) { o.Launcher = grantless{l} })
 	r := f.do(http.MethodPost, "", initBody, "X-Grant", fixtureworker.ToolsetName)
 	if r.Status != 200 || r.RPC.Kind() != "grantUnsupported" || r.Header.Get("Mcp-Session-Id") != "" {
 		t.Fatalf("initialize on a grantless worker: %d %s", r.Status, r.Body)

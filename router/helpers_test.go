@@ -13,7 +13,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // fixture is a router on an httptest server with fake gems behind it.
@@ -21,13 +21,13 @@ type fixture struct {
 	t   *testing.T
 	srv *router.Server
 	ts  *httptest.Server
-	l   *fakeworker.Launcher
+	l   *workertest.Launcher
 	log *mcptest.LogBuffer
 }
 
-func newFixture(t *testing.T, tune ...func(*router.Options, *fakeworker.Launcher)) *fixture {
+func newFixture(t *testing.T, tune ...func(*router.Options, *workertest.Launcher)) *fixture {
 	t.Helper()
-	l := fakeworker.New()
+	l := workertest.New()
 	logs := &mcptest.LogBuffer{}
 	o := router.Options{
 		Launcher:    l,

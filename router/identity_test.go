@@ -10,7 +10,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 type principalKey struct{}
@@ -54,7 +54,7 @@ func (i *testIdentity) LoginRefusedHint(context.Context) string {
 
 func TestWithAnIdentityGemsLogInAsThePrincipalAndSessionsAreTheirs(t *testing.T) {
 	id := &testIdentity{}
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Auth, o.Identity = headerAuth, id })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Auth, o.Identity = headerAuth, id })
 	r := f.post("", initBody, "X-Principal", "alice")
 	wantStatus(t, r, http.StatusOK)
 	sid := r.Header.Get("Mcp-Session-Id")
@@ -72,9 +72,9 @@ func TestWithAnIdentityGemsLogInAsThePrincipalAndSessionsAreTheirs(t *testing.T)
 
 func TestWithAnIdentityARefusedLoginCarriesItsHintAndNoPrincipalOpensNothing(t *testing.T) {
 	id := &testIdentity{}
-	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) {
 		o.Auth, o.Identity = headerAuth, id
-		l.LoginError = fakeworker.LoginDenied("login denied for bob")
+		l.LoginError = workertest.LoginDenied("login denied for bob")
 	})
 	r := f.post("", initBody, "X-Principal", "bob")
 	wantError(t, r, http.StatusOK, -32001, "loginDenied")

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func TestMalformedJSONIs400WithParseError(t *testing.T) {
@@ -54,7 +54,7 @@ func TestInvalidUTF8IsAParseErrorNamingTheByteOffsetAndIsNotForwarded(t *testing
 
 func TestBodyOverTheLimitIs413(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxBody = 1024 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxBody = 1024 })
 	sid := f.open()
 	big := call(1, "echo", `{"text":"`+strings.Repeat("x", 2000)+`"}`)
 	wantStatus(t, f.post(sid, big), http.StatusRequestEntityTooLarge)
@@ -76,7 +76,7 @@ func TestBodyOverTheLimitIs413(t *testing.T) {
 // listen serves the router through its own http.Server settings (header timeout and size).
 func listen(t *testing.T, o func(*router.Options)) (*router.Server, string) {
 	t.Helper()
-	f := newFixture(t, func(opts *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(opts *router.Options, _ *workertest.Launcher) {
 		if o != nil {
 			o(opts)
 		}

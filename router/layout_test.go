@@ -24,12 +24,13 @@ func deps(t *testing.T, pkgs ...string) []string {
 	return ours
 }
 
-// The layers of docs/architecture.md: the transport and the fake worker reach nothing below the
-// worker seam, and the router reaches none of its plug-ins (they plug into its Options).
+// The layers of docs/architecture.md: the transport and the in-process test worker reach
+// nothing below the worker seam, and the router reaches none of its plug-ins (they plug into
+// its Options).
 func TestTheTransportReachesNeitherTheBindingNorItsPlugIns(t *testing.T) {
-	for _, p := range deps(t, "../router/...", "../worker/fakeworker") {
+	for _, p := range deps(t, "../router/...", "../worker/workertest/...") {
 		if p == "gemstone" || p == "worker/gciworker" {
-			t.Errorf("the router or the fake worker depends on %s", p)
+			t.Errorf("the router or the test worker depends on %s", p)
 		}
 	}
 	for _, p := range deps(t, ".") {
@@ -37,6 +38,29 @@ func TestTheTransportReachesNeitherTheBindingNorItsPlugIns(t *testing.T) {
 			if p == plugin {
 				t.Errorf("package router depends on its plug-in %s", p)
 			}
+		}
+	}
+}
+
+// Everything outside test/ is product: it may be built into a binary or imported by one, so
+// none of it (its tests aside) may import a package under test/, directly or through another.
+func TestNoProductPackageImportsTest(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}", "../...").Output()
+	if err != nil {
+		t.Fatalf("go list ../...: %v", err)
+	}
+	var product []string
+	for _, p := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(p, module+"test/") {
+			product = append(product, p)
+		}
+	}
+	if len(product) < 10 {
+		t.Fatalf("go list found only %d product packages: %v", len(product), product)
+	}
+	for _, p := range deps(t, product...) {
+		if strings.HasPrefix(p, "test/") {
+			t.Errorf("a product package depends on %s (go list -deps names it)", p)
 		}
 	}
 }

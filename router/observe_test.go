@@ -7,7 +7,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 type recordingObserver struct {
@@ -41,7 +41,7 @@ func (o *recordingObserver) outcomes() map[string]int {
 
 func TestTheObserverHearsEveryCallOutcomeAndFailedLaunch(t *testing.T) {
 	obs := &recordingObserver{}
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Observer = obs
 		o.RequestTimeout = 100 * time.Millisecond
 	})
@@ -55,7 +55,7 @@ func TestTheObserverHearsEveryCallOutcomeAndFailedLaunch(t *testing.T) {
 		return o["initialize ok"] == 1 && o["notifications/initialized ok"] == 1 && o["tools/call ok"] == 1 &&
 			o["tools/call requestTimeout"] == 1 && o["tools/call sessionGone"] == 1
 	})
-	f.l.LoginError = fakeworker.LoginDenied("login denied")
+	f.l.LoginError = workertest.LoginDenied("login denied")
 	f.post("", initBody)
 	obs.mu.Lock()
 	defer obs.mu.Unlock()

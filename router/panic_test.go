@@ -8,7 +8,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 type panickyLauncher struct{}
@@ -18,7 +18,7 @@ func (panickyLauncher) Launch(context.Context, worker.LoginSpec, worker.PrepareC
 }
 
 func TestAPanicIsLoggedAndAnsweredNotADroppedConnection(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Launcher = panickyLauncher{} })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Launcher = panickyLauncher{} })
 	r := f.post("", initBody)
 	wantError(t, r, http.StatusInternalServerError, -32603, "")
 	if !strings.Contains(f.log.String(), "a bug in a launcher") {

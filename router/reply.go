@@ -10,30 +10,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
-// ResponseMode decides how the answer to one POSTed request is written. JSONResponses writes
-// one application/json body, which is all a worker without a channel can produce: it speaks
-// only when its call returns. The worker-to-router channel (router/channel, docs/channel.md)
-// plugs in a mode that answers JSON until the worker speaks during the call (progress, log,
-// elicitation) and then turns the answer into a text/event-stream; the router itself does not
-// know which mode it is given.
-type ResponseMode interface {
-	// Begin starts the answer to request m on session sess. It is called before the call
-	// queues; the session's InFlight says when it runs (one call at a time per session, so a
-	// worker's mid-call message belongs to InFlight's call).
-	Begin(w http.ResponseWriter, r *http.Request, sess *session.Session, m jsonrpc.Message) Answer
-}
-
-// Answer is the answer to one POSTed request in the making.
-type Answer interface {
-	// Message writes a message produced while the request runs, before its final answer.
-	// A mode that cannot (JSON) answers ErrNoStream; the caller then uses the session's
-	// standalone stream.
-	Message(msg []byte) error
-	// Final writes the request's response and ends the answer. header holds extra headers
-	// (MCP-Session-Id on initialize).
-	Final(status int, header http.Header, body []byte)
-}
-
 // ErrNoStream: this answer cannot carry messages ahead of the response.
 var ErrNoStream = errors.New("router: the response mode cannot send messages before the answer")
 

@@ -88,7 +88,7 @@ func (lw *listenerWatch) remove(ln *listener) {
 }
 
 // deliver hands the update to each stream that subscribed to uri, tagged with its subscription
-// id; a stream whose buffer is full misses it (listen.go's bound).
+// id; a stream whose buffer is full misses it (stateless_subscriptions.go's bound).
 func (lw *listenerWatch) deliver(uri string) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()

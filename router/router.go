@@ -1,24 +1,3 @@
-// Package router is the MCP Streamable HTTP front end: it owns the /mcp endpoint, every
-// session id and every network policy, and forwards each client message to that client's
-// worker gem untouched (docs/transport.md has the verb × condition table).
-//
-//	request ─▶ recover ─▶ readTimeout ─▶ trace ─▶ Host ─▶ Origin ─▶ [auth] ─▶ body limit ─▶ MCP-Protocol-Version ─▶ session lookup [+ owner] ─▶ POST / GET / DELETE
-//	                                                                                                      │
-//	             session.Table ──id──▶ session.Session ──FIFO, one call at a time──▶ worker.Gem ◀─────┘
-//
-// The gates are composed in one place, Server.Handler, so their order can be read there.
-// Which goroutine runs what: a POSTed request runs its worker call on its own HTTP
-// goroutine, queued behind earlier calls of the same session; ping, cancellation and
-// POSTed responses are answered by the front end without queueing; a GET stream runs on its
-// request's goroutine until the client leaves, the session ends or the server shuts down.
-//
-// Seams (docs/transport.md): StreamOpener serves GET /mcp (by default the session's own
-// stream, which the channel wraps to resume a POST stream); Lifetime is the session-lifetime
-// policy the router starts on its sessions; Auth and Identity make the network-facing mode (a
-// principal per request, sessions bound to it, gems logged in as it); Public serves documents
-// outside the gates (the OAuth metadata); Observer and Metrics feed /metrics. Answers to
-// POSTed requests go through ResponseMode (JSON until the worker speaks: router/channel,
-// docs/channel.md).
 package router
 
 import (
@@ -35,9 +14,9 @@ import (
 	"github.com/rs/zerolog"
 	oteltrace "go.opentelemetry.io/otel/trace"
 
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/messagelog"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
-	"github.com/gemstone-mcp/mcp-gemstone/router/internal/trace"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
@@ -152,14 +131,6 @@ type Options struct {
 // write deadline (the stream itself is router/internal/sse, a part of the router).
 type StreamOptions = sse.Options
 
-// SessionPart is what a plug-in keeps on a session it helped prepare (the channel's
-// endpoint): Join gives it the session once the login has succeeded, after which the session
-// holds it and closes it when it ends; if the login fails, the router closes it instead.
-type SessionPart interface {
-	session.Part
-	Join(*session.Session)
-}
-
 // Server is the front end's state: the session table and the configuration of the gates.
 type Server struct {
 	o        Options
@@ -256,7 +227,7 @@ func (s *Server) Handler() http.Handler {
 	r.Use(s.recoverPanics)
 	r.Use(s.readTimeout) // arms the body-read timer first, so the trace's read-ahead is bounded too
 	if s.o.Trace {
-		r.Use(trace.Middleware(trace.Options{
+		r.Use(messagelog.Middleware(messagelog.Options{
 			Limit: s.o.TraceLimit, MaxRead: s.o.MaxBody + 1, SessionHeader: SessionHeader,
 			Log: s.o.Log.With().Str("component", "trace").Logger(),
 		}))
@@ -346,16 +317,6 @@ func (s *Server) Close(ctx context.Context) {
 			}
 		}
 	})
-}
-
-func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if s.closing.Err() != nil {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("shutting down\n"))
-		return
-	}
-	_, _ = w.Write([]byte("ok\n"))
 }
 
 // MaxHeaderBytes bounds a request's header block; past it net/http answers 431.

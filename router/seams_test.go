@@ -12,7 +12,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // recordingMode is a ResponseMode that remembers what it was begun for and answers as JSON.
@@ -30,7 +30,7 @@ func (m *recordingMode) Begin(w http.ResponseWriter, r *http.Request, sess *sess
 
 func TestTheResponseModeIsBegunPerRequestWithItsSessionAndMessage(t *testing.T) {
 	mode := &recordingMode{}
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Responses = mode })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Responses = mode })
 	sid := f.open()
 	f.post(sid, call(7, "echo", `{"text":"x"}`))
 	f.post(sid, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)               // answered by the front end
@@ -44,7 +44,7 @@ func TestTheResponseModeIsBegunPerRequestWithItsSessionAndMessage(t *testing.T) 
 
 func TestPrepareSessionAdjustsEachSessionsConfigAndCanRefuse(t *testing.T) {
 	refuse := false
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.MaxSessions = 1
 		o.PrepareSession = func(_ context.Context, id string, cfg *worker.PrepareConfig) (router.SessionPart, error) {
 			if refuse {
@@ -87,7 +87,7 @@ func (p *recordedPart) state() (string, int) {
 
 func TestAPreparedPartJoinsItsSessionAndIsClosedOnceWhenItEndsOrItsLoginFails(t *testing.T) {
 	var parts []*recordedPart
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.PrepareSession = func(context.Context, string, *worker.PrepareConfig) (router.SessionPart, error) {
 			p := &recordedPart{}
 			parts = append(parts, p)

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func TestForeignOriginIs403AndLoopbackOrAbsentOriginPasses(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.AllowedOrigins = []string{"app.example.com", "https://exact.example.org"}
 	})
 	for _, origin := range []string{"https://evil.example", "null", "http://localhost.evil.example:8000", "https://exact.example.org:444"} {
@@ -26,7 +26,7 @@ func TestForeignOriginIs403AndLoopbackOrAbsentOriginPasses(t *testing.T) {
 }
 
 func TestForeignHostIs403AgainstDNSRebinding(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.AllowedHosts = []string{"mcp.internal"} })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.AllowedHosts = []string{"mcp.internal"} })
 	for _, host := range []string{"evil.example.com", "evil.example.com:8000", "127.0.0.1.nip.io"} {
 		wantError(t, f.post("", initBody, "Host", host), http.StatusForbidden, -32600, "hostRefused")
 	}
@@ -50,7 +50,7 @@ func TestHealthzAnswersWithoutTheMCPGates(t *testing.T) {
 }
 
 func TestMetricsIsBehindTheHostAndOriginGates(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Metrics = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("calls 0\n")) })
 	})
 	get := func(host, origin string) *http.Response {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 var hex128 = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -36,7 +36,7 @@ func TestInitializeOpensASessionWithA128BitVisibleASCIIId(t *testing.T) {
 }
 
 func TestRouterIDPrefixesSessionIDsWhenAsked(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.RouterID, o.IDPrefixed = "edge7", true })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.RouterID, o.IDPrefixed = "edge7", true })
 	sid := f.open()
 	if !strings.HasPrefix(sid, "edge7-") || !hex128.MatchString(strings.TrimPrefix(sid, "edge7-")) {
 		t.Fatalf("session id %q: want edge7- then 32 hex digits", sid)
@@ -62,7 +62,7 @@ func TestPrepareConfigCarriesTheOneProtocolListAndContract(t *testing.T) {
 }
 
 func TestSessionCapRefusesWithSessionLimitAndAttemptsNoLogin(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 2 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 2 })
 	f.open()
 	f.open()
 	r := f.post("", initBody)
@@ -82,14 +82,14 @@ func TestSessionCapRefusesWithSessionLimitAndAttemptsNoLogin(t *testing.T) {
 }
 
 func TestNoneMeansNoSessionCap(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 0 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 0 })
 	for range 6 {
 		f.open()
 	}
 }
 
 func TestConcurrentInitializesNeverOvershootTheCap(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) { l.LoginDelay = 50 * time.Millisecond })
+	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) { l.LoginDelay = 50 * time.Millisecond })
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	opened, limited := 0, 0
@@ -120,9 +120,9 @@ func TestConcurrentInitializesNeverOvershootTheCap(t *testing.T) {
 }
 
 func TestFailedLoginNamesTheNumberAndWhatToFixAndFreesTheSlot(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, l *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) {
 		o.MaxSessions = 1
-		l.LoginError = fakeworker.LoginDenied("login denied for SecretUser on !tcp@secret-host#netldi:ldi#task!gemnetobject")
+		l.LoginError = workertest.LoginDenied("login denied for SecretUser on !tcp@secret-host#netldi:ldi#task!gemnetobject")
 	})
 	for range 2 { // twice: the first failure must have given the only slot back
 		r := f.post("", initBody)
@@ -146,7 +146,7 @@ func TestFailedLoginNamesTheNumberAndWhatToFixAndFreesTheSlot(t *testing.T) {
 }
 
 func TestRefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.MaxSessions = 1
 		o.Prepare.Toolsets = []string{"AcmeToolset"}
 	})
@@ -161,7 +161,7 @@ func TestRefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
 }
 
 func TestDeleteEndsTheSessionLogsTheGemOutAndFreesTheSlot(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 1 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 1 })
 	sid := f.open()
 	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
 	if n := f.l.Live(); n != 0 {

@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // tracedFixture is a router whose spans go to an in-process exporter, synchronously.
@@ -21,7 +21,7 @@ func tracedFixture(t *testing.T) (*fixture, *tracetest.InMemoryExporter) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	t.Cleanup(func() { _ = tp.Shutdown(t.Context()) })
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Tracer = tp.Tracer("test") })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Tracer = tp.Tracer("test") })
 	return f, exp
 }
 

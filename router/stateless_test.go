@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -207,7 +207,7 @@ func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
 // leaveInPoolGem puts a pool gem's fixture view in the state set_view_status args describes,
 // through the gem itself: the worker refuses that write on a pooled request, and the state
 // stands for whatever an earlier request could leave behind.
-func leaveInPoolGem(t *testing.T, g *fakeworker.Gem, args string) {
+func leaveInPoolGem(t *testing.T, g *workertest.Gem, args string) {
 	t.Helper()
 	if _, err := g.Handle(t.Context(), []byte(`{"jsonrpc":"2.0","id":"setup","method":"tools/call","params":{"name":"set_view_status","arguments":`+args+`}}`)); err != nil {
 		t.Fatal(err)

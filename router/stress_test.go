@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // Many clients on many sessions, each request with a unique id and text: every answer must
 // carry its own id and its own bytes (nothing lost, duplicated or crossed between sessions),
 // with pings and cancellations of unknown ids mixed in.
 func TestConcurrentClientsGetTheirOwnAnswers(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 0 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 0 })
 	const sessions, clientsPerSession, calls = 4, 3, 40
 	var wg sync.WaitGroup
 	for si := range sessions {

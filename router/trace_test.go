@@ -8,10 +8,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
-func traced(o *router.Options, _ *fakeworker.Launcher) { o.Trace, o.TraceLimit = true, 4096 }
+func traced(o *router.Options, _ *workertest.Launcher) { o.Trace, o.TraceLimit = true, 4096 }
 
 func TestTraceLogsRefusedRequestsBodyAndTheRefusal(t *testing.T) {
 	f := newFixture(t, traced)
@@ -29,7 +29,7 @@ func TestTraceLogsRefusedRequestsBodyAndTheRefusal(t *testing.T) {
 }
 
 func TestTraceCapsBodiesAndCountsTheRest(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Trace, o.TraceLimit = true, 40 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Trace, o.TraceLimit = true, 40 })
 	sid := f.open()
 	body := call(2, "echo", `{"text":"`+strings.Repeat("z", 200)+`"}`)
 	f.post(sid, body)
@@ -53,7 +53,7 @@ func TestTraceOffLogsNoBodies(t *testing.T) {
 }
 
 func TestTraceLinesIgnoreTheLogLevel(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Trace = true
 		o.Log = o.Log.Level(zerolog.ErrorLevel)
 	})
@@ -64,7 +64,7 @@ func TestTraceLinesIgnoreTheLogLevel(t *testing.T) {
 }
 
 func TestTraceKeepsTheBodyLimit(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.Trace, o.MaxBody = true, 1024 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Trace, o.MaxBody = true, 1024 })
 	sid := f.open()
 	wantStatus(t, f.post(sid, call(1, "echo", `{"text":"`+strings.Repeat("x", 5000)+`"}`)), 413)
 	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"fits"}`)), 200)

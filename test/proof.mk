@@ -33,6 +33,6 @@ TEST_STEPS += proof-test
 .PHONY: bench
 bench: bin/mcp-gemstone standin
 	@mkdir -p build/bench
-	$(GO) build -o build/bench/benchserver ./bench/benchserver
-	$(GO) build -o build/bench/benchrun ./bench/benchrun
+	$(GO) build -o build/bench/benchserver ./test/bench/benchserver
+	$(GO) build -o build/bench/benchrun ./test/bench/benchrun
 	GEMSTONE_STANDIN=$(STANDIN_HOME) timeout 600 build/bench/benchrun -server bin/mcp-gemstone -benchserver build/bench/benchserver $(BENCH_FLAGS)

@@ -10,8 +10,8 @@
 //	  └──StopSession / ReadStone──▶ Control ◀───────┘ (escalation's last step)
 //
 // Two implementations exist: package gciworker drives real gems (or the test stand-in)
-// through the gemstone binding, and package fakeworker runs the fixture worker in-process
-// for the router's unit tests. Neither the router nor fakeworker imports the binding.
+// through the gemstone binding, and package workertest runs the fixture worker in-process
+// for the router's unit tests. Neither the router nor workertest imports the binding.
 //
 // Errors: a Launcher or a Gem reports a failure as a *Failure (failure.go): its kind, GemStone
 // number, whether the gem is gone, the escalation step that ended the call, and a text a

@@ -13,7 +13,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/config"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
@@ -21,9 +21,9 @@ func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	launcher := fakeworker.New()
+	launcher := workertest.New()
 	opts := routerOptions(cfg, launcher, zerolog.New(io.Discard))
-	asm, err := wiring.Assemble(opts, wiring.Parts{Metrics: true, Lifetime: cfg.Lifetime, Stone: &fakeworker.Control{L: launcher}, Version: buildVersion(), Log: zerolog.New(io.Discard)})
+	asm, err := wiring.Assemble(opts, wiring.Parts{Metrics: true, Lifetime: cfg.Lifetime, Stone: &workertest.Control{L: launcher}, Version: buildVersion(), Log: zerolog.New(io.Discard)})
 	if err != nil {
 		t.Fatal(err)
 	}

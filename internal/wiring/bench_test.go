@@ -18,7 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // BenchmarkIdleStreamCost opens b.N GET streams on an assembled router and reports what each
@@ -97,8 +97,8 @@ func BenchmarkEchoThroughTheAssembly(b *testing.B) {
 // served is the binary's assembly, with metrics and the fake worker, on a loopback server
 // that lives as long as the benchmark.
 func served(b *testing.B) *httptest.Server {
-	l := fakeworker.New()
-	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
+	l := workertest.New()
+	asm, err := Assemble(options(l), Parts{Metrics: true, Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.New(io.Discard)})
 	if err != nil {
 		b.Fatal(err)
 	}

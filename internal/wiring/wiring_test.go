@@ -15,10 +15,10 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
-func options(l *fakeworker.Launcher) router.Options {
+func options(l *workertest.Launcher) router.Options {
 	return router.Options{
 		Launcher: l,
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "wiring-test", Version: "0"}},
@@ -29,8 +29,8 @@ func options(l *fakeworker.Launcher) router.Options {
 
 func assemble(t *testing.T, metrics bool) *httptest.Server {
 	t.Helper()
-	l := fakeworker.New()
-	asm, err := Assemble(options(l), Parts{Metrics: metrics, Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.New(io.Discard)})
+	l := workertest.New()
+	asm, err := Assemble(options(l), Parts{Metrics: metrics, Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.New(io.Discard)})
 	if err != nil {
 		t.Fatalf("Assemble: %v", err)
 	}
@@ -52,7 +52,7 @@ func initialize(t testing.TB, url, version string) string {
 }
 
 func TestAssemblyWithoutAStoneReaderIsRefusedNamingIt(t *testing.T) {
-	l := fakeworker.New()
+	l := workertest.New()
 	_, err := Assemble(options(l), Parts{Lifetime: lifetime.Defaults(), Log: zerolog.New(io.Discard)})
 	if err == nil || !strings.Contains(err.Error(), "stone reader") {
 		t.Fatalf("Assemble without Stone: %v, want a refusal naming the stone reader", err)

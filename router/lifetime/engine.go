@@ -49,7 +49,7 @@ type Session interface {
 	// InFlight says a client call is running in the gem now.
 	InFlight() bool
 	// StreamGeneration answers the generation of the newest standalone stream and whether it
-	// is open (sse.Session.Generation).
+	// is open (sse.Stream.Generation).
 	StreamGeneration() (gen uint64, open bool)
 	// GemSession is the gem's GemStone session number (worker.PrepareResult.GemSession).
 	GemSession() int
@@ -94,7 +94,7 @@ type Host interface {
 	Reap(id string, why Reason)
 	// Probe sends a liveness ping down the stream of generation gen, registering it in the
 	// pending-request table so the answer reaches ProbeAnswered. It fails if that stream is no
-	// longer the open one (sse.Session.SendOn).
+	// longer the open one (sse.Stream.SendOn).
 	Probe(id string, gen uint64) error
 	// EndCall ends the call in flight through the binding's escalation; the client's request
 	// is answered with an error carrying why.Message().

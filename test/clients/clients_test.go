@@ -32,7 +32,7 @@ func TestMain(m *testing.M) { os.Exit(binserver.Main(m, "clients", &binary)) }
 // Text is what every client sends to echo and unicode: multi-byte and astral characters.
 const Text = "héllo wörld ✓ 😀 from a real client"
 
-// AstralText is the fixture worker's fixed unicode answer (test/fixtureworker.AstralText).
+// AstralText is the fixture worker's fixed unicode answer (worker/workertest/fixtureworker.AstralText).
 const AstralText = "stand-in astral: \U0001F600 \U0001D11E \U00010348 \U0001F680"
 
 func start(t *testing.T) *harness.Server {

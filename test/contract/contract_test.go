@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
 	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
 )
 
 // standinPlaceholders fills the fixtures for the stand-in's fixture worker: echo has one

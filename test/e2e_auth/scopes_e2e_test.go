@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
-	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
 )
 
 // The stand-in's three fixture toolsets, each granted by one scope.

@@ -1,6 +1,6 @@
 // Package e2echannel drives bin/mcp-gemstone on the GCI test stand-in through the
 // worker-to-router channel end to end: a real gem process (test/standin/gem running
-// test/fixtureworker) connects to the router's channel and speaks during its calls; the
+// worker/workertest/fixtureworker) connects to the router's channel and speaks during its calls; the
 // client sees it on the POST's event stream, answers the gem's questions with POSTs, and
 // resumes a stream the gem had closed. The refusals a stranger meets are checked against the
 // running binary too (the channel's own unit tests cover the rest, router/channel).

@@ -21,7 +21,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // Issue 25's hostile and careless stateless clients, against the front end assembled as
@@ -32,13 +32,13 @@ import (
 // hardened serves an assembled front end and answers it with its base URL.
 func hardened(t *testing.T) (*router.Server, string) {
 	t.Helper()
-	l := fakeworker.New()
+	l := workertest.New()
 	asm, err := wiring.Assemble(router.Options{
 		Launcher: l,
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
 		RouterID: "r1",
 		Log:      zerolog.Nop(),
-	}, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.Nop()})
+	}, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}

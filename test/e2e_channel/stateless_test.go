@@ -16,7 +16,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // statelessServer is the front end assembled as bin/mcp-gemstone assembles it (wiring.Assemble:
@@ -31,7 +31,7 @@ func statelessServer(t *testing.T) string {
 // adjusts the options.
 func assembled(t *testing.T, tune ...func(*router.Options)) string {
 	t.Helper()
-	l := fakeworker.New()
+	l := workertest.New()
 	o := router.Options{
 		Launcher: l,
 		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
@@ -41,7 +41,7 @@ func assembled(t *testing.T, tune ...func(*router.Options)) string {
 	for _, f := range tune {
 		f(&o)
 	}
-	asm, err := wiring.Assemble(o, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &fakeworker.Control{L: l}, Log: zerolog.Nop()})
+	asm, err := wiring.Assemble(o, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 
 // A client that stops reading, proved through bin/mcp-gemstone with the data coming from a
 // stand-in gem the way it does in production: the gem's fixture worker floods the
-// worker-to-router channel (fixture tool flood, test/fixtureworker/flood.go) and the router
+// worker-to-router channel (fixture tool flood, worker/workertest/fixtureworker/flood.go) and the router
 // relays it toward a client whose socket takes nothing more.
 
 // sseWriteTimeout is the binary's write deadline per SSE frame. It is mechanism, not a

@@ -21,7 +21,7 @@ STANDIN_CFLAGS     := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility
 
 STANDIN_LIB_SRCS := $(STANDIN_SRC)/api.c $(STANDIN_SRC)/session.c
 STANDIN_HDRS     := $(STANDIN_SRC)/gcits_standin.h $(STANDIN_SRC)/standin_internal.h
-STANDIN_GO_SRCS  := $(filter-out %_test.go,$(wildcard $(STANDIN_SRC)/gem/*.go $(STANDIN_SRC)/gemproto/*.go test/fixtureworker/*.go))
+STANDIN_GO_SRCS  := $(filter-out %_test.go,$(wildcard $(STANDIN_SRC)/gem/*.go $(STANDIN_SRC)/gemproto/*.go worker/workertest/fixtureworker/*.go))
 
 .PHONY: standin standin-test standin-bench
 standin: $(STANDIN_LIB) $(STANDIN_NETLDI) $(STANDIN_GEM) $(STANDIN_BROKEN_LIB) $(STANDIN_BROKEN_NET) \

@@ -109,7 +109,7 @@ type Session struct {
 	opts    Options
 	log     zerolog.Logger
 	pending *pending.Table
-	stream  *sse.Session
+	stream  *sse.Stream
 	owner   Owner
 
 	base       context.Context
@@ -159,7 +159,7 @@ func New(parent context.Context, id string, gem worker.Gem, opts Options) *Sessi
 		id: id, gem: gem, opts: opts, owner: opts.Owner,
 		created:    opts.Now(),
 		log:        log,
-		stream:     sse.NewSession(streamOpts),
+		stream:     sse.NewStream(streamOpts),
 		pending:    pending.New(opts.PendingTimeout),
 		base:       base,
 		cancelBase: cancel,
@@ -180,7 +180,7 @@ func (s *Session) ID() string { return s.id }
 
 // Stream is the session's standalone server-to-client stream (GET /mcp): its outbox, replay
 // and liveness probes. It is closed when the session ends.
-func (s *Session) Stream() *sse.Session { return s.stream }
+func (s *Session) Stream() *sse.Stream { return s.stream }
 
 // Owner is the principal that opened the session (zero in the local mode).
 func (s *Session) Owner() Owner { return s.owner }

@@ -12,7 +12,7 @@ import (
 // BenchmarkSendToDelivery measures one message from Send to the client reading its frame,
 // over a real loopback socket.
 func BenchmarkSendToDelivery(b *testing.B) {
-	sess := NewSession(Options{Keepalive: time.Hour})
+	sess := NewStream(Options{Keepalive: time.Hour})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess.ServeStream(w, r, "2025-06-18")
 	}))
@@ -46,7 +46,7 @@ func BenchmarkHangUpNoticed(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		closed := make(chan struct{}, 1)
-		sess := NewSession(Options{Keepalive: time.Hour, OnStreamClosed: func(uint64) { closed <- struct{}{} }})
+		sess := NewStream(Options{Keepalive: time.Hour, OnStreamClosed: func(uint64) { closed <- struct{}{} }})
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			sess.ServeStream(w, r, "2025-06-18")
 		}))

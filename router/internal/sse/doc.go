@@ -8,7 +8,7 @@
 //
 //   - EventWriter writes single SSE frames (events, the SEP-1699 priming event, comments) on
 //     an http.ResponseWriter, each one bounded by a write deadline and flushed at once.
-//   - Session is the standalone-stream policy: one stream at a time (the newest GET wins and
+//   - Stream is the standalone-stream policy: one stream at a time (the newest GET wins and
 //     the previous one ends), an outbox bounded at 256 that drops the oldest and logs the gap,
 //     event ids on every event, a bounded replay buffer, keepalive comments, and a stream
 //     generation that lets the liveness policy tie a probe to the stream it went down.

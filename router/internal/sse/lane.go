@@ -10,7 +10,7 @@ type message struct {
 
 // lane is the ordered log of one session's messages: the tail not yet handed to any stream
 // (the outbox) and, ahead of it, the most recent messages already handed out (the replay
-// buffer). Both parts are bounded. It is not safe for concurrent use; Session guards it.
+// buffer). Both parts are bounded. It is not safe for concurrent use; Stream guards it.
 type lane struct {
 	msgs        []message // ascending seq
 	lastSeq     uint64    // the last sequence number issued (0: none yet)

@@ -107,7 +107,7 @@ func (sr *sseReader) ended() <-chan error {
 
 type harness struct {
 	t       *testing.T
-	sess    *Session
+	sess    *Stream
 	srv     *httptest.Server
 	mu      sync.Mutex
 	closed  []uint64
@@ -124,7 +124,7 @@ func newHarness(t *testing.T, opts Options) *harness {
 		h.mu.Unlock()
 		h.closedC <- gen
 	}
-	h.sess = NewSession(opts)
+	h.sess = NewStream(opts)
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.sess.ServeStream(w, r, r.Header.Get("MCP-Protocol-Version"))
 	}))
@@ -597,7 +597,7 @@ func TestLaneReplayFloorRisesAsDeliveredMessagesAreEvicted(t *testing.T) {
 
 func TestStreamEndsWhenItsUntilChannelClosesWithoutReportingALoss(t *testing.T) {
 	closed := make(chan uint64, 1)
-	sess := NewSession(Options{Keepalive: time.Hour, OnStreamClosed: func(gen uint64) { closed <- gen }})
+	sess := NewStream(Options{Keepalive: time.Hour, OnStreamClosed: func(gen uint64) { closed <- gen }})
 	until := make(chan struct{})
 	served := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -632,7 +632,7 @@ func TestStreamEndsWhenItsUntilChannelClosesWithoutReportingALoss(t *testing.T) 
 
 func TestEveryMessageDroppedFromAFullOutboxIsReported(t *testing.T) {
 	var drops int
-	sess := NewSession(Options{Keepalive: time.Hour, OutboxLimit: 4, OnDrop: func() { drops++ }})
+	sess := NewStream(Options{Keepalive: time.Hour, OutboxLimit: 4, OnDrop: func() { drops++ }})
 	defer sess.Close()
 	for i := range 10 {
 		sess.Send([]byte(`{"n":` + strconv.Itoa(i) + `}`))

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
 	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
 )
 
 type fixtureBreak = fixtureworker.Break

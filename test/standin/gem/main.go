@@ -5,7 +5,7 @@
 // The library starts it with its end of a socketpair as fd 3 and speaks the frame protocol
 // of test/standin/README.md over it. One goroutine reads frames; an mcpHandle: call runs on
 // its own goroutine so that a break frame reaches it while it runs. The worker-class receiver is
-// served by test/fixtureworker; System answers the control calls (stopSession:, session);
+// served by worker/workertest/fixtureworker; System answers the control calls (stopSession:, session);
 // execute answers only the control session's tagged sources of docs/worker-contract.md.
 package main
 

@@ -12,14 +12,14 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // A stateless call's cancellation (its client left, or tasks/cancel) is by JSON-RPC id on its
 // gem. Once the gem has answered, the gem may already run another client's call with the same
 // id: the flight's cancellation must then reach nothing (issue 25 item 17).
 func TestACancellationAfterTheGemAnsweredReachesNoLaterCallWithTheSameID(t *testing.T) {
-	srv := New(Options{Launcher: fakeworker.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
+	srv := New(Options{Launcher: workertest.New(), Prepare: worker.PrepareConfig{WorkerClass: "McpFixtureServer"},
 		RouterID: "r1", MaxSessions: 2, Log: zerolog.Nop()})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {

@@ -1,5 +1,5 @@
-// Package fakeworker is an in-process worker.Launcher, worker.Gem and worker.Control for the
-// router's unit tests. Each "gem" is a test/fixtureworker Worker (the same fixture MCP
+// Package workertest is an in-process worker.Launcher, worker.Gem and worker.Control for the
+// router's unit tests. Each "gem" is a worker/workertest/fixtureworker Worker (the same fixture MCP
 // worker the stand-in's gem processes run), driven the way the binding drives a real gem:
 //
 //   - one call at a time (a second concurrent call fails with kind worker.CallInProgress);
@@ -14,7 +14,7 @@
 //
 // It counts launches and live gems so a test can prove that no login was attempted past the
 // cap and that every gem was logged out.
-package fakeworker
+package workertest
 
 import (
 	"context"
@@ -25,8 +25,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gemstone-mcp/mcp-gemstone/test/fixtureworker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
 )
 
 // Launcher starts fake gems. Set its fields before the first Launch.
@@ -62,7 +62,7 @@ func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 		select {
 		case <-time.After(l.LoginDelay):
 		case <-ctx.Done():
-			return nil, fmt.Errorf("fakeworker: login abandoned: %w", ctx.Err())
+			return nil, fmt.Errorf("workertest: login abandoned: %w", ctx.Err())
 		}
 	}
 	if l.LoginError != nil {
@@ -70,7 +70,7 @@ func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 	}
 	body, err := json.Marshal(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("fakeworker: encoding the prepare config: %w", err)
+		return nil, fmt.Errorf("workertest: encoding the prepare config: %w", err)
 	}
 	w, err := fixtureworker.New(body)
 	if err != nil {
@@ -88,7 +88,7 @@ func (l *Launcher) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 	l.next++
 	g := &Gem{l: l, w: w, number: l.next, kill: make(chan struct{})}
 	if g.prepared, err = worker.ParsePrepareAnswer(w.PrepareAnswer(g.number)); err != nil {
-		return nil, fmt.Errorf("fakeworker: the prepare answer: %w", err)
+		return nil, fmt.Errorf("workertest: the prepare answer: %w", err)
 	}
 	l.gems[g.number] = g
 	l.configs = append(l.configs, cfg)
@@ -206,7 +206,7 @@ func (g *Gem) usable() error {
 	switch {
 	case g.closed:
 		return &worker.Failure{Kind: worker.GemGone, Fatal: true, Safe: "GemStone session closed",
-			Err: errors.New("fakeworker: the gem is logged out")}
+			Err: errors.New("workertest: the gem is logged out")}
 	case g.dead:
 		return gone("the fake gem is dead", worker.NotEnded)
 	}
@@ -220,7 +220,7 @@ const netError = 4137
 
 func gone(why string, ending worker.Ending) *worker.Failure {
 	return &worker.Failure{Kind: worker.GemGone, Number: netError, Fatal: true, Ending: ending,
-		Safe: fmt.Sprintf("GemStone error %d (session gone)", netError), Err: errors.New("fakeworker: " + why)}
+		Safe: fmt.Sprintf("GemStone error %d (session gone)", netError), Err: errors.New("workertest: " + why)}
 }
 
 func broken(b fixtureworker.Break, ending worker.Ending) *worker.Failure {
@@ -233,12 +233,12 @@ func broken(b fixtureworker.Break, ending worker.Ending) *worker.Failure {
 // for LoginError; detail stands for its full text, which names the user and the host.
 func LoginDenied(detail string) *worker.Failure {
 	return &worker.Failure{Kind: worker.LoginRefused, Number: 4051, Fatal: true,
-		Safe: "GemStone error 4051 (login denied)", Err: errors.New("fakeworker: " + detail)}
+		Safe: "GemStone error 4051 (login denied)", Err: errors.New("workertest: " + detail)}
 }
 
 func busy() *worker.Failure {
 	return &worker.Failure{Kind: worker.CallInProgress, Safe: "GemStone session busy",
-		Err: errors.New("fakeworker: a call is already in progress on this gem")}
+		Err: errors.New("workertest: a call is already in progress on this gem")}
 }
 
 // Handle implements worker.Gem.
@@ -374,7 +374,7 @@ var _ worker.Control = (*Control)(nil)
 func (c *Control) StopSession(_ context.Context, gemSession int) error {
 	c.stops.Add(1)
 	if !c.L.Kill(gemSession) {
-		return fmt.Errorf("fakeworker: no gem session %d", gemSession)
+		return fmt.Errorf("workertest: no gem session %d", gemSession)
 	}
 	return nil
 }
@@ -387,7 +387,7 @@ func (c *Control) ReadStone(context.Context) (worker.StoneStatus, error) { retur
 
 // MintOneTimePassword implements worker.Control; the fake launcher takes any password.
 func (c *Control) MintOneTimePassword(_ context.Context, user string, _ time.Duration) (string, error) {
-	return "fakeworker-one-time:" + user, nil
+	return "workertest-one-time:" + user, nil
 }
 
 // Close implements worker.Control.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // toolResult is a tools/call result as a model reads it.
@@ -148,7 +148,7 @@ func TestAnMCPSessionMayHoldASecondGemStoneSession(t *testing.T) {
 // Issue 25 item 11: with the cap full, a stateless request waits for the pool's busy gem
 // instead of failing at once with sessionLimit.
 func TestAStatelessRequestAtTheCapWaitsForTheBusyPoolGem(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) { o.MaxSessions = 2 })
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 2 })
 	f.open()
 	done := make(chan reply, 1)
 	go func() {
@@ -167,7 +167,7 @@ func TestAStatelessRequestAtTheCapWaitsForTheBusyPoolGem(t *testing.T) {
 // pool's first gives its slot at once, and a handle's gem idle past HandleYield gives its slot
 // (its discard logged); one used recently does not.
 func TestANewcomerAtTheCapGetsInAndOnlyIdleGemsYield(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.MaxSessions = 3
 		o.HandleYield = 300 * time.Millisecond
 	})

@@ -1,4 +1,4 @@
-// Package trace is the message trace (MCP_TRACE): one log line per message in each
+// Package messagelog is the message trace (MCP_TRACE): one log line per message in each
 // direction, so that what a client sent and what it got back can be read after the fact
 // even when the client's UI shows neither.
 //
@@ -6,7 +6,7 @@
 // limit), so a request refused with 403, 400 or 413 is traced too. The outbound tap sees
 // every answer, including the bodies of those refusals, and every frame written on an
 // event stream. Headers are never traced: one of them carries the bearer token.
-package trace
+package messagelog
 
 import (
 	"bufio"

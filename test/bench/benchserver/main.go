@@ -6,7 +6,7 @@
 //	             available for profiling the binding's per-call cost
 //	-mode fake   the router assembled as bin/mcp-gemstone assembles it (internal/wiring:
 //	             metrics, router/internal/sse streams, the lifetime policy at its defaults, the channel)
-//	             with the in-process fake worker (worker/fakeworker: the stand-in's fixture
+//	             with the in-process fake worker (worker/workertest: the stand-in's fixture
 //	             worker, no GCI, no gem process)
 //	-mode sdk    the Go SDK v1.8.0 stateful streamable server with an in-process echo tool
 //	-mode bare   a bare net/http handler answering a fixed JSON-RPC result (the ceiling)
@@ -37,8 +37,8 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/gciworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 func main() {
@@ -78,7 +78,7 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 	case "fake":
 		// Assembled as bin/mcp-gemstone assembles it (metrics, router/internal/sse streams under the
 		// default lifetime policy, the channel), with the fake worker in place of the binding.
-		launcher := fakeworker.New()
+		launcher := workertest.New()
 		asm, err := wiring.Assemble(router.Options{
 			Launcher: launcher,
 			Prepare:  worker.PrepareConfig{WorkerClass: "McpServer", FrontEnd: worker.FrontEnd{Name: "benchserver", Version: "bench"}},
@@ -87,7 +87,7 @@ func build(mode string) (http.Handler, func(context.Context), error) {
 		}, wiring.Parts{
 			Metrics:  true,
 			Lifetime: lifetime.Defaults(),
-			Stone:    &fakeworker.Control{L: launcher, Stone: worker.StoneStatus{SignalAbortBacklog: -1}},
+			Stone:    &workertest.Control{L: launcher, Stone: worker.StoneStatus{SignalAbortBacklog: -1}},
 			Log:      log,
 		})
 		if err != nil {

@@ -21,7 +21,7 @@
 //     2025-11-25 sessions: the median of at least five alternating rounds' ratios. Target:
 //     >= 0.95x.
 //
-// It runs every server as its own process (bench/benchserver, bin/mcp-gemstone) on loopback.
+// It runs every server as its own process (test/bench/benchserver, bin/mcp-gemstone) on loopback.
 package main
 
 import (

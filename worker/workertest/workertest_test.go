@@ -1,4 +1,4 @@
-package fakeworker
+package workertest
 
 import (
 	"context"

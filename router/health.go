@@ -7,6 +7,17 @@ import (
 	"time"
 )
 
+// healthz answers liveness: up until shutdown begins, whatever the stone.
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if s.closing.Err() != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("shutting down\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ok\n"))
+}
+
 // readyCheckTimeout bounds one readiness check: a probe must get an answer, not hang on a
 // stone that does not answer.
 const readyCheckTimeout = 2 * time.Second

@@ -33,12 +33,6 @@ const (
 	maxFilterBytes      = 64 << 10
 )
 
-// TokenDeadline is implemented by an Identity that knows until when the request's token is
-// good (auth.Identity): a subscriptions/listen stream ends then, as a GET stream does.
-type TokenDeadline interface {
-	TokenDeadline(ctx context.Context) (time.Time, bool)
-}
-
 // kindOf maps a notification to the subscription filter member that opts in to it.
 var kindOf = map[string]string{
 	"notifications/tools/list_changed":     "toolsListChanged",

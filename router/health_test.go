@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/fakeworker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 type readiness struct {
@@ -45,7 +45,7 @@ func getReadyz(t *testing.T, url string, header ...string) (int, readiness) {
 func TestReadyzFollowsTheReadinessCheckWhileHealthzStaysLiveness(t *testing.T) {
 	var missing atomic.Value
 	missing.Store("the GemStone client library is not loaded")
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Version = "v9.9.9"
 		o.Ready = func(context.Context) error {
 			if m := missing.Load().(string); m != "" {
@@ -90,7 +90,7 @@ func TestReadyzWithoutACheckIsReadyAndRefusesOtherVerbs(t *testing.T) {
 
 func TestReadyzGivesUpOnACheckThatHangs(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, func(o *router.Options, _ *fakeworker.Launcher) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Ready = func(ctx context.Context) error {
 			<-ctx.Done()
 			return errors.New("the router's control session did not answer in time")

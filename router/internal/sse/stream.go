@@ -30,7 +30,7 @@ const (
 // PrimingSince is the first protocol revision that gets the priming event and retry field.
 const PrimingSince = "2025-11-25"
 
-// Options configure a Session. Zero values take the defaults above.
+// Options configure a Stream. Zero values take the defaults above.
 type Options struct {
 	OutboxLimit  int
 	ReplayLimit  int
@@ -89,16 +89,16 @@ type Stats struct {
 	WriteFailures  uint64 // streams ended by a failed or timed-out write
 }
 
-// Session is one MCP session's server-to-client pathway. All methods are safe for concurrent
-// use. The zero value is not usable; call NewSession.
-type Session struct {
+// Stream is one MCP session's server-to-client pathway. All methods are safe for concurrent
+// use. The zero value is not usable; call NewStream.
+type Stream struct {
 	opts Options
 	log  zerolog.Logger
 
 	mu     sync.Mutex
 	lane   *lane
-	gen    uint64  // the generation of the newest stream, 0 before the first
-	cur    *stream // the stream that may take messages, nil when none is open
+	gen    uint64   // the generation of the newest stream, 0 before the first
+	cur    *getConn // the stream that may take messages, nil when none is open
 	closed bool
 	stats  Stats
 	gap    gap // messages dropped since the last one a stream took
@@ -111,23 +111,23 @@ type gap struct {
 }
 
 // stream is one GET request's hold on the session.
-type stream struct {
+type getConn struct {
 	gen  uint64
 	stop chan struct{} // closed when the stream must end (superseded, session closed)
 	done chan struct{} // closed when its writer has returned
 	wake chan struct{} // a message is waiting
 }
 
-// NewSession makes the pathway of one session.
-func NewSession(opts Options) *Session {
+// NewStream makes the pathway of one session.
+func NewStream(opts Options) *Stream {
 	opts = opts.withDefaults()
-	return &Session{opts: opts, log: opts.Logger, lane: newLane(opts.OutboxLimit, opts.ReplayLimit)}
+	return &Stream{opts: opts, log: opts.Logger, lane: newLane(opts.OutboxLimit, opts.ReplayLimit)}
 }
 
 // Send queues msg for the session's standalone stream and answers its position in the lane.
 // It never blocks: with no stream open the message waits in the outbox for the next GET, and
 // a full outbox drops its oldest message. After Close it drops msg and answers 0.
-func (s *Session) Send(msg []byte) uint64 {
+func (s *Stream) Send(msg []byte) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -138,7 +138,7 @@ func (s *Session) Send(msg []byte) uint64 {
 
 // SendOn queues msg only if the stream of generation gen is still the open one, so a message
 // whose meaning depends on the stream (a liveness probe) is never parked for another stream.
-func (s *Session) SendOn(gen uint64, msg []byte) (seq uint64, ok bool) {
+func (s *Stream) SendOn(gen uint64, msg []byte) (seq uint64, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.cur == nil || s.cur.gen != gen {
@@ -147,7 +147,7 @@ func (s *Session) SendOn(gen uint64, msg []byte) (seq uint64, ok bool) {
 	return s.pushLocked(msg), true
 }
 
-func (s *Session) pushLocked(msg []byte) uint64 {
+func (s *Stream) pushLocked(msg []byte) uint64 {
 	data := append([]byte(nil), msg...)
 	seq, dropped, didDrop := s.lane.push(data)
 	s.stats.Sent++
@@ -177,21 +177,21 @@ func (s *Session) pushLocked(msg []byte) uint64 {
 
 // Generation answers the generation of the newest stream and whether it is open now. A
 // session that never had a stream answers (0, false).
-func (s *Session) Generation() (gen uint64, open bool) {
+func (s *Stream) Generation() (gen uint64, open bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.gen, s.cur != nil
 }
 
 // Stats answers a snapshot of the counters.
-func (s *Session) Stats() Stats {
+func (s *Stream) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stats
 }
 
 // Pending answers how many messages wait for a stream.
-func (s *Session) Pending() int {
+func (s *Stream) Pending() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lane.pending()
@@ -200,7 +200,7 @@ func (s *Session) Pending() int {
 // Close ends the session's pathway: the open stream ends promptly (without a farewell: the
 // client learns the session is gone from the 404 on its next request), queued messages are
 // discarded, and later GETs are answered 404. OnStreamClosed is not called for it.
-func (s *Session) Close() {
+func (s *Stream) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -219,14 +219,14 @@ func (s *Session) Close() {
 // revision negotiated for this session, which decides whether the stream starts with the
 // SEP-1699 priming event. It returns when the stream ends: the client hung up, a write failed
 // or timed out, a newer GET superseded it, or the session was closed.
-func (s *Session) ServeStream(w http.ResponseWriter, r *http.Request, protocolVersion string) {
+func (s *Stream) ServeStream(w http.ResponseWriter, r *http.Request, protocolVersion string) {
 	s.ServeStreamUntil(w, r, protocolVersion, nil)
 }
 
 // ServeStreamUntil is ServeStream that also ends the stream when until closes: the caller's
 // session ending, watched by the stream's own goroutine rather than by one more goroutine per
 // stream (an idle router holds one stream per session).
-func (s *Session) ServeStreamUntil(w http.ResponseWriter, r *http.Request, protocolVersion string, until <-chan struct{}) {
+func (s *Stream) ServeStreamUntil(w http.ResponseWriter, r *http.Request, protocolVersion string, until <-chan struct{}) {
 	st, prev, cursor, note, ok := s.attach(r.Header.Get("Last-Event-ID"))
 	if !ok {
 		http.Error(w, "session not found", http.StatusNotFound)
@@ -253,14 +253,14 @@ func isClosed(ch <-chan struct{}) bool {
 
 // attach makes a new stream the current one, superseding any open stream, and decides where
 // it starts in the lane from the client's Last-Event-ID.
-func (s *Session) attach(lastEventID string) (st, prev *stream, cursor uint64, note string, ok bool) {
+func (s *Stream) attach(lastEventID string) (st, prev *getConn, cursor uint64, note string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, nil, 0, "", false
 	}
 	s.gen++
-	st = &stream{gen: s.gen, stop: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	st = &getConn{gen: s.gen, stop: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	prev = s.cur
 	if prev != nil {
 		close(prev.stop)
@@ -277,7 +277,7 @@ func (s *Session) attach(lastEventID string) (st, prev *stream, cursor uint64, n
 // buffer, the stream replays what is still held and says, in a comment, what was lost: the
 // MCP transport lets a server replay (MAY) and forbids only replaying another stream's
 // messages, so the stream opens either way rather than leaving the client without one.
-func (s *Session) resumePointLocked(lastEventID string) (uint64, string) {
+func (s *Stream) resumePointLocked(lastEventID string) (uint64, string) {
 	l := s.lane
 	if lastEventID == "" {
 		return l.delivered, ""
@@ -303,7 +303,7 @@ func (s *Session) resumePointLocked(lastEventID string) (uint64, string) {
 
 // awaitHandover waits for the superseded stream's writer to return, so the new stream's first
 // frame follows the old stream's last. The wait is bounded: no frame outlasts its deadline.
-func (s *Session) awaitHandover(prev *stream) {
+func (s *Stream) awaitHandover(prev *getConn) {
 	t := time.NewTimer(s.opts.HandoverWait)
 	defer t.Stop()
 	select {
@@ -314,7 +314,7 @@ func (s *Session) awaitHandover(prev *stream) {
 }
 
 // serve writes the stream until it ends and answers whether a write failed.
-func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uint64, note string, prime bool, until <-chan struct{}) (failed bool) {
+func (s *Stream) serve(r *http.Request, ew *EventWriter, st *getConn, cursor uint64, note string, prime bool, until <-chan struct{}) (failed bool) {
 	if err := ew.StartStream(); err != nil {
 		return true
 	}
@@ -372,7 +372,7 @@ func (s *Session) serve(r *http.Request, ew *EventWriter, st *stream, cursor uin
 }
 
 // take hands the stream the next message after cursor, if the stream is still current.
-func (s *Session) take(st *stream, cursor uint64) (m message, ok, current bool) {
+func (s *Stream) take(st *getConn, cursor uint64) (m message, ok, current bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != st {
@@ -398,7 +398,7 @@ func (s *Session) take(st *stream, cursor uint64) (m message, ok, current bool) 
 // detach ends a stream's hold on the session and reports a stream the client lost.
 // A stream ended because its caller's session ended (report false) is not a lost stream: the
 // lifetime policy has nothing left to judge.
-func (s *Session) detach(st *stream, failed, report bool) {
+func (s *Stream) detach(st *getConn, failed, report bool) {
 	s.mu.Lock()
 	lost := s.cur == st
 	if lost {

@@ -10,15 +10,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
-// StreamOpener serves the standalone server-to-client stream (GET /mcp) of a live session,
-// after the router's gates have passed it. It returns when the stream is over. r's context
-// ends when the client leaves or the server begins to shut down; sess.Done() closes when the
-// session ends. SessionStream is the default; the worker-to-router channel wraps it to resume
-// a POST stream cut mid-call.
-type StreamOpener interface {
-	ServeStream(w http.ResponseWriter, r *http.Request, sess *session.Session)
-}
-
 // SessionStream serves the session's own stream (router/internal/sse: outbox, replay from
 // Last-Event-ID, keepalive, the liveness probe's pings).
 type SessionStream struct{}

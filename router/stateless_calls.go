@@ -19,24 +19,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
-// CallSink receives what a worker sends during one call through the worker-to-router channel,
-// when the call's answer is not an HTTP response stream (the stateless revision's calls).
-type CallSink interface {
-	// Message gets a notification, or a request to the client renumbered srv-N (its answer
-	// goes to the session's pending table). It may block while the call's client catches up
-	// with what it was already sent (backpressure, as a session's stream write blocks), never
-	// longer than that client stays attached.
-	Message(msg []byte) error
-	// CloseStream is the worker asking to close the response stream; a sink may refuse.
-	CloseStream() error
-}
-
-// SinkBinder is implemented by a ResponseMode that can send a call's mid-call messages to a
-// CallSink (router/channel's Mode). Without it a stateless call's worker cannot speak.
-type SinkBinder interface {
-	BindSink(sess *session.Session, id json.RawMessage, sink CallSink) (unbind func())
-}
-
 const (
 	// settleWindow is how long a flight waits after a worker's question for further questions
 	// of the same round, so questions a tool asks together reach the client in one result.
