@@ -34,7 +34,7 @@ structuredContent.error.kind; only a break (a ControlInterrupt, or an exception 
 break) and a Notification pass through, and a CompileWarning is resumed.
 A result carries a [session] note when the session state changed or needs attention: the view
 moved (also when the tool itself committed, aborted or refreshed), reads went stale, a commit
-failed, or the session first holds uncommitted changes (McpServer>>sessionNotes).
+failed, or the session first holds uncommitted changes (McpViewNotes>>sessionNotes).
 
 It never refreshes, aborts or commits, never runs a tool that the registry does not hold, and
 never lets a failing channel cost a call its answer.'
@@ -105,7 +105,7 @@ call: aTool with: args id: id
   "Run aTool and wrap what it answered, or what it raised, as a tools/call result."
   | outcome |
   aTool takeStructuredContent.
-  outcome := [self textOf: (server watchTransactionDuring: [aTool callWith: args] toolNamed: aTool name)]
+  outcome := [self textOf: (server viewNotes watchTransactionDuring: [aTool callWith: args] toolNamed: aTool name)]
     on: AbstractException
     do: [:ex | self class settle: ex with: [:caught | caught]].
   (outcome isKindOf: AbstractException) ifTrue: [
@@ -128,7 +128,7 @@ method: McpDispatcher
 annotated: aResult
   "aResult with the [session] notes appended to its text."
   | notes item |
-  notes := server sessionNotes.
+  notes := server viewNotes sessionNotes.
   notes isEmpty ifTrue: [^aResult].
   item := (aResult at: 'content') first.
   notes do: [:each |
@@ -216,14 +216,14 @@ initialize: params id: id
   requested := params at: 'protocolVersion' ifAbsent: [nil].
   (requested isKindOf: CharacterCollection) ifFalse: [
     ^self errorId: id code: McpJsonRpcCodes invalidParams message: 'initialize needs params.protocolVersion (a string)'].
-  versions := server protocolVersions.
+  versions := server config protocolVersions.
   result := Dictionary new
     at: 'protocolVersion' put: ((versions includes: requested) ifTrue: [requested] ifFalse: [versions first]);
     at: 'capabilities' put: self capabilities;
     at: 'serverInfo' put: self serverInfo;
     yourself.
-  server serverInstructions isNil ifFalse: [
-    result at: 'instructions' put: server serverInstructions].
+  server config serverInstructions isNil ifFalse: [
+    result at: 'instructions' put: server config serverInstructions].
   ^self result: result id: id
 %
 category: 'envelope'
@@ -367,10 +367,10 @@ serverInfo
   "name and version always; title only when one is set."
   | info |
   info := Dictionary new
-    at: 'name' put: server serverName;
-    at: 'version' put: server serverVersion;
+    at: 'name' put: server config serverName;
+    at: 'version' put: server config serverVersion;
     yourself.
-  server serverTitle isNil ifFalse: [info at: 'title' put: server serverTitle].
+  server config serverTitle isNil ifFalse: [info at: 'title' put: server config serverTitle].
   ^info
 %
 category: 'initialization'

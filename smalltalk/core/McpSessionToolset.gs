@@ -43,7 +43,7 @@ abort: args
   | discarded |
   discarded := self server ledger pendingChanges.
   System abortTransaction.
-  self server viewMovedWithNothingPending.
+  self server viewNotes viewMovedWithNothingPending.
   self noteChanges: discarded args: Dictionary new.
   ^'Aborted: the view now shows the latest commits. '
     , (self changesPhrase: discarded verb: 'discarded') , (self untrackedPhraseFor: discarded)
@@ -56,9 +56,9 @@ commit: args
   self server ledger restampReads.
   outcome := self attemptCommit.
   outcome == true ifFalse: [
-    self server noteCommitFailed.
+    self server viewNotes noteCommitFailed.
     ^self signalCommitConflict].
-  self server viewMovedWithNothingPending.
+  self server viewNotes viewMovedWithNothingPending.
   self noteChanges: published args: Dictionary new.
   ^'Committed: the changes of this session are now visible to every session. '
     , (self changesPhrase: published verb: 'published')
@@ -96,7 +96,7 @@ category: 'changes'
 method: McpSessionToolset
 untrackedPhraseFor: aCollectionOfChanges
   "The ledger lists what the tools changed; execute_code and tests may have changed more."
-  self server hasUntrackedChanges ifFalse: [^''].
+  self server viewNotes hasUntrackedChanges ifFalse: [^''].
   ^(String with: Character lf)
     , 'execute_code or a test also ran in this transaction: what it changed is not listed here.'
 %
@@ -115,7 +115,7 @@ noteChanges: aCollectionOfChanges args: args
     at: 'items' put: window asArray;
     at: 'offset' put: offset;
     at: 'total' put: aCollectionOfChanges size;
-    at: 'complete' put: self server hasUntrackedChanges not;
+    at: 'complete' put: self server viewNotes hasUntrackedChanges not;
     yourself.
   (window notEmpty and: [offset + window size < aCollectionOfChanges size])
     ifTrue: [page at: 'nextOffset' put: offset + window size].
@@ -322,7 +322,7 @@ refresh: args
   problem := nil.
   outcome := [System continueTransaction] on: Error do: [:ex | problem := ex. ex return: nil].
   problem isNil ifFalse: [^self signalRefreshRefused: problem].
-  self server viewMovedByRefresh: outcome == true.
+  self server viewNotes viewMovedByRefresh: outcome == true.
   outcome == true ifFalse: [^self signalRefreshConflict].
   ^'Refreshed: the view now shows the latest commits and your uncommitted changes are kept. Re-read anything you are about to change.'
 %
@@ -465,7 +465,7 @@ status: args
   lines add: 'uncommitted changes: ' , System needsCommit printString.
   self failedCommitPending ifTrue: [lines add: 'a commit failed: abort before anything can be committed'].
   lines add: 'commits behind: ' , self server commitsBehind printString.
-  lines add: 'server: ' , self server serverName , ' ' , self server serverVersion.
+  lines add: 'server: ' , self server config serverName , ' ' , self server config serverVersion.
   lines add: 'worker class: ' , self server class name asString.
   lines add: 'tools: ' , self server toolCount printString.
   self frontEndLine isNil ifFalse: [lines add: self frontEndLine].
@@ -476,7 +476,7 @@ method: McpSessionToolset
 frontEndLine
   "The router that opened this session, as the prepare config named it, or nil."
   | frontEnd |
-  frontEnd := self server frontEnd.
+  frontEnd := self server config frontEnd.
   (frontEnd isKindOf: Dictionary) ifFalse: [^nil].
   ^'front end: ' , (frontEnd at: 'name' ifAbsent: ['?']) asString , ' '
     , (frontEnd at: 'version' ifAbsent: ['?']) asString

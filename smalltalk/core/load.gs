@@ -20,7 +20,7 @@ mcp := System myUserProfile objectNamed: #Mcp.
 #( #McpError #McpJson #McpJsonRpcCodes #McpTool #McpToolRegistry #McpReadLedger #McpToolset #McpTranscriptSink
    #McpProcessRun #McpStackReport #McpDebugger #McpExecutionToolset #McpSessionToolset
    #McpListingToolset #McpBrowsingToolset #McpSearchToolset #McpMutationToolset #McpTestingToolset
-   #McpResourceCatalog #McpDispatcher #McpServer )
+   #McpResourceCatalog #McpDispatcher #McpPrepareConfig #McpViewNotes #McpServer )
   do: [:each | (mcp includesKey: each) ifFalse: [mcp at: each put: nil]].
 true
 %
@@ -53,4 +53,6 @@ input smalltalk/core/McpChannel.gs
 ! ------------------- Dispatch and the worker entry
 input smalltalk/core/McpResourceCatalog.gs
 input smalltalk/core/McpDispatcher.gs
+input smalltalk/core/McpPrepareConfig.gs
+input smalltalk/core/McpViewNotes.gs
 input smalltalk/core/McpServer.gs

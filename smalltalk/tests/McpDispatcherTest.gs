@@ -179,7 +179,7 @@ method: McpDispatcherTest
 testInitializeAnswersTheFirstVersionWhenTheClientsIsNotListed
   | result |
   result := (self responseTo: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}') at: 'result'.
-  self assert: (result at: 'protocolVersion') = server protocolVersions first
+  self assert: (result at: 'protocolVersion') = server config protocolVersions first
 %
 category: 'tests - methods'
 method: McpDispatcherTest
@@ -353,8 +353,8 @@ testTheUncommittedNoteIsSaidOnceWhenTheStateChanges
   | result |
   server uncommitted: true.
   result := self call: 'echo' arguments: '{"text":"hello"}'.
-  self assert: (self textOf: result) = ('hello' , (String with: Character lf) , server uncommittedNote).
-  self assert: (self includes: 'pending_changes' in: server uncommittedNote).
+  self assert: (self textOf: result) = ('hello' , (String with: Character lf) , server viewNotes uncommittedNote).
+  self assert: (self includes: 'pending_changes' in: server viewNotes uncommittedNote).
   self assert: (self textOf: (self call: 'echo' arguments: '{"text":"again"}')) = 'again'.
   server uncommitted: false.
   self assert: (self textOf: (self call: 'echo' arguments: '{"text":"clean"}')) = 'clean'.
@@ -367,7 +367,7 @@ method: McpDispatcherTest
 testAFailedCommitIsSaidOnEveryResultAndNeverAsksForACommit
   | text |
   server uncommitted: true.
-  server noteCommitFailed.
+  server viewNotes noteCommitFailed.
   #('one' 'two') do: [:each |
     text := self textOf: (self call: 'echo' arguments: '{"text":"' , each , '"}').
     self assert: (self includes: 'nothing can be committed until abort' in: text).

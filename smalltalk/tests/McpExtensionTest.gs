@@ -142,7 +142,7 @@ testAToolsetSeesItsOwnOptions
     yourself).
   self assert: ((server registry toolNamed: 'fixture_echo' ifAbsent: [nil])
     callWith: (Dictionary new at: 'text' put: 'there'; yourself)) = 'ahoy, there'.
-  self assert: (server optionsFor: 'McpListingToolset') isNil
+  self assert: (server config optionsFor: 'McpListingToolset') isNil
 %
 category: 'tests'
 method: McpExtensionTest
@@ -188,8 +188,8 @@ method: McpExtensionTest
 testTheFixtureServerNamesItselfAndServesItsOwnSurface
   | server |
   server := McpFixtureServer fromConfig: (self config at: 'workerClass' put: 'McpFixtureServer'; yourself).
-  self assert: server serverName = 'fixture-mcp'.
-  self assert: server serverVersion = '9.9.9'.
+  self assert: server config serverName = 'fixture-mcp'.
+  self assert: server config serverVersion = '9.9.9'.
   self assert: (self sortedToolNamesOf: server) = #('fixture_echo' 'fixture_refuse')
 %
 category: 'tests'
@@ -201,9 +201,9 @@ testThePrepareConfigRelabelsTheSubclass
     at: 'serverName' put: 'acme-labels';
     at: 'serverTitle' put: 'Acme Labels - sandbox';
     yourself).
-  self assert: server serverName = 'acme-labels'.
-  self assert: server serverTitle = 'Acme Labels - sandbox'.
-  self assert: server serverVersion = '9.9.9'
+  self assert: server config serverName = 'acme-labels'.
+  self assert: server config serverTitle = 'Acme Labels - sandbox'.
+  self assert: server config serverVersion = '9.9.9'
 %
 category: 'tests'
 method: McpExtensionTest

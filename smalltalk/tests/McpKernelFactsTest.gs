@@ -116,7 +116,7 @@ testReadStreamPositionRoundTrips
 category: 'tests - json'
 method: McpKernelFactsTest
 testJsonParserAnswersASequenceForAnArray
-  "McpServer>>protocolVersionsIn:, toolsetNamesIn: and McpTool>>value:hasType: take a JSON array
+  "McpPrepareConfig>>protocolVersionsIn:, toolsetNamesIn: and McpTool>>value:hasType: take a JSON array
    through McpJson class>>isArray:, which accepts any sequenceable collection that is not text."
   | value |
   value := JsonParser parse: '["a",2]'.
@@ -169,7 +169,7 @@ testJsonParserKeepsOneValueForADuplicateKey
 category: 'tests - transactions'
 method: McpKernelFactsTest
 testASymbolListWriteLeavesTheSessionNeedingACommit
-  "McpServer>>sessionNotes adds the uncommitted [session] note when System needsCommit is true,
+  "McpViewNotes>>sessionNotes adds the uncommitted [session] note when System needsCommit is true,
    and the suites that write the symbol list (the toolset suites) leave it true for the suites
    after them, so McpServerTest reads a tool's text from its first line only."
   | dictionary |

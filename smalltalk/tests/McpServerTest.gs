@@ -92,14 +92,14 @@ config: aChannelValue
 category: 'tests - gem name'
 method: McpServerTest
 testACacheNameWithinTheLimitIsKept
-  self assert: (McpServer cacheNameFrom: 'McpServer:5:978EC559') = 'McpServer:5:978EC559'.
-  self assert: (McpServer cacheNameFrom: (self string: 31 of: $a)) size = 31
+  self assert: (McpPrepareConfig cacheNameFrom: 'McpServer:5:978EC559') = 'McpServer:5:978EC559'.
+  self assert: (McpPrepareConfig cacheNameFrom: (self string: 31 of: $a)) size = 31
 %
 category: 'tests - gem name'
 method: McpServerTest
 testALongCacheNameLosesClassCharactersNotTheIdentifyingFields
   | name |
-  name := McpServer cacheNameFrom: 'AcmeVeryLongDeploymentWorkerServer:12:978EC559'.
+  name := McpPrepareConfig cacheNameFrom: 'AcmeVeryLongDeploymentWorkerServer:12:978EC559'.
   self assert: name size = 31.
   self assert: (name copyFrom: 20 to: 31) = ':12:978EC559'.
   self assert: (name copyFrom: 1 to: 19) = 'AcmeVeryLongDeploym'
@@ -107,21 +107,21 @@ testALongCacheNameLosesClassCharactersNotTheIdentifyingFields
 category: 'tests - gem name'
 method: McpServerTest
 testAnEmptyCacheNameIsNotApplied
-  self assert: (McpServer cacheNameFrom: '') isNil.
-  self assert: (McpServer cacheNameFrom: nil) isNil
+  self assert: (McpPrepareConfig cacheNameFrom: '') isNil.
+  self assert: (McpPrepareConfig cacheNameFrom: nil) isNil
 %
 category: 'tests - gem name'
 method: McpServerTest
 testACacheNameWithoutFieldsIsCut
-  self assert: (McpServer cacheNameFrom: (self string: 40 of: $b)) = (self string: 31 of: $b)
+  self assert: (McpPrepareConfig cacheNameFrom: (self string: 40 of: $b)) = (self string: 31 of: $b)
 %
 category: 'tests - identity'
 method: McpServerTest
 testAnEmptyConfiguredTitleOrInstructionsMeansNone
   | server |
   server := McpServer fromConfig: (self config at: 'serverTitle' put: ''; at: 'instructions' put: ''; yourself).
-  self assert: server serverTitle isNil.
-  self assert: server serverInstructions isNil
+  self assert: server config serverTitle isNil.
+  self assert: server config serverInstructions isNil
 %
 category: 'tests - identity'
 method: McpServerTest
@@ -130,20 +130,20 @@ testConfigOverridesTheIdentity
   server := McpServer fromConfig: (self config
     at: 'serverName' put: 'acme-db-mcp'; at: 'serverVersion' put: '2.5.0';
     at: 'serverTitle' put: 'Acme Labels - sandbox'; at: 'instructions' put: 'Read-only.'; yourself).
-  self assert: server serverName = 'acme-db-mcp'.
-  self assert: server serverVersion = '2.5.0'.
-  self assert: server serverTitle = 'Acme Labels - sandbox'.
-  self assert: server serverInstructions = 'Read-only.'
+  self assert: server config serverName = 'acme-db-mcp'.
+  self assert: server config serverVersion = '2.5.0'.
+  self assert: server config serverTitle = 'Acme Labels - sandbox'.
+  self assert: server config serverInstructions = 'Read-only.'
 %
 category: 'tests - identity'
 method: McpServerTest
 testDefaultIdentityHasNoTitleAndStockInstructions
   | server |
   server := McpServer fromConfig: self config.
-  self assert: server serverName = McpServer defaultServerName.
-  self assert: server serverVersion = McpServer defaultServerVersion.
-  self assert: server serverTitle isNil.
-  self assert: server serverInstructions = McpServer defaultServerInstructions.
+  self assert: server config serverName = McpServer defaultServerName.
+  self assert: server config serverVersion = McpServer defaultServerVersion.
+  self assert: server config serverTitle isNil.
+  self assert: server config serverInstructions = McpServer defaultServerInstructions.
   self assert: (self includes: 'commit' in: McpServer defaultServerInstructions).
   self assert: (self includes: '[session]' in: McpServer defaultServerInstructions)
 %
@@ -152,11 +152,11 @@ method: McpServerTest
 testInstructionsOverTheLimitAreRefused
   | error |
   error := self prepareFailureOf: (self config
-    at: 'instructions' put: (self string: McpServer maxInstructionsSize + 1 of: $i); yourself).
+    at: 'instructions' put: (self string: McpPrepareConfig maxInstructionsSize + 1 of: $i); yourself).
   self assert: (error at: 'kind') = 'badConfig'.
   self assert: (McpServer fromConfig: (self config
-    at: 'instructions' put: (self string: McpServer maxInstructionsSize of: $i); yourself))
-      serverInstructions size = McpServer maxInstructionsSize
+    at: 'instructions' put: (self string: McpPrepareConfig maxInstructionsSize of: $i); yourself))
+      config serverInstructions size = McpPrepareConfig maxInstructionsSize
 %
 category: 'tests - prepare'
 method: McpServerTest
@@ -175,15 +175,15 @@ testADeclaredOptionReachesItsToolset
 category: 'tests - prepare'
 method: McpServerTest
 testJsonArraysOfAnyKindAreAcceptedInTheConfig
-  "McpServer>>protocolVersionsIn: and toolsetNamesIn: take any sequenceable collection, not
+  "McpPrepareConfig>>protocolVersionsIn: and toolsetNamesIn: take any sequenceable collection, not
    only the Array the kernel parser is assumed to answer; text is still no array."
   | server |
   server := McpServer fromConfig: (self config
     at: 'protocolVersions' put: (OrderedCollection with: '2025-06-18');
     at: 'toolsets' put: (OrderedCollection with: 'McpCoreTestToolset');
     yourself).
-  self assert: server protocolVersions = #('2025-06-18').
-  self assert: server toolsetNames = #('McpCoreTestToolset').
+  self assert: server config protocolVersions = #('2025-06-18').
+  self assert: server config toolsetNames = #('McpCoreTestToolset').
   self assert: ((self prepareFailureOf: (self config at: 'toolsets' put: 'McpCoreTestToolset'; yourself))
     at: 'kind') = 'badConfig'
 %

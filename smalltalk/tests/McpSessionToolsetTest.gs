@@ -100,7 +100,7 @@ testAnAbortOrCommitClearsWritesAndKeepsUnchangedReads
   server stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo>>baz' is: 'v1'.
   server ledger noteRead: 'Foo>>bar'.
   server ledger noteWrite: 'Foo>>baz'.
-  server viewMovedWithNothingPending.
+  server viewNotes viewMovedWithNothingPending.
   self assert: server ledger writtenKeys isEmpty.
   self assert: (server ledger isReadLicensed: 'Foo>>bar').
   self assert: server ledger staleReadNote isNil
@@ -110,17 +110,17 @@ method: McpSessionToolsetTest
 testAConflictingRefreshClearsWrites
   server stampOf: 'Foo>>bar' is: 'v1'.
   server ledger noteWrite: 'Foo>>bar'.
-  server viewMovedByRefresh: false.
+  server viewNotes viewMovedByRefresh: false.
   self assert: server ledger writtenKeys isEmpty
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
 testAFailedCommitLeavesTheViewUnmovable
-  self assert: server isViewMovable | server class kernelReportsFailedCommit.
-  server noteCommitFailed.
-  self deny: server isViewMovable.
-  server viewMovedWithNothingPending.
-  self assert: server isViewMovable | server class kernelReportsFailedCommit
+  self assert: server viewNotes isViewMovable | server class kernelReportsFailedCommit.
+  server viewNotes noteCommitFailed.
+  self deny: server viewNotes isViewMovable.
+  server viewNotes viewMovedWithNothingPending.
+  self assert: server viewNotes isViewMovable | server class kernelReportsFailedCommit
 %
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
@@ -129,7 +129,7 @@ testAReadThatChangedUnderAViewMoveIsDroppedAndReportedOnce
   server stampOf: 'Foo>>bar' is: 'v1'; stampOf: 'Foo' is: 'shape1'; stampOf: '#UserGlobals' is: 'k1'.
   server ledger noteRead: 'Foo>>bar'; noteRead: 'Foo'; noteRead: '#UserGlobals'.
   server stampOf: 'Foo>>bar' is: 'v2'.
-  server viewMovedWithNothingPending.
+  server viewNotes viewMovedWithNothingPending.
   self deny: (server ledger isReadLicensed: 'Foo>>bar').
   self assert: (server ledger isReadLicensed: 'Foo').
   note := server ledger staleReadNote.
@@ -143,7 +143,7 @@ method: McpSessionToolsetTest
 testARefreshThatKeptChangesKeepsWrites
   server stampOf: 'Foo>>bar' is: 'v1'.
   server ledger noteWrite: 'Foo>>bar'.
-  server viewMovedByRefresh: true.
+  server viewNotes viewMovedByRefresh: true.
   self assert: (server ledger writtenKeys includes: 'Foo>>bar').
   self assert: (server ledger isReadLicensed: 'Foo>>bar')
 %
@@ -154,7 +154,7 @@ testTheStaleNoteReachesTheNextResultOnce
   server stampOf: 'Foo>>bar' is: 'v1'.
   server ledger noteRead: 'Foo>>bar'.
   server stampOf: 'Foo>>bar' is: 'v2'.
-  server viewMovedWithNothingPending.
+  server viewNotes viewMovedWithNothingPending.
   first := server handle: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"1"}}}'.
   second := server handle: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"1"}}}'.
   self assert: (self includes: 'Foo>>bar' in: first).
@@ -185,8 +185,8 @@ testTheViewHygieneRefreshIsToldOnce
   answer := server refreshViewForHygiene.
   (answer at: 'refreshed') ifFalse: [^self assert: ((answer at: 'reason') isKindOf: CharacterCollection)].
   self assert: ((answer at: 'conflicts') == true or: [(answer at: 'conflicts') == false]).
-  self assert: (self includes: '[session] Between calls' in: server viewMoved).
-  self assert: server viewMoved isNil
+  self assert: (self includes: '[session] Between calls' in: server viewNotes viewMoved).
+  self assert: server viewNotes viewMoved isNil
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
@@ -208,12 +208,12 @@ method: McpSessionToolsetTest
 testTheUncommittedNoteNamesTheDeadlinesOfThePrepareConfig
   | note |
   note := (McpServer fromConfig: (Dictionary new
-      at: 'contract' put: McpServer contractVersion;
+      at: 'contract' put: McpPrepareConfig contractVersion;
       at: 'workerClass' put: 'McpServer';
       at: 'protocolVersions' put: #('2025-11-25');
       at: 'toolsets' put: #('McpSessionToolset');
       at: 'lifetime' put: (Dictionary new at: 'idleSeconds' put: 1800; at: 'streamlessIdleSeconds' put: 60; yourself);
-      yourself)) uncommittedNote.
+      yourself)) viewNotes uncommittedNote.
   self assert: (self includes: 'after 30 minutes without a request' in: note).
   self assert: (self includes: 'after 60 seconds without one while the client keeps no stream open' in: note)
 %

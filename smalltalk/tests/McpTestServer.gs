@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 McpServer subclass: 'McpTestServer'
-  instVarNames: #( uncommitted aborts)
+  instVarNames: #( uncommitted aborts cap)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -54,7 +54,15 @@ hasUncommittedChanges
 category: 'testing'
 method: McpTestServer
 resultCap: anInteger
-  resultCap := anInteger
+  "From now on, the result cap instead of the config's."
+  cap := anInteger
+%
+category: 'testing'
+method: McpTestServer
+resultCap
+  "The cap a test set, else the config's."
+  cap isNil ifTrue: [^super resultCap].
+  ^cap
 %
 category: 'testing'
 method: McpTestServer
