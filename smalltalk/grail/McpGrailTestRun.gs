@@ -15,7 +15,8 @@ expectvalue /Class
 doit
 McpGrailTestRun comment: 
 'What one run_python_tests call has gathered from its test gem, kept in the worker because the
-worker is the only place that outlives the test gem: the report of each class that finished, the
+worker is the only place that outlives the test gem: the report of each class that finished (its
+counts, and each defect with the message and stack Grail''s GrailTestResult kept), the
 highest memory reading (used, max, percent) taken at a class boundary, the classes not started
 when the run stopped at the memory ceiling, and the class the gem died on with its GCI error number
 (never the error text, which carries the gem''s NRS). reportLinesOn: writes the answer.'
@@ -97,7 +98,25 @@ classLinesOf: aReport on: lines
   (aReport at: 'found') == true ifFalse: [
     ^lines add: (aReport at: 'class') , ': NOT FOUND in the test gem'].
   lines add: (aReport at: 'class') , ': ' , (self countsOf: aReport).
-  (aReport at: 'defects') do: [:each | lines add: '  ' , each]
+  (aReport at: 'defects') do: [:each | self defectLinesOf: each on: lines]
+%
+category: 'reporting'
+method: McpGrailTestRun
+defectLinesOf: aDefect on: lines
+  "The test, then Grail's message for it and, for an error, the stack Grail kept, each line
+   indented under it."
+  | stack |
+  lines add: '  ' , (aDefect at: 'kind') , ' ' , (aDefect at: 'test').
+  (self linesOf: (aDefect at: 'message')) do: [:each | lines add: '    ' , each].
+  stack := aDefect at: 'stack' ifAbsent: [nil].
+  stack isNil ifTrue: [^self].
+  lines add: '    stack:'.
+  (self linesOf: stack) do: [:each | lines add: '      ' , each]
+%
+category: 'reporting'
+method: McpGrailTestRun
+linesOf: aString
+  ^aString subStrings: (String with: Character lf)
 %
 category: 'reporting'
 method: McpGrailTestRun

@@ -93,30 +93,40 @@ testGemMemoryFigures
 category: 'test gem'
 classmethod: McpGrailToolset
 testGemReportFor: aClassName
-  "Runs in the test gem: one test class run, answered as JSON text (run, passed, failures,
-   errors and one line per defect), or found false when the name resolves to no class."
+  "Runs in the test gem: one test class run into Grail's GrailTestResult, which keeps what stock
+   SUnit drops (each defect's message, and an error's stack), answered as JSON text: run, passed,
+   failures, errors and the defects; or found false when the name resolves to no class."
   | cls result report |
   cls := System myUserProfile objectNamed: aClassName asSymbol.
   report := Dictionary new at: 'class' put: aClassName; yourself.
   (cls notNil and: [cls isBehavior]) ifFalse: [^McpJson write: (report at: 'found' put: false; yourself)].
-  result := cls suite run.
+  result := GrailTestResult run: cls suite.
   report
     at: 'found' put: true;
     at: 'run' put: result runCount;
     at: 'passed' put: result passedCount;
     at: 'failures' put: result failureCount;
     at: 'errors' put: result errorCount;
-    at: 'defects' put: (self defectLinesOf: result).
+    at: 'defects' put: (self defectsOf: result).
   ^McpJson write: report
 %
 category: 'test gem'
 classmethod: McpGrailToolset
-defectLinesOf: aTestResult
-  | lines |
-  lines := OrderedCollection new.
-  aTestResult failures do: [:each | lines add: 'FAIL ' , each printString].
-  aTestResult errors do: [:each | lines add: 'ERROR ' , each printString].
-  ^lines asArray
+defectsOf: aGrailTestResult
+  "One Dictionary per defect in the order the run met them, from GrailTestResult's details
+   ({kind. testCase. message. stack or nil}): kind (FAIL or ERROR), test, message, stack."
+  ^(aGrailTestResult details collect: [:each |
+      Dictionary new
+        at: 'kind' put: (each at: 1) asString;
+        at: 'test' put: (self testNameOf: (each at: 2));
+        at: 'message' put: (each at: 3) asString;
+        at: 'stack' put: ((each at: 4) ifNotNil: [:stack | stack asString]);
+        yourself]) asArray
+%
+category: 'test gem'
+classmethod: McpGrailToolset
+testNameOf: aTestCase
+  ^aTestCase class name asString , '>>' , aTestCase selector asString
 %
 ! ------------------- Instance methods for McpGrailToolset
 category: 'registration'
@@ -141,7 +151,7 @@ registerOn: aRegistry
       yourself).
   aRegistry add: ((McpTool
     name: 'run_python_tests'
-    description: 'Run Grail''s Python test classes (PythonTestCase subclasses) in a fresh gem that is logged out afterwards and never commits, one class at a time, and report counts and defects per class, the gem''s peak memory, and where to resume if the run stopped at the memory ceiling. A name that resolves to no class is listed as NOT FOUND. Omit classNames to run them all (slow).'
+    description: 'Run Grail''s Python test classes (PythonTestCase subclasses) in a fresh gem that is logged out afterwards and never commits, one class at a time, and report counts per class and each defect with Grail''s message and, for an error, its stack, the gem''s peak memory, and where to resume if the run stopped at the memory ceiling. A name that resolves to no class is listed as NOT FOUND. Omit classNames to run them all (slow).'
     schema: (self schemaProperties: {
         self stringArrayProperty: 'classNames' description: 'Test class names to run, in order (default: every PythonTestCase subclass).'}
       required: #())
@@ -176,7 +186,7 @@ registerOn: aRegistry
       yourself).
   aRegistry add: ((McpTool
     name: 'python_module_state'
-    description: 'What a Python module is in this session without importing it: native or .py (and where), whether it is in sys.modules, and what import would do from here.'
+    description: 'What a Python module is here without importing it: native or .py (and where), compiled and committed (deployed) or only built in this session, its compile current or stale against the .py, whether it is in sys.modules (or was imported and removed), and what import would do from here.'
     schema: (self schemaProperties: {self nameProperty: 'Module name, e.g. json or shelf.stack.'} required: #('name'))
     handler: [:args | self pythonModuleState: args])
       title: 'Python module state';
@@ -294,7 +304,9 @@ listPythonMethods: args
 category: 'tools'
 method: McpGrailToolset
 pythonModuleState: args
-  | name path inSys native lines |
+  "Each fact, then what import would do. Only reads: Grail's registries, this session's record of
+   what it imported, and the .py to hash; the module itself is never imported."
+  | name native inSys path lines compiled source evicted |
   name := args at: 'name'.
   self ensureGrailConfigured.
   native := (self askPython: 'import sys
@@ -302,19 +314,30 @@ _mcp_obj in sys.builtin_module_names' with: name) == true.
   inSys := (self askPython: 'import sys
 _mcp_obj in sys.modules' with: name) == true.
   path := self pyFileOfModule: name.
+  compiled := self compiledStateOf: name.
+  source := self sourceStateOf: name path: path.
+  evicted := inSys not and: [self importedEarlierInSession: name].
   lines := OrderedCollection new.
   lines
     add: 'module ' , name;
-    add: 'kind: ' , (native ifTrue: ['native (Smalltalk)'] ifFalse: [path isNil ifTrue: ['.py, none found'] ifFalse: ['.py ' , path]]);
-    add: 'in sys.modules: ' , (inSys ifTrue: ['yes'] ifFalse: ['no']);
-    add: 'committed / current: not read by this toolset (it does not consult Grail''s deployment registry)';
-    add: 'import ' , name , ' would: ' , (self nextImportInSys: inSys native: native path: path).
+    add: 'kind: ' , (native ifTrue: ['native (Smalltalk)'] ifFalse: [path isNil ifTrue: ['.py, none found'] ifFalse: ['.py ' , path]]).
+  native ifFalse: [
+    lines
+      add: 'compiled: ' , (self describeCompiled: compiled);
+      add: 'source: ' , (self describeSource: source)].
+  lines
+    add: 'in sys.modules: ' , (inSys ifTrue: ['yes'] ifFalse: [evicted
+      ifTrue: ['no, but this session imported it and it has been removed since']
+      ifFalse: ['no']]);
+    add: 'import ' , name , ' would: '
+      , (self nextImportInSys: inSys native: native path: path compiled: compiled source: source evicted: evicted).
   ^self linesFrom: lines
 %
 category: 'tools'
 method: McpGrailToolset
 findPythonSenders: args
   | target shapes hits roots trailer page |
+  self ensureGrailConfigured.
   target := self lastSegmentOf: (args at: 'name').
   shapes := self shapesFrom: args.
   hits := OrderedCollection new.
@@ -542,18 +565,178 @@ classAttributesQuery
 category: 'classes'
 method: McpGrailToolset
 methodTriplesOf: aPythonClass
-  "{name. signature. line} for each method the class body defines, in source order."
-  | triples |
-  triples := self askPython: 'import inspect
-[(n, str(inspect.signature(f)), f.__code__.co_firstlineno) for n, f in vars(_mcp_obj).items() if inspect.isfunction(f)]' with: aPythonClass.
-  triples isNil ifTrue: [^#()].
-  ^(triples asArray collect: [:each | Array with: (each at: 1) asString with: (each at: 2) asString with: (each at: 3)])
-    asSortedCollection: [:a :b | (a at: 3) <= (b at: 3)]
+  "{name. signature. line or nil. fromSelector} for each def of the class body, in source order.
+   Grail compiles a class-body def to a Smalltalk method, which the class's computed __dict__ does
+   not list, and keeps its Python metadata beside it in class-side tables: the def names and their
+   code objects in ___methodCodeTable___, the parameters in ___methodSignatureTable___. A class
+   without a code table falls back to the names its env-1 selectors decode to, with no line."
+  | codes names |
+  codes := self pythonTable: #'___methodCodeTable___' of: aPythonClass.
+  names := codes isNil
+    ifTrue: [self decodedMethodNamesOf: aPythonClass]
+    ifFalse: [codes keys asArray collect: [:each | each asString]].
+  ^(names collect: [:name | | signature |
+      signature := self signatureOf: name in: aPythonClass.
+      Array
+        with: name
+        with: (signature at: 1)
+        with: (self firstLineOf: (self entry: name in: codes))
+        with: (signature at: 2)])
+    asSortedCollection: [:a :b | self triple: a precedes: b]
+%
+category: 'classes'
+method: McpGrailToolset
+triple: a precedes: b
+  "Source order: by .py line, a method with no line after those with one, then by name."
+  (a at: 3) isNil ifTrue: [^(b at: 3) isNil and: [(a at: 1) <= (b at: 1)]].
+  (b at: 3) isNil ifTrue: [^true].
+  ^(a at: 3) < (b at: 3) or: [(a at: 3) = (b at: 3) and: [(a at: 1) <= (b at: 1)]]
+%
+category: 'classes'
+method: McpGrailToolset
+pythonTable: aSelector of: aPythonClass
+  "One of the class-side metadata tables Grail's ClassDefAst compiles in environment 1 (def
+   name -> entry), or nil when the class has none (a Smalltalk class, or a Grail without it)."
+  ^[[aPythonClass perform: aSelector env: 1]
+      on: Error
+      do: [:ex | ex return: nil]]
+    on: BaseException
+    do: [:ex | ex return: nil]
+%
+category: 'classes'
+method: McpGrailToolset
+entry: aName in: aTableOrNil
+  "aTableOrNil's entry for a name, or nil. Grail keys its metadata tables by the def's name and
+   its module registries by the dotted module name, both Strings."
+  aTableOrNil isNil ifTrue: [^nil].
+  ^aTableOrNil at: aName asString ifAbsent: [nil]
+%
+category: 'classes'
+method: McpGrailToolset
+firstLineOf: aCodeOrNil
+  "The .py line a def starts at: its code object's co_firstlineno, which Grail keeps as a dynamic
+   instVar rather than an accessor."
+  | line |
+  aCodeOrNil isNil ifTrue: [^nil].
+  line := [aCodeOrNil dynamicInstVarAt: #co_firstlineno] on: Error do: [:ex | ex return: nil].
+  ^(line isKindOf: Integer) ifTrue: [line] ifFalse: [nil]
+%
+category: 'classes'
+method: McpGrailToolset
+fileOf: aCodeOrNil
+  | file |
+  aCodeOrNil isNil ifTrue: [^nil].
+  file := [aCodeOrNil dynamicInstVarAt: #co_filename] on: Error do: [:ex | ex return: nil].
+  ^(file isKindOf: CharacterCollection) ifTrue: [file asString] ifFalse: [nil]
+%
+category: 'classes'
+method: McpGrailToolset
+decodedMethodNamesOf: aPythonClass
+  "The Python names the class's env-1 selectors decode to by Grail's own rule, once each."
+  | names |
+  names := OrderedCollection new.
+  (aPythonClass selectorsForEnvironment: 1) do: [:each | | name |
+    name := importlib pythonNameOfSelector: each.
+    (name notNil and: [(names includes: name asString) not]) ifTrue: [names add: name asString]].
+  ^names asArray
+%
+category: 'signatures'
+method: McpGrailToolset
+signatureOf: aName in: aPythonClass
+  "{signature. fromSelector}: from the class's ___methodSignatureTable___ with the receiver its
+   ___methodReceiverTable___ names put back, as inspect.signature shows an unbound method; else
+   the arity the def's selectors carry, and true to say so."
+  | spec |
+  spec := self entry: aName in: (self pythonTable: #'___methodSignatureTable___' of: aPythonClass).
+  spec isNil ifTrue: [^Array with: (self selectorSignatureOf: aName in: aPythonClass) with: true].
+  ^Array
+    with: (self signatureFrom: spec
+      receiver: (self entry: aName in: (self pythonTable: #'___methodReceiverTable___' of: aPythonClass)))
+    with: false
+%
+category: 'signatures'
+method: McpGrailToolset
+signatureFrom: aSpec receiver: aNameOrNil
+  "A signature as inspect.signature writes it, from Grail's parameter spec: one {name. kind} or
+   {name. kind. default source text} per parameter, the kind an index into POSITIONAL_ONLY (0),
+   POSITIONAL_OR_KEYWORD (1), VAR_POSITIONAL (2), KEYWORD_ONLY (3), VAR_KEYWORD (4). The receiver,
+   which the spec leaves out, is positional-only when the parameters after it are."
+  | params |
+  params := OrderedCollection new.
+  aNameOrNil isNil ifFalse: [
+    params add: (Array
+      with: aNameOrNil asString
+      with: ((aSpec notEmpty and: [((aSpec at: 1) at: 2) = 0]) ifTrue: [0] ifFalse: [1]))].
+  params addAll: aSpec.
+  ^'(' , (self joined: (self renderedParameters: params) with: ', ') , ')'
+%
+category: 'signatures'
+method: McpGrailToolset
+renderedParameters: aSpec
+  "Each parameter's text, with / closing the positional-only ones and a bare * opening the
+   keyword-only ones when no *args does."
+  | out previous |
+  out := OrderedCollection new.
+  previous := nil.
+  aSpec do: [:each | | kind |
+    kind := each at: 2.
+    (previous = 0 and: [kind ~= 0]) ifTrue: [out add: '/'].
+    (kind = 3 and: [previous ~= 3 and: [previous ~= 2]]) ifTrue: [out add: '*'].
+    out add: (self parameterText: each).
+    previous := kind].
+  previous = 0 ifTrue: [out add: '/'].
+  ^out asArray
+%
+category: 'signatures'
+method: McpGrailToolset
+parameterText: anEntry
+  "name, *name or **name, and =default with the default as the def wrote it."
+  | kind text |
+  kind := anEntry at: 2.
+  text := (anEntry at: 1) asString.
+  kind = 2 ifTrue: [text := '*' , text].
+  kind = 4 ifTrue: [text := '**' , text].
+  (anEntry size > 2 and: [(anEntry at: 3) notNil]) ifTrue: [text := text , '=' , (anEntry at: 3) asString].
+  ^text
+%
+category: 'signatures'
+method: McpGrailToolset
+selectorSignatureOf: aName in: aPythonClass
+  "What the selectors a def compiled to carry: positional placeholders for the widest fixed-arity
+   one (name: then _: per further argument), else (*args, **kwargs) for the varargs _name:kw:."
+  | widest varargs |
+  widest := nil.
+  varargs := false.
+  (aPythonClass selectorsForEnvironment: 1) do: [:each | | name |
+    name := importlib pythonNameOfSelector: each.
+    (name notNil and: [name asString = aName]) ifTrue: [
+      (self string: each asString endsWith: ':kw:')
+        ifTrue: [varargs := true]
+        ifFalse: [widest := (self colonsIn: each asString) max: (widest ifNil: [0])]]].
+  widest notNil ifTrue: [^'(' , (self placeholders: widest) , ')'].
+  ^varargs ifTrue: ['(*args, **kwargs)'] ifFalse: ['()']
+%
+category: 'signatures'
+method: McpGrailToolset
+colonsIn: aString
+  | count |
+  count := 0.
+  aString do: [:each | each = $: ifTrue: [count := count + 1]].
+  ^count
+%
+category: 'signatures'
+method: McpGrailToolset
+placeholders: aCount
+  ^self joined: ((1 to: aCount) asArray collect: [:each | 'a' , each printString]) with: ', '
 %
 category: 'classes'
 method: McpGrailToolset
 methodLineFrom: aTriple
-  ^(aTriple at: 3) printString , '  ' , (aTriple at: 1) , (aTriple at: 2)
+  "line  name(signature), the line ? when the class keeps none, and a note when the signature is
+   only the selector's arity."
+  ^((aTriple at: 3) isNil ifTrue: ['?'] ifFalse: [(aTriple at: 3) printString]) , '  '
+    , (aTriple at: 1) , (aTriple at: 2)
+    , ((aTriple at: 4) ifTrue: ['  [no signature table entry: arity from the selector]'] ifFalse: [''])
 %
 category: 'classes'
 method: McpGrailToolset
@@ -649,14 +832,90 @@ pyFileOfModule: aModuleName
 %
 category: 'modules'
 method: McpGrailToolset
-nextImportInSys: inSys native: native path: aPathOrNil
+grailRegistry: aName
+  "One of Grail's committed registries in UserGlobals, read and never created (asking importlib
+   for it would create an empty one), or nil."
+  ^System myUserProfile objectNamed: aName
+%
+category: 'modules'
+method: McpGrailToolset
+compiledStateOf: aModuleName
+  "#committed when Grail's GrailCanonicalModules holds a committed module instance for the name
+   (deployed: every session binds it), #sessionBuilt when it holds one this transaction made,
+   #none when it holds none."
+  | instance |
+  instance := self entry: aModuleName in: (self grailRegistry: #GrailCanonicalModules).
+  instance isNil ifTrue: [^#none].
+  ^instance isCommitted ifTrue: [#committed] ifFalse: [#sessionBuilt]
+%
+category: 'modules'
+method: McpGrailToolset
+sourceStateOf: aModuleName path: aPathOrNil
+  "#current or #stale: the source hash Grail recorded at the compile (GrailCanonicalModuleHashes)
+   against the sha1Sum of the .py as importlib reads it now; #unrecorded with no recorded hash,
+   #unreadable when the .py cannot be read to compare."
+  | recorded now |
+  recorded := self entry: aModuleName in: (self grailRegistry: #GrailCanonicalModuleHashes).
+  recorded isNil ifTrue: [^#unrecorded].
+  now := self sourceHashOf: aPathOrNil.
+  now isNil ifTrue: [^#unreadable].
+  ^now = recorded ifTrue: [#current] ifFalse: [#stale]
+%
+category: 'modules'
+method: McpGrailToolset
+sourceHashOf: aPathOrNil
+  "The sha1Sum of a .py's text as importlib decodes it, the digest loadModuleFromPath: records,
+   or nil."
+  aPathOrNil isNil ifTrue: [^nil].
+  ^[[(importlib ___sourceStringForPath___: aPathOrNil) sha1Sum]
+      on: Error
+      do: [:ex | ex return: nil]]
+    on: BaseException
+    do: [:ex | ex return: nil]
+%
+category: 'modules'
+method: McpGrailToolset
+importedEarlierInSession: aModuleName
+  "Whether this session's load of the module left its verdict in Grail's session record
+   (GrailModuleHashState in SessionTemps, keyed by the module name as a Symbol, -> #match or
+   #stale)."
+  | state |
+  state := SessionTemps current at: #GrailModuleHashState ifAbsent: [nil].
+  ^state notNil and: [(state at: aModuleName asString asSymbol ifAbsent: [nil]) notNil]
+%
+category: 'modules'
+method: McpGrailToolset
+describeCompiled: aState
+  aState == #committed ifTrue: [^'committed (deployed): every session binds it'].
+  aState == #sessionBuilt ifTrue: [^'built in this session and not committed: it goes with this transaction'].
+  ^'none registered'
+%
+category: 'modules'
+method: McpGrailToolset
+describeSource: aState
+  aState == #current ifTrue: [^'current: the .py matches what was compiled'].
+  aState == #stale ifTrue: [^'stale: the .py has changed since it was compiled'].
+  aState == #unreadable ifTrue: [^'a compile is recorded, but the .py could not be read to compare'].
+  ^'no compile recorded'
+%
+category: 'modules'
+method: McpGrailToolset
+nextImportInSys: inSys native: native path: aPathOrNil compiled: compiled source: source evicted: evicted
+  "What import would do from here, by Grail's module lifecycle: a sys.modules hit, a native
+   module, a deployed current compile bound (or refused, once this session removed it from
+   sys.modules), a stale or undeployed one compiled."
   inSys ifTrue: [^'nothing: it is already in this session''s sys.modules'].
   native ifTrue: [^'bind the native module; nothing is compiled'].
+  (compiled == #committed and: [source == #current]) ifTrue: [
+    evicted ifTrue: [
+      ^'raise: this session imported it and removed it from sys.modules, and Grail will not bind the committed compile again (importlib.reload() it, or use a fresh session)'].
+    ^'bind the committed compile: nothing is compiled and the module body does not run'].
   aPathOrNil isNil ifTrue: [
     ^'fail: no .py for it under the configured checkout'
       , (self grailDirectory isNil ifTrue: [' (no grailDirectory is configured)'] ifFalse: [''])].
-  ^'bind a committed compile if Grail holds a current one, else compile ' , aPathOrNil
-    , ' (a database write, uncommitted until you commit)'
+  (compiled == #committed and: [source == #stale]) ifTrue: [
+    ^'compile ' , aPathOrNil , ' again, the committed compile being stale: the body runs (a database write, uncommitted until you commit)'].
+  ^'compile ' , aPathOrNil , ': the body runs (a database write, uncommitted until you commit)'
 %
 category: 'senders'
 method: McpGrailToolset
@@ -679,36 +938,41 @@ compiledHitsFor: aName shapes: shapes args: args
   "Hits in the env-1 methods of every Python class the session reaches, each labelled as Python
    prints it: a call (the name followed by an opening parenthesis) is the compiled shape,
    anything else a reference."
-  | hits native scope |
+  | hits native scope files |
   hits := OrderedCollection new.
+  files := Dictionary new.
   native := self booleanArgument: 'includeNative' in: args default: false.
   scope := args at: 'scope' ifAbsent: [nil].
   importlib pythonClasses do: [:cls | | label |
     label := self qualifiedNameOf: cls.
     ((native or: [(self string: label startsWith: 'builtins.') not]) and: [self scope: scope selects: label])
-      ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes)]].
+      ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes files: files)]].
   ^hits
 %
 category: 'senders'
 method: McpGrailToolset
-hitsFor: aName in: aClass label: aLabel shapes: shapes
-  "A selector Grail does not decode to a Python name is its own plumbing and is not searched."
-  | hits |
+hitsFor: aName in: aClass label: aLabel shapes: shapes files: aFileCache
+  "A selector Grail does not decode to a Python name is its own plumbing and is not searched.
+   Each method is placed in its .py by the code object its class's ___methodCodeTable___ keeps."
+  | hits codes |
   hits := OrderedCollection new.
+  codes := self pythonTable: #'___methodCodeTable___' of: aClass.
   (aClass selectorsForEnvironment: 1) asSortedCollection do: [:selector | | pythonName |
     pythonName := importlib pythonNameOfSelector: selector.
     pythonName isNil ifFalse: [
       hits addAll: (self hitsFor: aName
         inSource: (aClass sourceCodeAt: selector environmentId: 1)
         method: aLabel , '.' , pythonName asString
-        shapes: shapes)]].
+        code: (self entry: pythonName asString in: codes)
+        shapes: shapes
+        files: aFileCache)]].
   ^hits
 %
 category: 'senders'
 method: McpGrailToolset
-hitsFor: aName inSource: aSource method: aMethodLabel shapes: shapes
-  "The hits in one method's source. Its first line is the def itself, which names the method and
-   calls nothing, so it is skipped."
+hitsFor: aName inSource: aSource method: aMethodLabel code: aCodeOrNil shapes: shapes files: aFileCache
+  "The hits in one method's source. Compiled to IR, a method's source is the Python of its def,
+   so its first line is the def itself, which names the method and calls nothing, and is skipped."
   | hits lines |
   hits := OrderedCollection new.
   aSource isNil ifTrue: [^hits].
@@ -717,8 +981,26 @@ hitsFor: aName inSource: aSource method: aMethodLabel shapes: shapes
     line := lines at: index.
     shape := self shapeOf: aName in: line.
     (shape notNil and: [shapes includes: shape]) ifTrue: [
-      hits add: (self padded: shape) , aMethodLabel , '  line ?  ' , (self trimmed: line)]].
+      hits add: (self padded: shape) , aMethodLabel , '  line '
+        , (self fileLineOf: line at: index code: aCodeOrNil files: aFileCache) , '  ' , (self trimmed: line)]].
   ^hits
+%
+category: 'senders'
+method: McpGrailToolset
+fileLineOf: aLine at: anIndex code: aCodeOrNil files: aFileCache
+  "The .py line of the anIndex-th line of a def's source: the def's co_firstlineno counted on,
+   when the .py holds that very text there; ? when the class keeps no code object for the def or
+   the count lands on other text (a file edited since the compile), rather than a guess."
+  | first file fileLines number |
+  first := self firstLineOf: aCodeOrNil.
+  file := self fileOf: aCodeOrNil.
+  (first isNil or: [file isNil]) ifTrue: [^'?'].
+  fileLines := aFileCache at: file ifAbsent: [
+    aFileCache at: file put: ([self fileLines: file] on: McpError do: [:ex | ex return: #()])].
+  number := first + anIndex - 1.
+  (number <= fileLines size and: [(self trimmed: (fileLines at: number)) = (self trimmed: aLine)])
+    ifFalse: [^'?'].
+  ^number printString
 %
 category: 'senders'
 method: McpGrailToolset

@@ -118,8 +118,9 @@ func TestEachGrailToolAnswersThroughTheBinary(t *testing.T) {
 		"backing Smalltalk class: GrailDoubleStack", "storage base: OrderedCollection")
 	expect("list_python_methods", map[string]any{"name": "shelf.stack.Stack"}, "17  pop(self, index=-1)")
 	expect("python_module_state", map[string]any{"name": "sys"}, "kind: native")
+	expect("python_module_state", map[string]any{"name": "shelf"}, "compiled: none registered", "source: no compile recorded", "in sys.modules: yes")
 	expect("find_python_senders", map[string]any{"name": "helper"},
-		"compiled    shelf.stack.Stack.push", "source      shelf/stack.py:28", "searched: ", "not searched:")
+		"compiled    shelf.stack.Stack.push  line 14  self.append(helper(item))", "source      shelf/stack.py:28", "searched: ", "not searched:")
 	expect("search_python_source", map[string]any{"pattern": "helper("}, "shelf/stack.py:14: self.append(helper(item))")
 	expect("run_python_tests", map[string]any{"classNames": []string{"NoSuchPythonTest"}}, "NoSuchPythonTest: NOT FOUND")
 }

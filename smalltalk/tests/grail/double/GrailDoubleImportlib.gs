@@ -19,7 +19,8 @@ Grail''s is: ___grailCompileSymbolList___ answers a fresh symbol list each call;
 GrailDoublePython at a checkout; pythonClasses answers the Python classes the double knows
 (GemTalk/Grail#885); pythonNameOfSelector: decodes an env-1 selector by the rule Grail''s
 SelectorManglingApiTestCase pins (copyfile:_: is copyfile, _copyfile:kw: is copyfile, an
-ordinary Smalltalk selector or a ___internal___ one is nil).'
+ordinary Smalltalk selector or a ___internal___ one is nil); ___sourceStringForPath___: answers a
+.py''s text, as loadModuleFromPath: reads it to hash (GemTalk/Grail src/smalltalk/Python/importlib.gs).'
 %
 expectvalue /Class
 doit
@@ -33,6 +34,14 @@ category: 'Grail API'
 classmethod: GrailDoubleImportlib
 ___grailCompileSymbolList___
   ^GrailDoubleSymbolList new
+%
+category: 'Grail API'
+classmethod: GrailDoubleImportlib
+___sourceStringForPath___: aPath
+  | file |
+  file := GsFile openReadOnServer: aPath.
+  file isNil ifTrue: [^Error signal: 'cannot open ' , aPath].
+  ^GrailDoubleSourceText on: ([file contents] ensure: [file close])
 %
 category: 'Grail API'
 classmethod: GrailDoubleImportlib

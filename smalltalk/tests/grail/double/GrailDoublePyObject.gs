@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'GrailDoublePyObject'
-  instVarNames: #( kind name file line signature attributes)
+  instVarNames: #( kind name file line signature attributes committed)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -14,10 +14,14 @@ Object subclass: 'GrailDoublePyObject'
 expectvalue /Class
 doit
 GrailDoublePyObject comment: 
-'TEST DOUBLE of a Python module or function as Grail holds one, for GrailDoublePython: a kind
-(#module or #function), a name, the .py it came from, for a function the line its def starts at
-(__code__.co_firstlineno) and its signature as inspect.signature writes it, and for a module its
-attributes by name.'
+'TEST DOUBLE of a Python module, function or code object as Grail holds one, for
+GrailDoublePython: a kind (#module, #function or #code), a name, the .py it came from, for a
+function or code object the line its def starts at (co_firstlineno) and for a function its
+signature as inspect.signature writes it, and for a module its attributes by name. A code object
+answers co_filename and co_firstlineno to dynamicInstVarAt:, where Grail''s PyCode keeps them
+(GemTalk/mcp_server src/grail/McpGrailToolset.gs read them so on a Grail image). A module
+instance a suite puts in GrailCanonicalModules answers isCommitted as the suite set it with
+beCommitted, standing for the commit the model has no second session to see.'
 %
 expectvalue /Class
 doit
@@ -31,6 +35,11 @@ category: 'instance creation'
 classmethod: GrailDoublePyObject
 function: aName file: aPath line: anInteger signature: aSignature
   ^self new setKind: #function name: aName file: aPath line: anInteger signature: aSignature
+%
+category: 'instance creation'
+classmethod: GrailDoublePyObject
+code: aName file: aPath line: anInteger
+  ^self new setKind: #code name: aName file: aPath line: anInteger signature: nil
 %
 category: 'instance creation'
 classmethod: GrailDoublePyObject
@@ -48,6 +57,24 @@ category: 'accessing'
 method: GrailDoublePyObject
 file
   ^file
+%
+category: 'kernel API'
+method: GrailDoublePyObject
+isCommitted
+  ^committed == true
+%
+category: 'configuring'
+method: GrailDoublePyObject
+beCommitted
+  committed := true
+%
+category: 'Grail API'
+method: GrailDoublePyObject
+dynamicInstVarAt: aName
+  kind == #code ifFalse: [^nil].
+  aName = #co_filename ifTrue: [^file].
+  aName = #co_firstlineno ifTrue: [^line].
+  ^nil
 %
 category: 'accessing'
 method: GrailDoublePyObject

@@ -52,7 +52,8 @@ current
 category: 'instance'
 classmethod: GrailDoublePython
 reset
-  SessionTemps current removeKey: #GrailDoublePython ifAbsent: [nil]
+  SessionTemps current removeKey: #GrailDoublePython ifAbsent: [nil].
+  SessionTemps current removeKey: #GrailModuleHashState ifAbsent: [nil]
 %
 ! ------------------- Instance methods for GrailDoublePython
 category: 'inspecting'
@@ -165,7 +166,9 @@ importModule: aScope
   name := aScope at: #'_mcp_obj'.
   module := self modules at: name ifAbsent: [
     ^self raise: 'ModuleNotFoundError: No module named ' , (self reprOf: name)].
-  module file isNil ifFalse: [self requireStdlib: name].
+  module file isNil ifFalse: [
+    self requireStdlib: name.
+    self noteLoaded: name].
   self sysModules add: name.
   (name findString: '.' startingAt: 1) > 0 ifTrue: [self sysModules add: (name copyFrom: 1 to: (name indexOf: $.) - 1)].
   ^module
@@ -338,6 +341,14 @@ attributesOf: anObject
     at: 'pop' put: (GrailDoublePyObject function: 'pop' file: file line: 17 signature: '(self, index=-1)');
     at: 'peek' put: (GrailDoublePyObject function: 'peek' file: file line: 20 signature: '(self, *, default=None)');
     yourself
+%
+category: 'world'
+method: GrailDoublePython
+noteLoaded: aModuleName
+  "What Grail's loadModuleFromPath: leaves in the session for a .py module it loads: its hash
+   verdict under the name, in SessionTemps at #GrailModuleHashState (a body run stamps #stale)."
+  (SessionTemps current at: #GrailModuleHashState ifAbsentPut: [Dictionary new])
+    at: aModuleName asSymbol put: #stale
 %
 category: 'world'
 method: GrailDoublePython

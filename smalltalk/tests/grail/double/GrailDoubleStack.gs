@@ -18,8 +18,14 @@ GrailDoubleStack comment:
 checkout (checkout/src/python/stdlib/shelf/stack.py). Grail backs a list subclass with
 OrderedCollection and compiles each def into environment 1, where, compiled to IR, a method''s
 source is the Python of its def: the class side answers selectorsForEnvironment: 1 and
-sourceCodeAt:environmentId: 1 from that file. Grail would create the class unnamed; this one is
-named only because the model needs a name to file it in.'
+sourceCodeAt:environmentId: 1 from that file. Beside the methods Grail''s ClassDefAst compiles
+class-side tables in environment 1, read with perform:env: (GemTalk/Grail
+IRTextSourcesChunkedTestCase reads ___irTextSources___ so): ___methodCodeTable___ (def name ->
+code object, co_filename and co_firstlineno), ___methodSignatureTable___ (def name -> one
+{name. kind} or {name. kind. default text} per parameter, the receiver left out; the spec
+inspect.py in Grail''s stdlib reads) and ___methodReceiverTable___ (def name -> the receiver''s
+name). Grail would create the class unnamed; this one is named only because the model needs a
+name to file it in.'
 %
 expectvalue /Class
 doit
@@ -29,6 +35,44 @@ GrailDoubleStack category: 'Mcp-Tests-GrailDouble'
 removeallmethods GrailDoubleStack
 removeallclassmethods GrailDoubleStack
 ! ------------------- Class methods for GrailDoubleStack
+category: 'kernel API, environment 1'
+classmethod: GrailDoubleStack
+perform: aSelector env: anEnvironmentId
+  anEnvironmentId = 1 ifFalse: [^Error signal: 'the Grail test double answers perform:env: 1 only'].
+  (#( #'___methodCodeTable___' #'___methodSignatureTable___' #'___methodReceiverTable___' )
+    includes: aSelector) ifFalse: [^self doesNotUnderstand: aSelector].
+  ^self perform: aSelector
+%
+category: 'Grail tables, environment 1'
+classmethod: GrailDoubleStack
+___methodCodeTable___
+  | file |
+  file := (GrailDoublePython current modules at: 'shelf.stack') file.
+  ^Dictionary new
+    at: 'push' put: (GrailDoublePyObject code: 'push' file: file line: 13);
+    at: 'pop' put: (GrailDoublePyObject code: 'pop' file: file line: 17);
+    at: 'peek' put: (GrailDoublePyObject code: 'peek' file: file line: 20);
+    yourself
+%
+category: 'Grail tables, environment 1'
+classmethod: GrailDoubleStack
+___methodSignatureTable___
+  "push(self, item), pop(self, index=-1), peek(self, *, default=None), the receiver left out."
+  ^Dictionary new
+    at: 'push' put: (Array with: #('item' 1));
+    at: 'pop' put: (Array with: #('index' 1 '-1'));
+    at: 'peek' put: (Array with: #('default' 3 'None'));
+    yourself
+%
+category: 'Grail tables, environment 1'
+classmethod: GrailDoubleStack
+___methodReceiverTable___
+  ^Dictionary new
+    at: 'push' put: 'self';
+    at: 'pop' put: 'self';
+    at: 'peek' put: 'self';
+    yourself
+%
 category: 'kernel API, environment 1'
 classmethod: GrailDoubleStack
 selectorsForEnvironment: anEnvironmentId

@@ -1,7 +1,7 @@
 ! Files in the TEST DOUBLE of Grail's API (smalltalk/tests/grail/double) for the model only:
 ! bin/gsmodel -test files it in through smalltalk/model.gs, and the model-backed e2e tests file it
 ! in beside smalltalk/grail/load.gs. Never load it into a real stone: it binds ModuleAst,
-! importlib, BaseException and PythonTestCase, Grail's names, to the double's classes, in a
+! importlib, BaseException, PythonTestCase and GrailTestResult, Grail's names, to the double's classes, in a
 ! dictionary GrailDouble it puts in the symbol list. Run from the repository root.
 set compile_env: 0
 !
@@ -14,7 +14,7 @@ up := System myUserProfile.
 double := up objectNamed: #GrailDouble.
 #( #GrailDoubleBaseException #GrailDoubleSymbolList #GrailDoublePyObject #GrailDoubleStack
    #GrailDoublePython #GrailDoubleModuleAst #GrailDoubleImportlib #GrailDoublePythonTestCase
-   #GrailDoubleTestGem )
+   #GrailDoubleTestGem #GrailDoubleTestResult #GrailDoubleSourceText )
   do: [:each | (double includesKey: each) ifFalse: [double at: each put: nil]].
 true
 %
@@ -28,6 +28,8 @@ input smalltalk/tests/grail/double/GrailDoubleModuleAst.gs
 input smalltalk/tests/grail/double/GrailDoubleImportlib.gs
 input smalltalk/tests/grail/double/GrailDoublePythonTestCase.gs
 input smalltalk/tests/grail/double/GrailDoubleTestGem.gs
+input smalltalk/tests/grail/double/GrailDoubleTestResult.gs
+input smalltalk/tests/grail/double/GrailDoubleSourceText.gs
 !
 ! ------------------- Grail's names, bound to the double
 run
@@ -37,5 +39,6 @@ double at: #ModuleAst put: GrailDoubleModuleAst.
 double at: #importlib put: GrailDoubleImportlib.
 double at: #BaseException put: GrailDoubleBaseException.
 double at: #PythonTestCase put: GrailDoublePythonTestCase.
+double at: #GrailTestResult put: GrailDoubleTestResult.
 true
 %

@@ -51,6 +51,7 @@ setUp
 category: 'running'
 method: McpGrailToolsetDoubleTest
 tearDown
+  #(#GrailCanonicalModules #GrailCanonicalModuleHashes) do: [:each | UserGlobals removeKey: each ifAbsent: [nil]].
   GrailDoublePython reset.
   SessionTemps current removeKey: #McpGrailScope ifAbsent: [nil].
   McpGrailToolsetOnDouble testGem: nil.
@@ -73,6 +74,27 @@ method: McpGrailToolsetDoubleTest
 withoutCheckout
   grailOptions := Dictionary new.
   self useServer: server
+%
+category: 'helpers'
+method: McpGrailToolsetDoubleTest
+deployStack: committed hash: aDigest
+  "Grail's registries as a deploy of shelf.stack leaves them: its module instance (committed or
+   only built in this transaction) and the source digest recorded at that compile."
+  | instance |
+  instance := GrailDoublePyObject module: 'shelf.stack' file: self stackPath.
+  committed ifTrue: [instance beCommitted].
+  UserGlobals at: #GrailCanonicalModules put: (Dictionary new at: 'shelf.stack' put: instance; yourself).
+  UserGlobals at: #GrailCanonicalModuleHashes put: (Dictionary new at: 'shelf.stack' put: aDigest; yourself)
+%
+category: 'helpers'
+method: McpGrailToolsetDoubleTest
+currentStackDigest
+  ^(importlib ___sourceStringForPath___: self stackPath) sha1Sum
+%
+category: 'helpers'
+method: McpGrailToolsetDoubleTest
+stackState
+  ^self callTool: 'python_module_state' with: #('name' 'shelf.stack')
 %
 category: 'helpers'
 method: McpGrailToolsetDoubleTest
@@ -104,7 +126,9 @@ definePythonTests
   self assert: true' in: shelf.
   broken := self defineFixtureClass: 'GrailDoubleBrokenTest' superclass: PythonTestCase instVarNames: #().
   self compileFixtureMethod: 'testBroken
-  self assert: false' in: broken
+  self assert: false' in: broken.
+  self compileFixtureMethod: 'testRaises
+  ^1 / 0' in: broken
 %
 category: 'tests - compile and eval'
 method: McpGrailToolsetDoubleTest
@@ -256,6 +280,30 @@ testAMethodPageKeepsTheClassAndItsFile
   self assert: (self text: (lines at: 3) includes: '(showing 2-2 of 3').
   self assert: (lines at: 4) = '17  pop(self, index=-1)'
 %
+category: 'tests - classes'
+method: McpGrailToolsetDoubleTest
+testASignatureIsWrittenAsInspectWritesIt
+  | toolset |
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  self assert: (toolset signatureFrom: #(#('a' 0) #('b' 1 '2') #('rest' 2) #('key' 3 'None') #('opts' 4))
+      receiver: 'self')
+    = '(self, a, /, b=2, *rest, key=None, **opts)'.
+  self assert: (toolset signatureFrom: #(#('key' 3)) receiver: nil) = '(*, key)'.
+  self assert: (toolset signatureFrom: #(#('x' 0)) receiver: nil) = '(x, /)'.
+  self assert: (toolset signatureFrom: #() receiver: 'cls') = '(cls)'
+%
+category: 'tests - classes'
+method: McpGrailToolsetDoubleTest
+testWithoutSignatureTablesTheSelectorsGiveArityAndSaySo
+  | bare toolset lines |
+  bare := self defineFixtureClass: 'GrailDoubleBareClass' superclass: Object instVarNames: #().
+  self compileFixtureMethod: 'selectorsForEnvironment: anId
+  ^#(#''_pop:kw:'' #''__setitem__:_:'' #''___internal___:'')' in: bare class.
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  lines := (toolset methodTriplesOf: bare) asArray collect: [:each | toolset methodLineFrom: each].
+  self assert: lines = #('?  __setitem__(a1, a2)  [no signature table entry: arity from the selector]'
+    '?  pop(*args, **kwargs)  [no signature table entry: arity from the selector]')
+%
 category: 'tests - modules'
 method: McpGrailToolsetDoubleTest
 testModuleStateReadsWithoutImporting
@@ -263,12 +311,47 @@ testModuleStateReadsWithoutImporting
   before := self callTool: 'python_module_state' with: #('name' 'shelf.stack').
   self assert: (self text: before includes: 'kind: .py ' , self stackPath).
   self assert: (self text: before includes: 'in sys.modules: no').
-  self assert: (self text: before includes: 'would: bind a committed compile').
+  self assert: (self text: before includes: 'compiled: none registered').
+  self assert: (self text: before includes: 'would: compile ' , self stackPath , ': the body runs').
   self assert: (self text: (self callTool: 'python_module_state' with: #('name' 'shelf.stack')) includes: 'in sys.modules: no').
   self callTool: 'describe_python_class' with: #('name' 'shelf.stack.Stack').
   after := self callTool: 'python_module_state' with: #('name' 'shelf.stack').
   self assert: (self text: after includes: 'in sys.modules: yes').
   self assert: (self text: after includes: 'would: nothing')
+%
+category: 'tests - modules'
+method: McpGrailToolsetDoubleTest
+testACommittedCurrentModuleIsBoundAndAStaleOneCompiledAgain
+  | text |
+  self deployStack: true hash: self currentStackDigest.
+  text := self stackState.
+  self assert: (self text: text includes: 'compiled: committed (deployed)').
+  self assert: (self text: text includes: 'source: current').
+  self assert: (self text: text includes: 'would: bind the committed compile').
+  self deployStack: true hash: 'the text of an earlier compile'.
+  text := self stackState.
+  self assert: (self text: text includes: 'source: stale').
+  self assert: (self text: text includes: 'would: compile ' , self stackPath , ' again, the committed compile being stale')
+%
+category: 'tests - modules'
+method: McpGrailToolsetDoubleTest
+testAnUncommittedCompileIsNotADeployment
+  | text |
+  self deployStack: false hash: self currentStackDigest.
+  text := self stackState.
+  self assert: (self text: text includes: 'compiled: built in this session and not committed').
+  self assert: (self text: text includes: 'would: compile ' , self stackPath , ': the body runs')
+%
+category: 'tests - modules'
+method: McpGrailToolsetDoubleTest
+testAModuleThisSessionImportedAndRemovedWouldRaise
+  | text |
+  self deployStack: true hash: self currentStackDigest.
+  self callTool: 'describe_python_class' with: #('name' 'shelf.stack.Stack').
+  GrailDoublePython current sysModules remove: 'shelf.stack'.
+  text := self stackState.
+  self assert: (self text: text includes: 'in sys.modules: no, but this session imported it').
+  self assert: (self text: text includes: 'would: raise: this session imported it and removed it')
 %
 category: 'tests - modules'
 method: McpGrailToolsetDoubleTest
@@ -281,7 +364,7 @@ method: McpGrailToolsetDoubleTest
 testSendersSearchTheThreeShapesAndSaySo
   | text |
   text := self callTool: 'find_python_senders' with: #('name' 'shelf.stack.helper').
-  self assert: (self text: text includes: 'compiled    shelf.stack.Stack.push  line ?  self.append(helper(item))').
+  self assert: (self text: text includes: 'compiled    shelf.stack.Stack.push  line 14  self.append(helper(item))').
   self assert: (self text: text includes: 'source      shelf/stack.py:28  target.push(helper(item))').
   self assert: (self text: text includes: 'searched: the env-1 methods of the Python classes importlib pythonClasses answers, src/python/stdlib').
   self assert: (self text: text includes: 'not searched:
@@ -302,7 +385,7 @@ method: McpGrailToolsetDoubleTest
 testAReferenceThatIsNotACallIsItsOwnShape
   | text |
   text := self callTool: 'find_python_senders' with: #('name' 'index' 'shapes' #('references')).
-  self assert: (self text: text includes: 'references  shelf.stack.Stack.pop  line ?  return list.pop(self, index)').
+  self assert: (self text: text includes: 'references  shelf.stack.Stack.pop  line 18  return list.pop(self, index)').
   self deny: (self text: text includes: 'compiled    ')
 %
 category: 'tests - senders'
@@ -359,11 +442,27 @@ testARunReportsEachClassTheTotalsAndThePeakMemory
   gem := self gemWithReadings: #('314572800 691142656 45' '452984832 691142656 65').
   text := self callTool: 'run_python_tests' with: #('classNames' #('GrailDoubleShelfTest' 'GrailDoubleBrokenTest')).
   self assert: (self text: text includes: 'GrailDoubleShelfTest: 2 run, 2 passed, 0 failed, 0 errors').
-  self assert: (self text: text includes: 'GrailDoubleBrokenTest: 1 run, 0 passed, 1 failed, 0 errors').
-  self assert: (self text: text includes: 'total: 3 run, 2 passed, 1 failed, 0 errors in 2 classes').
+  self assert: (self text: text includes: 'GrailDoubleBrokenTest: 2 run, 0 passed, 1 failed, 1 errors').
+  self assert: (self text: text includes: 'total: 4 run, 2 passed, 1 failed, 1 errors in 2 classes').
   self assert: (self text: text includes: 'peak memory: 432MB of 659MB (65%)').
   self assert: gem loggedOut.
   self assert: (self text: gem expressions first includes: 'importlib grailDir: ')
+%
+category: 'tests - run tests'
+method: McpGrailToolsetDoubleTest
+testEachDefectComesWithGrailsMessageAndAnErrorWithItsStack
+  | lines failAt errorAt |
+  self definePythonTests.
+  self gemWithReadings: #('314572800 691142656 45').
+  lines := self lines: (self callTool: 'run_python_tests' with: #('classNames' #('GrailDoubleBrokenTest'))).
+  failAt := lines indexOf: '  FAIL GrailDoubleBrokenTest>>testBroken'.
+  errorAt := lines indexOf: '  ERROR GrailDoubleBrokenTest>>testRaises'.
+  self assert: failAt > 0.
+  self assert: (lines at: failAt + 1) = '    Assertion failed'.
+  self deny: ((lines at: failAt + 2) = '    stack:').
+  self assert: errorAt > 0.
+  self assert: (lines at: errorAt + 2) = '    stack:'.
+  self assert: (lines at: errorAt + 3) = '      GrailDoubleBrokenTest >> testRaises'
 %
 category: 'tests - run tests'
 method: McpGrailToolsetDoubleTest
@@ -382,7 +481,7 @@ testARunStopsStartingClassesPastTheCeilingAndSaysWhereToResume
   gem := self gemWithReadings: #('600000000 691142656 87').
   text := self callTool: 'run_python_tests' with: #('classNames' #('GrailDoubleShelfTest' 'GrailDoubleBrokenTest')).
   self assert: (self text: text includes: 'GrailDoubleShelfTest: 2 run').
-  self deny: (self text: text includes: 'GrailDoubleBrokenTest: 1 run').
+  self deny: (self text: text includes: 'GrailDoubleBrokenTest: 2 run').
   self assert: (self text: text includes: 'stopped at the memory ceiling: 1 classes not started; resume from GrailDoubleBrokenTest').
   self assert: gem loggedOut
 %
@@ -404,7 +503,7 @@ testACeilingOfZeroRunsEverything
   self useServer: server.
   self gemWithReadings: #('600000000 691142656 99').
   text := self callTool: 'run_python_tests' with: #('classNames' #('GrailDoubleShelfTest' 'GrailDoubleBrokenTest')).
-  self assert: (self text: text includes: 'GrailDoubleBrokenTest: 1 run').
+  self assert: (self text: text includes: 'GrailDoubleBrokenTest: 2 run').
   self deny: (self text: text includes: 'stopped')
 %
 category: 'tests - run tests'
