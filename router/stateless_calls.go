@@ -355,7 +355,7 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 	f.mu.Unlock()
 
 	var stream *sse.EventWriter
-	accepts := strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	accepts := sse.Accepts(r.Header.Get("Accept")) == sse.Names
 	write := func(msg []byte) error {
 		if !accepts {
 			return nil

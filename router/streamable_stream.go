@@ -3,11 +3,11 @@ package router
 import (
 	"context"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 )
 
 // SessionStream serves the session's own stream (router/internal/sse: outbox, replay from
@@ -27,7 +27,7 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 			"Bad Request: MCP-Session-Id header is required to open the stream", "sessionRequired")
 		return
 	}
-	if a := r.Header.Get("Accept"); a != "" && !acceptsEventStream(a) {
+	if sse.Accepts(r.Header.Get("Accept")) == sse.Refuses {
 		s.refuse(w, r, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest,
 			"Not Acceptable: GET /mcp answers text/event-stream", "notAcceptable")
 		return
@@ -39,16 +39,6 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 	s.o.Observer.StreamOpened()
 	defer s.o.Observer.StreamClosed()
 	s.o.Streams.ServeStream(w, r.WithContext(ctx), sess)
-}
-
-func acceptsEventStream(accept string) bool {
-	for _, part := range strings.Split(accept, ",") {
-		mt := strings.TrimSpace(strings.SplitN(part, ";", 2)[0])
-		if mt == "text/event-stream" || mt == "text/*" || mt == "*/*" {
-			return true
-		}
-	}
-	return false
 }
 
 // delete serves DELETE /mcp: the session ends, its gem is logged out, its slot returns.

@@ -104,19 +104,9 @@ func NewAnswer(w http.ResponseWriter, r *http.Request, ep *Endpoint, o AnswerOpt
 		o.ResumeHold = DefaultResumeHold
 	}
 	return &Answer{
-		ep: ep, w: w, o: o, canStream: acceptsEventStream(r.Header.Get("Accept")), reqCtx: r.Context(),
+		ep: ep, w: w, o: o, canStream: sse.Accepts(r.Header.Get("Accept")) == sse.Names, reqCtx: r.Context(),
 		changed: make(chan struct{}), unbind: func() {},
 	}
-}
-
-func acceptsEventStream(accept string) bool {
-	for _, part := range strings.Split(accept, ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
-			return true
-		}
-	}
-	return false
 }
 
 func (a *Answer) eventID(seq uint64) string {
