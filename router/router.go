@@ -15,6 +15,7 @@ import (
 	oteltrace "go.opentelemetry.io/otel/trace"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/messagelog"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
@@ -34,6 +35,16 @@ var SupportedProtocolVersions = []string{StatelessVersion, "2025-11-25", "2025-0
 
 // batchVersion is the last revision with JSON-RPC batches.
 const batchVersion = "2025-03-26"
+
+// Defaults of Options' zero values. internal/config shows these same values as the defaults
+// of its settings (MCP_MAX_BODY, MCP_READ_TIMEOUT, MCP_LOGIN_TIMEOUT, MCP_CLIENT_ANSWER_TIMEOUT,
+// MCP_STATELESS_POOL, MCP_HANDLE_YIELD).
+const (
+	DefaultMaxBody        = 4 << 20
+	DefaultReadTimeout    = 8 * time.Second
+	DefaultLoginTimeout   = 60 * time.Second
+	DefaultPendingTimeout = pending.DefaultTimeout
+)
 
 // Options configure a Server. Zero values take the defaults named on each field.
 type Options struct {
@@ -64,12 +75,12 @@ type Options struct {
 	// logged in for before another principal's request may log it out for a gem of its own; 0:
 	// DefaultPoolDwell.
 	PoolDwell      time.Duration
-	MaxBody        int64         // default 4 MiB
-	ReadTimeout    time.Duration // the whole request must arrive within it; default 8 s
+	MaxBody        int64         // default DefaultMaxBody
+	ReadTimeout    time.Duration // the whole request must arrive within it; default DefaultReadTimeout
 	RequestTimeout time.Duration // 0: none
-	LoginTimeout   time.Duration // default 60 s
+	LoginTimeout   time.Duration // default DefaultLoginTimeout
 	CloseTimeout   time.Duration // how long End waits for a running call; default 10 s
-	PendingTimeout time.Duration // server-sent requests; default 30 s
+	PendingTimeout time.Duration // server-sent requests; default DefaultPendingTimeout
 	// PendingTimeouts overrides PendingTimeout per method (MCP_ELICITATION_TIMEOUT).
 	PendingTimeouts map[string]time.Duration
 
@@ -167,13 +178,13 @@ type Server struct {
 // New builds a Server. Nothing listens until its Handler is served.
 func New(o Options) *Server {
 	if o.MaxBody <= 0 {
-		o.MaxBody = 4 << 20
+		o.MaxBody = DefaultMaxBody
 	}
 	if o.ReadTimeout <= 0 {
-		o.ReadTimeout = 8 * time.Second
+		o.ReadTimeout = DefaultReadTimeout
 	}
 	if o.LoginTimeout <= 0 {
-		o.LoginTimeout = 60 * time.Second
+		o.LoginTimeout = DefaultLoginTimeout
 	}
 	if o.Streams == nil {
 		o.Streams = SessionStream{}

@@ -528,7 +528,7 @@ func (s *Server) pendingTimeout(method string) time.Duration {
 	if s.o.PendingTimeout > 0 {
 		return s.o.PendingTimeout
 	}
-	return 30 * time.Second
+	return DefaultPendingTimeout
 }
 
 // requestState is what a requestState names: the parked call, which of its rounds, for which

@@ -216,7 +216,7 @@ type listenBounds struct {
 func (s *Server) pumpListen(ctx context.Context, stream *sse.EventWriter, req statelessRequest, ln *listener, b listenBounds) {
 	life := time.NewTimer(time.Until(b.end))
 	defer life.Stop()
-	keepalive := time.NewTicker(15 * time.Second)
+	keepalive := time.NewTicker(sse.DefaultKeepalive)
 	defer keepalive.Stop()
 	sent := 0
 	for {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth"
 )
 
@@ -81,21 +82,21 @@ func settings() []setting {
 		row("MCP_HOST", "host", "127.0.0.1", "address to listen on (loopback unless you mean otherwise)", required(func(c *Config) *string { return &c.Host })),
 		row("MCP_PORT", "port", "8000", "TCP port to listen on (0: any free port)", wholeNumber(func(c *Config) *int { return &c.Port }, 0, 65535, "a port number 0-65535")),
 		row("MCP_MAX_SESSIONS", "max-sessions", "3", "most sessions (worker gems) at once, or none", countOrNone(func(c *Config) *int { return &c.MaxSessions })),
-		row("MCP_STATELESS_POOL", "stateless-pool", "2", "gems serving 2026-07-28 requests that carry no state (each one session of the cap)",
+		row("MCP_STATELESS_POOL", "stateless-pool", strconv.Itoa(router.DefaultStatelessPool), "gems serving 2026-07-28 requests that carry no state (each one session of the cap)",
 			wholeNumber(func(c *Config) *int { return &c.StatelessPool }, 1, 1024, "a whole number from 1 to 1024")),
-		row("MCP_HANDLE_YIELD", "handle-yield", "5m", "local mode: a session opened with open_session and idle this long gives its login to a newcomer that finds every slot taken (its uncommitted work discarded, logged)",
+		row("MCP_HANDLE_YIELD", "handle-yield", durationText(router.DefaultHandleYield), "local mode: a session opened with open_session and idle this long gives its login to a newcomer that finds every slot taken (its uncommitted work discarded, logged)",
 			duration(func(c *Config) *time.Duration { return &c.HandleYield }, false)),
-		row("MCP_MAX_BODY", "max-body", "4MiB", "largest request body (bytes, or with KiB/MiB suffix)", func(c *Config, v string) (err error) {
+		row("MCP_MAX_BODY", "max-body", sizeText(router.DefaultMaxBody), "largest request body (bytes, or with KiB/MiB suffix)", func(c *Config, v string) (err error) {
 			c.MaxBody, err = ParseSize(v)
 			return err
 		}),
-		row("MCP_READ_TIMEOUT", "read-timeout", "8s", "a client must send its whole request within this", duration(func(c *Config) *time.Duration { return &c.ReadTimeout }, false)),
+		row("MCP_READ_TIMEOUT", "read-timeout", durationText(router.DefaultReadTimeout), "a client must send its whole request within this", duration(func(c *Config) *time.Duration { return &c.ReadTimeout }, false)),
 		row("MCP_REQUEST_TIMEOUT", "request-timeout", "none", "longest a single request may run before it is ended, or none", duration(func(c *Config) *time.Duration { return &c.RequestTimeout }, true)),
-		row("MCP_LOGIN_TIMEOUT", "login-timeout", "60s", "longest a worker gem login and prepare may take", duration(func(c *Config) *time.Duration { return &c.LoginTimeout }, false)),
+		row("MCP_LOGIN_TIMEOUT", "login-timeout", durationText(router.DefaultLoginTimeout), "longest a worker gem login and prepare may take", duration(func(c *Config) *time.Duration { return &c.LoginTimeout }, false)),
 		row("MCP_SHUTDOWN_GRACE", "shutdown-grace", "10s", "on SIGTERM, how long running calls may finish before they are broken", duration(func(c *Config) *time.Duration { return &c.ShutdownGrace }, false)),
 		row("MCP_ELICITATION_TIMEOUT", "elicitation-timeout", "10m", "how long a tool waits for the person answering its elicitation form",
 			duration(func(c *Config) *time.Duration { return &c.ElicitationTimeout }, false)),
-		row("MCP_CLIENT_ANSWER_TIMEOUT", "client-answer-timeout", "30s", "how long a tool waits for the client's answer to any other request (sampling, roots)",
+		row("MCP_CLIENT_ANSWER_TIMEOUT", "client-answer-timeout", durationText(router.DefaultPendingTimeout), "how long a tool waits for the client's answer to any other request (sampling, roots)",
 			duration(func(c *Config) *time.Duration { return &c.ClientAnswerTimeout }, false)),
 		row("MCP_PROGRESS_KEEPALIVE", "progress-keepalive", "20s", "a call whose client sent a progressToken gets a progress notification whenever its tool has reported none for this long, or none",
 			duration(func(c *Config) *time.Duration { return &c.ProgressKeepalive }, true)),
@@ -367,4 +368,22 @@ func scopes(field func(*Config) *[]string) func(*Config, string) error {
 		*field(c), err = auth.ParseScopes(v)
 		return err
 	}
+}
+
+// durationText writes a default duration as the table shows it: whole minutes above one
+// minute, seconds otherwise ("8s", "60s", "5m").
+func durationText(d time.Duration) string {
+	if d > time.Minute && d%time.Minute == 0 {
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	}
+	return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+}
+
+// sizeText writes a default byte count as the table shows it: whole MiB when it is, bytes
+// otherwise.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + "MiB"
+	}
+	return strconv.FormatInt(n, 10)
 }
