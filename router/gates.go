@@ -247,7 +247,7 @@ func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Re
 		return r, true
 	}
 	sess, ok := s.table.Get(id)
-	if ok && s.hiddenSession(id) {
+	if ok && s.stateless.hiddenSession(id) {
 		ok = false // a stateless pool gem is nobody's session
 	}
 	if ok && !s.owns(r.Context(), sess.Owner()) {

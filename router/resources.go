@@ -112,7 +112,7 @@ func (lw *listenerWatch) deliver(uri string) {
 // principal for as long as the stream lasts: it subscribes there, gives the gem back to the
 // pool (it goes on serving requests; a subscription does not occupy it), and has the gem's poll
 // deliver to ln. A gem that ends (evicted, reaped) is replaced and subscribed again.
-func (s *Server) watchForListener(ctx context.Context, ln *listener) {
+func (s *statelessServer) watchForListener(ctx context.Context, ln *listener) {
 	for ctx.Err() == nil {
 		sess, err := s.pool.acquire(ctx)
 		if err != nil {

@@ -2,12 +2,10 @@ package router
 
 import (
 	"context"
-	"crypto/rand"
 	"log"
 	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -154,19 +152,8 @@ type Server struct {
 	beginClose context.CancelFunc
 	closeOnce  sync.Once
 
-	// The stateless revision's state: its pool of gems, the pool's session ids (never
-	// reachable by MCP-Session-Id), its calls in flight, the key that makes requestState
-	// tamper-proof, and its subscription streams. handles are the state handles issued (a subset
-	// of hidden: sessions named only through _meta).
-	pool      *statelessPool
-	hidden    statelessIDs
-	handles   statelessIDs
-	flightsMu sync.Mutex
-	flights   map[string]*flight
-	flightSeq atomic.Uint64
-	stateKey  [32]byte
-	listeners listenerSet
-	tasks     taskTable
+	// stateless serves the 2026-07-28 revision and holds its state (stateless.go).
+	stateless *statelessServer
 
 	// watches are the sessions whose gems are asked for resource updates (resources.go).
 	watches sync.Map
@@ -208,18 +195,10 @@ func New(o Options) *Server {
 		cancelBase: cancel,
 		closing:    closing,
 		beginClose: begin,
-		flights:    map[string]*flight{},
-		listeners:  listenerSet{set: map[*listener]struct{}{}},
-		tasks:      taskTable{tasks: map[string]*task{}},
 		borrowed:   borrowTable{calls: map[*session.Session][]borrowedCall{}},
 	}
 	s.table = session.NewTable(o.MaxSessions, session.Hooks{Opened: s.opened, Ended: s.ended})
-	s.pool = newStatelessPool(s, o.StatelessPool)
-	if _, err := rand.Read(s.stateKey[:]); err != nil {
-		// Without a key no requestState could be trusted; the system's CSPRNG failing is not
-		// something to serve through.
-		panic("router: cannot draw the requestState key: " + err.Error())
-	}
+	s.stateless = newStatelessServer(s, o.StatelessPool)
 	if o.Lifetime != nil {
 		o.Lifetime.Start(lifetimeHost{s})
 	}

@@ -3,10 +3,12 @@ package router
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
@@ -71,6 +73,46 @@ var cacheableMethods = map[string]bool{
 // mrtrMethods are the requests whose answer may be an input_required result.
 var mrtrMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
 
+// statelessServer is the 2026-07-28 revision's half of the front end, and the state only that
+// revision has: the pool of gems that serve requests carrying no state, the pool's session ids
+// (never reachable by MCP-Session-Id), the calls in flight, the key that makes requestState
+// tamper-proof, the subscription streams and the tasks. handles are the GemStone sessions
+// opened with open_session (a subset of hidden: sessions named only by a tool argument). It
+// embeds the Server it is part of: the gates, the session table, the worker calls and the
+// answers are shared with the session era (docs/architecture.md says why it is not a package
+// of its own).
+type statelessServer struct {
+	*Server
+
+	pool      *statelessPool
+	hidden    statelessIDs
+	handles   statelessIDs
+	flightsMu sync.Mutex
+	flights   map[string]*flight
+	flightSeq atomic.Uint64
+	stateKey  [32]byte
+	listeners listenerSet
+	tasks     taskTable
+}
+
+// newStatelessServer makes the revision's half of s; pool is how many gems serve requests
+// carrying no state.
+func newStatelessServer(s *Server, pool int) *statelessServer {
+	st := &statelessServer{
+		Server:    s,
+		flights:   map[string]*flight{},
+		listeners: listenerSet{set: map[*listener]struct{}{}},
+		tasks:     taskTable{tasks: map[string]*task{}},
+	}
+	st.pool = newStatelessPool(st, pool)
+	if _, err := rand.Read(st.stateKey[:]); err != nil {
+		// Without a key no requestState could be trusted; the system's CSPRNG failing is not
+		// something to serve through.
+		panic("router: cannot draw the requestState key: " + err.Error())
+	}
+	return st
+}
+
 type statelessKey struct{}
 
 // isStateless says the request named the stateless revision in its MCP-Protocol-Version.
@@ -83,10 +125,10 @@ func isStateless(r *http.Request) bool {
 // stateless pool's gems.
 type statelessIDs struct{ m sync.Map }
 
-func (s *statelessIDs) add(id string)          { s.m.Store(id, true) }
-func (s *statelessIDs) remove(id string)       { s.m.Delete(id) }
-func (s *statelessIDs) has(id string) bool     { _, ok := s.m.Load(id); return ok }
-func (s *Server) hiddenSession(id string) bool { return s.hidden.has(id) }
+func (s *statelessIDs) add(id string)                   { s.m.Store(id, true) }
+func (s *statelessIDs) remove(id string)                { s.m.Delete(id) }
+func (s *statelessIDs) has(id string) bool              { _, ok := s.m.Load(id); return ok }
+func (s *statelessServer) hiddenSession(id string) bool { return s.hidden.has(id) }
 
 // statelessRequest is one parsed 2026-07-28 request.
 type statelessRequest struct {
@@ -100,7 +142,7 @@ type statelessRequest struct {
 
 // postStateless serves a POST of the stateless revision: validated here, answered by the
 // front end (server/discover, subscriptions/listen, refusals) or run on a pool gem.
-func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
+func (s *statelessServer) postStateless(w http.ResponseWriter, r *http.Request) {
 	body, ok := s.readBody(w, r)
 	if !ok {
 		return
@@ -166,7 +208,7 @@ func (s *Server) postStateless(w http.ResponseWriter, r *http.Request) {
 
 // parseStateless checks the envelope of the revision: _meta with the protocol version (equal
 // to the header) and the client capabilities; clientInfo is optional.
-func (s *Server) parseStateless(r *http.Request, m jsonrpc.Message) (statelessRequest, int, []byte) {
+func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (statelessRequest, int, []byte) {
 	req := statelessRequest{m: m}
 	if len(m.Params) > 0 && string(m.Params) != "null" {
 		p, err := jsonrpc.Members(m.Params)
@@ -265,7 +307,7 @@ func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 
 // discover answers server/discover from the worker's own initialize answer (taken once by the
 // pool's first gem), so what is advertised is what the worker declares.
-func (s *Server) discover(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+func (s *statelessServer) discover(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	init, err := s.pool.workerInfo(r.Context())
 	if err != nil {
 		status, body := s.poolFailure(req.m, err)
@@ -363,4 +405,4 @@ func (s *Server) sessionVersions() []string {
 
 // withoutCancel keeps a flight's call running when the client that started it leaves: on the
 // stateless wire a disconnect is no cancellation either, and a parked call waits for a retry.
-func (s *Server) flightContext() context.Context { return context.WithoutCancel(s.base) }
+func (s *statelessServer) flightContext() context.Context { return context.WithoutCancel(s.base) }

@@ -50,7 +50,7 @@ type flightEvent struct {
 // flight is one stateless call running in a gem: the request that started it and any retry
 // carrying its requestState attach to it in turn.
 type flight struct {
-	s      *Server
+	s      *statelessServer
 	id     string
 	sess   *session.Session
 	method string
@@ -185,7 +185,7 @@ func (f *flight) CloseStream() error {
 
 // runStateless serves a request that is not answered by the front end: a retry carrying a
 // requestState resumes its parked call; anything else starts a call on a pool gem.
-func (s *Server) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+func (s *statelessServer) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	var responses map[string]json.RawMessage
 	if raw, ok := req.params["inputResponses"]; ok && mrtrMethods[req.m.Method] {
 		var why string
@@ -242,7 +242,7 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
 
 // startFlight runs the request on sess in the background; release runs when the call ends,
 // however it ends (a pool gem goes back to the pool; a handle's gem stays its client's).
-func (s *Server) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, release func()) (*flight, error) {
+func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, release func()) (*flight, error) {
 	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name,
@@ -308,7 +308,7 @@ func (f *flight) finish(status int, header http.Header, reply []byte) {
 	}
 }
 
-func (s *Server) dropFlight(f *flight) {
+func (s *statelessServer) dropFlight(f *flight) {
 	s.flightsMu.Lock()
 	delete(s.flights, f.id)
 	s.flightsMu.Unlock()
@@ -320,7 +320,7 @@ func (s *Server) dropFlight(f *flight) {
 // input_required result when the worker asks what the request did not answer. A client that
 // leaves before that end (its request's context ends, or a write to it fails) cancels the call:
 // the revision makes a disconnect the cancellation.
-func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
+func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
 	defer func() {
 		f.mu.Lock()
 		f.attached = false
@@ -455,7 +455,7 @@ func (s *Server) serveFlight(w http.ResponseWriter, r *http.Request, req statele
 // its pool gem can serve a request that is waiting now: a pool gem waits for a client's input
 // only while nobody else needs it. Its questions are answered with an error naming why, the
 // tool ends as on any refused question, and the client's later retry finds the call ended.
-func (s *Server) preemptParked() bool {
+func (s *statelessServer) preemptParked() bool {
 	s.flightsMu.Lock()
 	var victim *flight
 	for _, f := range s.flights {
@@ -502,7 +502,7 @@ func inputRequests(parked []*question) map[string]any {
 
 // inputRequired is the answer that hands the flight's parked questions to the client, with the
 // requestState its retry must carry.
-func (s *Server) inputRequired(req statelessRequest, f *flight) []byte {
+func (s *statelessServer) inputRequired(req statelessRequest, f *flight) []byte {
 	f.mu.Lock()
 	f.round++
 	requests := inputRequests(f.parked)
@@ -521,7 +521,7 @@ func (s *Server) inputRequired(req statelessRequest, f *flight) []byte {
 
 // pendingTimeout is how long the pending table waits for the client's answer to a question of
 // this method, so a requestState lives exactly as long as the question it answers.
-func (s *Server) pendingTimeout(method string) time.Duration {
+func (s *statelessServer) pendingTimeout(method string) time.Duration {
 	if d, ok := s.o.PendingTimeouts[method]; ok && d > 0 {
 		return d
 	}
@@ -541,7 +541,7 @@ type requestState struct {
 	Expires int64  `json:"e"`
 }
 
-func (s *Server) signState(st requestState) string {
+func (s *statelessServer) signState(st requestState) string {
 	payload, _ := json.Marshal(st)
 	mac := hmac.New(sha256.New, s.stateKey[:])
 	mac.Write(payload)
@@ -550,7 +550,7 @@ func (s *Server) signState(st requestState) string {
 
 // resumeFlight checks a retry's requestState and finds its parked call; why says what was
 // wrong when it answers nil.
-func (s *Server) resumeFlight(r *http.Request, req statelessRequest, raw json.RawMessage) (*flight, string) {
+func (s *statelessServer) resumeFlight(r *http.Request, req statelessRequest, raw json.RawMessage) (*flight, string) {
 	var token string
 	if json.Unmarshal(raw, &token) != nil {
 		return nil, "is not a string"
@@ -673,7 +673,7 @@ func marshalRaw(m map[string]json.RawMessage) ([]byte, bool) {
 // when it is unambiguous: one call in flight, not a task (tasks/cancel ends those), started by
 // this requester under that JSON-RPC id. Ids are the client's to choose and repeat, so a notice
 // that could name two calls ends neither.
-func (s *Server) cancelStateless(r *http.Request, m jsonrpc.Message) {
+func (s *statelessServer) cancelStateless(r *http.Request, m jsonrpc.Message) {
 	id, ok := jsonrpc.CancelledRequestID(m.Params)
 	if !ok {
 		return
@@ -705,7 +705,9 @@ func (s *Server) cancelStateless(r *http.Request, m jsonrpc.Message) {
 
 // StatelessHeld counts what the stateless wire holds now: calls in flight (running or parked),
 // tasks in the task table, open subscriptions/listen streams. For tests and an operator's eye.
-func (s *Server) StatelessHeld() (flights, tasks, listeners int) {
+func (s *Server) StatelessHeld() (flights, tasks, listeners int) { return s.stateless.held() }
+
+func (s *statelessServer) held() (flights, tasks, listeners int) {
 	s.flightsMu.Lock()
 	flights = len(s.flights)
 	s.flightsMu.Unlock()

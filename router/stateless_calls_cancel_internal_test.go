@@ -39,7 +39,7 @@ func TestACancellationAfterTheGemAnsweredReachesNoLaterCallWithTheSameID(t *test
 	}()
 	mcptest.Eventually(t, 5*time.Second, "the later call with id 5 runs", sess.Busy)
 
-	answered := &flight{s: srv, sess: sess, method: "tools/call", reqID: json.RawMessage(`5`), callDone: true}
+	answered := &flight{s: srv.stateless, sess: sess, method: "tools/call", reqID: json.RawMessage(`5`), callDone: true}
 	if answered.cancelCall("its client left") {
 		t.Fatal("the cancellation of a call its gem had answered ended a later call with the same id")
 	}
@@ -54,7 +54,7 @@ func TestACancellationAfterTheGemAnsweredReachesNoLaterCallWithTheSameID(t *test
 		later <- string(a.Body)
 	}()
 	mcptest.Eventually(t, 5*time.Second, "the second call with id 5 runs", sess.Busy)
-	running := &flight{s: srv, sess: sess, method: "tools/call", reqID: json.RawMessage(`5`)}
+	running := &flight{s: srv.stateless, sess: sess, method: "tools/call", reqID: json.RawMessage(`5`)}
 	if !running.cancelCall("its client left") {
 		t.Fatal("the cancellation of a running call found no call with its id")
 	}

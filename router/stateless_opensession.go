@@ -93,7 +93,7 @@ func routeOfMessage(m jsonrpc.Message) callRoute {
 // the call itself (open_session, close_session, a session argument that names no live session
 // of this caller), else the handle's session when the call names one, else nil: the call runs
 // where its request would run anyway (a pool gem, or its MCP session's own gem).
-func (s *Server) routeCall(ctx context.Context, id json.RawMessage, rt callRoute) (*session.Session, []byte) {
+func (s *statelessServer) routeCall(ctx context.Context, id json.RawMessage, rt callRoute) (*session.Session, []byte) {
 	switch rt.tool {
 	case ToolOpenSession:
 		return nil, s.openSession(ctx, id)
@@ -114,7 +114,7 @@ func (s *Server) routeCall(ctx context.Context, id json.RawMessage, rt callRoute
 // handle's gem when a tools/call names one (release does nothing: the gem stays its client's),
 // else a pool gem (release gives it back). answered says the front end has answered already
 // (open_session, close_session, a refused session argument, no pool gem to be had).
-func (s *Server) statelessGem(w http.ResponseWriter, r *http.Request, req statelessRequest) (_ *session.Session, release func(), answered bool) {
+func (s *statelessServer) statelessGem(w http.ResponseWriter, r *http.Request, req statelessRequest) (_ *session.Session, release func(), answered bool) {
 	if req.m.Method == "tools/call" {
 		sess, reply := s.routeCall(r.Context(), req.m.ID, routeOf(req.params))
 		if reply != nil {
@@ -136,7 +136,7 @@ func (s *Server) statelessGem(w http.ResponseWriter, r *http.Request, req statel
 
 // handleSession finds a live handle's session for this request's principal; nil when the
 // handle names nothing this principal may use (never issued, ended, expired, another's).
-func (s *Server) handleSession(ctx context.Context, handle string) *session.Session {
+func (s *statelessServer) handleSession(ctx context.Context, handle string) *session.Session {
 	if handle == "" || !s.handles.has(handle) {
 		return nil
 	}
@@ -155,7 +155,7 @@ func (s *Server) handleSession(ctx context.Context, handle string) *session.Sess
 
 // openSession serves open_session: a gem of the caller's own, logged in under the cap (and the
 // per-subject bound), introduced, and named by its handle in the answer.
-func (s *Server) openSession(ctx context.Context, id json.RawMessage) []byte {
+func (s *statelessServer) openSession(ctx context.Context, id json.RawMessage) []byte {
 	if held, limit := s.subjectHolds(ctx); limit > 0 && held >= limit {
 		s.o.Log.Warn().Int("held", held).Int("limit", limit).Msg("open_session refused: the subject holds its share of the logins")
 		return toolError(id, "sessionLimit",
@@ -190,7 +190,7 @@ func (s *Server) openSession(ctx context.Context, id json.RawMessage) []byte {
 
 // closeSession serves close_session: the named session ends, its uncommitted work is
 // discarded (said in the answer and the log).
-func (s *Server) closeSession(ctx context.Context, id json.RawMessage, rt callRoute) []byte {
+func (s *statelessServer) closeSession(ctx context.Context, id json.RawMessage, rt callRoute) []byte {
 	if !rt.named {
 		return toolError(id, "invalidParams", `close_session needs the argument "session": the handle open_session answered`, nil)
 	}
@@ -224,7 +224,7 @@ const (
 
 // heldWork asks the gem, between calls, whether it holds uncommitted work; unknown when it is
 // busy or cannot tell.
-func (s *Server) heldWork(ctx context.Context, sess *session.Session) heldWork {
+func (s *statelessServer) heldWork(ctx context.Context, sess *session.Session) heldWork {
 	w := workUnknown
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -276,7 +276,7 @@ func toolError(id json.RawMessage, kind, text string, extra map[string]any) []by
 }
 
 // issueHandle logs a gem in for one client, under the cap, and introduces the router to it.
-func (s *Server) issueHandle(ctx context.Context) (*session.Session, error) {
+func (s *statelessServer) issueHandle(ctx context.Context) (*session.Session, error) {
 	sess, err := s.openHidden(ctx, false, s.handles.add, s.handles.remove)
 	if err != nil {
 		var pl *errPoolLaunch
@@ -297,7 +297,7 @@ func (s *Server) issueHandle(ctx context.Context) (*session.Session, error) {
 
 // subjectHolds counts the logins the request's principal holds (MCP sessions and handles, not
 // pool gems) and the most it may hold; limit 0 means no per-subject bound (the local mode).
-func (s *Server) subjectHolds(ctx context.Context) (held, limit int) {
+func (s *statelessServer) subjectHolds(ctx context.Context) (held, limit int) {
 	if s.o.Identity == nil {
 		return 0, 0
 	}
@@ -324,7 +324,7 @@ func (s *Server) subjectHolds(ctx context.Context) (held, limit int) {
 // hidden from MCP-Session-Id. forPool says the login is the pool's own, which never takes the
 // slot of another pool gem. onOpen runs with the new session's id before anything can end it,
 // onDone once it has ended.
-func (s *Server) openHidden(ctx context.Context, forPool bool, onOpen, onDone func(id string)) (*session.Session, error) {
+func (s *statelessServer) openHidden(ctx context.Context, forPool bool, onOpen, onDone func(id string)) (*session.Session, error) {
 	if s.closing.Err() != nil {
 		return nil, &errPoolLaunch{status: http.StatusServiceUnavailable, lf: launchFailure{message: session.ErrShuttingDown.Reason, kind: session.ErrShuttingDown.Kind}}
 	}
@@ -359,7 +359,7 @@ func (s *Server) reserve(ctx context.Context, poolMayYield bool) (*session.Slot,
 	if err == nil {
 		return slot, nil
 	}
-	if (poolMayYield && s.pool.yieldIdle()) || s.yieldIdleHandle(ctx) {
+	if (poolMayYield && s.stateless.pool.yieldIdle()) || s.stateless.yieldIdleHandle(ctx) {
 		if slot, again := s.table.Reserve(); again == nil {
 			return slot, nil
 		}
@@ -369,7 +369,7 @@ func (s *Server) reserve(ctx context.Context, poolMayYield bool) (*session.Slot,
 
 // yieldIdleHandle ends, in the local mode, the handle whose gem has been idle longest, if that
 // is at least HandleYield; false when there is none.
-func (s *Server) yieldIdleHandle(ctx context.Context) bool {
+func (s *statelessServer) yieldIdleHandle(ctx context.Context) bool {
 	if s.o.Identity != nil {
 		return false // each subject has its bound; one subject's newcomer never ends another's work
 	}
@@ -400,7 +400,7 @@ func (s *Server) yieldIdleHandle(ctx context.Context) bool {
 // sessionCallTarget is routeCall for a request of an MCP session: the session's own gem unless
 // a tools/call names a GemStone session by handle (a second transaction of the client's), or
 // the answer when the front end answers it itself.
-func (s *Server) sessionCallTarget(ctx context.Context, sess *session.Session, m jsonrpc.Message) (*session.Session, []byte) {
+func (s *statelessServer) sessionCallTarget(ctx context.Context, sess *session.Session, m jsonrpc.Message) (*session.Session, []byte) {
 	if m.Method != "tools/call" {
 		return sess, nil
 	}

@@ -27,7 +27,7 @@ const DefaultPoolDwell = 2 * time.Second
 // In the network-facing mode a pool gem is logged in as, and bound to, one principal and the
 // GemStone user its token named, and only serves requests of both.
 type statelessPool struct {
-	s   *Server
+	s   *statelessServer
 	max int
 	ids statelessIDs // the pool's gems: a subset of the server's hidden sessions
 
@@ -54,7 +54,7 @@ type workerInfo struct {
 	Instructions json.RawMessage `json:"instructions"`
 }
 
-func newStatelessPool(s *Server, max int) *statelessPool {
+func newStatelessPool(s *statelessServer, max int) *statelessPool {
 	if max <= 0 {
 		max = DefaultStatelessPool
 	}
@@ -205,7 +205,7 @@ func (p *statelessPool) open(ctx context.Context, user string) (*session.Session
 // introduce sends a new stateless gem the router's own initialize (the newest session revision,
 // no client capabilities: each request brings its own in _meta) and reads the worker's answer.
 // A gem that refuses it is ended.
-func (s *Server) introduce(ctx context.Context, sess *session.Session) (*workerInfo, error) {
+func (s *statelessServer) introduce(ctx context.Context, sess *session.Session) (*workerInfo, error) {
 	hello := jsonrpc.Message{Kind: jsonrpc.Request, ID: json.RawMessage(`"router-initialize"`), Method: "initialize"}
 	hello.Raw, _ = json.Marshal(map[string]any{
 		"jsonrpc": "2.0", "id": "router-initialize", "method": "initialize",
@@ -268,7 +268,7 @@ func (p *statelessPool) workerInfo(ctx context.Context) (*workerInfo, error) {
 // loginUser is the GemStone user a gem logged in for this request would log in as ("" in the
 // local mode, where every gem logs in as the configured user): a pool gem serves only requests
 // whose token names its user, so two tokens of one subject naming two users never share a gem.
-func (s *Server) loginUser(ctx context.Context) string {
+func (s *statelessServer) loginUser(ctx context.Context) string {
 	if s.o.Identity == nil {
 		return ""
 	}
@@ -280,7 +280,7 @@ func (s *Server) loginUser(ctx context.Context) string {
 }
 
 // poolFailure is the answer to a request no pool gem could be found for.
-func (s *Server) poolFailure(m jsonrpc.Message, err error) (int, []byte) {
+func (s *statelessServer) poolFailure(m jsonrpc.Message, err error) (int, []byte) {
 	var pe *errPoolLaunch
 	if errors.As(err, &pe) {
 		return pe.status, errorBody(m.ID, jsonrpc.CodeServer, pe.lf.message, pe.lf.kind, "number", pe.lf.number)

@@ -104,7 +104,7 @@ func (l *listenerSet) offer(owner session.Owner, method string, msg []byte) bool
 // listen serves subscriptions/listen: an SSE stream that opens with the acknowledgement of
 // the notifications it will carry and then carries them, until the client leaves or the
 // server shuts down.
-func (s *Server) listen(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+func (s *statelessServer) listen(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	filter, ok := readFilter(req.params["notifications"])
 	if !ok {
 		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
@@ -213,7 +213,7 @@ type listenBounds struct {
 // pumpListen writes ln's notifications to stream until a bound ends it (notifications/cancelled
 // naming the listen request, then the end of the stream), the client leaves or the server
 // closes.
-func (s *Server) pumpListen(ctx context.Context, stream *sse.EventWriter, req statelessRequest, ln *listener, b listenBounds) {
+func (s *statelessServer) pumpListen(ctx context.Context, stream *sse.EventWriter, req statelessRequest, ln *listener, b listenBounds) {
 	life := time.NewTimer(time.Until(b.end))
 	defer life.Stop()
 	keepalive := time.NewTicker(sse.DefaultKeepalive)
@@ -247,7 +247,7 @@ func (s *Server) pumpListen(ctx context.Context, stream *sse.EventWriter, req st
 
 // endListen tears a listen stream down as the revision asks: notifications/cancelled naming the
 // subscriptions/listen request, then the end of the stream.
-func (s *Server) endListen(stream *sse.EventWriter, req statelessRequest, why string) {
+func (s *statelessServer) endListen(stream *sse.EventWriter, req statelessRequest, why string) {
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
 		"params": map[string]any{"requestId": req.m.ID, "reason": why}})
 	if stream.Event("", msg) == nil {

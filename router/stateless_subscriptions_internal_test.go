@@ -16,7 +16,7 @@ import (
 // what the client received.
 func pumpFor(t *testing.T, b listenBounds, out ...string) string {
 	t.Helper()
-	s := &Server{closing: t.Context()}
+	s := &statelessServer{Server: &Server{closing: t.Context()}}
 	ln := &listener{out: make(chan []byte, len(out))}
 	for _, m := range out {
 		ln.out <- []byte(m)

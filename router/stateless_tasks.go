@@ -130,7 +130,7 @@ func boundError(message string) json.RawMessage {
 // settleTask takes in the outcome of a task's call that has just ended: a result over the
 // result bound, or one the table's byte bound has no room for, is kept as a failure naming the
 // bound, and the flight lets go of the answer at once rather than at the next look.
-func (s *Server) settleTask(f *flight) {
+func (s *statelessServer) settleTask(f *flight) {
 	now := time.Now()
 	s.tasks.mu.Lock()
 	defer s.tasks.mu.Unlock()
@@ -162,7 +162,7 @@ func terminal(status string) bool {
 
 // sweepLocked forgets terminal tasks past their time to live, and answers the bytes the
 // remaining results hold. Nothing else is forgotten: a full table takes no further task.
-func (s *Server) sweepLocked(now time.Time) (held int) {
+func (s *statelessServer) sweepLocked(now time.Time) (held int) {
 	for id, t := range s.tasks.tasks {
 		v := t.view(now)
 		if !terminal(v.status) {
@@ -178,7 +178,7 @@ func (s *Server) sweepLocked(now time.Time) (held int) {
 }
 
 // roomForTaskLocked says why the table takes no further task of owner, "" when it does.
-func (s *Server) roomForTaskLocked(now time.Time, owner session.Owner) string {
+func (s *statelessServer) roomForTaskLocked(now time.Time, owner session.Owner) string {
 	held := s.sweepLocked(now)
 	switch {
 	case len(s.tasks.tasks) >= maxTasks:
@@ -203,7 +203,7 @@ func (s *Server) roomForTaskLocked(now time.Time, owner session.Owner) string {
 
 // createTask turns a flight into a task and answers its CreateTaskResult; nil when the table
 // cannot take another task (the call then goes on answering its request synchronously).
-func (s *Server) createTask(ctx context.Context, f *flight, req statelessRequest) []byte {
+func (s *statelessServer) createTask(ctx context.Context, f *flight, req statelessRequest) []byte {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil
@@ -237,7 +237,7 @@ func (s *Server) createTask(ctx context.Context, f *flight, req statelessRequest
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // serveTask answers tasks/get, tasks/update and tasks/cancel.
-func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req statelessRequest) {
+func (s *statelessServer) serveTask(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	m := req.m
 	if !req.tasks {
 		writeJSON(w, http.StatusBadRequest, errorBody(m.ID, codeMissingClientCapability,
@@ -266,7 +266,7 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, req stateless
 
 // taskAnswer decides the answer of a tasks/* request under the table's lock; deliver passes
 // tasks/update's answers to the worker's waiting questions, after the lock is let go.
-func (s *Server) taskAnswer(ctx context.Context, req statelessRequest, responses map[string]json.RawMessage) (int, func() []byte, func()) {
+func (s *statelessServer) taskAnswer(ctx context.Context, req statelessRequest, responses map[string]json.RawMessage) (int, func() []byte, func()) {
 	m := req.m
 	nothing := func() {}
 	bytesOf := func(b []byte) func() []byte { return func() []byte { return b } }

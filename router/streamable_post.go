@@ -22,7 +22,7 @@ import (
 // post serves POST /mcp: one JSON-RPC message, or a batch on a 2025-03-26 session.
 func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	if isStateless(r) {
-		s.postStateless(w, r)
+		s.stateless.postStateless(w, r)
 		return
 	}
 	body, ok := s.readBody(w, r)
@@ -90,7 +90,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	if m.Kind == jsonrpc.Request && !isFrontEndMethod(m.Method) {
 		// A request the worker answers: its answer goes through the response mode. A tools/call
 		// whose session argument names a GemStone session of the client's runs on that gem.
-		target, answer := s.sessionCallTarget(r.Context(), sess, m)
+		target, answer := s.stateless.sessionCallTarget(r.Context(), sess, m)
 		if answer != nil {
 			sess.Touch()
 			writeJSON(w, http.StatusOK, answer)
@@ -215,7 +215,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
 			"Invalid Request: initialize must be sent on its own, without MCP-Session-Id", "alreadyInitialized")
 	}
-	target, answer := s.sessionCallTarget(ctx, sess, m)
+	target, answer := s.stateless.sessionCallTarget(ctx, sess, m)
 	if answer != nil {
 		sess.Touch()
 		return http.StatusOK, answer
