@@ -115,6 +115,8 @@ func TestNonASCIISourceIsReportedWithItsColumn(t *testing.T) {
 func TestToolDeclarationsAndHandlersMustAgreeBothWays(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/toolnames"})
 	assertFindings(t, res,
+		"testdata/broken/toolnames/FxDeclaredToolset.gs:39: FxDeclaredToolset>>declareBetaOn: is in category 'declarations' (a tool declaration) but no registerOn: of FxDeclaredToolset sends it, so its tool is never registered",
+		"testdata/broken/toolnames/FxDeclaredToolset.gs:46: tool 'gamma' declared in FxDeclaredToolset>>declareGammaOn: has no handler: its block sends #setName: to self, which FxDeclaredToolset does not implement",
 		"testdata/broken/toolnames/FxDriftToolset.gs:30: tool 'beta' declared in FxDriftToolset>>registerOn: has no handler: its block sends #setName: to self, which FxDriftToolset does not implement",
 		"testdata/broken/toolnames/FxDriftToolset.gs:38: FxDriftToolset>>gamma: is in category 'tools' (a tool handler) but no tool declared in FxDriftToolset>>registerOn: calls it",
 		"testdata/broken/toolnames/FxListedToolset.gs:26: FxListedToolset class>>toolNames lists the tool names a second time; they are derived from FxListedToolset>>registerOn:, the one declaration of each tool",

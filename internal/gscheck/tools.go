@@ -2,33 +2,40 @@ package gscheck
 
 import "strings"
 
-// The tool-declaration check. A toolset declares each tool once, in its instance-side
-// registerOn:, as `McpTool name: 'x' description: ... schema: ... handler: [:args | self x: args]`
-// (docs/smalltalk-worker.md); its handlers are its instance methods of category 'tools', and
+// The tool-declaration check. A toolset declares each tool once, as `McpTool name: 'x'
+// description: ... schema: ... handler: [:args | self x: args]`, in an instance method of
+// category 'declarations' that its registerOn: sends (one method per tool), or in registerOn:
+// itself (docs/smalltalk-worker.md); its handlers are its instance methods of category 'tools', and
 // McpToolset class>>toolNames derives the names from registerOn:. Declarations and handlers must
 // agree both ways: whatever a handler block sends to self the toolset must understand (or the
 // declared tool has no handler), and every method of category 'tools' must be sent by a declared
-// handler (or it handles no tool). A name declared twice is refused at prepare; a class-side
-// toolNames answering a literal lists the names a second time.
+// handler (or it handles no tool). A declaration method registerOn: never sends declares a tool
+// nobody is offered. A name declared twice is refused at prepare; a class-side toolNames answering
+// a literal lists the names a second time.
 
-// toolDeclaration is one `name: ... handler: ...` send of a registerOn:.
+// toolDeclaration is one `name: ... handler: ...` send of a registerOn: or a declaration method.
 type toolDeclaration struct {
 	name    string
 	line    int
 	handler Expr // the handler: argument
 }
 
+// declarationCategory is the category of the methods that each declare a tool for registerOn:.
+const declarationCategory = "declarations"
+
 // toolsetBodies gathers, per class, what the check compares.
 type toolsetBodies struct {
 	declaring map[string]*parsedBody   // class -> its instance-side registerOn:
+	declarers map[string][]*parsedBody // class -> its instance methods of category 'declarations'
 	handlers  map[string][]*parsedBody // class -> its instance methods of category 'tools'
 	listing   map[string]*parsedBody   // class -> a class-side toolNames that answers a literal
 	instance  map[string]map[string]bool
 }
 
 func (c *checker) gatherToolsets() *toolsetBodies {
-	t := &toolsetBodies{declaring: map[string]*parsedBody{}, handlers: map[string][]*parsedBody{},
-		listing: map[string]*parsedBody{}, instance: map[string]map[string]bool{}}
+	t := &toolsetBodies{declaring: map[string]*parsedBody{}, declarers: map[string][]*parsedBody{},
+		handlers: map[string][]*parsedBody{},
+		listing:  map[string]*parsedBody{}, instance: map[string]map[string]bool{}}
 	for _, b := range c.bodies {
 		if b.Method == nil {
 			continue
@@ -40,6 +47,8 @@ func (c *checker) gatherToolsets() *toolsetBodies {
 		case b.Meta:
 		case sel == "registerOn:":
 			t.declaring[b.Class] = b
+		case b.Category == declarationCategory:
+			t.declarers[b.Class] = append(t.declarers[b.Class], b)
 		case b.Category == "tools":
 			t.handlers[b.Class] = append(t.handlers[b.Class], b)
 		}
@@ -63,6 +72,7 @@ func (c *checker) checkToolDeclarations() {
 				"they are derived from "+cls+">>registerOn:, the one declaration of each tool")
 		}
 	}
+	c.checkDeclarersAreSent(t)
 	for cls, hs := range t.handlers {
 		calls, declarer := c.declaredHandlers(sent, cls)
 		for _, hb := range hs {
@@ -79,24 +89,54 @@ func (c *checker) checkToolDeclarations() {
 func (c *checker) checkDeclarations(t *toolsetBodies, cls string, rb *parsedBody) map[string]bool {
 	sent := map[string]bool{}
 	seen := map[string]bool{}
-	for _, d := range declarationsIn(rb) {
-		if seen[d.name] {
-			c.reportStyle(rb.File, d.line, "tool '"+d.name+"' is declared twice in "+cls+">>registerOn: (the prepare refuses it)")
-		}
-		seen[d.name] = true
-		block, ok := d.handler.(*BlockNode)
-		if !ok {
-			continue
-		}
-		for _, s := range selfSends(block) {
-			sent[s.Selector] = true
-			if !c.understands(t, cls, s.Selector) {
-				c.reportStyle(rb.File, rb.lineOf(s.At), "tool '"+d.name+"' declared in "+cls+">>registerOn: has no handler: its block sends #"+
-					s.Selector+" to self, which "+cls+" does not implement")
+	for _, body := range append([]*parsedBody{rb}, t.declarers[cls]...) {
+		for _, d := range declarationsIn(body) {
+			if seen[d.name] {
+				c.reportStyle(body.File, d.line, "tool '"+d.name+"' is declared twice in "+cls+">>registerOn: (the prepare refuses it)")
+			}
+			seen[d.name] = true
+			block, ok := d.handler.(*BlockNode)
+			if !ok {
+				continue
+			}
+			for _, s := range selfSends(block) {
+				sent[s.Selector] = true
+				if !c.understands(t, cls, s.Selector) {
+					c.reportStyle(body.File, body.lineOf(s.At), "tool '"+d.name+"' declared in "+body.where()+" has no handler: its block sends #"+
+						s.Selector+" to self, which "+cls+" does not implement")
+				}
 			}
 		}
 	}
 	return sent
+}
+
+// checkDeclarersAreSent reports each declaration method that no registerOn: of its class or of a
+// superclass in the tree sends to self: the tool it declares is never registered.
+func (c *checker) checkDeclarersAreSent(t *toolsetBodies) {
+	for cls, ds := range t.declarers {
+		sent := map[string]bool{}
+		seen := map[string]bool{}
+		for name := cls; name != "" && !seen[name]; {
+			seen[name] = true
+			if rb, ok := t.declaring[name]; ok {
+				for _, s := range selfSends(&BlockNode{Body: rb.Method.Body}) {
+					sent[s.Selector] = true
+				}
+			}
+			def := c.tree.classes[name]
+			if def == nil {
+				break
+			}
+			name = def.Super
+		}
+		for _, db := range ds {
+			if !sent[db.Method.Selector] {
+				c.reportStyle(db.File, db.CmdLine, db.where()+" is in category '"+declarationCategory+
+					"' (a tool declaration) but no registerOn: of "+cls+" sends it, so its tool is never registered")
+			}
+		}
+	}
 }
 
 // declaredHandlers answers the selectors that the tools declared for cls send to self, along cls

@@ -174,41 +174,72 @@ classNameProperty
 %
 category: 'registration'
 method: McpBrowsingToolset
+classOnlySchema
+  "The schema of a tool whose one argument is the class."
+  ^self schemaProperties: {self classNameProperty} required: #('className')
+%
+category: 'registration'
+method: McpBrowsingToolset
 registerOn: aRegistry
-  | classOnly |
-  classOnly := self schemaProperties: {self classNameProperty} required: #('className').
+  "Declare the tools of this toolset on aRegistry, one declaration method each."
+  self declareDescribeClassOn: aRegistry.
+  self declareExportClassSourceOn: aRegistry.
+  self declareGetClassDefinitionOn: aRegistry.
+  self declareGetClassHierarchyOn: aRegistry.
+  self declareGetMethodSourceOn: aRegistry.
+  self declareListMethodsOn: aRegistry
+%
+category: 'declarations'
+method: McpBrowsingToolset
+declareDescribeClassOn: aRegistry
   aRegistry add: ((McpTool
     name: 'describe_class'
     description: 'A class at a glance: superclass, category, instance variables (both sides), instance and class selectors, and the class comment. Licenses set_class_comment and compile_class_definition.'
-    schema: classOnly
+    schema: self classOnlySchema
     handler: [:args | self describeClass: args])
       title: 'Describe a class';
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpBrowsingToolset
+declareExportClassSourceOn: aRegistry
   aRegistry add: ((McpTool
     name: 'export_class_source'
     description: 'The class as a topaz file-in: definition, comment, category and every method on both sides. Licenses any write to the class, including delete_class.'
-    schema: classOnly
+    schema: self classOnlySchema
     handler: [:args | self exportClassSource: args])
       title: 'Export the source of a class';
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpBrowsingToolset
+declareGetClassDefinitionOn: aRegistry
   aRegistry add: ((McpTool
     name: 'get_class_definition'
     description: 'The class-definition message (superclass subclass: ... inDictionary: ... options: ...) as source. Licenses compile_class_definition.'
-    schema: classOnly
+    schema: self classOnlySchema
     handler: [:args | self getClassDefinition: args])
       title: 'Get a class definition';
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpBrowsingToolset
+declareGetClassHierarchyOn: aRegistry
   aRegistry add: ((McpTool
     name: 'get_class_hierarchy'
     description: 'The superclass chain from the root down to the class, then its direct subclasses, sorted.'
-    schema: classOnly
+    schema: self classOnlySchema
     handler: [:args | self getClassHierarchy: args])
       title: 'Get a class hierarchy';
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpBrowsingToolset
+declareGetMethodSourceOn: aRegistry
   aRegistry add: ((McpTool
     name: 'get_method_source'
     description: 'The source of one method the class itself defines (meta: true for the class side). Licenses compile_method and delete_method for that method.'
@@ -220,14 +251,17 @@ registerOn: aRegistry
     handler: [:args | self getMethodSource: args])
       title: 'Get the source of a method';
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpBrowsingToolset
+declareListMethodsOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_methods'
     description: 'The selectors the class defines on the instance side and on the class side, grouped by category, sorted.'
-    schema: classOnly
+    schema: self classOnlySchema
     handler: [:args | self listMethods: args])
       title: 'List the methods of a class';
       readOnly;
-      yourself).
-  ^self
+      yourself)
 %

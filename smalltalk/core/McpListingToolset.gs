@@ -145,6 +145,15 @@ pagingProperties
 category: 'registration'
 method: McpListingToolset
 registerOn: aRegistry
+  "Declare the tools of this toolset on aRegistry, one declaration method each."
+  self declareListAllClassesOn: aRegistry.
+  self declareListClassesOn: aRegistry.
+  self declareListDictionariesOn: aRegistry.
+  self declareListDictionaryEntriesOn: aRegistry
+%
+category: 'declarations'
+method: McpListingToolset
+declareListAllClassesOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_all_classes'
     description: 'Every class in every symbol dictionary of the session''s symbol list, each with the dictionary that binds it, sorted by name. Pages with limit/offset.'
@@ -153,7 +162,11 @@ registerOn: aRegistry
       title: 'List all classes';
       readOnly;
       outputSchema: self classPageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpListingToolset
+declareListClassesOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_classes'
     description: 'The classes bound in one symbol dictionary, sorted by name. Pages with limit/offset.'
@@ -164,7 +177,11 @@ registerOn: aRegistry
       title: 'List the classes of a dictionary';
       readOnly;
       outputSchema: self namePageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpListingToolset
+declareListDictionariesOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_dictionaries'
     description: 'The symbol dictionaries of the session''s symbol list, in lookup order (the first one binding a name is the one the compiler uses).'
@@ -173,7 +190,11 @@ registerOn: aRegistry
       title: 'List the symbol dictionaries';
       readOnly;
       outputSchema: self dictionaryPageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpListingToolset
+declareListDictionaryEntriesOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_dictionary_entries'
     description: 'Every binding in one symbol dictionary, tagged (class) or (global), sorted by name. Pages with limit/offset. This is the read that licenses remove_dictionary.'
@@ -184,6 +205,5 @@ registerOn: aRegistry
       title: 'List the entries of a dictionary';
       readOnly;
       outputSchema: self entryPageSchema from: self;
-      yourself).
-  ^self
+      yourself)
 %

@@ -727,6 +727,18 @@ dictionaryNameProperty
 category: 'registration'
 method: McpMutationToolset
 registerOn: aRegistry
+  "Declare the tools of this toolset on aRegistry, one declaration method each."
+  self declareAddDictionaryOn: aRegistry.
+  self declareRemoveDictionaryOn: aRegistry.
+  self declareCompileClassDefinitionOn: aRegistry.
+  self declareDeleteClassOn: aRegistry.
+  self declareSetClassCommentOn: aRegistry.
+  self declareCompileMethodOn: aRegistry.
+  self declareDeleteMethodOn: aRegistry
+%
+category: 'declarations'
+method: McpMutationToolset
+declareAddDictionaryOn: aRegistry
   aRegistry add: ((McpTool
     name: 'add_dictionary'
     description: 'Create a symbol dictionary and append it to the end of the session user''s symbol list. Not committed: abort removes it again.'
@@ -734,7 +746,11 @@ registerOn: aRegistry
     handler: [:args | self addDictionary: args])
       title: 'Add a symbol dictionary';
       hintsReadOnly: false destructive: false idempotent: false openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpMutationToolset
+declareRemoveDictionaryOn: aRegistry
   aRegistry add: ((McpTool
     name: 'remove_dictionary'
     description: 'Remove a symbol dictionary from the session user''s symbol list, with every binding in it. Destructive; needs a prior list_dictionary_entries. Not committed: abort puts it back.'
@@ -742,7 +758,11 @@ registerOn: aRegistry
     handler: [:args | self removeDictionary: args])
       title: 'Remove a symbol dictionary';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpMutationToolset
+declareCompileClassDefinitionOn: aRegistry
   aRegistry add: ((McpTool
     name: 'compile_class_definition'
     description: 'Define a class, or redefine one, from named parts; the server builds the definition itself and evaluates nothing (use execute_code to run code). Parts left out are empty, except the superclass and dictionary, which a redefinition keeps. On a shape change the class''s methods are recompiled onto the new version by default and any that fail are reported with their source; a shape change of a class with subclasses is refused. dryRun: true previews all of this without writing. Redefining needs a prior get_class_definition, describe_class or export_class_source (export_class_source when recompileMethods is false, which drops every method). Not committed.'
@@ -762,7 +782,11 @@ registerOn: aRegistry
     handler: [:args | self compileClassDefinition: args])
       title: 'Define or redefine a class';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpMutationToolset
+declareDeleteClassOn: aRegistry
   aRegistry add: ((McpTool
     name: 'delete_class'
     description: 'Remove a class from the dictionaries that bind it, with all its methods; the answer names the methods elsewhere that still refer to it. Destructive; needs a prior export_class_source. Not committed: abort brings it back.'
@@ -770,7 +794,11 @@ registerOn: aRegistry
     handler: [:args | self deleteClass: args])
       title: 'Delete a class';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpMutationToolset
+declareSetClassCommentOn: aRegistry
   aRegistry add: ((McpTool
     name: 'set_class_comment'
     description: 'Replace the class comment. Replacing a non-empty comment needs a prior describe_class or export_class_source. Not committed.'
@@ -781,7 +809,11 @@ registerOn: aRegistry
     handler: [:args | self setClassComment: args])
       title: 'Set a class comment';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpMutationToolset
+declareCompileMethodOn: aRegistry
   aRegistry add: ((McpTool
     name: 'compile_method'
     description: 'Compile a method (add it, or replace it) from its full source, selector line first. Replacing an existing method needs a prior get_method_source or export_class_source. A compile error installs nothing and comes back as kind compileError with the line and the compiler''s text. Usable at once in this session; not committed.'
@@ -794,7 +826,11 @@ registerOn: aRegistry
     handler: [:args | self compileMethod: args])
       title: 'Compile a method';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpMutationToolset
+declareDeleteMethodOn: aRegistry
   aRegistry add: ((McpTool
     name: 'delete_method'
     description: 'Remove a method the class defines (meta: true for the class side). Destructive; needs a prior get_method_source. Not committed.'
@@ -806,6 +842,5 @@ registerOn: aRegistry
     handler: [:args | self deleteMethod: args])
       title: 'Delete a method';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
-  ^self
+      yourself)
 %

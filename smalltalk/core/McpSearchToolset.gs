@@ -313,18 +313,35 @@ pagingPropertiesDefault: aDescription
 %
 category: 'registration'
 method: McpSearchToolset
+selectorProperty
+  "The selector argument of the sender and implementor searches."
+  ^self stringProperty: 'selector' description: 'A selector, e.g. printOn: or at:put:'
+%
+category: 'registration'
+method: McpSearchToolset
 registerOn: aRegistry
-  | selectorProperty |
-  selectorProperty := self stringProperty: 'selector' description: 'A selector, e.g. printOn: or at:put:'.
+  "Declare the tools of this toolset on aRegistry, one declaration method each."
+  self declareFindImplementorsOn: aRegistry.
+  self declareFindReferencesToOn: aRegistry.
+  self declareFindSendersOn: aRegistry.
+  self declareSearchMethodSourceOn: aRegistry
+%
+category: 'declarations'
+method: McpSearchToolset
+declareFindImplementorsOn: aRegistry
   aRegistry add: ((McpTool
     name: 'find_implementors'
     description: 'Methods that implement a selector, as Class>>selector, sorted. Pages with limit/offset.'
-    schema: (self schemaProperties: {selectorProperty} , (self pagingPropertiesDefault: 'all') required: #('selector'))
+    schema: (self schemaProperties: {self selectorProperty} , (self pagingPropertiesDefault: 'all') required: #('selector'))
     handler: [:args | self findImplementors: args])
       title: 'Find implementors';
       readOnly;
       outputSchema: self methodPageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSearchToolset
+declareFindReferencesToOn: aRegistry
   aRegistry add: ((McpTool
     name: 'find_references_to'
     description: 'Methods that refer to a named global (a class, or any other binding in the symbol list), sorted. Pages with limit/offset.'
@@ -335,16 +352,24 @@ registerOn: aRegistry
       title: 'Find references to a global';
       readOnly;
       outputSchema: self methodPageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSearchToolset
+declareFindSendersOn: aRegistry
   aRegistry add: ((McpTool
     name: 'find_senders'
     description: 'Methods that send a selector, sorted, 200 at a time by default with the true total in the header; pass offset for the next page.'
-    schema: (self schemaProperties: {selectorProperty} , (self pagingPropertiesDefault: '200') required: #('selector'))
+    schema: (self schemaProperties: {self selectorProperty} , (self pagingPropertiesDefault: '200') required: #('selector'))
     handler: [:args | self findSenders: args])
       title: 'Find senders';
       readOnly;
       outputSchema: self methodPageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSearchToolset
+declareSearchMethodSourceOn: aRegistry
   aRegistry add: ((McpTool
     name: 'search_method_source'
     description: 'Methods whose source contains a substring (case-sensitive), each with its first matching lines (numbered from the selector line), 200 at a time by default, in scan order. The scan stops one hit past the page, so the header says when the total is not known. Scope it with dictionaryName: scanning every dictionary reads the kernel too and is slow.'
@@ -356,6 +381,5 @@ registerOn: aRegistry
       title: 'Search method source';
       readOnly;
       outputSchema: self hitPageSchema from: self;
-      yourself).
-  ^self
+      yourself)
 %

@@ -329,8 +329,19 @@ refresh: args
 category: 'registration'
 method: McpSessionToolset
 registerOn: aRegistry
-  "open_session and close_session first: the front end serves them, their descriptions say when
-   to use them."
+  "Declare the tools of this toolset on aRegistry, one declaration method each; open_session and
+   close_session first: the front end serves them, their descriptions say when to use them."
+  self declareOpenSessionOn: aRegistry.
+  self declareCloseSessionOn: aRegistry.
+  self declareAbortOn: aRegistry.
+  self declareCommitOn: aRegistry.
+  self declarePendingChangesOn: aRegistry.
+  self declareRefreshOn: aRegistry.
+  self declareStatusOn: aRegistry
+%
+category: 'declarations'
+method: McpSessionToolset
+declareOpenSessionOn: aRegistry
   aRegistry add: ((McpTool
     name: 'open_session'
     description: 'Open a GemStone session of your own: one transaction with its own view of the repository, for work that changes code. Answers its session; pass it as the session argument of every call of that work, commit, abort and refresh included. Nobody else sees its changes until you call commit with it. Call close_session with it when you are done; a session with no call for the server''s idle timeout (30 minutes by default) is ended and its uncommitted changes are discarded. On an MCP 2026-07-28 connection every change needs one; on an older MCP session your connection already has a GemStone session, and this opens a second, separate one.'
@@ -339,7 +350,11 @@ registerOn: aRegistry
       title: 'Open a GemStone session';
       hintsReadOnly: false destructive: false idempotent: false openWorld: false;
       outputSchema: self sessionSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSessionToolset
+declareCloseSessionOn: aRegistry
   aRegistry add: ((McpTool
     name: 'close_session'
     description: 'End a GemStone session that open_session opened. Its uncommitted changes are discarded: call commit with it first to keep them.'
@@ -349,7 +364,11 @@ registerOn: aRegistry
     handler: [:args | self closeSession: args])
       title: 'Close a GemStone session';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSessionToolset
+declareAbortOn: aRegistry
   aRegistry add: ((McpTool
     name: 'abort'
     description: 'Discard every uncommitted change of this session and move the view to the latest commit. Destructive.'
@@ -358,7 +377,11 @@ registerOn: aRegistry
       title: 'Abort the transaction';
       outputSchema: self changesSchema from: self;
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSessionToolset
+declareCommitOn: aRegistry
   aRegistry add: ((McpTool
     name: 'commit'
     description: 'Commit the changes of this session. The only tool that commits; a conflict with another session is reported as an error and nothing is written.'
@@ -367,7 +390,11 @@ registerOn: aRegistry
       title: 'Commit the transaction';
       outputSchema: self changesSchema from: self;
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSessionToolset
+declarePendingChangesOn: aRegistry
   aRegistry add: ((McpTool
     name: 'pending_changes'
     description: 'What this session has changed through the tools and not committed: classes created, redefined or removed, methods added, changed or removed, comments, dictionaries; abort would discard exactly these, commit would publish them.'
@@ -379,7 +406,11 @@ registerOn: aRegistry
       title: 'List the uncommitted changes';
       outputSchema: self changesSchema from: self;
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSessionToolset
+declareRefreshOn: aRegistry
   aRegistry add: ((McpTool
     name: 'refresh'
     description: 'Move the view to the latest commit, keeping uncommitted changes. Re-read what you are about to change afterwards.'
@@ -387,7 +418,11 @@ registerOn: aRegistry
     handler: [:args | self refresh: args])
       title: 'Refresh the view';
       hintsReadOnly: false destructive: false idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpSessionToolset
+declareStatusOn: aRegistry
   aRegistry add: ((McpTool
     name: 'status'
     description: 'The session: user, session id, stone, whether it holds uncommitted changes, how far its view is behind.'

@@ -14,9 +14,10 @@ Object subclass: 'McpToolset'
 expectvalue /Class
 doit
 McpToolset comment: 
-'Abstract tool pack. A subclass declares each of its tools once, in registerOn:, as an McpTool
-whose name, description, schema and handler block stand together (class-side toolNames derives
-the names from there), declares the options it accepts in the class-side declaredOptionNames,
+'Abstract tool pack. A subclass declares each of its tools once, in a method of its own in
+category declarations (declare<Tool>On: aRegistry) that registerOn: sends, as an McpTool whose
+name, description, schema and handler block stand together (class-side toolNames derives the
+names from registerOn:), declares the options it accepts in the class-side declaredOptionNames,
 and writes each handler as an instance method in category tools that takes the validated
 argument Dictionary and answers a String or signals an McpError. The static checker holds the
 two together: every self-send of a handler block is implemented by the toolset, and every method
@@ -56,7 +57,7 @@ server: anMcpServer options: aDictionaryOrNil
 category: 'registration'
 classmethod: McpToolset
 toolNames
-  "The names of the tools registerOn: declares, sorted. registerOn: is their one declaration: a
+  "The names of the tools registerOn: registers, sorted, from their one declaration each: a
    toolset with no server registers on a fresh registry, and no handler runs."
   | registry |
   registry := McpToolRegistry new.
@@ -320,7 +321,8 @@ property: aName type: aType description: aDescription
 category: 'registration'
 method: McpToolset
 registerOn: aRegistry
-  "Add this toolset's tools to aRegistry with aRegistry add: (McpTool name:description:schema:handler:)."
+  "Add this toolset's tools to aRegistry: one send of a declaration method per tool, each sending
+   aRegistry add: (McpTool name:description:schema:handler:)."
   ^McpError
     signalKind: 'other'
     message: self class name , ' does not implement registerOn:'

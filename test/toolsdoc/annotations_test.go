@@ -31,13 +31,13 @@ func yesNo(b string) string {
 	return "no"
 }
 
-// declaredHints reads, from each registerOn: of smalltalk/core, the title and hints declared
+// declaredHints reads, from the tool declarations of smalltalk/core, the title and hints declared
 // for each tool: the text from its McpTool name: to the next tool's.
 func declaredHints(t *testing.T) map[string]hintSet {
 	t.Helper()
 	out := map[string]hintSet{}
 	for _, m := range toolsetMethods(t) {
-		if m.meta || m.selector != "registerOn:" {
+		if !m.declaresTools() {
 			continue
 		}
 		starts := toolBlockStart.FindAllStringSubmatchIndex(m.body, -1)
@@ -72,10 +72,10 @@ func declaredHints(t *testing.T) map[string]hintSet {
 	return out
 }
 
-// pagedTools are the tools whose registerOn: declares the page outputSchema.
+// pagedTools are the tools whose declaration names the page outputSchema.
 func pagedTools(t *testing.T) map[string]bool { return toolsWithOutput(t, "pageSchema") }
 
-// toolsWithOutput are the tools whose registerOn: declares outputSchema: self <schema> from: self.
+// toolsWithOutput are the tools whose declaration names outputSchema: self <schema> from: self.
 func toolsWithOutput(t *testing.T, schema string) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}

@@ -59,11 +59,19 @@ type method struct {
 	class    string
 	meta     bool
 	selector string
+	category string
 	body     string
+}
+
+// declaresTools tells whether m is where a toolset declares tools: its registerOn:, or one of the
+// methods of category 'declarations' that registerOn: sends, one per tool.
+func (m method) declaresTools() bool {
+	return !m.meta && (m.selector == "registerOn:" || m.category == "declarations")
 }
 
 var (
 	methodStart  = regexp.MustCompile(`^(method|classmethod):\s*(\S+)\s*$`)
+	categoryLine = regexp.MustCompile(`^category:\s*'([^']*)'\s*$`)
 	toolName     = regexp.MustCompile(`McpTool\s+name:\s*'([^']*)'`)
 	stringLit    = regexp.MustCompile(`'([^']*)'`)
 	docHeading   = regexp.MustCompile("^##\\s.*\\(`(\\w+)`\\)\\s*$")
@@ -93,14 +101,18 @@ func parseMethods(t *testing.T, path string) []method {
 	var out []method
 	var cur *method
 	var body []string
+	category := ""
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
 		case cur == nil:
+			if m := categoryLine.FindStringSubmatch(line); m != nil {
+				category = m[1]
+			}
 			if m := methodStart.FindStringSubmatch(line); m != nil {
-				cur = &method{class: m[2], meta: m[1] == "classmethod"}
+				cur = &method{class: m[2], meta: m[1] == "classmethod", category: category}
 				body = nil
 			}
 		case line == "%":
@@ -151,12 +163,12 @@ func methodsIn(t *testing.T, dir string) []method {
 	return all
 }
 
-// registeredTools maps each toolset class to the tool names its registerOn: registers.
+// registeredTools maps each toolset class to the tool names it declares for registerOn:.
 func registeredTools(t *testing.T) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	for _, m := range toolsetMethods(t) {
-		if m.meta || m.selector != "registerOn:" {
+		if !m.declaresTools() {
 			continue
 		}
 		for _, n := range toolName.FindAllStringSubmatch(m.body, -1) {
