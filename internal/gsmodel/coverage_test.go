@@ -44,7 +44,8 @@ func TestEverySelectorTheProjectSendsIsImplemented(t *testing.T) {
 	var projectMethods []*Method
 	for _, cls := range s.allClasses() {
 		for _, side := range []*Object{cls, s.rd(cls).class.thisClass} {
-			for sel, m := range s.rd(side).class.methods {
+			for _, sel := range s.selectorsOf(side) {
+				m := s.methodAt(side, sel)
 				implemented[sel] = true
 				if !m.kernel {
 					projectMethods = append(projectMethods, m)

@@ -45,7 +45,7 @@ type kernel struct {
 	OrderedCollection, SortedCollection, Interval                                         *Object
 	HashedCollection, Set, IdentitySet, Bag                                               *Object
 	AbstractDictionary, Dictionary, KeyValueDictionary, IdentityKeyValueDictionary        *Object
-	IdentityDictionary, SymbolDictionary, GsMethodDictionary                              *Object
+	IdentityDictionary, SymbolDictionary, GsMethodDictionary, SymbolSet                   *Object
 	Association, SymbolAssociation, Message, ExecBlock, GsNMethod                         *Object
 	AbstractException, Exception, Error, Notification, Warning, ExceptionSet              *Object
 	UserProfile, System, SessionTemps, ClassOrganizer, GsFile, JsonParser                 *Object
@@ -108,6 +108,9 @@ var kernelClasses = []classSpec{
 	{"IdentityDictionary", "IdentityKeyValueDictionary", "", fmtHashed},
 	{"SymbolDictionary", "IdentityKeyValueDictionary", "name", fmtHashed},
 	{"GsMethodDictionary", "IdentityKeyValueDictionary", "", fmtHashed},
+	// A set of Symbols, as its name says and as a compile writes one beside the method
+	// dictionary (method_dict.go); its place under IdentitySet is the model's choice.
+	{"SymbolSet", "IdentitySet", "", fmtHashed},
 	{"Association", "Magnitude", "key value", fmtPointers},
 	{"SymbolAssociation", "Association", "", fmtPointers},
 	{"Message", "Object", "selector args", fmtPointers},
@@ -344,7 +347,7 @@ func (img *Image) bootClasses(s *Session) {
 		"Dictionary": &k.Dictionary, "KeyValueDictionary": &k.KeyValueDictionary,
 		"IdentityKeyValueDictionary": &k.IdentityKeyValueDictionary,
 		"IdentityDictionary":         &k.IdentityDictionary, "SymbolDictionary": &k.SymbolDictionary,
-		"GsMethodDictionary": &k.GsMethodDictionary, "Association": &k.Association,
+		"GsMethodDictionary": &k.GsMethodDictionary, "SymbolSet": &k.SymbolSet, "Association": &k.Association,
 		"SymbolAssociation": &k.SymbolAssociation, "Message": &k.Message, "ExecBlock": &k.ExecBlock,
 		"GsNMethod": &k.GsNMethod, "AbstractException": &k.AbstractException, "Exception": &k.Exception,
 		"Error": &k.Error, "Notification": &k.Notification, "Warning": &k.Warning,
@@ -353,6 +356,15 @@ func (img *Image) bootClasses(s *Session) {
 		"JsonParser": &k.JsonParser}
 	for name, p := range set {
 		*p = img.byName[name]
+	}
+	// The kernel's method dictionaries and selector sets, made before their classes existed,
+	// get them now.
+	for _, spec := range kernelClasses {
+		cls := img.byName[spec.name]
+		for _, side := range []*Object{cls, s.rd(cls).class.thisClass} {
+			cd := s.rd(side).class
+			cd.methodDict.cls, cd.selectorSet.cls = k.GsMethodDictionary, k.SymbolSet
+		}
 	}
 	// Symbols made before Symbol existed get their class now.
 	for _, sym := range img.symbols {

@@ -3,7 +3,6 @@ package gsmodel
 import (
 	"fmt"
 	"math/big"
-	"sort"
 )
 
 // The interpreter: message lookup, method and block activation, non-local return.
@@ -44,13 +43,15 @@ func (s *Session) lookup(cls *Object, sel string) *Method {
 		return m
 	}
 	var found *Method
-	for k := cls; k != nil; {
-		cd := s.rd(k).class
-		if m := cd.methods[sel]; m != nil {
-			found = m
-			break
+	if sym := s.existingSymbol(sel); sym != nil {
+		for k := cls; k != nil; {
+			cd := s.rd(k).class
+			if m := s.methodIn(cd, sym); m != nil {
+				found = m
+				break
+			}
+			k = cd.superclass
 		}
-		k = cd.superclass
 	}
 	s.mcache[key] = found
 	return found
@@ -237,17 +238,6 @@ func shorten(s string, n int) string {
 // respondsTo answers whether a value's class (or an ancestor) implements sel.
 func (s *Session) respondsTo(v Value, sel string) bool {
 	return s.lookup(s.classOf(v), sel) != nil
-}
-
-// selectorsOf answers a class's own selectors, sorted.
-func (s *Session) selectorsOf(cls *Object) []string {
-	cd := s.rd(cls).class
-	out := make([]string, 0, len(cd.methods))
-	for k := range cd.methods {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (s *Session) className(cls *Object) string {

@@ -22,13 +22,12 @@ var kernelFacts = []kernelFact{
 func (img *Image) applyKernelFacts(s *Session) {
 	for _, f := range kernelFacts {
 		cls := img.kernelClass(f.class)
-		cd := s.wr(cls).class
-		m := cd.methods[f.selector]
+		m := s.methodAt(cls, f.selector)
 		if m == nil {
 			panic("gsmodel: kernelFacts names " + f.class + ">>" + f.selector + ", which the kernel lacks")
 		}
 		m.category = f.category
-		cd.categories[f.selector] = f.category
+		s.setCategory(cls, f.selector, f.category)
 		for _, r := range f.refs {
 			if a := s.dictAssoc(img.globals, s.symbol(r)); a != nil {
 				m.globals = append(m.globals, a)

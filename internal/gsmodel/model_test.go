@@ -122,7 +122,8 @@ func TestClassesAndMethods(t *testing.T) {
 
 // A commit that changes an object in another session's notify set signals it there, and in the
 // committing session's own (the Programmer's Guide: all changes, including one's own); the
-// signal is read once, does not move the view, and a transient object is refused.
+// signal is read once, does not move the view, and a transient object is refused. A compile
+// changes the method dictionary, not the class, so only the dictionary is signaled.
 func TestNotifySetsAreSignaledByCommits(t *testing.T) {
 	img, _ := newTestImage(t)
 	a, _ := img.Login("DataCurator")
@@ -130,9 +131,9 @@ func TestNotifySetsAreSignaledByCommits(t *testing.T) {
 	runSessionSteps(t, a, []sessionStep{
 		{a, "Object subclass: 'Watched' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #(). System commitTransaction", "true"},
 		{b, "System abortTransaction", "nil"},
-		{b, "System addAllToNotifySet: (Array with: Watched). System signaledObjects size", "0"},
-		{a, "System addAllToNotifySet: (Array with: Watched). Watched compileMethod: 'x ^1' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. System commitTransaction", "true"},
-		{b, "(System signaledObjects collect: [:each | each name]) asArray", "anArray( #Watched)"},
+		{b, "System addAllToNotifySet: (Array with: Watched with: (Watched persistentMethodDictForEnv: 0)). System signaledObjects size", "0"},
+		{a, "System addAllToNotifySet: (Array with: (Watched persistentMethodDictForEnv: 0)). Watched compileMethod: 'x ^1' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. System commitTransaction", "true"},
+		{b, "(System signaledObjects collect: [:each | each == (Watched persistentMethodDictForEnv: 0)]) asArray", "anArray( true)"},
 		{b, "System signaledObjects size", "0"},
 		{b, "Watched includesSelector: #x", "false"},
 		{a, "System signaledObjects size", "1"},
@@ -168,6 +169,41 @@ func TestTransactionsBetweenSessions(t *testing.T) {
 		{a, "Bar compileMethod: 'x ^2' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. Bar new x", "2"},
 		{b, "Bar new x", "1"},
 		{a, "System abortTransaction. Bar new x", "1"},
+	})
+}
+
+// Two sessions compiling different selectors of one class conflict on the class's method
+// dictionary and selector set, not on the class; compiles into different classes never conflict
+// (GemTalk/mcp_server docs/blind-write-guardrail.md, measurements E, I and J). The method
+// dictionary keeps its identity across compiles and commits, which is how the worker names it.
+func TestAMethodCompiledInTwoSessionsConflictsOnItsMethodDictionary(t *testing.T) {
+	img, _ := newTestImage(t)
+	a, _ := img.Login("DataCurator")
+	b, _ := img.Login("DataCurator")
+	define := "#(#Pair #Other) do: [:n | Object subclass: n instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()]. System commitTransaction"
+	compile := func(class, src string) string {
+		return class + " compileMethod: '" + src + "' dictionaries: System myUserProfile symbolList category: 'x' environmentId: 0. "
+	}
+	conflicts := "(System transactionConflicts at: #'Write-Write' ifAbsent: [#()])"
+	runSessionSteps(t, a, []sessionStep{
+		{a, define, "true"},
+		{a, "UserGlobals at: #PairDict put: (Pair persistentMethodDictForEnv: 0). System commitTransaction", "true"},
+		{b, "System abortTransaction", "nil"},
+		{b, "(Pair persistentMethodDictForEnv: 0) == PairDict", "true"},
+		{a, compile("Pair", "x ^1") + "(Pair persistentMethodDictForEnv: 0) == PairDict", "true"},
+		{a, "(PairDict at: #x) selector", "#x"},
+		{a, "PairDict class name", "#GsMethodDictionary"},
+		{b, compile("Pair", "y ^2") + compile("Other", "z ^3") + "Pair includesSelector: #x", "false"},
+		{a, "System commitTransaction", "true"},
+		{b, "System commitTransaction", "false"},
+		{b, conflicts + " size", "2"},
+		{b, "(" + conflicts + " detect: [:each | each == PairDict] ifNone: [nil]) notNil", "true"},
+		{b, "(" + conflicts + " detect: [:each | each class name = #SymbolSet] ifNone: [nil]) asArray", "anArray( #y)"},
+		{b, "(" + conflicts + " detect: [:each | each == Pair or: [each == Other]] ifNone: [nil]) isNil", "true"},
+		{b, "System abortTransaction", "nil"},
+		{b, compile("Other", "z ^3") + "System commitTransaction", "true"},
+		{a, compile("Pair", "w ^4") + "System commitTransaction", "true"},
+		{b, "Pair persistentMethodDictForEnv: 1", "ERROR 1 the model refuses"},
 	})
 }
 

@@ -272,10 +272,10 @@ func (s *Session) makeClass(name string, super *Object, ivars, civars []string, 
 		metaSuper = s.rd(super).class.thisClass
 	}
 	meta.st = &State{class: &classData{name: name + " class", superclass: metaSuper, isMeta: true,
-		thisClass: cls, instVarNames: civars, methods: map[string]*Method{}, categories: map[string]string{},
+		thisClass: cls, instVarNames: civars, methodDict: s.newMethodDictionary(), selectorSet: s.newSelectorSet(),
 		classVars: map[string]*Object{}, format: fmtSpecial}}
 	cls.st = &State{class: &classData{name: name, superclass: super, thisClass: meta,
-		instVarNames: ivars, methods: map[string]*Method{}, categories: map[string]string{},
+		instVarNames: ivars, methodDict: s.newMethodDictionary(), selectorSet: s.newSelectorSet(),
 		classVars: map[string]*Object{}, format: f, civValues: make([]Value, len(civars)+s.inheritedCivars(metaSuper))}}
 	if s.img.k != nil {
 		meta.cls = s.img.k.Metaclass

@@ -41,6 +41,9 @@ type State struct {
 	by    []rune     // indexed byte or character slots (the String family, ByteArray, Symbol)
 	dict  *dictData  // hashed contents (Dictionary and Set families)
 	class *classData // when the object is a class or a metaclass
+	// cats is a class side's method categories (selector -> category), held by its selector
+	// set (method_dict.go), so that compiling a method never writes the class itself.
+	cats map[string]string
 }
 
 func (s *State) clone() *State {
@@ -58,6 +61,12 @@ func (s *State) clone() *State {
 	if s.class != nil {
 		c.class = s.class.clone()
 	}
+	if s.cats != nil {
+		c.cats = make(map[string]string, len(s.cats))
+		for k, v := range s.cats {
+			c.cats[k] = v
+		}
+	}
 	return c
 }
 
@@ -69,8 +78,8 @@ type classData struct {
 	thisClass    *Object // for a metaclass: its class; for a class: its metaclass
 	instVarNames []string
 	format       format
-	methods      map[string]*Method
-	categories   map[string]string  // selector -> category
+	methodDict   *Object            // the GsMethodDictionary of environment 0 (method_dict.go)
+	selectorSet  *Object            // the SymbolSet of the side's selectors and their categories
 	classVars    map[string]*Object // name -> Association (shared by class and metaclass)
 	pools        []*Object
 	comment      Value
@@ -84,14 +93,6 @@ type classData struct {
 func (c *classData) clone() *classData {
 	n := *c
 	n.instVarNames = append([]string(nil), c.instVarNames...)
-	n.methods = make(map[string]*Method, len(c.methods))
-	for k, v := range c.methods {
-		n.methods[k] = v
-	}
-	n.categories = make(map[string]string, len(c.categories))
-	for k, v := range c.categories {
-		n.categories[k] = v
-	}
 	n.classHistory = append([]*Object(nil), c.classHistory...)
 	n.civValues = append([]Value(nil), c.civValues...)
 	return &n

@@ -22,9 +22,7 @@ func (img *Image) prim(s *Session, class, sel string, fn primFn) {
 	if m.nargs == 0 && !isIdentStart(sel) {
 		m.nargs = 1
 	}
-	cd := s.wr(cls).class
-	cd.methods[sel] = m
-	cd.categories[sel] = "kernel"
+	s.installMethod(cls, m, "kernel")
 }
 
 func isIdentStart(sel string) bool {

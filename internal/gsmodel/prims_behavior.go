@@ -135,10 +135,7 @@ func (s *Session) compileInto(cls *Object, src string, dicts []Value, category s
 	}
 	m.category = category
 	if install {
-		cd := s.wr(cls).class
-		cd.methods[m.selector] = m
-		cd.categories[m.selector] = category
-		s.flushMethodCache()
+		s.installMethod(cls, m, category)
 	}
 	return m, nil, warns
 }
@@ -262,34 +259,34 @@ func (img *Image) methodLookupPrims(s *Session) {
 		return s.newArray(out)
 	})
 	img.prim(s, "Behavior", "includesSelector:", func(s *Session, a Value, x []Value) Value {
-		_, ok := s.rd(a.(*Object)).class.methods[s.argString(x[0])]
-		return ok
+		return s.methodAt(a.(*Object), s.argString(x[0])) != nil
 	})
-	// A stone keeps a class side's methods in a GsMethodDictionary of its own, and a method
-	// compiled in two sessions conflicts on that object (GemTalk/mcp_server docs/GemStone_Notes.md,
-	// matched by identity in src/core/McpServer.gs conflictingSubjects). The model keeps methods
-	// inside the class's own state and reports such a conflict on the class, so it has no such
-	// object to answer and refuses by name.
+	// A side's environment-0 methods are a GsMethodDictionary of its own, the object a method
+	// compiled in two sessions conflicts on (method_dict.go, with the evidence). Other
+	// environments (Ruby, Python) hold no methods the model could answer; they are refused.
 	img.prim(s, "Behavior", "persistentMethodDictForEnv:", func(s *Session, a Value, x []Value) Value {
-		return s.refuse("persistentMethodDictForEnv: (the model keeps methods in the class itself and has no method dictionary object)")
+		if env := s.argInt(x[0]); env != 0 {
+			return s.refuse("persistentMethodDictForEnv: %d (the model has methods in environment 0 only)", env)
+		}
+		return s.rd(a.(*Object)).class.methodDict
 	})
 	img.prim(s, "Behavior", "canUnderstand:", func(s *Session, a Value, x []Value) Value {
 		return s.lookup(a.(*Object), s.argString(x[0])) != nil
 	})
 	img.prim(s, "Behavior", "compiledMethodAt:environmentId:otherwise:", func(s *Session, a Value, x []Value) Value {
-		if m := s.rd(a.(*Object)).class.methods[s.argString(x[0])]; m != nil {
+		if m := s.methodAt(a.(*Object), s.argString(x[0])); m != nil {
 			return s.methodObject(m)
 		}
 		return x[2]
 	})
 	img.prim(s, "Behavior", "compiledMethodAt:", func(s *Session, a Value, x []Value) Value {
-		if m := s.rd(a.(*Object)).class.methods[s.argString(x[0])]; m != nil {
+		if m := s.methodAt(a.(*Object), s.argString(x[0])); m != nil {
 			return s.methodObject(m)
 		}
 		return s.selectorNotFound(a, x[0])
 	})
 	img.prim(s, "Behavior", "sourceCodeAt:", func(s *Session, a Value, x []Value) Value {
-		m := s.rd(a.(*Object)).class.methods[s.argString(x[0])]
+		m := s.methodAt(a.(*Object), s.argString(x[0]))
 		if m == nil {
 			return s.selectorNotFound(a, x[0])
 		}
@@ -303,7 +300,7 @@ func (img *Image) methodLookupPrims(s *Session) {
 // methodCategoryPrims: method categories, read, moved and renamed.
 func (img *Image) methodCategoryPrims(s *Session) {
 	img.prim(s, "Behavior", "categoryOfSelector:", func(s *Session, a Value, x []Value) Value {
-		c, ok := s.rd(a.(*Object)).class.categories[s.argString(x[0])]
+		c, ok := s.categoriesOf(a.(*Object))[s.argString(x[0])]
 		if !ok {
 			return nil
 		}
@@ -312,7 +309,7 @@ func (img *Image) methodCategoryPrims(s *Session) {
 	img.prim(s, "Behavior", "categoryNames", func(s *Session, a Value, x []Value) Value {
 		seen := map[string]bool{}
 		var out []string
-		for _, c := range s.rd(a.(*Object)).class.categories {
+		for _, c := range s.categoriesOf(a.(*Object)) {
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
@@ -324,7 +321,7 @@ func (img *Image) methodCategoryPrims(s *Session) {
 	img.prim(s, "Behavior", "sortedSelectorsIn:", func(s *Session, a Value, x []Value) Value {
 		cat := s.argString(x[0])
 		var out []string
-		for sel, c := range s.rd(a.(*Object)).class.categories {
+		for sel, c := range s.categoriesOf(a.(*Object)) {
 			if c == cat {
 				out = append(out, sel)
 			}
@@ -334,20 +331,22 @@ func (img *Image) methodCategoryPrims(s *Session) {
 	})
 	img.prim(s, "Behavior", "moveMethod:toCategory:", func(s *Session, a Value, x []Value) Value {
 		sel := s.argString(x[0])
-		cd := s.wr(a.(*Object)).class
-		if _, ok := cd.methods[sel]; !ok {
+		if s.methodAt(a.(*Object), sel) == nil {
 			return s.signalNew("Error", 2020, "the selector #"+sel+" was not found", nil)
 		}
-		cd.categories[sel] = s.argString(x[1])
+		s.setCategory(a.(*Object), sel, s.argString(x[1]))
 		return a
 	})
 	img.prim(s, "Behavior", "renameCategory:to:", func(s *Session, a Value, x []Value) Value {
 		from, to := s.argString(x[0]), s.argString(x[1])
-		cd := s.wr(a.(*Object)).class
-		for sel, c := range cd.categories {
+		var moved []string
+		for sel, c := range s.categoriesOf(a.(*Object)) {
 			if c == from {
-				cd.categories[sel] = to
+				moved = append(moved, sel)
 			}
+		}
+		for _, sel := range moved {
+			s.setCategory(a.(*Object), sel, to)
 		}
 		return a
 	})
@@ -357,21 +356,13 @@ func (img *Image) methodCategoryPrims(s *Session) {
 // removeSelector:).
 func (img *Image) methodCompilePrims(s *Session) {
 	img.prim(s, "Behavior", "removeSelector:", func(s *Session, a Value, x []Value) Value {
-		sel := s.argString(x[0])
-		cd := s.wr(a.(*Object)).class
-		if _, ok := cd.methods[sel]; !ok {
+		if !s.removeMethod(a.(*Object), s.argString(x[0])) {
 			return s.selectorNotFound(a, x[0])
 		}
-		delete(cd.methods, sel)
-		delete(cd.categories, sel)
-		s.flushMethodCache()
 		return a
 	})
 	img.prim(s, "Behavior", "removeAllMethods", func(s *Session, a Value, x []Value) Value {
-		cd := s.wr(a.(*Object)).class
-		cd.methods = map[string]*Method{}
-		cd.categories = map[string]string{}
-		s.flushMethodCache()
+		s.removeAllMethods(a.(*Object))
 		return a
 	})
 	// The environmentId: forms answer the GsNMethod or signal the CompileError;

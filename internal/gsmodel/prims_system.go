@@ -84,8 +84,12 @@ func (img *Image) transactionPrims(s *Session) {
 		}
 		return s.newArray(vals)
 	})
+	// The kernel's comment of System class>>transactionConflicts (GsDevKit/glassdb
+	// GemStoneSystemTransactionConflictsDictionary.md): a SymbolDictionary whose #commitResult is
+	// the outcome and whose other keys each name a kind of conflict, with an Array of the
+	// conflicting objects. The model finds write-write conflicts only.
 	img.prim(s, "System class", "transactionConflicts", func(s *Session, a Value, x []Value) Value {
-		d := s.newDictionary(s.img.k.Dictionary)
+		d := s.newDictionary(s.img.k.SymbolDictionary)
 		res := s.lastRes
 		if res == "" {
 			res = "success"
@@ -219,7 +223,7 @@ func (s *Session) methodsWhere(keep func(*Method) bool) Value {
 	for _, c := range s.allClasses() {
 		for _, side := range []*Object{c, s.rd(c).class.thisClass} {
 			for _, sel := range s.selectorsOf(side) {
-				m := s.rd(side).class.methods[sel]
+				m := s.methodAt(side, sel)
 				if keep(m) {
 					out = append(out, s.methodObject(m))
 				}

@@ -78,7 +78,7 @@ func (s *Session) wr(o *Object) *State {
 	d := o.at(s.view).clone()
 	s.dirty[o] = d
 	s.base[o] = s.view
-	if d.class != nil {
+	if d.class != nil || (s.img.k != nil && o.cls == s.img.k.GsMethodDictionary) {
 		s.flushMethodCache()
 	}
 	return d
@@ -185,6 +185,10 @@ func (img *Image) persist(st *State, n int) {
 		inner := o.st
 		o.st = nil
 		img.visitState(inner, visit)
+		if m, ok := o.ext.(*Method); ok {
+			visitEach(visit, m.literals)
+			visitEach(visit, m.globals)
+		}
 	}
 	img.visitState(st, visit)
 }
@@ -212,10 +216,8 @@ func (img *Image) visitState(st *State, visit func(Value)) {
 			visit(a)
 		}
 		visitEach(visit, c.civValues)
-		for _, m := range c.methods {
-			visitEach(visit, m.literals)
-			visitEach(visit, m.globals)
-		}
+		visit(c.methodDict)
+		visit(c.selectorSet)
 	}
 }
 

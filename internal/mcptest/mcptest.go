@@ -72,7 +72,7 @@ func EndsWithin(r io.Reader, d time.Duration) bool {
 }
 
 // ToolResult is a decoded tools/call result: its content and, for a tool error, the kind the
-// worker put in structuredContent.error.
+// worker put in structuredContent.error and, for a refused commit, the conflicts it named.
 type ToolResult struct {
 	Content []struct {
 		Type string `json:"type"`
@@ -81,7 +81,8 @@ type ToolResult struct {
 	IsError           bool `json:"isError"`
 	StructuredContent *struct {
 		Error *struct {
-			Kind string `json:"kind"`
+			Kind      string           `json:"kind"`
+			Conflicts []map[string]any `json:"conflicts"`
 		} `json:"error"`
 	} `json:"structuredContent"`
 }
@@ -93,6 +94,14 @@ func (r ToolResult) Text() string {
 		b.WriteString(c.Text)
 	}
 	return b.String()
+}
+
+// Conflicts is structuredContent.error.conflicts, nil when there are none.
+func (r ToolResult) Conflicts() []map[string]any {
+	if r.StructuredContent == nil || r.StructuredContent.Error == nil {
+		return nil
+	}
+	return r.StructuredContent.Error.Conflicts
 }
 
 // Kind is structuredContent.error.kind, "" when there is none.

@@ -174,17 +174,43 @@ attemptCommit
 category: 'conflicts'
 method: McpSessionToolset
 conflictEntries
-  "One entry per object System transactionConflicts names in a conflict category, described as
-   what a developer knows it by (describeConflictObject:). An object that cannot be named is
-   shown as what it is, never dropped."
+  | conflicts |
+  conflicts := [System transactionConflicts] on: Error do: [:ex | ex return: nil].
+  conflicts isNil ifTrue: [^OrderedCollection new].
+  ^self conflictEntriesFrom: conflicts
+%
+category: 'conflicts'
+method: McpSessionToolset
+conflictEntriesFrom: aConflictDictionary
+  "One entry per object aConflictDictionary (System transactionConflicts) names in a conflict
+   category, described as what a developer knows it by (describeConflictObject:). An object that
+   cannot be named is shown as what it is, never dropped."
   | entries |
   entries := OrderedCollection new.
-  [System transactionConflicts keysAndValuesDo: [:key :value |
+  [aConflictDictionary keysAndValuesDo: [:key :value |
     (#('commitResult' 'RcReadSet') includes: key asString) ifFalse: [
       (self objectsIn: value) do: [:each |
         entries add: ((self describeConflictObject: each) at: 'conflict' put: key asString; yourself)]]]]
     on: Error do: [:ex | ex return: nil].
-  ^entries
+  ^self withSelectorSetsFolded: entries
+%
+category: 'conflicts'
+method: McpSessionToolset
+withSelectorSetsFolded: anEntries
+  "A method compiled in two sessions conflicts on two objects of one side, its method dictionary
+   and its selector set (GemTalk/mcp_server docs/blind-write-guardrail.md, measurement E): one
+   entry names both, the method dictionary's, which lists the selectors this session changed
+   there. A selector set whose method dictionary did not conflict keeps its own entry."
+  ^anEntries reject: [:each |
+    (each at: 'object') = 'selector set'
+      and: [(anEntries detect: [:other | (other at: 'object') = 'method dictionary'
+        and: [(self entry: other namesTheSideOf: each)]] ifNone: [nil]) notNil]]
+%
+category: 'conflicts'
+method: McpSessionToolset
+entry: anEntry namesTheSideOf: anotherEntry
+  ^(#('className' 'side' 'conflict') detect: [:key |
+    (anEntry at: key ifAbsent: [nil]) ~= (anotherEntry at: key ifAbsent: [nil])] ifNone: [nil]) isNil
 %
 category: 'conflicts'
 method: McpSessionToolset
@@ -197,13 +223,17 @@ method: McpSessionToolset
 describeConflictObject: anObject
   "A class; the method dictionary of a class this session changed (GemStone reports a method
    compiled in two sessions as a conflict on the class's GsMethodDictionary and a per-class
-   SymbolSet: GemTalk/mcp_server docs/GemStone_Notes.md, 'Compiling a method conflicts at CLASS
-   granularity', matched there by identity with persistentMethodDictForEnv: 0 in
-   src/core/McpServer.gs conflictingSubjects); a symbol dictionary; else its class."
+   SymbolSet: GemTalk/mcp_server docs/blind-write-guardrail.md, measurement E on 3.7.5, and
+   docs/GemStone_Notes.md, 'Compiling a method conflicts at CLASS granularity'; matched there, as
+   here, by identity with persistentMethodDictForEnv: 0), with the selectors this session changed
+   on that side; its selector set; a symbol dictionary; else its class."
   | owner |
   anObject isBehavior ifTrue: [^self conflictOn: 'class' of: anObject].
   owner := self changedBehaviorWhoseMethodsAre: anObject.
-  owner isNil ifFalse: [^self conflictOn: 'method dictionary' of: owner].
+  owner isNil ifFalse: [
+    ^(self conflictOn: 'method dictionary' of: owner)
+      at: 'selectors' put: (self changedSelectorsOf: owner);
+      yourself].
   owner := self changedBehaviorWhoseSelectorSetIs: anObject.
   owner isNil ifFalse: [^self conflictOn: 'selector set' of: owner].
   (System myUserProfile symbolList includes: anObject) ifTrue: [
@@ -218,6 +248,16 @@ conflictOn: aWhat of: aBehavior
     at: 'className' put: aBehavior theNonMetaClass name asString;
     at: 'side' put: (aBehavior isMeta ifTrue: ['class'] ifFalse: ['instance']);
     yourself
+%
+category: 'conflicts'
+method: McpSessionToolset
+changedSelectorsOf: aBehavior
+  "The selectors this session compiled or removed on that side of the class, from the ledger."
+  | side |
+  side := aBehavior isMeta ifTrue: ['class'] ifFalse: ['instance'].
+  ^((self server ledger changesOfClassNamed: aBehavior theNonMetaClass name asString)
+    select: [:each | (each at: 'selector' ifAbsent: [nil]) notNil and: [(each at: 'side' ifAbsent: [nil]) = side]])
+    collect: [:each | each at: 'selector']
 %
 category: 'conflicts'
 method: McpSessionToolset

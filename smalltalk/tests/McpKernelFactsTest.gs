@@ -20,9 +20,9 @@ stone points at what to change. run-unit-tests.sh runs this suite first and prin
 install.sh --check runs it. The probe selectors (probeThatFails, probeThatErrors) are not tests:
 testTestResultEntries runs them to see how a TestResult records them.
 
-It writes one key into the first dictionary of the symbol list and removes it again; the session
-then holds an uncommitted change, which the scripts discard by logging out without a commit. It
-writes one line to the gem log.'
+It writes one key into the first dictionary of the symbol list and removes it again, and compiles
+one method into this class and removes it again; the session then holds uncommitted changes, which
+the scripts discard by logging out without a commit. It writes one line to the gem log.'
 %
 expectvalue /Class
 doit
@@ -332,16 +332,63 @@ testFloatsJsonCannotCarryPrintWithLetters
 %
 category: 'tests'
 method: McpKernelFactsTest
+testEachSideKeepsItsMethodsInAMethodDictionaryOfItsOwn
+  "McpSessionToolset>>describeConflictObject: names a refused commit's conflict by matching it
+   with persistentMethodDictForEnv: 0 of the classes this session changed, and
+   McpResourceCatalog>>subscribe: watches that object. GemTalk/mcp_server
+   docs/blind-write-guardrail.md (measurement E) names the class's GsMethodDictionary as what a
+   method compiled in two sessions conflicts on; this pins what the match assumes: each side has
+   a dictionary of its own, apart from the class, holding the side's methods by selector, and
+   compiling or removing a method keeps that same object."
+  | methods |
+  methods := McpKernelFactsTest persistentMethodDictForEnv: 0.
+  self assert: methods notNil.
+  self deny: methods == McpKernelFactsTest.
+  self deny: methods == (McpKernelFactsTest class persistentMethodDictForEnv: 0).
+  self assert: (methods at: #probeThatErrors) == (McpKernelFactsTest compiledMethodAt: #probeThatErrors).
+  McpKernelFactsTest compileMethod: 'mcpFactsProbe ^1' dictionaries: System myUserProfile symbolList category: 'probes'.
+  self assert: (McpKernelFactsTest persistentMethodDictForEnv: 0) == methods.
+  self assert: (methods includesKey: #mcpFactsProbe).
+  McpKernelFactsTest removeSelector: #mcpFactsProbe.
+  self assert: (McpKernelFactsTest persistentMethodDictForEnv: 0) == methods.
+  self deny: (methods includesKey: #mcpFactsProbe)
+%
+category: 'tests'
+method: McpKernelFactsTest
+testTransactionConflictsIsKeyedBySymbolsWithArraysOfObjects
+  "McpSessionToolset>>conflictEntries reads System transactionConflicts with keysAndValuesDo:,
+   skips #commitResult and treats every other value as the conflicting objects, and
+   failedCommitPending compares commitResult with #retryFailure. The kernel's comment
+   (GsDevKit/glassdb GemStoneSystemTransactionConflictsDictionary.md) says a SymbolDictionary,
+   #commitResult a Symbol, each other key a kind of conflict with an Array of objects. Without a
+   second session no conflict can be staged here, so this pins the shape of the answer only."
+  | conflicts |
+  conflicts := System transactionConflicts.
+  self assert: (conflicts isKindOf: SymbolDictionary).
+  self assert: ((conflicts at: #commitResult ifAbsent: [#none]) isKindOf: Symbol).
+  conflicts keysAndValuesDo: [:key :value |
+    self assert: (key isKindOf: Symbol).
+    key == #commitResult ifFalse: [self assert: (value isKindOf: Array)]]
+%
+category: 'tests'
+method: McpKernelFactsTest
 testACommittedObjectJoinsTheNotifySetAndSignaledObjectsAnswersACollection
   "McpResourceCatalog>>subscribe: and resourceUpdates rely on the polling form of object change
    notification (Programmer's Guide 3.7, Signals and Notifiers): System addAllToNotifySet: takes
    committed objects (a kernel class here), and System signaledObjects answers a collection of
    the objects commits changed since it was last asked, without moving the view. What a stone
    signals for a compiled method (the method dictionary) is pinned by the e2e run on the model
-   only; this checks that the two messages exist and answer as the worker expects."
-  | signaled |
-  System addAllToNotifySet: (Array with: Object).
+   only. No public code that ran on a stone sends either message (docs/gsmodel.md, Searched
+   without evidence), so this checks what the worker assumes: a class and a method dictionary
+   join the notify set, and asking for the signals answers a collection and keeps the
+   session's uncommitted work (it neither aborts nor refreshes)."
+  | signaled dictionary |
+  System addAllToNotifySet: (Array with: Object with: (Object persistentMethodDictForEnv: 0)).
+  dictionary := System myUserProfile symbolList first.
+  dictionary at: #McpKernelFactsProbe put: 1.
   signaled := System signaledObjects.
+  self assert: (dictionary at: #McpKernelFactsProbe ifAbsent: [nil]) = 1.
+  dictionary removeKey: #McpKernelFactsProbe ifAbsent: [nil].
   self assert: (signaled isKindOf: Collection).
   self assert: (signaled detect: [:each | each == Object] ifNone: [nil]) isNil
 %

@@ -94,6 +94,33 @@ testExecuteCodeThatHandlesItsOwnErrorIsNotStopped
       executeCode: (Dictionary new at: 'code' put: '[1/0] on: ZeroDivide do: [:e | e return: 7]'; yourself))
     = '7'
 %
+category: 'tests - conflicts'
+method: McpSessionToolsetTest
+testAMethodDictionaryConflictNamesTheClassAndTheSelectorsChangedThere
+  "A method compiled in two sessions conflicts on the side's method dictionary and selector set
+   (McpSessionToolset>>withSelectorSetsFolded:): one entry names the class, the side and the
+   selectors this session changed there; an object nobody can name is shown as what it is."
+  | sessions conflicts entries first |
+  sessions := self toolset: McpSessionToolset.
+  server ledger
+    noteChange: (sessions change: 'methodChanged' ofMethod: #setUp in: McpSessionToolsetTest)
+    key: 'McpSessionToolsetTest>>setUp'.
+  conflicts := SymbolDictionary new.
+  conflicts at: #commitResult put: #retryFailure.
+  conflicts at: #'Write-Write' put: (Array
+    with: (McpSessionToolsetTest persistentMethodDictForEnv: 0)
+    with: (IdentitySet new add: #setUp; yourself)
+    with: Object new).
+  entries := sessions conflictEntriesFrom: conflicts.
+  self assert: entries size = 2.
+  first := entries detect: [:each | (each at: 'object') = 'method dictionary'].
+  self assert: (first at: 'className') = 'McpSessionToolsetTest'.
+  self assert: (first at: 'side') = 'instance'.
+  self assert: (first at: 'conflict') = 'Write-Write'.
+  self assert: (first at: 'selectors') asArray = #('setUp').
+  self assert: ((sessions lineForConflict: first) beginsWith: 'Write-Write on the method dictionary of McpSessionToolsetTest; your changes there: ').
+  self assert: (entries detect: [:each | (each at: 'object') = 'an instance of Object'] ifNone: [nil]) notNil
+%
 category: 'tests - ledgers'
 method: McpSessionToolsetTest
 testAnAbortOrCommitClearsWritesAndKeepsUnchangedReads

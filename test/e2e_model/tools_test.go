@@ -148,8 +148,9 @@ func TestASecondSessionSeesACommitOnlyAfterRefreshOrAbort(t *testing.T) {
 func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	s := start(t)
 	_, b, r := conflictingCommits(t, s)
-	// The refusal names what conflicted (System transactionConflicts), here the one class.
-	if !strings.Contains(r.Text(), "Write-Write on class "+sampleClass) {
+	// The refusal names what conflicted (System transactionConflicts): a method compiled in two
+	// sessions conflicts on its class's method dictionary.
+	if !strings.Contains(r.Text(), "Write-Write on the method dictionary of "+sampleClass) {
 		t.Errorf("the conflict refusal does not name the conflict: %s", r.Text())
 	}
 	// Nothing of the refused commit was written: a fresh session sees the first one's method.

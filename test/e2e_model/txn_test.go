@@ -2,6 +2,7 @@ package e2e_model
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -86,10 +87,16 @@ func TestPendingChangesListsExactlyWhatTheToolsDidAndAbortNamesWhatItDiscarded(t
 
 func TestARefusedCommitNamesTheConflictingMethodAndClassAndTheNextStep(t *testing.T) {
 	_, b, r := conflictingCommits(t, start(t))
-	for _, w := range []string{"Write-Write", "SampleSavingsAccount", "method changed: SampleSavingsAccount>>addInterest", "Next: call abort", "re-read SampleSavingsAccount"} {
+	for _, w := range []string{"Write-Write on the method dictionary of SampleSavingsAccount; your changes there: method changed: SampleSavingsAccount>>addInterest", "Next: call abort", "re-read SampleSavingsAccount"} {
 		if !strings.Contains(r.Text(), w) {
 			t.Errorf("the refusal does not say %q: %s", w, r.Text())
 		}
+	}
+	// The method dictionary and selector set the model reports are one entry, naming the
+	// selector this session changed there.
+	if cs := r.Conflicts(); len(cs) != 1 || cs[0]["object"] != "method dictionary" ||
+		cs[0]["className"] != sampleClass || fmt.Sprint(cs[0]["selectors"]) != "[addInterest]" {
+		t.Errorf("structuredContent.error.conflicts: %v, want the one method dictionary entry naming addInterest", cs)
 	}
 	// Every later result says the commit failed, and none asks for a commit.
 	next := b.call("status", map[string]any{})
