@@ -104,6 +104,7 @@ exportClassSource: args
 category: 'tools'
 method: McpBrowsingToolset
 getClassDefinition: args
+  "get_class_definition; the read licenses compile_class_definition."
   | cls |
   cls := self resolveClass: (args at: 'className').
   self noteRead: (self classKey: cls).
@@ -130,6 +131,7 @@ getClassHierarchy: args
 category: 'tools'
 method: McpBrowsingToolset
 getMethodSource: args
+  "get_method_source; the read licenses compile_method and delete_method for that method."
   | meta target sel |
   meta := self booleanArgument: 'meta' in: args default: false.
   target := self resolveClass: (args at: 'className') meta: meta.
@@ -148,6 +150,7 @@ joined: aCollection
 category: 'tools'
 method: McpBrowsingToolset
 listMethods: args
+  "list_methods: both sides, grouped by category; reads nothing into the ledger."
   | cls s |
   cls := self resolveClass: (args at: 'className').
   s := WriteStream on: String new.
@@ -158,11 +161,13 @@ listMethods: args
 category: 'private'
 method: McpBrowsingToolset
 nameOrNil: aClassOrNil
+  "A class name for the hierarchy text; nil for the superclass of a root."
   ^aClassOrNil isNil ifTrue: ['nil'] ifFalse: [aClassOrNil name asString]
 %
 category: 'private'
 method: McpBrowsingToolset
 noteReadsOfMethodsOf: aClass
+  "An export read every method of both sides: each is licensed."
   {aClass. aClass class} do: [:behavior |
     behavior selectors do: [:sel |
       self noteRead: (self methodKey: behavior selector: sel)]]
@@ -170,6 +175,7 @@ noteReadsOfMethodsOf: aClass
 category: 'registration'
 method: McpBrowsingToolset
 classNameProperty
+  "The className argument of every tool here."
   ^self stringProperty: 'className' description: 'Name of a class, resolved through the session''s symbol list'
 %
 category: 'registration'

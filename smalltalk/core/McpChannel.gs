@@ -43,11 +43,15 @@ removeallclassmethods McpChannel
 category: 'limits'
 classmethod: McpChannel
 maxFrameSize
+  "The largest frame the worker accepts from the router, in bytes; a longer one gives the channel
+   up."
   ^1048576
 %
 category: 'limits'
 classmethod: McpChannel
 connectTimeoutMs
+  "How long the first use waits to connect to the router's loopback port; a failed connect gives
+   the channel up."
   ^2000
 %
 category: 'limits'
@@ -96,11 +100,13 @@ gemLog: aString
 category: 'gem log'
 classmethod: McpChannel
 writeGemLog: aString
+  "One line in the gem log; a refusal raises an Error, which callers handle."
   ^GsFile gciLogServer: aString
 %
 category: 'session'
 classmethod: McpChannel
 sessionKey
+  "The SessionTemps key of this session's channel."
   ^#McpChannel
 %
 category: 'session'
@@ -136,6 +142,7 @@ isUsableConfig: aValue
 category: 'session'
 classmethod: McpChannel
 onConfig: aDictionary
+  "A channel to the address in the prepare config's channel member, not connected yet."
   ^self new
     setAddress: (aDictionary at: 'address' ifAbsent: [''])
     secret: (aDictionary at: 'secret' ifAbsent: [''])
@@ -204,6 +211,7 @@ frameFor: aValue
 category: 'framing'
 classmethod: McpChannel
 lengthHeader: anInteger
+  "The 4-byte big-endian length that starts every frame."
   | header |
   header := ByteArray new: 4.
   1 to: 4 do: [:k | header at: k put: ((anInteger bitShift: (4 - k) * -8) bitAnd: 255)].
@@ -212,6 +220,7 @@ lengthHeader: anInteger
 category: 'framing'
 classmethod: McpChannel
 lengthFrom: aHeader
+  "The length a 4-byte big-endian frame header holds."
   | n |
   n := 0.
   1 to: 4 do: [:k | n := (n bitShift: 8) + (aHeader at: k)].
@@ -306,6 +315,8 @@ reportProgress: done total: total message: aString
 category: 'tool API'
 method: McpChannel
 log: aString level: aLevel
+  "Send a notifications/message at aLevel when it is at or above the client's level; answers
+   whether it was sent."
   (self rankOf: aLevel) < (self rankOf: level) ifTrue: [^false].
   ^self notify: 'notifications/message' params: (Dictionary new
     at: 'level' put: aLevel;
@@ -344,6 +355,7 @@ notify: aMethod params: aDictionary
 category: 'messages'
 method: McpChannel
 request: aMethod id: anId params: aDictionary
+  "A JSON-RPC request to the client, as a question frame carries it."
   ^Dictionary new
     at: 'jsonrpc' put: '2.0';
     at: 'id' put: anId;
@@ -364,6 +376,8 @@ bound: aMessage
 category: 'messages'
 method: McpChannel
 flushFrame: aToken
+  "The frame asking the router to confirm it relayed everything before it, for the call being
+   ended."
   | frame |
   frame := Dictionary new.
   frame at: 'flush' put: aToken.
@@ -373,16 +387,20 @@ flushFrame: aToken
 category: 'messages'
 method: McpChannel
 hello
+  "The first frame on a new connection: it proves the worker holds the channel's secret."
   ^Dictionary new at: 'hello' put: 1; at: 'secret' put: secret; yourself
 %
 category: 'messages'
 method: McpChannel
 rankOf: aLevel
+  "The position of a log level in the order the MCP specification gives them; 0 for an unknown
+   one."
   ^self class levels indexOf: aLevel
 %
 category: 'messages'
 method: McpChannel
 isAnswer: aFrame to: anId
+  "Whether aFrame carries the client's answer to the question with id anId."
   | message |
   (aFrame isKindOf: Dictionary) ifFalse: [^false].
   message := aFrame at: 'message' ifAbsent: [nil].
@@ -404,6 +422,8 @@ send: aFrame
 category: 'transport'
 method: McpChannel
 isConnected
+  "Whether a connection is open, connecting on first use; false once the router was found
+   unreachable."
   socket isNil ifFalse: [^true].
   unreachable ifTrue: [^false].
   ^self connect

@@ -50,6 +50,8 @@ removeallclassmethods McpDispatcher
 category: 'instance creation'
 classmethod: McpDispatcher
 on: anMcpServer
+  "The dispatcher of anMcpServer, which it asks for the registry, the grant, the config and the
+   notes."
   ^self new setServer: anMcpServer
 %
 category: 'exceptions'
@@ -92,11 +94,6 @@ settle: anException with: aBlock
   (self mustResume: anException) ifTrue: [^anException resume].
   (self mustPass: anException) ifTrue: [^anException pass].
   ^anException return: (aBlock value: anException)
-%
-category: 'notes'
-classmethod: McpDispatcher
-uncommittedNote
-  ^'[session] This session holds uncommitted changes: call commit to keep them or abort to discard them. They are lost if the session ends first (the client disconnects or the session expires).'
 %
 ! ------------------- Instance methods for McpDispatcher
 category: 'tools/call'
@@ -182,11 +179,13 @@ errorContentKind: aKind message: aString details: aDictionaryOrNil
 category: 'responses'
 method: McpDispatcher
 errorId: id code: aCode message: aString
+  "A JSON-RPC error response without data; aCode is one of McpJsonRpcCodes."
   ^self errorId: id code: aCode message: aString data: nil
 %
 category: 'responses'
 method: McpDispatcher
 errorId: id code: aCode message: aString data: aDictionaryOrNil
+  "A JSON-RPC error response; data is left out when aDictionaryOrNil is nil."
   | error |
   error := Dictionary new
     at: 'code' put: aCode;
@@ -212,6 +211,8 @@ handle: aByteObject
 category: 'initialize'
 method: McpDispatcher
 initialize: params id: id
+  "The initialize result: the client's protocolVersion when the config lists it, else the
+   config's first; the capabilities, serverInfo and instructions."
   | requested versions result |
   requested := params at: 'protocolVersion' ifAbsent: [nil].
   (requested isKindOf: CharacterCollection) ifFalse: [
@@ -229,11 +230,13 @@ initialize: params id: id
 category: 'envelope'
 method: McpDispatcher
 isValidId: anId
+  "A JSON-RPC id, or an MCP progress token: a string or a number (null is neither)."
   ^(anId isKindOf: CharacterCollection) or: [anId isKindOf: Number]
 %
 category: 'responses'
 method: McpDispatcher
 kindOf: anException
+  "The structuredContent.error kind of a failed tool call."
   (anException isKindOf: McpError) ifTrue: [^anException kind].
   (anException isKindOf: CompileError) ifTrue: [^'compileError'].
   ^'other'
@@ -241,6 +244,7 @@ kindOf: anException
 category: 'responses'
 method: McpDispatcher
 messageOf: anException
+  "The text of a failed tool call: an McpError's safe text, else the exception's description."
   (anException isKindOf: McpError) ifTrue: [^anException safeText].
   ^McpServer describeException: anException
 %
@@ -292,6 +296,7 @@ methodProblemIn: aMessage
 category: 'responses'
 method: McpDispatcher
 result: aResult id: id
+  "A JSON-RPC success response."
   ^Dictionary new
     at: 'jsonrpc' put: '2.0';
     at: 'id' put: id;
@@ -301,6 +306,7 @@ result: aResult id: id
 category: 'handling'
 method: McpDispatcher
 route: aMethod params: params id: id
+  "The response to one request, by method; a pooled request begins with the contract's abort."
   (self isPooledRequest: params method: aMethod) ifTrue: [self beginStatelessRequest].
   aMethod = 'initialize' ifTrue: [^self initialize: params id: id].
   aMethod = 'ping' ifTrue: [^self result: Dictionary new id: id].
@@ -343,6 +349,7 @@ resources: aMethod params: params id: id
 category: 'resources'
 method: McpDispatcher
 dataOf: anMcpError
+  "The error data of a failed resource method: the extra fields of anMcpError and its kind."
   | data |
   data := Dictionary new.
   anMcpError extraFields isNil ifFalse: [
@@ -381,6 +388,7 @@ setServer: anMcpServer
 category: 'responses'
 method: McpDispatcher
 textContent: aString isError: aBoolean
+  "A tools/call result holding aString as its one text content item."
   ^Dictionary new
     at: 'content' put: (Array with: (Dictionary new
       at: 'type' put: 'text';
@@ -392,6 +400,7 @@ textContent: aString isError: aBoolean
 category: 'tools/call'
 method: McpDispatcher
 textOf: aHandlerAnswer
+  "A handler's answer as text: a String as it is, nil as empty, anything else printed."
   aHandlerAnswer isNil ifTrue: [^String new].
   (aHandlerAnswer isKindOf: CharacterCollection) ifTrue: [^aHandlerAnswer].
   ^aHandlerAnswer printString
@@ -399,6 +408,9 @@ textOf: aHandlerAnswer
 category: 'tools/call'
 method: McpDispatcher
 toolsCall: params id: id
+  "The response to tools/call: -32602 for a missing or unknown tool, toolNotGranted outside the
+   grant, sessionRequired for a writing tool on a pooled gem, else the tool's result or its
+   isError result."
   | name tool args problem |
   name := params at: 'name' ifAbsent: [nil].
   (name isKindOf: CharacterCollection) ifFalse: [
@@ -467,6 +479,7 @@ mayChangeState: aTool
 category: 'tools/call'
 method: McpDispatcher
 sessionRequiredMessageFor: aName
+  "Why a writing tool was refused on a pooled gem, and the calls that make it work."
   ^aName , ' may change the repository, and this call names no GemStone session, so its work could not be kept: '
     , 'call open_session, then pass the session it answers as the session argument of this call and of every later call '
     , '(commit with that session keeps the work; close_session ends it)'
@@ -572,6 +585,7 @@ setLevel: params id: id
 category: 'tools/list'
 method: McpDispatcher
 toolsList: params id: id
+  "Every granted tool in one page; a cursor is -32602 because there is no second page."
   (params at: 'cursor' ifAbsent: [nil]) isNil ifFalse: [
     ^self errorId: id code: McpJsonRpcCodes invalidParams message: 'tools/list has one page; no cursor is valid'].
   ^self result: (Dictionary new at: 'tools' put: server offeredDescriptors; yourself) id: id

@@ -44,11 +44,14 @@ standardKinds
 category: 'signalling'
 classmethod: McpError
 signalKind: aKind message: aString
+  "Signal an McpError of aKind without details."
   ^self signalKind: aKind message: aString details: nil
 %
 category: 'signalling'
 classmethod: McpError
 signalKind: aKind message: aString details: aDictionaryOrNil
+  "Signal an McpError of aKind; the details are extra JSON-safe fields of
+   structuredContent.error."
   ^(self new setKind: aKind fields: aDictionaryOrNil text: aString) signal: aString
 %
 ! ------------------- Instance methods for McpError
@@ -77,6 +80,7 @@ safeText
 category: 'initialization'
 method: McpError
 setKind: aKind fields: aDictionaryOrNil text: aString
+  "Kept under names of its own, not the kernel's details (see the class comment)."
   mcpKind := aKind.
   mcpFields := aDictionaryOrNil.
   mcpText := aString

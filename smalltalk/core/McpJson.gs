@@ -137,6 +137,7 @@ hexValueAfterU: in
 category: 'reading'
 classmethod: McpJson
 hexDigitValue: aCharacter
+  "The value of a hexadecimal digit, either case, or nil for any other character."
   | code |
   code := aCharacter codePoint.
   (code >= 48 and: [code <= 57]) ifTrue: [^code - 48].
@@ -232,6 +233,7 @@ isBalanced: aString
 category: 'reading'
 classmethod: McpJson
 refuseJson
+  "Signal parseError for a body the parser or the balance check refused."
   ^McpError
     signalKind: 'parseError'
     message: 'the message is not well-formed JSON'
@@ -239,6 +241,7 @@ refuseJson
 category: 'reading'
 classmethod: McpJson
 refuseUtf8At: anIndex
+  "Signal invalidUtf8 with the zero-based offset of the first byte of the bad sequence."
   | offset |
   offset := anIndex - 1.
   ^McpError
@@ -270,12 +273,15 @@ isJsonNumberText: aString
 category: 'writing'
 classmethod: McpJson
 keyString: aKey
+  "An object key as a String: a key that is not text is written as its print string."
   (aKey isKindOf: CharacterCollection) ifTrue: [^aKey].
   ^aKey printString
 %
 category: 'writing'
 classmethod: McpJson
 sortedKeysOf: aDictionary
+  "The keys in the order the writer emits them, sorted by their text, so equal objects are equal
+   bytes."
   | keys |
   keys := OrderedCollection new.
   aDictionary keysAndValuesDo: [:key :value | keys add: key].
@@ -293,6 +299,8 @@ write: anObject
 category: 'writing'
 classmethod: McpJson
 write: anObject on: out
+  "Write anObject as JSON: nil, booleans, strings, numbers, dictionaries and sequenceable
+   collections; anything else is written as its print string."
   anObject isNil ifTrue: [^out nextPutAll: 'null'].
   anObject == true ifTrue: [^out nextPutAll: 'true'].
   anObject == false ifTrue: [^out nextPutAll: 'false'].
@@ -315,6 +323,8 @@ writeArray: aCollection on: out
 category: 'writing'
 classmethod: McpJson
 writeCharacter: aCharacter on: out
+  "Escape the quote, the backslash and the C0 controls; write every other character as its UTF-8
+   bytes."
   | code |
   code := aCharacter codePoint.
   code = 34 ifTrue: [^out nextPut: $\; nextPut: $"].
@@ -337,6 +347,7 @@ writeControl: aCode on: out
 category: 'writing'
 classmethod: McpJson
 writeNumber: aNumber on: out
+  "A non-integer as its Float print string when that is a JSON number, else null."
   | text |
   text := aNumber asFloat printString.
   (self isJsonNumberText: text)
@@ -346,6 +357,7 @@ writeNumber: aNumber on: out
 category: 'writing'
 classmethod: McpJson
 writeObject: aDictionary on: out
+  "A JSON object with its members in key order."
   | first |
   out nextPut: ${.
   first := true.
@@ -382,5 +394,6 @@ writeUtf8CodePoint: aCodePoint on: out
 category: 'writing'
 classmethod: McpJson
 writeBytes: anArrayOfIntegers on: out
+  "Each byte as the character of that code, so the String holds UTF-8 bytes."
   anArrayOfIntegers do: [:byte | out nextPut: (Character codePoint: byte)]
 %

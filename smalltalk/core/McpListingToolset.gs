@@ -75,6 +75,7 @@ listAllClasses: args
 category: 'tools'
 method: McpListingToolset
 listClasses: args
+  "list_classes: the class names of one dictionary, sorted and paged."
   | dict |
   dict := self dictionaryNamed: (args at: 'dictionaryName').
   ^self page: ((self classNamesIn: dict) collect: [:each | each -> (Dictionary new at: 'name' put: each; yourself)])
@@ -100,6 +101,7 @@ listDictionaries: args
 category: 'tools'
 method: McpListingToolset
 listDictionaryEntries: args
+  "list_dictionary_entries; the read licenses remove_dictionary."
   | dict |
   dict := self dictionaryNamed: (args at: 'dictionaryName').
   self noteRead: (self dictionaryKey: dict name asString).
@@ -115,6 +117,7 @@ classPageSchema
 category: 'structured content'
 method: McpListingToolset
 namePageSchema
+  "The output schema of a page of names."
   ^self pageSchemaWithItem: (self objectSchema: {self nameField})
 %
 category: 'structured content'
@@ -134,11 +137,13 @@ entryPageSchema
 category: 'registration'
 method: McpListingToolset
 nameField
+  "The one field of an item in a page of names."
   ^'name' -> (self schemaOfType: 'string' description: 'the name it is bound under')
 %
 category: 'registration'
 method: McpListingToolset
 pagingProperties
+  "The limit and offset arguments of the listing tools."
   ^{ self integerProperty: 'limit' description: 'Most lines to answer (default: all; 0 answers the count alone)'.
      self integerProperty: 'offset' description: 'Lines to skip first (default 0)' }
 %

@@ -63,6 +63,7 @@ pseudoVariables
 category: 'tools'
 method: McpMutationToolset
 addDictionary: args
+  "add_dictionary: appended to the end of the symbol list, which licenses writes to it."
   | name up dict |
   name := self nonEmpty: 'dictionaryName' in: args.
   (self dictionaryOrNilNamed: name) isNil ifFalse: [
@@ -168,6 +169,8 @@ checkRedefinitionOf: aClass superclass: aSuperclass instVarNames: aNameArray rec
 category: 'tools'
 method: McpMutationToolset
 compileClassDefinition: args
+  "compile_class_definition: a class defined or redefined from its named parts, refused without a
+   prior read of an existing class, previewed when dryRun is true."
   | name existing superclass dict instVars pools recompile before newClass failure |
   name := self nonEmpty: 'className' in: args.
   existing := self existingClassNamed: name.
@@ -200,6 +203,8 @@ compileClassDefinition: args
 category: 'tools'
 method: McpMutationToolset
 compileMethod: args
+  "compile_method: replacing a method needs a prior read of it; a compile error installs nothing
+   and is signalled with its line."
   | meta target source sel existed key category warnings |
   meta := self booleanArgument: 'meta' in: args default: false.
   target := self resolveClass: (args at: 'className') meta: meta.
@@ -287,6 +292,7 @@ referrersTo: aClass
 category: 'tools'
 method: McpMutationToolset
 deleteMethod: args
+  "delete_method: needs a prior read of the method."
   | meta target sel key |
   meta := self booleanArgument: 'meta' in: args default: false.
   target := self resolveClass: (args at: 'className') meta: meta.
@@ -302,6 +308,7 @@ deleteMethod: args
 category: 'lookup'
 method: McpMutationToolset
 dictionaryOrNilNamed: aName
+  "The dictionary of the symbol list called aName, or nil."
   ^[self dictionaryNamed: aName] on: McpError do: [:e | e return: nil]
 %
 category: 'lookup'
@@ -339,6 +346,7 @@ joined: aCollection
 category: 'private'
 method: McpMutationToolset
 label: aBehavior selector: aSelector
+  "Foo>>bar or Foo class>>bar."
   ^(aBehavior isMeta
       ifTrue: [aBehavior theNonMetaClass name asString , ' class']
       ifFalse: [aBehavior name asString])
@@ -357,6 +365,7 @@ isIdentifier: aString
 category: 'class definition'
 method: McpMutationToolset
 names: aNameArray equal: anotherArray
+  "Whether two lists of names are the same names in the same order, Symbols and Strings alike."
   aNameArray size = anotherArray size ifFalse: [^false].
   1 to: aNameArray size do: [:i |
     (aNameArray at: i) asString = (anotherArray at: i) asString ifFalse: [^false]].
@@ -365,6 +374,7 @@ names: aNameArray equal: anotherArray
 category: 'private'
 method: McpMutationToolset
 nonEmpty: aName in: args
+  "A required string argument that must not be empty (the schema checked that it is a string)."
   | value |
   value := args at: aName.
   value isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: aName , ' must not be empty'].
@@ -403,6 +413,7 @@ recompileMethodsFrom: anOldClass into: aNewClass
 category: 'tools'
 method: McpMutationToolset
 removeDictionary: args
+  "remove_dictionary: needs a prior list_dictionary_entries of it."
   | name dict up |
   name := self nonEmpty: 'dictionaryName' in: args.
   dict := self dictionaryNamed: name.
@@ -415,6 +426,9 @@ removeDictionary: args
 category: 'class definition'
 method: McpMutationToolset
 reportDefinitionOf: aClass replacing: anExistingOrNil before: aDefinitionOrNil recompile: aBoolean in: aDictionary category: aCategoryOrNil
+  "The answer of compile_class_definition after the write, and its ledger entry: a new class, an
+   unchanged one, a redefinition in place, or a new version with its methods recompiled or
+   dropped."
   | unchanged recategorized |
   anExistingOrNil isNil ifTrue: [^self reportCreationOf: aClass in: aDictionary category: aCategoryOrNil].
   unchanged := aClass == anExistingOrNil and: [aClass definition asString = aDefinitionOrNil].
@@ -498,6 +512,7 @@ carryCommentAndCategoryFrom: anOldClass to: aNewClass
 category: 'class definition'
 method: McpMutationToolset
 methodCountOf: aClass
+  "The methods of both sides."
   ^aClass selectors size + aClass class selectors size
 %
 category: 'guardrail'
@@ -642,6 +657,8 @@ dryRunOf: aName existing: anExistingOrNil superclass: aSuperclass instVarNames: 
 category: 'dry run'
 method: McpMutationToolset
 dryRunShapeChangeOf: aClass allInstVarNames: anArray classInstVars: aClassInstVarArray args: args
+  "What a shape change would do, writing nothing: the new version and which methods would come
+   over, and which would be missing with their source."
   | fates doomed s |
   fates := OrderedCollection new.
   (self booleanArgument: 'recompileMethods' in: args default: true)
@@ -717,11 +734,13 @@ identifiersIn: aSource
 category: 'registration'
 method: McpMutationToolset
 classNameProperty
+  "The className argument of the tools on a class."
   ^self stringProperty: 'className' description: 'Name of a class, resolved through the session''s symbol list'
 %
 category: 'registration'
 method: McpMutationToolset
 dictionaryNameProperty
+  "The dictionaryName argument of the tools on a dictionary."
   ^self stringProperty: 'dictionaryName' description: 'Name of a symbol dictionary'
 %
 category: 'registration'

@@ -57,6 +57,7 @@ contractVersion
 category: 'limits'
 classmethod: McpPrepareConfig
 maxInstructionsSize
+  "The longest instructions text a prepare accepts, in characters."
   ^32768
 %
 category: 'limits'
@@ -137,6 +138,7 @@ readIdentityIn: aConfig
 category: 'reading'
 method: McpPrepareConfig
 checkContractIn: aConfig
+  "The config must name the one contract version this worker speaks."
   | version |
   version := aConfig at: 'contract' ifAbsent: [nil].
   version isNil ifTrue: [^self refuse: 'contractVersion' because: 'the prepare config has no contract version'].
@@ -318,6 +320,7 @@ resultCap
 category: 'accessing'
 method: McpPrepareConfig
 toolsetClassOf: aToolsetName
+  "The class resolved for a toolset of the surface."
   ^toolsetClasses at: (toolsetNames indexOf: aToolsetName)
 %
 category: 'accessing'
@@ -338,6 +341,7 @@ serverInstructions
 category: 'identity'
 method: McpPrepareConfig
 serverName
+  "The serverInfo name: the configured one, else the worker class default."
   configuredName isNil ifTrue: [^workerClass defaultServerName].
   ^configuredName
 %
@@ -352,6 +356,7 @@ serverTitle
 category: 'identity'
 method: McpPrepareConfig
 serverVersion
+  "The serverInfo version: the configured one, else the worker class default."
   configuredVersion isNil ifTrue: [^workerClass defaultServerVersion].
   ^configuredVersion
 %

@@ -58,6 +58,7 @@ classKeyFor: aClass
 category: 'keys'
 classmethod: McpReadLedger
 dictionaryKeyFor: aName
+  "The ledger key of a symbol dictionary: its name after a hash."
   ^'#' , aName asString
 %
 category: 'keys'
@@ -110,6 +111,7 @@ noteWrite: aKey
 category: 'guardrail'
 method: McpReadLedger
 requireRead: aKey
+  "Refuse a write to aKey unless it was read, or written, in the current view."
   (self isReadLicensed: aKey) ifTrue: [^self].
   ^McpError
     signalKind: 'refused'
@@ -183,17 +185,20 @@ restampKeysOf: aCollectionOfChanges
 category: 'changes'
 method: McpReadLedger
 changeKinds
+  "The kinds of change pending_changes lists, in the order phraseOf: names them."
   ^#('classCreated' 'classRedefined' 'classRemoved' 'commentSet' 'methodAdded' 'methodChanged'
      'methodRemoved' 'dictionaryAdded' 'dictionaryRemoved')
 %
 category: 'changes'
 method: McpReadLedger
 createdKinds
+  "The changes that make something new in this transaction."
   ^#('classCreated' 'methodAdded' 'dictionaryAdded')
 %
 category: 'changes'
 method: McpReadLedger
 removedKinds
+  "The changes that remove something."
   ^#('classRemoved' 'methodRemoved' 'dictionaryRemoved')
 %
 category: 'changes'
@@ -234,6 +239,8 @@ merge: anEntry into: anExisting
 category: 'changes'
 method: McpReadLedger
 changedKindAfterRemoval: aCreatedKind
+  "What removing and then making again amounts to: a class or method changed, a dictionary added
+   again."
   aCreatedKind = 'classCreated' ifTrue: [^'classRedefined'].
   aCreatedKind = 'methodAdded' ifTrue: [^'methodChanged'].
   ^aCreatedKind
@@ -248,6 +255,7 @@ pendingChanges
 category: 'changes'
 method: McpReadLedger
 changesOfClassNamed: aName
+  "The pending changes to the class aName and its methods, in the order they were made."
   ^(changes select: [:each | (each at: 'className' ifAbsent: [nil]) = aName]) asArray
 %
 category: 'changes'
@@ -272,6 +280,7 @@ lineFor: anEntry
 category: 'changes'
 method: McpReadLedger
 phraseOf: aKind
+  "A change kind as words for the pending_changes text."
   | index |
   index := self changeKinds indexOf: aKind.
   index = 0 ifTrue: [^aKind].
@@ -281,6 +290,7 @@ phraseOf: aKind
 category: 'changes'
 method: McpReadLedger
 subjectOf: anEntry
+  "What a change is to: its ledger key, without the hash of a dictionary key."
   | key |
   key := anEntry at: 'key'.
   (key size > 1 and: [key first = $#]) ifTrue: [^key copyFrom: 2 to: key size].
@@ -302,6 +312,7 @@ staleReadNote
 category: 'notes'
 method: McpReadLedger
 summaryOf: aCollectionOfKeys
+  "The first six keys, then how many more."
   | out shown |
   shown := aCollectionOfKeys size min: 6.
   out := WriteStream on: String new.
@@ -315,6 +326,7 @@ summaryOf: aCollectionOfKeys
 category: 'stamps'
 method: McpReadLedger
 absentStamp
+  "The stamp of something that is not there, so that its coming into being is a change too."
   ^'<absent>'
 %
 category: 'stamps'
@@ -342,6 +354,8 @@ stampFor: aKey
 category: 'stamps'
 method: McpReadLedger
 stampForClass: aName
+  "What a read of the class saw: its definition and comment; the absent stamp when there is no
+   such class."
   | subject comment |
   subject := self classNamed: aName.
   subject isNil ifTrue: [^self absentStamp].
@@ -365,6 +379,7 @@ stampForDictionary: aName
 category: 'stamps'
 method: McpReadLedger
 stampForMethodOf: aClassPart selector: aSelector
+  "What a read of the method saw: its source; aClassPart ends in ' class' for the class side."
   | meta baseName behavior source |
   meta := aClassPart size > 6 and: [(aClassPart copyFrom: aClassPart size - 5 to: aClassPart size) = ' class'].
   baseName := meta ifTrue: [aClassPart copyFrom: 1 to: aClassPart size - 6] ifFalse: [aClassPart].

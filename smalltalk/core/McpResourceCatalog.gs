@@ -44,26 +44,31 @@ removeallclassmethods McpResourceCatalog
 category: 'instance creation'
 classmethod: McpResourceCatalog
 on: anMcpServer
+  "The catalog of anMcpServer's session, with no subscriptions yet."
   ^self new setServer: anMcpServer
 %
 category: 'limits'
 classmethod: McpResourceCatalog
 maxSubscriptions
+  "The most resources one session may subscribe to; one more is refused."
   ^32
 %
 category: 'limits'
 classmethod: McpResourceCatalog
 pageSize
+  "The classes one resources/list page holds."
   ^200
 %
 category: 'uris'
 classmethod: McpResourceCatalog
 scheme
+  "The scheme every resource URI starts with."
   ^'gemstone://'
 %
 category: 'uris'
 classmethod: McpResourceCatalog
 plainCharacters
+  "The characters a URI path segment carries as they are; any other is percent-encoded."
   ^'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:@!$&''()*+,;='
 %
 category: 'uris'
@@ -109,6 +114,7 @@ decode: aString
 category: 'uris'
 classmethod: McpResourceCatalog
 uriOfClass: aClass in: aDictionaryName
+  "The URI of a class's source resource."
   ^self scheme , (self encode: aDictionaryName asString) , '/' , (self encode: aClass name asString)
 %
 ! ------------------- Instance methods for McpResourceCatalog
@@ -153,6 +159,7 @@ list: params
 category: 'listing'
 method: McpResourceCatalog
 offsetFromCursor: aCursorOrNil
+  "Where the page a cursor names starts; a cursor this server did not give is invalidParams."
   | offset |
   aCursorOrNil isNil ifTrue: [^0].
   (aCursorOrNil isKindOf: CharacterCollection) ifFalse: [^self refuse: 'the cursor must be a string from nextCursor'].
@@ -164,6 +171,7 @@ offsetFromCursor: aCursorOrNil
 category: 'listing'
 method: McpResourceCatalog
 resourceOf: aClass in: aDictionaryName
+  "The resources/list entry of one class."
   ^Dictionary new
     at: 'uri' put: (self class uriOfClass: aClass in: aDictionaryName);
     at: 'name' put: aClass name asString;
@@ -175,6 +183,7 @@ resourceOf: aClass in: aDictionaryName
 category: 'listing'
 method: McpResourceCatalog
 templates
+  "The resources/templates/list result: class source, class definition and method source."
   ^Dictionary new
     at: 'resourceTemplates' put: (Array
       with: (self template: '{dictionary}/{class}' name: 'class-source'
@@ -188,6 +197,7 @@ templates
 category: 'listing'
 method: McpResourceCatalog
 template: aPath name: aName description: aDescription
+  "One resource template under this server's scheme."
   ^Dictionary new
     at: 'uriTemplate' put: self class scheme , aPath;
     at: 'name' put: aName;
@@ -233,6 +243,7 @@ textOf: aTarget
 category: 'reading'
 method: McpResourceCatalog
 uriIn: params
+  "The uri of a resources request, which must be a string."
   | uri |
   uri := params at: 'uri' ifAbsent: [nil].
   (uri isKindOf: CharacterCollection) ifFalse: [^self refuse: 'params.uri must be a string'].
@@ -264,6 +275,8 @@ resolve: aUri
 category: 'reading'
 method: McpResourceCatalog
 resolveMethodOf: aClass in: aDictionary parts: parts uri: aUri
+  "The method a URI names after its class (instance or class, then the selector), or
+   resourceNotFound saying what was wrong."
   | behavior selector |
   (parts size >= 4 and: [#('instance' 'class') includes: (parts at: 3)]) ifFalse: [
     ^self notFound: aUri because: 'after the class comes definition, or instance or class and a selector'].
@@ -290,6 +303,7 @@ joinedFrom: anIndex of: parts
 category: 'reading'
 method: McpResourceCatalog
 target: aForm class: aClass in: aDictionary
+  "What a URI resolved to: its form (source, definition or method), the class and its dictionary."
   ^Dictionary new
     at: 'form' put: aForm;
     at: 'class' put: aClass;
@@ -299,6 +313,7 @@ target: aForm class: aClass in: aDictionary
 category: 'errors'
 method: McpResourceCatalog
 notFound: aUri because: aReason
+  "Signal resourceNotFound, answered -32002 with the uri in data."
   ^McpError
     signalKind: 'resourceNotFound'
     message: 'Resource not found: ' , aUri , ' (' , aReason , ')'
@@ -307,6 +322,7 @@ notFound: aUri because: aReason
 category: 'errors'
 method: McpResourceCatalog
 refuse: aMessage
+  "Signal invalidParams, answered -32602."
   ^McpError signalKind: 'invalidParams' message: aMessage
 %
 category: 'subscriptions'

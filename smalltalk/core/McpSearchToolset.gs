@@ -44,6 +44,7 @@ matchingLinesShown
 category: 'accessing'
 classmethod: McpSearchToolset
 sourceSearchDefaultLimit
+  "The hits search_method_source answers when the call gives no limit."
   ^200
 %
 ! ------------------- Instance methods for McpSearchToolset
@@ -76,6 +77,7 @@ classesSortedIn: aDictionary
 category: 'tools'
 method: McpSearchToolset
 findImplementors: args
+  "find_implementors; none found is notFound with the selectors it may have meant."
   | sel rows |
   sel := self selectorArgument: args.
   rows := self labelsOf: (ClassOrganizer new implementorsOf: sel).
@@ -86,6 +88,8 @@ findImplementors: args
 category: 'tools'
 method: McpSearchToolset
 findReferencesTo: args
+  "find_references_to: the methods that refer to the object a global of the symbol list is bound
+   to; a global bound to nil is refused, since every nil literal would match."
   | name binding |
   name := args at: 'name'.
   name isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'name must not be empty'].
@@ -139,6 +143,7 @@ colonVariantsOf: aSelector
 category: 'private'
 method: McpSearchToolset
 labelFor: aBehavior
+  "Foo or Foo class, as a method label names its side."
   ^aBehavior isMeta
     ifTrue: [aBehavior theNonMetaClass name asString , ' class']
     ifFalse: [aBehavior name asString]
@@ -206,6 +211,8 @@ scanFor: aPattern in: aDictionaryNameOrNil upTo: aMaxOrNil
 category: 'tools'
 method: McpSearchToolset
 searchMethodSource: args
+  "search_method_source: methods whose source holds the pattern, in one dictionary or all, paged
+   open-ended."
   | pattern dictName |
   pattern := args at: 'pattern'.
   pattern isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'pattern must not be empty'].
@@ -272,6 +279,7 @@ clip: aLine
 category: 'private'
 method: McpSearchToolset
 selectorArgument: args
+  "The selector argument as a Symbol; empty is invalidParams."
   | sel |
   sel := args at: 'selector'.
   sel isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'selector must not be empty'].
@@ -286,6 +294,7 @@ sourceOf: aSelector in: aBehavior
 category: 'structured content'
 method: McpSearchToolset
 hitPageSchema
+  "The output schema of a page of source hits."
   ^self pageSchemaWithItem: self hitItemSchema
 %
 category: 'registration'
@@ -308,6 +317,7 @@ hitItemSchema
 category: 'registration'
 method: McpSearchToolset
 pagingPropertiesDefault: aDescription
+  "The limit and offset arguments, the default limit described as aDescription."
   ^{ self integerProperty: 'limit' description: 'Most results to answer (default: ' , aDescription , '; 0 answers the count alone)'.
      self integerProperty: 'offset' description: 'Results to skip first (default 0)' }
 %

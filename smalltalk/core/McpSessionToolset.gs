@@ -40,6 +40,8 @@ removeallclassmethods McpSessionToolset
 category: 'tools'
 method: McpSessionToolset
 abort: args
+  "abort: discards every uncommitted change and moves the view; the answer names what was
+   discarded."
   | discarded |
   discarded := self server ledger pendingChanges.
   System abortTransaction.
@@ -51,6 +53,8 @@ abort: args
 category: 'tools'
 method: McpSessionToolset
 commit: args
+  "commit: on a conflict nothing is written and the answer names what conflicted; on success the
+   answer names what was published."
   | outcome published |
   published := self server ledger pendingChanges.
   self server ledger restampReads.
@@ -89,6 +93,7 @@ changesPhrase: aCollectionOfChanges verb: aVerb
 category: 'changes'
 method: McpSessionToolset
 count: anInteger of: aSingular plural: aPlural
+  "1 method, 3 methods."
   anInteger = 1 ifTrue: [^'1 ' , aSingular].
   ^anInteger printString , ' ' , aPlural
 %
@@ -352,12 +357,15 @@ rereadPhraseFor: aCollectionOfEntries
 category: 'status'
 method: McpSessionToolset
 failedCommitPending
+  "Whether the kernel still reports the last commit as failed."
   ^[(System transactionConflicts at: #commitResult ifAbsent: [nil]) == #retryFailure]
     on: Error do: [:ex | ex return: false]
 %
 category: 'tools'
 method: McpSessionToolset
 refresh: args
+  "refresh: moves the view and keeps uncommitted changes; refused after a failed commit, a
+   conflict when the kept changes now conflict."
   | outcome problem |
   problem := nil.
   outcome := [System continueTransaction] on: Error do: [:ex | problem := ex. ex return: nil].
@@ -483,11 +491,13 @@ sessionSchema
 category: 'tools'
 method: McpSessionToolset
 openSession: args
+  "Never reached through the worker: the router serves open_session itself."
   ^self signalServedByTheFrontEnd: 'open_session'
 %
 category: 'tools'
 method: McpSessionToolset
 closeSession: args
+  "Never reached through the worker: the router serves close_session itself."
   ^self signalServedByTheFrontEnd: 'close_session'
 %
 category: 'session tools'
@@ -517,6 +527,7 @@ signalCommitConflict
 category: 'refresh'
 method: McpSessionToolset
 signalRefreshConflict
+  "The view moved, but what is kept cannot be committed now."
   ^McpError
     signalKind: 'commitConflict'
     message: 'the view moved, but the uncommitted changes of this session now conflict with commits of other sessions and can no longer be committed. Call abort to discard them.'
@@ -524,6 +535,7 @@ signalRefreshConflict
 category: 'refresh'
 method: McpSessionToolset
 signalRefreshRefused: anException
+  "The kernel would not move the view (after a failed commit only abort does)."
   ^McpError
     signalKind: 'refused'
     message: 'refresh refused: ' , (McpServer describeException: anException)
@@ -532,6 +544,7 @@ signalRefreshRefused: anException
 category: 'tools'
 method: McpSessionToolset
 status: args
+  "status: the user, session, stone, transaction state, view, server and router of this session."
   | lines |
   lines := OrderedCollection new.
   lines add: 'user: ' , System myUserProfile userId asString.

@@ -40,6 +40,8 @@ removeallclassmethods McpTool
 category: 'instance creation'
 classmethod: McpTool
 name: aName description: aDescription schema: aSchema handler: aBlock
+  "A tool without title or hints; the toolset adds them with title: and readOnly or
+   hintsReadOnly:destructive:idempotent:openWorld:."
   ^self new setName: aName description: aDescription schema: aSchema handler: aBlock
 %
 category: 'session argument'
@@ -132,6 +134,8 @@ takeStructuredContent
 category: 'listing'
 method: McpTool
 annotationsWithTitle
+  "The annotations as tools/list shows them: the hints and the title again, for 2025-03-26
+   clients."
   | copy |
   copy := annotations copy.
   title isNil ifFalse: [copy at: 'title' put: title].
@@ -189,11 +193,13 @@ propertyNames
 category: 'validating'
 method: McpTool
 properties
+  "The argument schemas by name."
   ^schema at: 'properties' ifAbsent: [Dictionary new]
 %
 category: 'validating'
 method: McpTool
 requiredNames
+  "The arguments a call must give."
   ^schema at: 'required' ifAbsent: [#()]
 %
 category: 'accessing'
@@ -223,6 +229,7 @@ typeProblemFor: aValue property: aPropertySchema
 category: 'validating'
 method: McpTool
 typeProblemForElementsOf: anArray items: anItemSchema
+  "Why an array argument's elements do not match its items schema, or nil."
   | type |
   anItemSchema isNil ifTrue: [^nil].
   type := anItemSchema at: 'type' ifAbsent: [nil].
@@ -235,6 +242,7 @@ typeProblemForElementsOf: anArray items: anItemSchema
 category: 'validating'
 method: McpTool
 typeNoun: aType
+  "The JSON type as a validation message names it."
   aType = 'string' ifTrue: [^'a string'].
   aType = 'integer' ifTrue: [^'an integer'].
   aType = 'boolean' ifTrue: [^'true or false'].
@@ -263,6 +271,7 @@ validationErrorFor: anArgumentDictionary
 category: 'validating'
 method: McpTool
 unknownArgumentMessage: aKey
+  "The message for an argument the schema does not declare, naming what the tool accepts."
   | accepted first |
   accepted := WriteStream on: String new.
   first := true.
@@ -277,6 +286,8 @@ unknownArgumentMessage: aKey
 category: 'validating'
 method: McpTool
 value: aValue hasType: aType
+  "Whether a parsed JSON value is of the JSON Schema type aType; an unknown type accepts
+   anything."
   aType = 'string' ifTrue: [^aValue isKindOf: CharacterCollection].
   aType = 'integer' ifTrue: [^aValue isKindOf: Integer].
   aType = 'boolean' ifTrue: [^aValue == true or: [aValue == false]].

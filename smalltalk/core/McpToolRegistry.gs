@@ -36,6 +36,8 @@ new
 category: 'adding'
 method: McpToolRegistry
 add: aTool
+  "Register aTool; a name already registered is badConfig, so two toolsets cannot shadow each
+   other."
   (tools includesKey: aTool name) ifTrue: [
     ^McpError
       signalKind: 'badConfig'
@@ -67,6 +69,7 @@ size
 category: 'accessing'
 method: McpToolRegistry
 toolNamed: aName ifAbsent: aBlock
+  "The tool registered as aName, granted or not."
   ^tools at: aName ifAbsent: aBlock
 %
 category: 'accessing'

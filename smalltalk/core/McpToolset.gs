@@ -52,6 +52,8 @@ declaredOptionNames
 category: 'instance creation'
 classmethod: McpToolset
 server: anMcpServer options: aDictionaryOrNil
+  "A toolset of anMcpServer with the options its config gives it; a nil server only lists the
+   tool names."
   ^self new setServer: anMcpServer options: aDictionaryOrNil
 %
 category: 'registration'
@@ -68,6 +70,7 @@ toolNames
 category: 'arguments'
 method: McpToolset
 argument: aName in: args ifAbsent: aBlock
+  "An optional argument; the schema has already checked its type."
   ^args at: aName ifAbsent: aBlock
 %
 category: 'schema'
@@ -78,6 +81,7 @@ booleanProperty: aName description: aDescription
 category: 'arguments'
 method: McpToolset
 booleanArgument: aName in: args default: aBoolean
+  "An optional boolean argument, or aBoolean when it was left out."
   ^args at: aName ifAbsent: [aBoolean]
 %
 category: 'output'
@@ -146,11 +150,13 @@ methodKey: aClass selector: aSelector
 category: 'blind-write guardrail'
 method: McpToolset
 noteRead: aKey
+  "Record that the client read aKey in this view, which licenses a write to it."
   ^self server ledger noteRead: aKey
 %
 category: 'blind-write guardrail'
 method: McpToolset
 noteWrite: aKey
+  "Record that the client wrote aKey, which licenses the next write to it."
   ^self server ledger noteWrite: aKey
 %
 category: 'blind-write guardrail'
@@ -164,6 +170,7 @@ noteWrite: aKey change: anEntry
 category: 'blind-write guardrail'
 method: McpToolset
 change: aKind ofClass: aClass
+  "A pending_changes entry for a class."
   ^Dictionary new
     at: 'change' put: aKind;
     at: 'className' put: aClass theNonMetaClass name asString;
@@ -172,6 +179,7 @@ change: aKind ofClass: aClass
 category: 'blind-write guardrail'
 method: McpToolset
 change: aKind ofMethod: aSelector in: aBehavior
+  "A pending_changes entry for a method, naming its side."
   ^(self change: aKind ofClass: aBehavior)
     at: 'selector' put: aSelector asString;
     at: 'side' put: (aBehavior isMeta ifTrue: ['class'] ifFalse: ['instance']);
@@ -180,6 +188,7 @@ change: aKind ofMethod: aSelector in: aBehavior
 category: 'blind-write guardrail'
 method: McpToolset
 change: aKind ofDictionary: aName
+  "A pending_changes entry for a symbol dictionary."
   ^Dictionary new
     at: 'change' put: aKind;
     at: 'dictionary' put: aName asString;
@@ -271,6 +280,7 @@ pageSchema
 category: 'structured content'
 method: McpToolset
 schemaOfType: aType description: aDescription
+  "A property schema of one JSON type."
   ^Dictionary new
     at: 'type' put: aType;
     at: 'description' put: aDescription;
@@ -288,6 +298,8 @@ takeStructured
 category: 'paging'
 method: McpToolset
 pageHeaderFrom: start to: stop of: total noun: aNoun
+  "The first line of a page: what it shows of how many, and the offset of the next page when
+   there is one."
   total = 0 ifTrue: [^'(0 ' , aNoun , ')'].
   start > total ifTrue: [
     ^'(showing none of ' , total printString , '; offset ' , (start - 1) printString
@@ -313,6 +325,7 @@ pagingArgument: aName in: args default: aDefault
 category: 'schema'
 method: McpToolset
 property: aName type: aType description: aDescription
+  "One schema property, as an Association for schemaProperties:required:."
   ^aName -> (Dictionary new
     at: 'type' put: aType;
     at: 'description' put: aDescription;
@@ -336,6 +349,7 @@ requireRead: aKey
 category: 'lookups'
 method: McpToolset
 resolveClass: aName
+  "The instance side of the class aName, or notFound."
   ^self resolveClass: aName meta: false
 %
 category: 'lookups'
@@ -506,6 +520,7 @@ singularOf: aPluralNoun
 category: 'output'
 method: McpToolset
 resultCap
+  "The server's result cap, or the default when the toolset only lists its tools."
   server isNil ifTrue: [^McpServer defaultResultCap].
   ^server resultCap
 %
@@ -538,6 +553,7 @@ setServer: anMcpServer options: aDictionaryOrNil
 category: 'schema'
 method: McpToolset
 stringArrayProperty: aName description: aDescription
+  "An array-of-strings property."
   | association |
   association := self property: aName type: 'array' description: aDescription.
   association value at: 'items' put: (Dictionary new at: 'type' put: 'string'; yourself).
@@ -626,6 +642,7 @@ methodPageSchema
 category: 'structured content'
 method: McpToolset
 methodItemOf: aBehavior selector: aSelector
+  "One method in the structuredContent of a page: class, side and selector."
   ^Dictionary new
     at: 'class' put: aBehavior theNonMetaClass name asString;
     at: 'meta' put: aBehavior isMeta;
@@ -662,6 +679,8 @@ compileErrorSummaryOf: aReport
 category: 'compile errors'
 method: McpToolset
 compileErrorLineOf: anEntry
+  "One compile error as a line of text: line, the compiler's text, the name it is about and the
+   error number."
   | out text name |
   out := WriteStream on: String new.
   (anEntry includesKey: 'line') ifTrue: [out nextPutAll: 'line '; print: (anEntry at: 'line'); nextPutAll: ': '].

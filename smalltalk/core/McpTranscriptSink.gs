@@ -82,6 +82,7 @@ contents
 category: 'stream'
 method: McpTranscriptSink
 nextPut: aCharacter
+  "What Transcript sends for one character."
   buffer nextPut: aCharacter.
   ^aCharacter
 %
@@ -97,5 +98,6 @@ nextPutAll: aCollection
 category: 'stream'
 method: McpTranscriptSink
 reset
+  "Transcript may reset its stream; what the call printed is kept."
   ^self
 %

@@ -37,6 +37,7 @@ removeallclassmethods McpViewNotes
 category: 'instance creation'
 classmethod: McpViewNotes
 on: anMcpServer
+  "The notes of the session anMcpServer serves, nothing said yet and no failed commit."
   ^self basicNew setServer: anMcpServer
 %
 ! ------------------- Instance methods for McpViewNotes
@@ -193,6 +194,7 @@ sessionNotes
 category: 'notes'
 method: McpViewNotes
 failedCommitNote
+  "The [session] line on every result while a failed commit holds the view."
   ^'[session] The last commit failed on a conflict: nothing can be committed until abort, which discards every uncommitted change (pending_changes lists them).'
 %
 category: 'notes'
