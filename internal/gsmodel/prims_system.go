@@ -53,7 +53,10 @@ func (img *Image) transactionPrims(s *Session) {
 	// downloads.gemtalksystems.com/docs/GemStone64/3.7.x/GS64-ProgGuide-3.7/14-Signals.htm): a
 	// committed object added to the notify set is signaled when a commit changes it, until the
 	// session ends. A transient object is refused: the guide adds only committed ones, and what
-	// a stone does with another is not attested.
+	// a stone does with another is not attested. The guide is the only evidence: no public code
+	// that ran on a stone sends addToNotifySet:, addAllToNotifySet: or signaledObjects (the
+	// search is in docs/gsmodel.md, Searched without evidence), so McpKernelFactsTest pins what
+	// the worker assumes of them.
 	img.prim(s, "System class", "addAllToNotifySet:", func(s *Session, a Value, x []Value) Value {
 		objs := s.elements(x[0])
 		for _, v := range objs {

@@ -109,6 +109,34 @@ func TestARefusedCommitNamesTheConflictingMethodAndClassAndTheNextStep(t *testin
 	}
 }
 
+// Two sessions that change different methods of one class conflict all the same, on the class's
+// method dictionary (GemStone's per-class grain, which the model follows): the refusal names
+// that dictionary, the class and the method this session added, and a commit into another
+// class goes through.
+func TestDifferentMethodsOfOneClassConflictOnItsMethodDictionary(t *testing.T) {
+	s := start(t)
+	a, b := s.open(t), s.open(t)
+	a.must("get_method_source", addInterest())
+	a.must("compile_method", compileArgs(fixedSource))
+	b.must("compile_method", compileArgs("rivalProbe\n  ^1"))
+	a.must("commit", map[string]any{})
+	r := b.call("commit", map[string]any{})
+	if !r.IsError || r.Kind() != "commitConflict" ||
+		!strings.Contains(r.Text(), "Write-Write on the method dictionary of SampleSavingsAccount; your changes there: method added: SampleSavingsAccount>>rivalProbe") {
+		t.Fatalf("the commit of another method of the class: kind %q: %s", r.Kind(), r.Text())
+	}
+	if cs := r.Conflicts(); len(cs) != 1 || fmt.Sprint(cs[0]["selectors"]) != "[rivalProbe]" {
+		t.Errorf("structuredContent.error.conflicts: %v, want one entry naming rivalProbe", cs)
+	}
+	b.must("abort", map[string]any{})
+	b.must("compile_method", map[string]any{"className": "SampleAccount", "source": "rivalProbe\n  ^1"})
+	a.must("compile_method", compileArgs("ownProbe\n  ^2"))
+	b.must("commit", map[string]any{})
+	if got := a.call("commit", map[string]any{}); got.IsError {
+		t.Errorf("a commit into another class than the other session's was refused: %s", got.Text())
+	}
+}
+
 func TestExecuteCodeThatCommitsOrAbortsSaysSo(t *testing.T) {
 	s := start(t)
 	a, other := s.open(t), s.open(t)
