@@ -2,9 +2,13 @@
 // session id and every network policy, and forwards each client message to that client's
 // worker gem untouched (docs/transport.md has the verb × condition table).
 //
-//	request ─▶ recover ─▶ readTimeout ─▶ trace ─▶ Host ─▶ Origin ─▶ [auth] ─▶ body limit ─▶ MCP-Protocol-Version ─▶ session lookup [+ owner] ─▶ POST / GET / DELETE
-//	                                                                                                      │
-//	             session.Table ──id──▶ session.Session ──FIFO, one call at a time──▶ worker.Gem ◀─────┘
+//	request ─▶ recover ─▶ readTimeout ─▶ trace ─▶ Host ─▶ Origin ─▶ [auth] ─▶ body limit ─▶ byVersion
+//
+//	byVersion reads MCP-Protocol-Version once and picks the era:
+//	  absent or 2025-*               ─▶ session lookup [+ owner] ─▶ POST / GET / DELETE ─▶ session.Session ─FIFO─▶ worker.Gem
+//	  2026-07-28                     ─▶ statelessServer, POST only ─▶ a pool gem, or the gem open_session named ─▶ worker.Gem
+//	  unsupported, POST, no session  ─▶ postUnsupportedVersion: the refusal the body calls for
+//	  unsupported otherwise          ─▶ 400 unsupportedProtocolVersion
 //
 // The gates are composed in one place, Server.Handler, so their order can be read there.
 // Which goroutine runs what: a POSTed request runs its worker call on its own HTTP
@@ -24,6 +28,7 @@
 // MCP-Protocol-Version header decides which family serves the rest.
 //
 //	router.go                   Server, Options, New, Handler (the gates in order), shutdown
+//	versions.go                 the protocol versions: the era decided once, every version refusal
 //	plugins.go                  every seam's interface (Identity, Grants, StreamOpener, ResponseMode, Observer, ...)
 //	gates.go                    recover, read timeout, Host, Origin, body limit, protocol version, session lookup
 //	health.go                   /healthz and /readyz, outside every gate

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -189,61 +188,22 @@ func (s *Server) bodyLimit(w http.ResponseWriter, r *http.Request) (*http.Reques
 	return r, true
 }
 
-// versionGate refuses a present MCP-Protocol-Version this server does not speak. An absent
-// header is allowed (initialize carries none, and the transport spec says to assume
-// 2025-03-26 for a client that never sends one).
-//
-// One exception: a POST without a session is let through with the refusal deferred, because
-// it may be the 2026-07-28 draft's server/discover probe, which carries that draft's version
-// and must get its own prompt answer (methodNotFound, "send initialize"); post decides once
-// it has read the body, and refuses anything else exactly as here.
-func (s *Server) versionGate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	if !s.single(w, r, VersionHeader, http.StatusBadRequest, "unsupportedProtocolVersion") {
-		return r, false
-	}
-	if r.Header.Get(VersionHeader) == StatelessVersion && slices.Contains(s.versions, StatelessVersion) {
-		return r.WithContext(context.WithValue(r.Context(), statelessKey{}, true)), true
-	}
-	if v := r.Header.Get(VersionHeader); v != "" && !slices.Contains(s.versions, v) {
-		if r.Method == http.MethodPost && r.Header.Get(SessionHeader) == "" {
-			return r.WithContext(context.WithValue(r.Context(), versionRefusedKey{}, v)), true
-		}
-		s.refuseVersion(w, r, v)
-		return r, false
-	}
-	return r, true
-}
-
-type versionRefusedKey struct{}
-
-// deferredVersionRefusal is the unsupported MCP-Protocol-Version whose refusal the version
-// gate left to post, or "".
-func deferredVersionRefusal(r *http.Request) string {
-	v, _ := r.Context().Value(versionRefusedKey{}).(string)
-	return v
-}
-
-// refuseVersion names the supported revisions twice: in the message for people, and as
-// data.supported for a client that picks one and retries.
-func (s *Server) refuseVersion(w http.ResponseWriter, r *http.Request, v string) {
-	data := kindData("unsupportedProtocolVersion")
-	data["supported"] = s.ProtocolVersions()
-	s.refuseWith(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-		"Bad Request: unsupported MCP-Protocol-Version "+quote(v)+"; this server supports "+strings.Join(s.versions, ", "),
-		data)
-}
-
 type sessionKey struct{}
+
+// oneSessionHeader refuses a request that sends MCP-Session-Id more than once, on either era.
+func (s *Server) oneSessionHeader(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	return r, s.single(w, r, SessionHeader, http.StatusBadRequest, "sessionNotFound")
+}
 
 // sessionLookup resolves MCP-Session-Id: unknown or ended → 404 on every verb. A request
 // without the header goes on with no session; each verb decides (initialize needs none,
 // everything else answers 400).
 func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	if !s.single(w, r, SessionHeader, http.StatusBadRequest, "sessionNotFound") {
+	if r, ok := s.oneSessionHeader(w, r); !ok {
 		return r, false
 	}
 	id := r.Header.Get(SessionHeader)
-	if id == "" || isStateless(r) {
+	if id == "" {
 		return r, true
 	}
 	sess, ok := s.table.Get(id)

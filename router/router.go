@@ -26,14 +26,6 @@ const (
 	VersionHeader = "Mcp-Protocol-Version"
 )
 
-// SupportedProtocolVersions is the one list of MCP revisions this server speaks, newest
-// first. The worker negotiates initialize from the same list (it travels in the prepare
-// config), so the header check and the negotiation cannot drift apart.
-var SupportedProtocolVersions = []string{StatelessVersion, "2025-11-25", "2025-06-18", "2025-03-26"}
-
-// batchVersion is the last revision with JSON-RPC batches.
-const batchVersion = "2025-03-26"
-
 // Defaults of Options' zero values. internal/config shows these same values as the defaults
 // of its settings (MCP_MAX_BODY, MCP_READ_TIMEOUT, MCP_LOGIN_TIMEOUT, MCP_CLIENT_ANSWER_TIMEOUT,
 // MCP_STATELESS_POOL, MCP_HANDLE_YIELD).
@@ -234,12 +226,18 @@ func (s *Server) Handler() http.Handler {
 		r.With(gates(s.hostGate, s.originGate)).Method(http.MethodGet, "/metrics", s.o.Metrics)
 	}
 	// /mcp is one handler behind one run of gates, not a chi sub-router behind nested
-	// middlewares: every open GET stream keeps this whole chain on its goroutine's stack.
-	mcp := s.traceMessages(http.HandlerFunc(s.serveMCP))
+	// middlewares: every open GET stream keeps this whole chain on its goroutine's stack. The
+	// last gate, byVersion, decides the era once: the 2026-07-28 revision has no session to
+	// look up.
+	eras := s.byVersion(
+		gates(s.sessionLookup)(s.traceMessages(http.HandlerFunc(s.serveStreamable))),
+		gates(s.oneSessionHeader)(s.traceMessages(http.HandlerFunc(s.stateless.serve))),
+		gates(s.sessionLookup)(s.traceMessages(http.HandlerFunc(s.postUnsupportedVersion))))
+	var mcp http.Handler
 	if s.o.Auth != nil {
-		mcp = gates(s.hostGate, s.originGate)(s.o.Auth(gates(s.bodyLimit, s.versionGate, s.sessionLookup)(mcp)))
+		mcp = gates(s.hostGate, s.originGate)(s.o.Auth(gates(s.bodyLimit)(eras)))
 	} else {
-		mcp = gates(s.hostGate, s.originGate, s.bodyLimit, s.versionGate, s.sessionLookup)(mcp)
+		mcp = gates(s.hostGate, s.originGate, s.bodyLimit)(eras)
 	}
 	r.Handle("/mcp", mcp)
 	r.Handle("/mcp/", mcp)
@@ -251,13 +249,9 @@ func (s *Server) Handler() http.Handler {
 	return r
 }
 
-// serveMCP dispatches /mcp by verb, once the gates have passed the request.
-func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if isStateless(r) && r.Method != http.MethodPost {
-		// The stateless revision has no GET stream and no session to DELETE.
-		s.methodNotAllowed(w, r)
-		return
-	}
+// serveStreamable dispatches the session era's /mcp by verb, once the gates have passed the
+// request.
+func (s *Server) serveStreamable(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
 		s.post(w, r)

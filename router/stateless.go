@@ -13,11 +13,6 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
-// StatelessVersion is the first revision without sessions: each request carries its protocol
-// version, client capabilities and client info in params._meta (docs/transport.md, "2026-07-28:
-// state without sessions").
-const StatelessVersion = "2026-07-28"
-
 // The per-request _meta keys of the stateless revision.
 const (
 	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
@@ -113,12 +108,14 @@ func newStatelessServer(s *Server, pool int) *statelessServer {
 	return st
 }
 
-type statelessKey struct{}
-
-// isStateless says the request named the stateless revision in its MCP-Protocol-Version.
-func isStateless(r *http.Request) bool {
-	v, _ := r.Context().Value(statelessKey{}).(bool)
-	return v
+// serve is the revision's /mcp once byVersion has chosen it: POST only, since the revision has
+// no GET stream and no session to DELETE.
+func (s *statelessServer) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		s.methodNotAllowed(w, r)
+		return
+	}
+	s.postStateless(w, r)
 }
 
 // statelessIDs are the table's sessions that no client may name with MCP-Session-Id: the
@@ -372,35 +369,6 @@ func statelessStatus(reply []byte) int {
 		return http.StatusBadRequest
 	}
 	return http.StatusOK
-}
-
-// refuseStatelessVersion answers a request whose _meta names a revision this server does not
-// speak: the revision's UnsupportedProtocolVersionError, listing what it does speak.
-func (s *Server) refuseStatelessVersion(w http.ResponseWriter, m jsonrpc.Message, requested string) {
-	writeJSON(w, http.StatusBadRequest, errorBody(m.ID, codeUnsupportedProtocolVerion,
-		"Unsupported protocol version "+quote(jsonrpc.Clip(requested))+"; this server speaks "+strings.Join(s.versions, ", "),
-		"unsupportedProtocolVersion", "supported", s.ProtocolVersions(), "requested", requested))
-}
-
-// metaVersion reads params._meta's protocol version of a request, "" when it has none.
-func metaVersion(m jsonrpc.Message) string {
-	var v string
-	if json.Unmarshal(jsonrpc.MetaValue(m.Params, metaProtocolVersion), &v) != nil {
-		return ""
-	}
-	return v
-}
-
-// sessionVersions are the revisions initialize may negotiate: every spoken one but the
-// stateless revision, which has no initialize.
-func (s *Server) sessionVersions() []string {
-	out := make([]string, 0, len(s.versions))
-	for _, v := range s.versions {
-		if v != StatelessVersion {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // withoutCancel keeps a flight's call running when the client that started it leaves: on the

@@ -21,30 +21,11 @@ import (
 
 // post serves POST /mcp: one JSON-RPC message, or a batch on a 2025-03-26 session.
 func (s *Server) post(w http.ResponseWriter, r *http.Request) {
-	if isStateless(r) {
-		s.stateless.postStateless(w, r)
-		return
-	}
 	body, ok := s.readBody(w, r)
 	if !ok {
 		return
 	}
 	msgs, batch, err := jsonrpc.Parse(body)
-	if v := deferredVersionRefusal(r); v != "" {
-		if err == nil && !batch && msgs[0].Kind == jsonrpc.Request && metaVersion(msgs[0]) != "" {
-			// A stateless-era request (its version in _meta) gets that era's refusal.
-			s.refuseStatelessVersion(w, msgs[0], v)
-			return
-		}
-		// Only the discovery probe is answered past an unsupported version; anything else
-		// (a parse error included) gets the version gate's refusal, as if it had run here.
-		if err == nil && !batch && msgs[0].Kind == jsonrpc.Request && msgs[0].Method == "server/discover" {
-			s.noSession(w, msgs[0])
-			return
-		}
-		s.refuseVersion(w, r, v)
-		return
-	}
 	if err != nil {
 		var e *jsonrpc.Error
 		if !errors.As(err, &e) {
