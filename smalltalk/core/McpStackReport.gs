@@ -40,6 +40,7 @@ removeallclassmethods McpStackReport
 category: 'instance creation'
 classmethod: McpStackReport
 of: aStoppedRun
+  "The report of the frames from the signal to the bounds of the run."
   ^self of: aStoppedRun endingAt: nil selector: nil
 %
 category: 'instance creation'
@@ -64,6 +65,8 @@ maxPrintSize
 category: 'initialization'
 method: McpStackReport
 setRun: aRun lastSelf: anObject selector: aSelector
+  "A report of aRun ending at the frame whose receiver is anObject running aSelector (both nil
+   for the whole run)."
   run := aRun.
   process := aRun process.
   lastSelf := anObject.
@@ -98,6 +101,8 @@ omitted
 category: 'reading frames'
 method: McpStackReport
 collectFrames
+  "Read the frames from the one that signalled outwards (signalLevelBelow: skips the machinery)
+   until the run's bounds or the report's last frame, then cap them."
   | depth level found |
   depth := process localStackDepth.
   level := self signalLevelBelow: depth.
@@ -115,6 +120,7 @@ collectFrames
 category: 'reading frames'
 method: McpStackReport
 capped: aCollection
+  "At most maxFrames frames: the innermost ones and the last, counting those left out."
   | max |
   max := self class maxFrames.
   aCollection size <= max ifTrue: [^aCollection asArray].
@@ -135,6 +141,8 @@ signalLevelBelow: aDepth
 category: 'reading frames'
 method: McpStackReport
 isMachinery: aFrame
+  "Whether aFrame belongs to signalling and catching the exception rather than to the code the
+   report is about."
   | frameSelf ex |
   frameSelf := self selfOf: aFrame.
   ex := run exception.
@@ -169,6 +177,8 @@ selfOf: aFrame
 category: 'describing'
 method: McpStackReport
 describe: aFrame
+  "One frame as the report holds it: method, line, source line, self, arguments and temporaries,
+   printed."
   | method line entry |
   method := aFrame at: 1.
   line := method _lineNumberForIp: (aFrame at: 2).
@@ -225,6 +235,7 @@ labelOf: aMethod
 category: 'describing'
 method: McpStackReport
 classLabelOf: aBehavior
+  "Foo or Foo class."
   aBehavior isNil ifTrue: [^'nil'].
   ^aBehavior isMeta
     ifTrue: [aBehavior theNonMetaClass name asString , ' class']
@@ -273,6 +284,7 @@ lines
 category: 'text'
 method: McpStackReport
 variablesLineOf: aFrameEntry
+  "self, then the arguments and temporaries of a frame by name, on one line."
   | stream |
   stream := WriteStream on: String new.
   stream nextPutAll: 'self = '; nextPutAll: (aFrameEntry at: 'receiver').
@@ -341,6 +353,7 @@ framesSchema
 category: 'schema'
 classmethod: McpStackReport
 exceptionSchema
+  "The output schema of the exception a report is about: class, number and description."
   ^Dictionary new
     at: 'type' put: 'object';
     at: 'properties' put: (Dictionary new

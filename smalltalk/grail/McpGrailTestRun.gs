@@ -32,6 +32,7 @@ removeallclassmethods McpGrailTestRun
 category: 'reporting'
 classmethod: McpGrailTestRun
 memoryNoteFor: used of: max percent: percent
+  "The peak memory line, in megabytes."
   ^'peak memory: ' , (used // 1048576) printString , 'MB of ' , (max // 1048576) printString
     , 'MB (' , percent printString , '%)'
 %
@@ -49,22 +50,26 @@ add: aReport memory: figures
 category: 'recording'
 method: McpGrailTestRun
 config: aString
+  "The configuration the test gem was forked with, named when it dies."
   config := aString
 %
 category: 'recording'
 method: McpGrailTestRun
 diedIn: aClassName number: aNumberOrNil
+  "The test gem died running aClassName, with this GCI error number (never its text)."
   diedIn := aClassName.
   diedNumber := aNumberOrNil
 %
 category: 'recording'
 method: McpGrailTestRun
 stopBefore: classNames
+  "The run stopped at the memory ceiling with these classes not started."
   notStarted := classNames
 %
 category: 'accessing'
 method: McpGrailTestRun
 died
+  "Whether the test gem died during the run."
   ^diedIn notNil
 %
 category: 'accessing'
@@ -81,11 +86,14 @@ reports
 category: 'accessing'
 method: McpGrailTestRun
 stopped
+  "Whether the run stopped at the memory ceiling."
   ^notStarted notNil
 %
 category: 'reporting'
 method: McpGrailTestRun
 reportLinesOn: lines
+  "The answer of run_python_tests: each class, the totals, the peak memory, and why the run ended
+   early."
   self reports do: [:each | self classLinesOf: each on: lines].
   self reports isEmpty ifFalse: [lines add: self totalsLine].
   peak isNil ifFalse: [lines add: (self class memoryNoteFor: (peak at: 1) of: (peak at: 2) percent: (peak at: 3))].
@@ -95,6 +103,7 @@ reportLinesOn: lines
 category: 'reporting'
 method: McpGrailTestRun
 classLinesOf: aReport on: lines
+  "One class: NOT FOUND, or its counts and each defect."
   (aReport at: 'found') == true ifFalse: [
     ^lines add: (aReport at: 'class') , ': NOT FOUND in the test gem'].
   lines add: (aReport at: 'class') , ': ' , (self countsOf: aReport).
@@ -121,12 +130,14 @@ linesOf: aString
 category: 'reporting'
 method: McpGrailTestRun
 countsOf: aReport
+  "N run, N passed, N failed, N errors."
   ^(aReport at: 'run') printString , ' run, ' , (aReport at: 'passed') printString , ' passed, '
     , (aReport at: 'failures') printString , ' failed, ' , (aReport at: 'errors') printString , ' errors'
 %
 category: 'reporting'
 method: McpGrailTestRun
 totalsLine
+  "The counts summed over the classes that finished."
   | totals |
   totals := Dictionary new.
   #('run' 'passed' 'failures' 'errors') do: [:key |
@@ -136,6 +147,7 @@ totalsLine
 category: 'reporting'
 method: McpGrailTestRun
 stopLine
+  "Where to resume a run the memory ceiling stopped."
   ^'stopped at the memory ceiling: ' , notStarted size printString
     , ' classes not started; resume from ' , notStarted first
     , ' (classNames: the ones not started, or raise testGemMemoryCeilingPercent)'
@@ -143,6 +155,7 @@ stopLine
 category: 'reporting'
 method: McpGrailTestRun
 deathLine
+  "Which class the test gem died on and how it was forked; the error text stays in the gem log."
   ^'the test gem died while running ' , diedIn
     , (diedNumber isNil ifTrue: [''] ifFalse: [' (GCI error ' , diedNumber printString , ')'])
     , '; the classes above had finished. It was forked with ' , config
