@@ -108,3 +108,19 @@ func TestReflectionSeesTheKernel(t *testing.T) {
 		{"(Collection sourceCodeAt: #isEmpty) size > 0", "true", "a kernel method written in Smalltalk shows the model's source"},
 	})
 }
+
+// A gem environment variable the session set reads back, and only in that session; one it did not
+// set is refused by name, since a gem's inherited environment is not modelled.
+func TestAGemEnvironmentVariableIsTheSessionsOwn(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	other, _ := img.Login("DataCurator")
+	evidence := "GemTalk/Grail scripts/runTests.gs (sets GRAIL_DIR, then reads it back)"
+	runKernelCases(t, s, []kernelCase{
+		{"System gemEnvironmentVariable: 'GRAIL_DIR' put: '/opt/Grail'. System gemEnvironmentVariable: 'GRAIL_DIR'", "'/opt/Grail'", evidence},
+		{"System gemEnvironmentVariable: 'HOME'", "ERROR 1 the model refuses: reading the gem environment variable \"HOME\"", evidence},
+	})
+	runKernelCases(t, other, []kernelCase{
+		{"System gemEnvironmentVariable: 'GRAIL_DIR'", "ERROR 1 the model refuses", evidence},
+	})
+}

@@ -109,6 +109,28 @@ func (img *Image) transactionPrims(s *Session) {
 	})
 }
 
+// envPrims: the gem's environment variables, as GemTalk/Grail scripts/runTests.gs sets GRAIL_DIR
+// for the gem's Python half to read and reads it back. The model holds only what this session
+// set: a gem inherits its whole environment from the process that forked it, which the model does
+// not have, so reading any other variable is refused rather than answered nil as if unset.
+func (img *Image) envPrims(s *Session) {
+	img.prim(s, "System class", "gemEnvironmentVariable:put:", func(s *Session, a Value, x []Value) Value {
+		if s.env == nil {
+			s.env = map[string]string{}
+		}
+		s.env[s.argString(x[0])] = s.argString(x[1])
+		return a
+	})
+	img.prim(s, "System class", "gemEnvironmentVariable:", func(s *Session, a Value, x []Value) Value {
+		name := s.argString(x[0])
+		v, ok := s.env[name]
+		if !ok {
+			return s.refuse("reading the gem environment variable %q, which this session did not set (the model has no inherited environment)", name)
+		}
+		return s.newString(v)
+	})
+}
+
 // sessionPrims: the session, its user, the stone's names, the gem log and JSON.
 func (img *Image) sessionPrims(s *Session) {
 	img.prim(s, "System class", "myUserProfile", func(s *Session, a Value, x []Value) Value { return s.user })
@@ -122,6 +144,7 @@ func (img *Image) sessionPrims(s *Session) {
 		s.cacheName = n
 		return a
 	})
+	img.envPrims(s)
 	img.prim(s, "System class", "gemVersionAt:", func(s *Session, a Value, x []Value) Value {
 		return s.newString("3.7.5 (gsmodel: a model of GemStone, not GemStone)")
 	})

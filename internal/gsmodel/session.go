@@ -27,7 +27,8 @@ type Session struct {
 	sends     int
 	memTick   int // sends since the live heap was last read (checkMemory)
 	cacheName string
-	out       func(string) // where GsFile stdout and gciLogServer: lines go
+	env       map[string]string // gem environment variables this session set (gemEnvironmentVariable:put:)
+	out       func(string)      // where GsFile stdout and gciLogServer: lines go
 	sigEnv    map[*Object]*signalEnv
 	stack     []*frame   // the running process's activations, innermost last (frames.go)
 	sched     *scheduler // the session's GsProcesses, made on first use (process.go)

@@ -77,6 +77,15 @@ testGemConfigProblem: aValue
         , each printString , '), because the NRS would end the -C argument there']].
   ^nil
 %
+category: 'python'
+classmethod: McpGrailToolset
+pointGrailAt: aDirectory
+  "Point both halves of Grail at a checkout, as Grail's own scripts/runTests.gs does: importlib
+   grailDir: for the Smalltalk module resolver, and GRAIL_DIR for the Python half, whose
+   importlib.find_spec reads os.environ. Runs in the worker gem and, first, in a test gem."
+  importlib grailDir: aDirectory.
+  System gemEnvironmentVariable: 'GRAIL_DIR' put: aDirectory
+%
 category: 'options'
 classmethod: McpGrailToolset
 nrsMetacharacters
@@ -384,7 +393,7 @@ ensureGrailConfigured
    gem's working directory, which for a worker gem is the stone's."
   | dir |
   dir := self grailDirectory.
-  dir isNil ifFalse: [importlib grailDir: dir]
+  dir isNil ifFalse: [self class pointGrailAt: dir]
 %
 category: 'python'
 method: McpGrailToolset
@@ -1329,7 +1338,7 @@ runClasses: classNames
   ceiling := self testGemMemoryCeilingPercent.
   gem := self newTestGem.
   self grailDirectory isNil ifFalse: [
-    self ask: gem expression: 'importlib grailDir: ' , self grailDirectory printString].
+    self ask: gem expression: 'McpGrailToolset pointGrailAt: ' , self grailDirectory printString].
   [self lines: classNames with: [:name :index |
     (run stopped or: [run died]) ifFalse: [
       self runClass: name index: index of: classNames in: gem into: run ceiling: ceiling]]]

@@ -62,6 +62,12 @@ isCapturing
   "Whether sys.stdout is a buffer the toolset swapped in."
   ^stdout notNil
 %
+category: 'inspecting'
+method: GrailDoublePython
+checkout
+  "The checkout importlib grailDir: last named, or nil."
+  ^checkout
+%
 category: 'Grail API'
 method: GrailDoublePython
 checkout: aPath

@@ -159,6 +159,13 @@ testEvalKeepsNamesBetweenCalls
 %
 category: 'tests - compile and eval'
 method: McpGrailToolsetDoubleTest
+testBothHalvesOfGrailArePointedAtTheCheckout
+  self eval: '6 * 7'.
+  self assert: (System gemEnvironmentVariable: 'GRAIL_DIR') = self class checkout.
+  self assert: (GrailDoublePython current checkout) = self class checkout
+%
+category: 'tests - compile and eval'
+method: McpGrailToolsetDoubleTest
 testEvalRunsAsMain
   self assert: (self eval: '__name__') = '''__main__'''
 %
@@ -446,7 +453,7 @@ testARunReportsEachClassTheTotalsAndThePeakMemory
   self assert: (self text: text includes: 'total: 4 run, 2 passed, 1 failed, 1 errors in 2 classes').
   self assert: (self text: text includes: 'peak memory: 432MB of 659MB (65%)').
   self assert: gem loggedOut.
-  self assert: (self text: gem expressions first includes: 'importlib grailDir: ')
+  self assert: gem expressions first = ('McpGrailToolset pointGrailAt: ' , self class checkout printString)
 %
 category: 'tests - run tests'
 method: McpGrailToolsetDoubleTest
