@@ -36,6 +36,7 @@ type Method struct {
 	ivWrite     []string
 	names       []string // argument and temporary names, in slot order (frames.go)
 	home        *Method  // for a block's method: the method it is in (frames.go)
+	steps       []int    // its step points' source offsets, its blocks' included, in compile order (steps.go)
 	doit        bool     // compiled from a doit: no class or selector of its own (frames.go)
 	kernel      bool     // part of the model's kernel, not the user's code
 	obj         *Object
@@ -50,6 +51,7 @@ type blockCode struct {
 	home        *Method
 	meth        *Method // the block's own GsNMethod: its names, and homeMethod (frames.go)
 	makesBlocks bool    // as Method.makesBlocks
+	inlined     bool    // a block GemStone's compiler inlines into its enclosing code (steps.go)
 }
 
 type frame struct {
@@ -62,6 +64,7 @@ type frame struct {
 	s      *Session
 	block  *Block            // the block this frame runs, nil for a method
 	pos    int               // 1-based source offset of the send running in this frame (its ip, frames.go)
+	seq    uint64            // this activation's number (Session.frameSeq), for stepping (steps.go)
 	slots  [frameSlots]Value // vars when they fit: one allocation per activation, not two
 }
 
@@ -147,6 +150,7 @@ type compiler struct {
 	// makesBlocks is the flag of the code being compiled (the method, or the innermost block)
 	// that a block literal in it sets.
 	makesBlocks *bool
+	inlined     map[*gscheck.BlockNode]bool // block literals GemStone inlines (markInlined, steps.go)
 }
 
 // compileMethod compiles method source for cls. It answers the method or the compile errors.
@@ -455,6 +459,7 @@ func isSuper(e gscheck.Expr) bool {
 }
 
 func (c *compiler) send(n *gscheck.SendNode, sc *scope) exprFn {
+	c.markInlined(n)
 	recv := c.expr(n.Receiver, sc)
 	return c.message(n, recv, isSuper(n.Receiver), sc)
 }
@@ -465,11 +470,13 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 	args := c.args(n.Args, sc)
 	sel := n.Selector
 	at := n.At + 1 // the send's ip: where its selector starts, 1-based as GemStone's offsets
+	c.m.steps = append(c.m.steps, at)
 	if super {
 		defining := c.cls
 		return func(f *frame) Value {
 			r := recv(f)
 			vals := evalArgs(f, args)
+			f.s.atStepPoint(f, at)
 			f.pos = at
 			return f.s.superSend(defining, r, sel, vals)
 		}
@@ -479,6 +486,7 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 	case 0:
 		return func(f *frame) Value {
 			r := recv(f)
+			f.s.atStepPoint(f, at)
 			f.pos = at
 			return f.s.sendAt(site, r, nil)
 		}
@@ -487,6 +495,7 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 		if op := smallIntegerOps[sel]; op != nil {
 			return func(f *frame) Value {
 				r, a := recv(f), a0(f)
+				f.s.atStepPoint(f, at)
 				if x, ok := r.(int64); ok {
 					if y, ok := a.(int64); ok {
 						if v, ok := op(x, y); ok {
@@ -501,6 +510,7 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 		return func(f *frame) Value {
 			r := recv(f)
 			a := a0(f)
+			f.s.atStepPoint(f, at)
 			f.pos = at
 			return f.s.sendAt1(site, r, a)
 		}
@@ -508,6 +518,7 @@ func (c *compiler) message(n *gscheck.SendNode, recv exprFn, super bool, sc *sco
 	return func(f *frame) Value {
 		r := recv(f)
 		vals := evalArgs(f, args)
+		f.s.atStepPoint(f, at)
 		f.pos = at
 		return f.s.sendAt(site, r, vals)
 	}
@@ -588,7 +599,7 @@ func (c *compiler) block(n *gscheck.BlockNode, sc *scope) exprFn {
 		c.declare(bs, t)
 	}
 	*c.makesBlocks = true
-	code := &blockCode{nargs: len(n.Params), home: c.m}
+	code := &blockCode{nargs: len(n.Params), home: c.m, inlined: c.inlined[n]}
 	outer := c.makesBlocks
 	c.makesBlocks = &code.makesBlocks
 	stmts := c.blockStatements(n.Body.Stmts, bs)

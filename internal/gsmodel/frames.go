@@ -94,7 +94,9 @@ func (s *Session) restart(f *frame, r any) (result Value) {
 	}
 	s.restartAt = nil
 	f.dead = false
+	seq := f.seq // the same activation, run again: a step set in it still applies
 	s.enterFrame(f)
+	f.seq = seq
 	defer s.leaveFrame(f, &result)
 	switch {
 	case f.block != nil:

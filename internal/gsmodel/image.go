@@ -144,6 +144,9 @@ var kernelClasses = []classSpec{
 	{"AlmostOutOfStack", "Admonition", "", fmtPointers},
 	{"AlmostOutOfMemory", "Admonition", "", fmtPointers},
 	{"ControlInterrupt", "Exception", "", fmtPointers},
+	// GemTalk/Jasper conditionalBreakpoints.ts names it (on: Breakpoint do:); feenkcom/gt4gemstone
+	// catches it as an Exception. Its superclass on a stone is not attested (steps.go).
+	{"Breakpoint", "Exception", "", fmtPointers},
 	{"ExceptionSet", "Object", "", fmtIndexed},
 	{"UserProfile", "Object", "userId symbolList", fmtPointers},
 	{"SymbolList", "Array", "", fmtIndexed},

@@ -297,6 +297,8 @@ func (s *Session) leave() { s.depth-- }
 // where GsProcess>>_frameContentsAt: finds it while the process is suspended (frames.go).
 func (s *Session) enterFrame(f *frame) {
 	s.enter()
+	s.frameSeq++
+	f.seq = s.frameSeq
 	s.stack = append(s.stack, f)
 }
 

@@ -43,6 +43,7 @@ func (img *Image) installPrimitives(s *Session) {
 	img.filePrims(s)
 	img.processPrims(s)
 	img.framePrims(s)
+	img.stepPrims(s)
 }
 
 // ---- argument checks: a primitive refuses a wrong argument with GemStone's error kinds.

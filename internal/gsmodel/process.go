@@ -39,6 +39,10 @@ type gsProcess struct {
 	ended   any        // the panic that ended it, when it did not return
 	done    chan struct{}
 	trim    *frame // the frame _trimStackToLevel: left on top, run again on resume (frames.go)
+
+	breakLevel int       // breakpointLevel:, 0 unless set: stops at breakpoints and steps only when set (steps.go)
+	step       *stepMode // the step set for its next run
+	breaking   bool      // signalling a Breakpoint: its handler's code is not stopped in
 }
 
 // procState is what the session holds for the running process and keeps for the others.

@@ -44,6 +44,13 @@ type Session struct {
 	cacheEpoch uint64
 	freeFrames []*frame // released frames, for reuse (newFrame)
 	restartAt  *frame   // the frame a trimmed process unwinds to and runs again (frames.go)
+
+	// breaks are the gem's method breakpoints, by method and step point offset; breakCount and
+	// steppers (processes with a step set) make every send check for a stop (steps.go).
+	breaks     map[*Method]map[int]bool
+	breakCount int
+	steppers   int
+	frameSeq   uint64 // numbers activations, so a reused frame is told from the one it was
 }
 
 // rd answers the state of o that this session sees.
