@@ -76,7 +76,7 @@ tools="$(curl -s "$url" -H 'Content-Type: application/json' \
 [ -n "$tools" ] || fail "initialize opened no session"
 tools="$(curl -s "$url" -H "Mcp-Session-Id: $tools" -H 'MCP-Protocol-Version: 2025-11-25' -H 'Content-Type: application/json' \
   -d '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["result"]["tools"]))')"
-[ "$tools" = 41 ] || fail "tools/list listed $tools tools, want the 41 real ones"
+[ "$tools" = 45 ] || fail "tools/list listed $tools tools, want the 45 real ones"
 walked="$(walk 'Once it prints its URL, fix the sample')"
 count() { grep -c -- "$1" <<<"$walked"; }
 { [ "$(count 'HTTP/1.1 202')" -eq 1 ] && [ "$(count 'HTTP/1.1 204')" -eq 1 ] &&

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpDebugger'
-  instVarNames: #( entries gone nextNumber idleLimit)
+  instVarNames: #( entries gone nextNumber idleLimit breakpoints answer)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -21,6 +21,14 @@ suspended: it blocks none of the session''s other calls, and it ends with the se
 Bounded: at most maxRuns at once (another is refused, naming the handles to abandon), and a run
 no debugging call has touched for idleMs is terminated at the next debugging call, with a gem
 log line. A handle that is gone says why: abandoned, expired or ended, and how it ended.
+
+It also keeps the method breakpoints set through set_breakpoint: {method. stepPoint. line}, the
+GsNMethod the breakpoint is on (a method compiled over since keeps it; the new one has none).
+Breakpoints are the gem''s state on a stone as here: never committed, kept across an abort,
+gone with the session (GemTalk/Jasper''s breakpoint tests).
+
+Each answer it builds is also kept as structured content (answer, takeAnswer), in the shape
+answerSchema declares.
 
 One per session, in SessionTemps (current).'
 %
@@ -53,12 +61,81 @@ idleMs
   "A stopped run untouched this long (10 minutes) is terminated at the next debugging call."
   ^600000
 %
+category: 'structured content'
+classmethod: McpDebugger
+answerSchema
+  "The outputSchema of the tools that start, step, resume, restart or abandon a run."
+  ^self objectSchema: (Dictionary new
+    at: 'process' put: (self type: 'string' description: 'the handle, p1, ...; absent when a run ended at once');
+    at: 'state' put: (self enum: #('stopped' 'restarted' 'ended' 'abandoned') description: 'where the run is now');
+    at: 'stop' put: (self enum: #('exception' 'breakpoint' 'step') description: 'why it stopped: an exception it did not handle, a breakpoint, or the end of a step');
+    at: 'step' put: (self enum: #('over' 'into' 'through') description: 'the step that stopped it');
+    at: 'exception' put: McpStackReport exceptionSchema;
+    at: 'frames' put: McpStackReport framesSchema;
+    at: 'outcome' put: (self enum: #('passed' 'value' 'error') description: 'how an ended run ended: the test passed, the code answered value, or it ended with exception');
+    at: 'value' put: (self type: 'string' description: 'the printString of the value debug_code''s code answered');
+    yourself)
+%
+category: 'structured content'
+classmethod: McpDebugger
+valueSchema
+  "The outputSchema of debug_evaluate and debug_set_temp."
+  ^self objectSchema: (Dictionary new
+    at: 'value' put: (self type: 'string' description: 'the printString of the value, capped as the text is');
+    at: 'name' put: (self type: 'string' description: 'debug_set_temp: the argument or temporary set');
+    yourself)
+%
+category: 'structured content'
+classmethod: McpDebugger
+breakpointsSchema
+  "The outputSchema of set_breakpoint, clear_breakpoint and list_breakpoints."
+  | entry |
+  entry := self objectSchema: (Dictionary new
+    at: 'className' put: (self type: 'string' description: 'the instance side''s name');
+    at: 'meta' put: (self type: 'boolean' description: 'true for a class-side method');
+    at: 'selector' put: (self type: 'string' description: 'the selector');
+    at: 'line' put: (self type: 'integer' description: 'the line it was set on');
+    at: 'stepPoint' put: (self type: 'integer' description: 'the step point of that line it is on');
+    at: 'stale' put: (self type: 'boolean' description: 'true when the method was compiled over since: the new one has no breakpoint');
+    yourself).
+  ^self objectSchema: (Dictionary new
+    at: 'breakpoint' put: entry;
+    at: 'cleared' put: (self type: 'integer' description: 'clear_breakpoint: how many were cleared');
+    at: 'breakpoints' put: (Dictionary new at: 'type' put: 'array'; at: 'items' put: entry; yourself);
+    yourself)
+%
+category: 'structured content'
+classmethod: McpDebugger
+objectSchema: aDictionary
+  "An object with those properties; a failed call answers error instead, which it allows."
+  aDictionary at: 'error' put: (self type: 'object' description: 'present instead when the call failed').
+  ^Dictionary new
+    at: 'type' put: 'object';
+    at: 'properties' put: aDictionary;
+    yourself
+%
+category: 'structured content'
+classmethod: McpDebugger
+type: aType description: aString
+  ^Dictionary new
+    at: 'type' put: aType;
+    at: 'description' put: aString;
+    yourself
+%
+category: 'structured content'
+classmethod: McpDebugger
+enum: anArray description: aString
+  ^(self type: 'string' description: aString)
+    at: 'enum' put: anArray;
+    yourself
+%
 ! ------------------- Instance methods for McpDebugger
 category: 'initialization'
 method: McpDebugger
 initialize
   entries := Dictionary new.
   gone := Dictionary new.
+  breakpoints := OrderedCollection new.
   nextNumber := 0
 %
 category: 'runs'
@@ -117,6 +194,7 @@ abandon: aHandle
   | entry |
   entry := self entryAt: aHandle.
   (entry at: 1) terminate.
+  answer := Dictionary new at: 'process' put: aHandle; at: 'state' put: 'abandoned'; yourself.
   self forget: aHandle because: 'abandoned (debug_abandon)'.
   self log: 'abandoned ' , aHandle
 %
@@ -167,10 +245,20 @@ settle: aRun subject: aSubjectArray handle: aHandleOrNil
   | handle ended |
   aRun isStopped ifTrue: [
     handle := aHandleOrNil ifNil: [self keep: aRun subject: aSubjectArray].
-    ^self linesFor: handle status: 'stopped: ' , (McpStackReport headlineOf: aRun exception)].
+    ^self linesFor: handle status: (self stopOf: aRun)].
   ended := self endingOf: aRun subject: aSubjectArray.
+  answer := self endedAnswerOf: aRun subject: aSubjectArray handle: aHandleOrNil.
   aHandleOrNil isNil ifFalse: [self forget: aHandleOrNil because: ended].
   ^Array with: (aHandleOrNil ifNil: ['The run'] ifNotNil: [:h | h]) , ' ' , ended
+%
+category: 'answers'
+method: McpDebugger
+stopOf: aRun
+  "Why a run stopped: after a step, at a breakpoint, or at an exception."
+  (aRun exception isKindOf: Breakpoint) ifFalse: [
+    ^'stopped: ' , (McpStackReport headlineOf: aRun exception)].
+  aRun stepping isNil ifTrue: [^'stopped at a breakpoint'].
+  ^'stopped after step ' , aRun stepping
 %
 category: 'answers'
 method: McpDebugger
@@ -197,8 +285,9 @@ linesFor: aHandle status: aString
   entry := entries at: aHandle.
   report := self reportOf: entry.
   report beNumbered.
+  answer := self stoppedAnswerOf: (entry at: 1) handle: aHandle report: report.
   ^(report linesUnder: aHandle , ' ' , aString)
-    , (Array with: 'Next: debug_evaluate or debug_set_temp in a frame, debug_restart_frame, debug_resume or debug_abandon, naming process ' , aHandle , '.')
+    , (Array with: 'Next: debug_evaluate or debug_set_temp in a frame, debug_step, debug_restart_frame, debug_resume or debug_abandon, naming process ' , aHandle , '.')
 %
 category: 'frames'
 method: McpDebugger
@@ -255,4 +344,149 @@ isStale: aMethod
   home := aMethod homeMethod.
   (home selector isNil or: [home inClass isNil]) ifTrue: [^false].
   ^[(home inClass compiledMethodAt: home selector) ~~ home] on: Error do: [:ex | ex return: false]
+%
+category: 'breakpoints'
+method: McpDebugger
+setBreakpointIn: aBehavior selector: aSelector line: aLine
+  "Break at the first step point of that line of the method (GemTalk/Jasper maps a line to a step
+   point of it): of the step points whose source offset falls on the line, the first in the
+   method's numbering, which is the first to run in straight-line code (on self assert: a = b,
+   the = before the assert:). Answer {the step point. its line}."
+  | method offsets best |
+  method := aBehavior compiledMethodAt: aSelector.
+  offsets := method _sourceOffsets.
+  best := nil.
+  1 to: offsets size do: [:i |
+    (best isNil and: [(self lineOf: (offsets at: i) in: method sourceString) = aLine])
+      ifTrue: [best := i]].
+  best isNil ifTrue: [
+    ^McpError signalKind: 'invalidParams'
+      message: 'line ' , aLine printString , ' of ' , (self labelOf: method) , ' has no step point; lines that have one: '
+        , (self linesWithStepPointsOf: method)].
+  method setBreakAtStepPoint: best.
+  (breakpoints detect: [:each | (each at: 1) == method and: [(each at: 2) = best]] ifNone: [nil])
+    isNil ifTrue: [breakpoints add: (Array with: method with: best with: aLine)].
+  ^Array with: best with: aLine
+%
+category: 'breakpoints'
+method: McpDebugger
+clearBreakpointsIn: aBehavior selector: aSelector line: aLineOrNil
+  "Clear the breakpoints set on the method of aBehavior at aSelector (on the method it had when
+   each was set), on one line or all; answer how many."
+  | matching |
+  matching := breakpoints select: [:each | | method |
+    method := each at: 1.
+    method inClass == aBehavior and: [method selector == aSelector
+      and: [aLineOrNil isNil or: [(each at: 3) = aLineOrNil]]]].
+  matching do: [:each |
+    (each at: 1) clearBreakAtStepPoint: (each at: 2).
+    breakpoints remove: each].
+  ^matching size
+%
+category: 'breakpoints'
+method: McpDebugger
+breakpointLines
+  "One line per breakpoint: where, its step point, and whether its method was compiled over
+   since (then only frames already running the old method stop there)."
+  ^breakpoints asArray collect: [:each | | method line |
+    method := each at: 1.
+    line := (self labelOf: method) , ' line ' , (each at: 3) printString , ' (step point '
+      , (each at: 2) printString , ')'.
+    (self isStale: method)
+      ifTrue: [line , ': compiled over since; the new method has no breakpoint (set it again)']
+      ifFalse: [line]]
+%
+category: 'breakpoints'
+method: McpDebugger
+breakpointEntries
+  "The breakpoints as structured content: className, meta, selector, line, stepPoint, stale."
+  ^breakpoints asArray collect: [:each | | method cls |
+    method := each at: 1.
+    cls := method inClass.
+    Dictionary new
+      at: 'className' put: cls theNonMetaClass name asString;
+      at: 'meta' put: cls isMeta;
+      at: 'selector' put: method selector asString;
+      at: 'line' put: (each at: 3);
+      at: 'stepPoint' put: (each at: 2);
+      at: 'stale' put: (self isStale: method);
+      yourself]
+%
+category: 'breakpoints'
+method: McpDebugger
+labelOf: aMethod
+  ^aMethod inClass name asString , '>>' , aMethod selector asString
+%
+category: 'breakpoints'
+method: McpDebugger
+lineOf: anOffset in: aString
+  "The 1-based line of aString that holds the character at anOffset."
+  | line |
+  line := 1.
+  1 to: (anOffset - 1 min: aString size) do: [:i | (aString at: i) == Character lf ifTrue: [line := line + 1]].
+  ^line
+%
+category: 'breakpoints'
+method: McpDebugger
+linesWithStepPointsOf: aMethod
+  | lines stream |
+  lines := (aMethod _sourceOffsets collect: [:each | self lineOf: each in: aMethod sourceString]) asSet
+    asSortedCollection: [:a :b | a <= b].
+  stream := WriteStream on: String new.
+  lines do: [:each | stream nextPutAll: each printString] separatedBy: [stream nextPutAll: ', '].
+  ^stream contents
+%
+category: 'breakpoints'
+method: McpDebugger
+clearAllBreakpoints
+  breakpoints do: [:each | (each at: 1) clearBreakAtStepPoint: (each at: 2)].
+  breakpoints := OrderedCollection new
+%
+category: 'structured content'
+method: McpDebugger
+stoppedAnswerOf: aRun handle: aHandle report: aReport
+  | fields |
+  fields := Dictionary new
+    at: 'process' put: aHandle;
+    at: 'state' put: 'stopped';
+    at: 'frames' put: aReport frames;
+    yourself.
+  (aRun exception isKindOf: Breakpoint) ifFalse: [
+    ^fields at: 'stop' put: 'exception'; at: 'exception' put: (McpStackReport fieldsOf: aRun exception); yourself].
+  aRun stepping isNil ifTrue: [^fields at: 'stop' put: 'breakpoint'; yourself].
+  ^fields at: 'stop' put: 'step'; at: 'step' put: aRun stepping; yourself
+%
+category: 'structured content'
+method: McpDebugger
+endedAnswerOf: aRun subject: aSubjectArray handle: aHandleOrNil
+  | fields |
+  fields := Dictionary new at: 'state' put: 'ended'; yourself.
+  aHandleOrNil isNil ifFalse: [fields at: 'process' put: aHandleOrNil].
+  aRun state == #finished ifFalse: [
+    ^fields at: 'outcome' put: 'error'; at: 'exception' put: (McpStackReport fieldsOf: aRun exception); yourself].
+  (aSubjectArray at: 1) isNil ifFalse: [^fields at: 'outcome' put: 'passed'; yourself].
+  ^fields at: 'outcome' put: 'value'; at: 'value' put: (McpStackReport new printed: aRun result); yourself
+%
+category: 'structured content'
+method: McpDebugger
+noteRestarted
+  "The last answer was of a restart: the run waits for debug_resume or debug_step."
+  answer isNil ifFalse: [answer at: 'state' put: 'restarted']
+%
+category: 'structured content'
+method: McpDebugger
+takeAnswer
+  "The structured content of the last answer, once."
+  | taken |
+  taken := answer.
+  answer := nil.
+  ^taken
+%
+category: 'structured content'
+method: McpDebugger
+breakpointEntryFor: aBehavior selector: aSelector
+  "The entry of the breakpoint last set on that method."
+  ^(self breakpointEntries reverse detect: [:each |
+    (each at: 'selector') = aSelector asString and: [(each at: 'meta') = aBehavior isMeta
+      and: [(each at: 'className') = aBehavior theNonMetaClass name asString]]] ifNone: [nil])
 %

@@ -121,9 +121,22 @@ debugCode: args
     on: [[[code evaluate] on: CompileWarning do: [:warning | warning resume]]
       on: CompileError do: [:ex | compileError := ex. ex return: nil]]
     boundedBy: (Array with: self with: code).
-  run start.
+  run stopAtBreakpoints; start.
   compileError isNil ifFalse: [^self signalCompileError: (self compileErrorReportFrom: compileError source: code)].
-  ^self capResult: (self linesFrom: (debugger settle: run subject: (Array with: nil with: nil) handle: nil))
+  ^self answerOf: debugger lines: (debugger settle: run subject: (Array with: nil with: nil) handle: nil)
+%
+category: 'structured content'
+method: McpExecutionToolset
+answerOf: aDebugger lines: aCollection
+  "The debugger's answer: its lines as text, and what it kept as structured content."
+  self noteStructured: aDebugger takeAnswer.
+  ^self capResult: (self linesFrom: aCollection)
+%
+category: 'structured content'
+method: McpExecutionToolset
+answerValue: aString
+  self noteStructured: (Dictionary new at: 'value' put: aString; yourself).
+  ^aString
 %
 category: 'tools'
 method: McpExecutionToolset
@@ -134,7 +147,7 @@ debugResume: args
   debugger := McpDebugger current.
   entry := debugger entryAt: handle.
   (entry at: 1) resumeRun.
-  ^self capResult: (self linesFrom: (debugger settle: (entry at: 1) subject: (entry at: 2) handle: handle))
+  ^self answerOf: debugger lines: (debugger settle: (entry at: 1) subject: (entry at: 2) handle: handle)
 %
 category: 'tools'
 method: McpExecutionToolset
@@ -155,7 +168,8 @@ debugRestartFrame: args
     status: 'restarted: frame ' , number printString , ' runs again from its first line on debug_resume'.
   stale ifTrue: [lines := lines , (Array with:
     'Note: that frame''s method was compiled over since it began, and it runs the method it was running; restart the frame below it (its sender) to run the new one.')].
-  ^self capResult: (self linesFrom: lines)
+  debugger noteRestarted.
+  ^self answerOf: debugger lines: lines
 %
 category: 'tools'
 method: McpExecutionToolset
@@ -166,7 +180,7 @@ debugEvaluate: args
   debugger := McpDebugger current.
   entry := debugger entryAt: (args at: 'process').
   level := debugger levelOf: (args at: 'frame') in: entry.
-  ^self capResult: (debugger evaluate: (args at: 'code') at: level of: (entry at: 1)) printString
+  ^self answerValue: (self capResult: (debugger evaluate: (args at: 'code') at: level of: (entry at: 1)) printString)
 %
 category: 'tools'
 method: McpExecutionToolset
@@ -179,14 +193,81 @@ debugSetTemp: args
   level := debugger levelOf: (args at: 'frame') in: entry.
   value := debugger evaluate: (args at: 'code') at: level of: (entry at: 1).
   debugger setTemp: (args at: 'name') to: value at: level of: (entry at: 1).
+  self noteStructured: (Dictionary new
+    at: 'name' put: (args at: 'name');
+    at: 'value' put: (self capResult: value printString);
+    yourself).
   ^self capResult: (args at: 'name') , ' := ' , value printString , ' in frame ' , (args at: 'frame') printString
     , ' of ' , (args at: 'process')
+%
+category: 'tools'
+method: McpExecutionToolset
+debugStep: args
+  "Run a stopped run on by one step (over, into or through) in a frame, default the innermost, and
+   answer where it stopped or how it ended."
+  | handle kind debugger entry run level |
+  handle := args at: 'process'.
+  kind := args at: 'kind'.
+  (#('over' 'into' 'through') includes: kind) ifFalse: [
+    ^McpError signalKind: 'invalidParams' message: 'kind must be over, into or through, not ' , kind printString].
+  debugger := McpDebugger current.
+  entry := debugger entryAt: handle.
+  run := entry at: 1.
+  run canStep ifFalse: [
+    ^McpError signalKind: 'refused' message: handle , ' stopped at an error, which a step cannot go past: debug_restart_frame a frame first (then debug_step runs it a step at a time), or debug_resume to end the run with the error'].
+  level := debugger levelOf: (args at: 'frame' ifAbsent: [1]) in: entry.
+  run step: kind atLevel: level.
+  ^self answerOf: debugger lines: (debugger settle: run subject: (entry at: 2) handle: handle)
+%
+category: 'tools'
+method: McpExecutionToolset
+setBreakpoint: args
+  "Set a method breakpoint at the first step point of a line of a method."
+  | target sel line answer |
+  target := self resolveClass: (args at: 'className') meta: (self booleanArgument: 'meta' in: args default: false).
+  sel := self selectorFrom: (args at: 'selector').
+  (target includesSelector: sel) ifFalse: [^self signalMissingSelector: sel in: target].
+  line := args at: 'line'.
+  answer := McpDebugger current setBreakpointIn: target selector: sel line: line.
+  self noteStructured: (Dictionary new
+    at: 'breakpoint' put: (McpDebugger current breakpointEntryFor: target selector: sel);
+    yourself).
+  ^'breakpoint set: ' , target name asString , '>>' , sel asString , ' line ' , line printString
+    , ' (step point ' , (answer at: 1) printString
+    , '). debug_test or debug_code stops there, answering a process handle; other calls go on past it. It lasts until clear_breakpoint, or the session ends; compiling the method over drops it.'
+%
+category: 'tools'
+method: McpExecutionToolset
+clearBreakpoint: args
+  "Clear the breakpoints set on a method, on one line or all."
+  | target sel line count |
+  target := self resolveClass: (args at: 'className') meta: (self booleanArgument: 'meta' in: args default: false).
+  sel := self selectorFrom: (args at: 'selector').
+  line := args at: 'line' ifAbsent: [nil].
+  count := McpDebugger current clearBreakpointsIn: target selector: sel line: line.
+  count = 0 ifTrue: [
+    ^McpError signalKind: 'notFound'
+      message: 'no breakpoint is set on ' , target name asString , '>>' , sel asString
+        , (line isNil ifTrue: [''] ifFalse: [' line ' , line printString]) , ' (list_breakpoints shows those that are)'].
+  self noteStructured: (Dictionary new at: 'cleared' put: count; yourself).
+  ^'cleared ' , (self count: count of: 'breakpoints') , ' on ' , target name asString , '>>' , sel asString
+%
+category: 'tools'
+method: McpExecutionToolset
+listBreakpoints: args
+  "The breakpoints this session set, one per line."
+  | lines |
+  lines := McpDebugger current breakpointLines.
+  self noteStructured: (Dictionary new at: 'breakpoints' put: McpDebugger current breakpointEntries; yourself).
+  lines isEmpty ifTrue: [^'(0 breakpoints) set_breakpoint sets one'].
+  ^self capResult: (self linesFrom: (Array with: '(' , (self count: lines size of: 'breakpoints') , ')') , lines)
 %
 category: 'tools'
 method: McpExecutionToolset
 debugAbandon: args
   "Terminate a stopped run; its ensure: blocks (a test's tearDown) run."
   McpDebugger current abandon: (args at: 'process').
+  self noteStructured: McpDebugger current takeAnswer.
   ^(args at: 'process') , ' abandoned: its process was terminated (its ensure: blocks, a test''s tearDown, ran)'
 %
 category: 'registration'
@@ -213,6 +294,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {self stringProperty: 'code' description: 'Smalltalk source to run'} required: #('code'))
     handler: [:args | self debugCode: args])
       title: 'Debug Smalltalk code';
+      outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
       yourself).
   aRegistry add: ((McpTool
@@ -221,6 +303,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {process} required: #('process'))
     handler: [:args | self debugResume: args])
       title: 'Resume a debugged process';
+      outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
       yourself).
   aRegistry add: ((McpTool
@@ -229,6 +312,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {process. frame} required: #('process' 'frame'))
     handler: [:args | self debugRestartFrame: args])
       title: 'Restart a frame';
+      outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: false;
       yourself).
   aRegistry add: ((McpTool
@@ -237,6 +321,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {process. frame. code} required: #('process' 'frame' 'code'))
     handler: [:args | self debugEvaluate: args])
       title: 'Evaluate in a frame';
+      outputSchema: McpDebugger valueSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
       yourself).
   aRegistry add: ((McpTool
@@ -247,7 +332,61 @@ registerOn: aRegistry
       required: #('process' 'frame' 'name' 'code'))
     handler: [:args | self debugSetTemp: args])
       title: 'Set a temporary in a frame';
+      outputSchema: McpDebugger valueSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'debug_step'
+    description: 'Run a stopped process on by one step and answer the same handle with the new stack, or how it ended. over: to the next step point of the frame (a send in its method, blocks it runs passed), or of its sender once it returns; through: also into the blocks that frame''s method runs; into: the very next step point, in whatever method is sent. From a breakpoint, a step or a restarted frame; not from an error (debug_restart_frame first).'
+    schema: (self schemaProperties: {process.
+        'kind' -> (Dictionary new
+          at: 'type' put: 'string';
+          at: 'enum' put: #('over' 'into' 'through');
+          at: 'description' put: 'over, into or through';
+          yourself).
+        self integerProperty: 'frame' description: 'The frame to step in, as the stack numbers it (default 1, the innermost)'}
+      required: #('process' 'kind'))
+    handler: [:args | self debugStep: args])
+      title: 'Step a debugged process';
+      outputSchema: McpDebugger answerSchema from: self;
+      hintsReadOnly: false destructive: true idempotent: false openWorld: true;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'set_breakpoint'
+    description: 'Set a breakpoint on a line of a method (at its first step point): debug_test and debug_code stop there, answering a process handle and the stack; other calls run past it. Lasts until clear_breakpoint or the end of the session, never committed; compiling the method over leaves the new method without it.'
+    schema: (self schemaProperties: {
+        self stringProperty: 'className' description: 'Name of a class, resolved through the session''s symbol list'.
+        self stringProperty: 'selector' description: 'The selector of a method the class defines'.
+        self integerProperty: 'line' description: 'A line of the method''s source, 1 being its selector line, as stack frames number lines'.
+        self booleanProperty: 'meta' description: 'true for the class-side method (default false)'}
+      required: #('className' 'selector' 'line'))
+    handler: [:args | self setBreakpoint: args])
+      title: 'Set a breakpoint';
+      outputSchema: McpDebugger breakpointsSchema from: self;
+      hintsReadOnly: false destructive: false idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'clear_breakpoint'
+    description: 'Clear the breakpoints set_breakpoint set on a method: on one line, or all of the method''s when line is left out.'
+    schema: (self schemaProperties: {
+        self stringProperty: 'className' description: 'Name of a class, resolved through the session''s symbol list'.
+        self stringProperty: 'selector' description: 'The selector of the method'.
+        self integerProperty: 'line' description: 'The line the breakpoint was set on (default: every breakpoint of the method)'.
+        self booleanProperty: 'meta' description: 'true for the class-side method (default false)'}
+      required: #('className' 'selector'))
+    handler: [:args | self clearBreakpoint: args])
+      title: 'Clear a breakpoint';
+      outputSchema: McpDebugger breakpointsSchema from: self;
+      hintsReadOnly: false destructive: false idempotent: true openWorld: false;
+      yourself).
+  aRegistry add: ((McpTool
+    name: 'list_breakpoints'
+    description: 'The breakpoints this session set: Class>>selector, line and step point, and whether the method was compiled over since (then set it again).'
+    schema: (self schemaProperties: #() required: #())
+    handler: [:args | self listBreakpoints: args])
+      title: 'List breakpoints';
+      outputSchema: McpDebugger breakpointsSchema from: self;
+      readOnly;
       yourself).
   aRegistry add: ((McpTool
     name: 'debug_abandon'
@@ -255,6 +394,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {process} required: #('process'))
     handler: [:args | self debugAbandon: args])
       title: 'Abandon a debugged process';
+      outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: false;
       yourself).
 %

@@ -3,7 +3,8 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'McpProcessRun'
-  instVarNames: #( block process semaphore state result exception bounds)
+  instVarNames: #( block process semaphore state result exception bounds
+                    stopsAtBreakpoints restarted stepping)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -25,7 +26,13 @@ process is suspended) or #terminated. A stopped run must be terminated or resume
 process holds its frames, and what they reference, until then.
 
 bounds are the objects whose frames end a stack report: the caller''s own frames (the tool that
-started the run, the run itself) are below the code the report is about.'
+started the run, the run itself) are below the code the report is about.
+
+The process runs with breakpointLevel: 1, as gt4gemstone forks its evaluations, so that a method
+breakpoint or a step stops it with a Breakpoint its own handler catches. A run for a stack report
+goes on past a breakpoint (resumes it); a debugging run (stopAtBreakpoints) stops there, and
+resumed goes on from it. A stopped run can be stepped (step:atLevel:) when it stopped at a
+Breakpoint or a frame was restarted since: stepped from an error, it would end with the error.'
 %
 expectvalue /Class
 doit
@@ -45,7 +52,7 @@ category: 'exceptions'
 classmethod: McpProcessRun
 stoppingExceptions
   "What stops a run: an error, or a failed assertion (TestFailure is no Error)."
-  ^Error , TestFailure
+  ^Error , TestFailure , Breakpoint
 %
 ! ------------------- Instance methods for McpProcessRun
 category: 'initialization'
@@ -53,7 +60,15 @@ method: McpProcessRun
 setBlock: aBlock bounds: aCollection
   block := aBlock.
   bounds := aCollection asArray , (Array with: self).
+  stopsAtBreakpoints := false.
+  restarted := false.
   state := #new
+%
+category: 'initialization'
+method: McpProcessRun
+stopAtBreakpoints
+  "Stop at a method breakpoint, as a debugging run does, instead of going on past it."
+  stopsAtBreakpoints := true
 %
 category: 'running'
 method: McpProcessRun
@@ -62,6 +77,7 @@ start
   semaphore := Semaphore new.
   state := #running.
   process := [self runBlock] newProcess.
+  process breakpointLevel: 1.
   process resume.
   semaphore wait
 %
@@ -74,19 +90,23 @@ runBlock
   [result := block value.
    state := #finished]
     on: self class stoppingExceptions
-    do: [:ex | self stopAt: ex].
+    do: [:ex | (stopsAtBreakpoints not and: [ex isKindOf: Breakpoint])
+      ifTrue: [ex resume: nil]
+      ifFalse: [self stopAt: ex]].
   semaphore signal
 %
 category: 'running'
 method: McpProcessRun
 stopAt: anException
   "Stop here, on top of the signalling frames: hand the session back to the caller and suspend
-   this process. A resumed run goes on as the exception would have without the debugger: it
-   ends with the exception as its outcome."
+   this process. A resumed run goes on as the exception would have without the debugger: past a
+   Breakpoint, from where it stopped; past an error, it ends with the error as its outcome."
   exception := anException.
+  restarted := false.
   state := #stopped.
   semaphore signal.
   process suspend.
+  (anException isKindOf: Breakpoint) ifTrue: [^anException resume: nil].
   state := #failed.
   ^anException return: nil
 %
@@ -95,17 +115,48 @@ method: McpProcessRun
 resumeRun
   "Let a stopped run go on until it stops again or ends. A run stopped at an error and not
    restarted ends with that error (state #failed): only a restarted frame gets past it."
+  self resumeRunStepping: nil
+%
+category: 'debugging'
+method: McpProcessRun
+resumeRunStepping: aKindOrNil
   state == #stopped ifFalse: [^self].
+  stepping := aKindOrNil.
   state := #running.
   process resume.
   semaphore wait
 %
 category: 'debugging'
 method: McpProcessRun
+canStep
+  "Whether a step goes on from here: from a Breakpoint, or from a restarted frame."
+  ^state == #stopped and: [restarted or: [exception isKindOf: Breakpoint]]
+%
+category: 'debugging'
+method: McpProcessRun
+step: aKind atLevel: aLevel
+  "Run on to the next step point: over, of the frame at aLevel (or, once that frame has returned,
+   wherever the run goes on); through, also in the blocks that frame's method runs; into, the very
+   next, in whatever method is sent. The step breaks at that level (gt4gemstone
+   stepOverFrameLevel: and its siblings) and the run is resumed."
+  aKind = 'over' ifTrue: [process setStepOverBreaksAtLevel: aLevel].
+  aKind = 'through' ifTrue: [process setStepThroughBreaksAtLevel: aLevel].
+  aKind = 'into' ifTrue: [process setStepIntoBreaksAtLevel: aLevel].
+  self resumeRunStepping: aKind
+%
+category: 'accessing'
+method: McpProcessRun
+stepping
+  "The kind of the step the run last made (over, into, through), or nil after a plain resume."
+  ^stepping
+%
+category: 'debugging'
+method: McpProcessRun
 restartAtLevel: aLevel
   "Leave the frame at aLevel on top of the stopped process, to run again from its start when the
    run is resumed (GsProcess>>_trimStackToLevel:)."
-  process _trimStackToLevel: aLevel
+  process _trimStackToLevel: aLevel.
+  restarted := true
 %
 category: 'running'
 method: McpProcessRun

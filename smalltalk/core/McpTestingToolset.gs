@@ -423,7 +423,7 @@ debugTest: args
   "Run setUp, the test and tearDown in a process of its own that stops, suspended, where the test
    fails or errs; keep it under a handle (McpDebugger) and answer where it stopped, or that the
    test passed."
-  | cls sel test run debugger |
+  | cls sel test run debugger answer |
   cls := self testClassNamed: (args at: 'className').
   sel := self testSelector: (args at: 'selector') in: cls.
   debugger := McpDebugger current.
@@ -432,8 +432,10 @@ debugTest: args
   run := McpProcessRun
     on: [test setUp. [test perform: sel] ensure: [test tearDown]]
     boundedBy: (Array with: self).
-  run start.
-  ^self capResult: (self linesFrom: (debugger settle: run subject: (Array with: test with: sel) handle: nil))
+  run stopAtBreakpoints; start.
+  answer := debugger settle: run subject: (Array with: test with: sel) handle: nil.
+  self noteStructured: debugger takeAnswer.
+  ^self capResult: (self linesFrom: answer)
 %
 category: 'registration'
 method: McpTestingToolset
@@ -456,6 +458,7 @@ registerOn: aRegistry
     schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
     handler: [:args | self debugTest: args])
       title: 'Debug a test';
+      outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: false;
       yourself).
   aRegistry add: ((McpTool

@@ -75,10 +75,10 @@ testEveryToolIsDescribedAndItsSchemaClosed
 %
 category: 'tests'
 method: McpContractTest
-testTheDefaultSurfaceOffersAll41Tools
+testTheDefaultSurfaceOffersAll45Tools
   | tools |
   tools := ((self responseTo: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}') at: 'result') at: 'tools'.
-  self assert: tools size = 41.
+  self assert: tools size = 45.
   self assert: (tools collect: [:each | each at: 'name']) asArray = server registry toolNames
 %
 category: 'tests'
@@ -88,6 +88,6 @@ testEveryToolIsDeclaredByExactlyOneToolset
   declared := OrderedCollection new.
   McpServer defaultToolsetNames do: [:toolsetName |
     declared addAll: (System myUserProfile objectNamed: toolsetName asSymbol) toolNames].
-  self assert: declared size = 41.
+  self assert: declared size = 45.
   self assert: (self sorted: declared) = server registry toolNames
 %

@@ -16,7 +16,7 @@ doit
 McpExtensionTest comment: 
 'The extension story, through McpFixtureToolset (a third-party toolset) and McpFixtureServer (a
 worker subclass that names itself): a deployment serves only the toolsets it names, two unrelated
-toolsets compose on one server, the default surface is the 32 tools of the specification and the 7 of the debugger, options
+toolsets compose on one server, the default surface is the 32 tools of the specification and the 11 of the debugger, options
 reach only the toolset they are for and an undeclared one is refused at prepare, a subclass names
 itself and the prepare config relabels it, and a toolset''s own error kind reaches the client.
 
@@ -73,17 +73,17 @@ category: 'helpers'
 method: McpExtensionTest
 specDefaultSurface
   "The specification's 31 tools, open_session and close_session, which the front end serves
-   (the 2026-07-28 revision's sessions as explicit handles, docs/transport.md), and the 7 of the
-   debugger (issue 27)."
-  ^#('abort' 'add_dictionary' 'close_session' 'commit' 'compile_class_definition' 'compile_method'
+   (the 2026-07-28 revision's sessions as explicit handles, docs/transport.md), and the 11 of the
+   debugger and its breakpoints (issue 27)."
+  ^#('abort' 'add_dictionary' 'clear_breakpoint' 'close_session' 'commit' 'compile_class_definition' 'compile_method'
      'debug_abandon' 'debug_code' 'debug_evaluate' 'debug_restart_frame' 'debug_resume' 'debug_set_temp'
-     'debug_test' 'delete_class'
+     'debug_step' 'debug_test' 'delete_class'
      'delete_method' 'describe_class' 'describe_test_failure' 'execute_code' 'export_class_source'
      'find_implementors' 'find_references_to' 'find_senders' 'get_class_definition'
-     'get_class_hierarchy' 'get_method_source' 'list_all_classes' 'list_classes'
+     'get_class_hierarchy' 'get_method_source' 'list_all_classes' 'list_breakpoints' 'list_classes'
      'list_dictionaries' 'list_dictionary_entries' 'list_failing_tests' 'list_methods'
      'list_test_classes' 'open_session' 'pending_changes' 'refresh' 'remove_dictionary' 'run_test_class' 'run_test_method'
-     'search_method_source' 'set_class_comment' 'status')
+     'search_method_source' 'set_breakpoint' 'set_class_comment' 'status')
 %
 category: 'running'
 method: McpExtensionTest
@@ -121,7 +121,7 @@ method: McpExtensionTest
 testTheDefaultSurfaceIsTheSpecificationsToolsTheSessionToolsAndTheDebugger
   | server |
   server := McpServer fromConfig: self config.
-  self assert: server toolCount = 41.
+  self assert: server toolCount = 45.
   self assert: (self sortedToolNamesOf: server) = self specDefaultSurface
 %
 category: 'tests'

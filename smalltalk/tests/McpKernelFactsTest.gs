@@ -305,6 +305,92 @@ testASuspendedProcessShowsItsFramesNamesValuesAndLines
    self assert: (found at: 1) isMethodForBlock]
     ensure: [process terminate]
 %
+category: 'fixtures - stepping'
+method: McpKernelFactsTest
+stepFixtureOuter
+  | a |
+  a := self stepFixtureInner: 3.
+  ^a printString
+%
+category: 'fixtures - stepping'
+method: McpKernelFactsTest
+stepFixtureInner: x
+  ^x + 1
+%
+category: 'helpers'
+method: McpKernelFactsTest
+stopAtLine: aLine of: aSelector in: aBlock then: aStepBlock
+  "Set a breakpoint at the first step point of aLine of this class's method aSelector (as
+   McpDebugger>>setBreakpointIn:selector:line: does), run aBlock in a process forked as
+   McpProcessRun forks it (breakpointLevel: 1, a Breakpoint handler that suspends it), then
+   value aStepBlock with the process and a block answering the stopped frame's selector and line."
+  | method offsets point semaphore process where |
+  method := self class compiledMethodAt: aSelector.
+  offsets := method _sourceOffsets.
+  point := (1 to: offsets size) detect: [:i |
+    (((method sourceString copyFrom: 1 to: (offsets at: i)) select: [:c | c == Character lf]) size + 1) = aLine].
+  semaphore := Semaphore new.
+  process := [[aBlock value] on: Breakpoint do: [:ex |
+      semaphore signal. process suspend. ex resume: nil].
+    semaphore signal] newProcess.
+  where := [| level frame |
+    level := 1.
+    [frame := process _frameContentsAt: level.
+     (frame at: 1) homeMethod selector == #stopAtLine:of:in:then:] whileTrue: [level := level + 1].
+    Array with: (frame at: 1) homeMethod selector with: ((frame at: 1) _lineNumberForIp: (frame at: 2)) with: level].
+  method setBreakAtStepPoint: point.
+  [process breakpointLevel: 1.
+   process resume.
+   semaphore wait.
+   method clearBreakAtStepPoint: point.
+   aStepBlock value: process value: where value: semaphore]
+    ensure: [method clearBreakAtStepPoint: point. process terminate]
+%
+category: 'tests - processes'
+method: McpKernelFactsTest
+testABreakpointStopsAForkedProcessThatHandlesBreakpoint
+  "set_breakpoint and debug_test/debug_code rely on a method breakpoint stopping a process forked
+   with breakpointLevel: 1 by signalling a Breakpoint its own handler catches (feenkcom/gt4gemstone
+   forks so; GemTalk/Jasper reports that in a GCI execution no handler sees one), resumable and no
+   Error, in the frame of the method at the line the breakpoint is on; resumed, the run goes on."
+  | result |
+  self stopAtLine: 3 of: #stepFixtureOuter in: [result := self stepFixtureOuter] then: [:process :where :semaphore |
+    self assert: ((where value) first: 2) = #(#stepFixtureOuter 3).
+    process resume.
+    semaphore wait.
+    self assert: result = '4']
+%
+category: 'tests - processes'
+method: McpKernelFactsTest
+testABreakpointIsAResumableExceptionOutsideError
+  "McpProcessRun resumes a Breakpoint (ex resume: nil) and the client's own on: Error do: must not
+   swallow one."
+  self assert: Breakpoint new isResumable.
+  self deny: (Breakpoint inheritsFrom: Error)
+%
+category: 'tests - processes'
+method: McpKernelFactsTest
+testAStepOverStopsAtTheNextLineOfTheFrame
+  "debug_step over relies on setStepOverBreaksAtLevel: of the frame's level (gt4gemstone
+   stepOverFrameLevel:) stopping the resumed process at that frame's next step point, with a
+   Breakpoint its handler catches, not in the method it sends."
+  self stopAtLine: 3 of: #stepFixtureOuter in: [self stepFixtureOuter] then: [:process :where :semaphore |
+    process setStepOverBreaksAtLevel: (where value at: 3).
+    process resume.
+    semaphore wait.
+    self assert: ((where value) first: 2) = #(#stepFixtureOuter 4)]
+%
+category: 'tests - processes'
+method: McpKernelFactsTest
+testAStepIntoStopsInTheMethodSent
+  "debug_step into relies on setStepIntoBreaksAtLevel: stopping the resumed process in the method
+   the frame sends next."
+  self stopAtLine: 3 of: #stepFixtureOuter in: [self stepFixtureOuter] then: [:process :where :semaphore |
+    process setStepIntoBreaksAtLevel: (where value at: 3).
+    process resume.
+    semaphore wait.
+    self assert: (where value) first = #stepFixtureInner:]
+%
 category: 'tests - processes'
 method: McpKernelFactsTest
 testTerminatingASuspendedProcessRunsItsEnsureBlocks

@@ -193,7 +193,7 @@ testOnlyTheTransactionAndSessionToolsAreRegistered
   self assert: McpSessionToolset toolNames asArray = #('abort' 'close_session' 'commit' 'open_session' 'pending_changes' 'refresh' 'status').
   self assert: (server registry toolNames includes: 'commit').
   self assert: (server registry toolNames includes: 'execute_code').
-  self assert: server registry size = 14
+  self assert: server registry size = 18
 %
 category: 'tests - session tools'
 method: McpSessionToolsetTest
@@ -203,7 +203,7 @@ testStatusNamesTheSessionAndItsChanges
   self assert: (self includes: 'session: ' , System session printString in: answer).
   self assert: (self includes: 'uncommitted changes: ' , System needsCommit printString in: answer).
   self assert: (self includes: 'user: ' , System myUserProfile userId asString in: answer).
-  self assert: (self includes: 'tools: 14' in: answer)
+  self assert: (self includes: 'tools: 18' in: answer)
 %
 category: 'tests - view hygiene'
 method: McpSessionToolsetTest

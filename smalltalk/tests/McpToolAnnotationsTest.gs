@@ -94,7 +94,7 @@ method: McpToolAnnotationsTest
 testEveryDefaultToolHasATitleAndAllFourHints
   | descriptors |
   descriptors := server registry descriptors.
-  self assert: descriptors size = 41.
+  self assert: descriptors size = 45.
   descriptors do: [:each | | hints |
     self assert: ((each at: 'title' ifAbsent: [nil]) isKindOf: CharacterCollection).
     self deny: (each at: 'title') isEmpty.
@@ -119,10 +119,10 @@ category: 'tests'
 method: McpToolAnnotationsTest
 testOnlyTheToolsThatRunClientCodeReachOutsideTheRepository
   "execute_code, and the debugger's tools that run the client's code (debug_resume goes on with
-   what debug_code started)."
+   what debug_code started, and so does debug_step)."
   server registry descriptors do: [:each |
     self assert: ((each at: 'annotations') at: 'openWorldHint')
-      = (#('execute_code' 'debug_code' 'debug_evaluate' 'debug_set_temp' 'debug_resume') includes: (each at: 'name'))]
+      = (#('execute_code' 'debug_code' 'debug_evaluate' 'debug_set_temp' 'debug_resume' 'debug_step') includes: (each at: 'name'))]
 %
 category: 'tests'
 method: McpToolAnnotationsTest

@@ -1,6 +1,7 @@
 package e2e_model
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,87 @@ func TestDebugATestFixItRestartAndResumeGreen(t *testing.T) {
 	if r := a.call("debug_evaluate", map[string]any{"process": "p2", "frame": 1, "code": "poor"}); !r.IsError ||
 		r.Kind() != "notFound" || !strings.Contains(r.Text(), "p2 is gone: abandoned") {
 		t.Errorf("an abandoned handle: isError %v kind %q: %s", r.IsError, r.Kind(), r.Text())
+	}
+}
+
+// debugStop is the structured content of a debugging tool's answer: where the run is and why.
+type debugStop struct {
+	StructuredContent struct {
+		Process string `json:"process"`
+		State   string `json:"state"`
+		Stop    string `json:"stop"`
+		Step    string `json:"step"`
+		Frames  []struct {
+			Method string `json:"method"`
+			Line   int    `json:"line"`
+		} `json:"frames"`
+	} `json:"structuredContent"`
+}
+
+// stopOf runs a debugging tool that must succeed and answers its text and structured content.
+func stopOf(t *testing.T, ss *session, tool string, args map[string]any) (string, debugStop) {
+	t.Helper()
+	raw := ss.request("tools/call", map[string]any{"name": tool, "arguments": args})
+	var r toolResult
+	var d debugStop
+	if json.Unmarshal(raw, &r) != nil || json.Unmarshal(raw, &d) != nil || r.IsError {
+		t.Fatalf("%s %v: %s", tool, args, raw)
+	}
+	return r.Text(), d
+}
+
+// Issue 27's "a breakpoint set on a method stops a run there", and stepping, through the binary:
+// set_breakpoint on addInterest's line 2, debug_test stops there with the method's frame on top,
+// debug_step over stays in that line's next step point, into enters the method it sends, and
+// debug_resume goes on to the failed assertion; clear_breakpoint leaves none, and a test run
+// outside the debugger passes the breakpoint by.
+func TestABreakpointStopsARunThereAndSteps(t *testing.T) {
+	s := start(t)
+	a := s.open(t)
+	where := map[string]any{"className": "SampleSavingsAccount", "selector": "addInterest", "line": 2}
+	if got := a.must("set_breakpoint", where); !strings.HasPrefix(got, "breakpoint set: SampleSavingsAccount>>addInterest line 2") {
+		t.Fatalf("set_breakpoint: %q", got)
+	}
+	if got := a.must("run_test_method", map[string]any{"className": sampleTests, "selector": failingTest}); !strings.Contains(got, "Assertion failed") ||
+		strings.Contains(got, "Breakpoint") {
+		t.Errorf("run_test_method with a breakpoint set, outside the debugger: %s", got)
+	}
+
+	text, stop := stopOf(t, a, "debug_test", map[string]any{"className": sampleTests, "selector": failingTest})
+	top := "[1] SampleSavingsAccount>>addInterest (line 2): self deposit: self balance * self ratePercent // 100"
+	if !strings.HasPrefix(text, "p1 stopped at a breakpoint") || !strings.Contains(text, top) {
+		t.Fatalf("debug_test did not stop at the breakpoint:\n%s", text)
+	}
+	if sc := stop.StructuredContent; sc.Process != "p1" || sc.State != "stopped" || sc.Stop != "breakpoint" ||
+		len(sc.Frames) == 0 || sc.Frames[0].Method != "SampleSavingsAccount>>addInterest" || sc.Frames[0].Line != 2 {
+		t.Errorf("debug_test's structured content at the breakpoint: %+v", sc)
+	}
+
+	text, stop = stopOf(t, a, "debug_step", map[string]any{"process": "p1", "kind": "over"})
+	if !strings.HasPrefix(text, "p1 stopped after step over") || !strings.Contains(text, top) ||
+		stop.StructuredContent.Stop != "step" || stop.StructuredContent.Step != "over" {
+		t.Errorf("debug_step over from the breakpoint: %+v\n%s", stop.StructuredContent, text)
+	}
+	text, stop = stopOf(t, a, "debug_step", map[string]any{"process": "p1", "kind": "into"})
+	if !strings.HasPrefix(text, "p1 stopped after step into") || !strings.Contains(text, "[1] SampleSavingsAccount>>ratePercent (line 2)") ||
+		!strings.Contains(text, "[2] SampleSavingsAccount>>addInterest (line 2)") {
+		t.Errorf("debug_step into ratePercent:\n%s", text)
+	}
+	if got := a.must("debug_resume", map[string]any{"process": "p1"}); !strings.HasPrefix(got, "p1 stopped: TestFailure") {
+		t.Errorf("debug_resume past the breakpoint: %s", got)
+	}
+
+	if got := a.must("list_breakpoints", map[string]any{}); !strings.Contains(got, "SampleSavingsAccount>>addInterest line 2 (step point ") {
+		t.Errorf("list_breakpoints: %q", got)
+	}
+	if got := a.must("clear_breakpoint", where); got != "cleared 1 breakpoint on SampleSavingsAccount>>addInterest" {
+		t.Errorf("clear_breakpoint: %q", got)
+	}
+	if got := a.must("list_breakpoints", map[string]any{}); got != "(0 breakpoints) set_breakpoint sets one" {
+		t.Errorf("list_breakpoints after the clear: %q", got)
+	}
+	a.must("debug_abandon", map[string]any{"process": "p1"})
+	if got := a.must("debug_test", map[string]any{"className": sampleTests, "selector": failingTest}); !strings.HasPrefix(got, "p2 stopped: TestFailure") {
+		t.Errorf("debug_test with the breakpoint cleared: %s", got)
 	}
 }

@@ -1,6 +1,6 @@
 // Package e2e_model drives bin/mcp-gemstone as a process against the executable model of
 // GemStone (internal/gsmodel, in this test's process) through the GCI stand-in's gems: the real
-// 41 tools of the project's Smalltalk McpServer, on the sample application. It is a model of
+// 45 tools of the project's Smalltalk McpServer, on the sample application. It is a model of
 // GemStone, not GemStone: what passes here says the worker's logic and the GCI path hold
 // together, not that a real stone behaves so (docs/gsmodel.md). It needs GEMSTONE_STANDIN (the
 // Makefile sets it).

@@ -2,7 +2,7 @@
 // name exactly the tools each toolset registers in registerOn: (the core toolsets, and the
 // optional ones of their own groups, smalltalk/grail), and the default surface
 // (McpServer class >> defaultToolsetNames) must be exactly the 32 tools of the specification and
-// the two session tools the front end serves, and the 7 of the debugger (issue 27).
+// the two session tools the front end serves, and the 11 of the debugger (issue 27).
 //
 // The Smalltalk is read as text, the way topaz files it in: a method starts at a `method:` or
 // `classmethod:` line and ends at a line holding only `%`. Tool names are the string literals
@@ -43,6 +43,7 @@ var specDefaultSurface = []string{
 	"execute_code",
 	"open_session", "close_session",
 	"debug_code", "debug_resume", "debug_restart_frame", "debug_evaluate", "debug_set_temp", "debug_abandon",
+	"debug_step", "set_breakpoint", "clear_breakpoint", "list_breakpoints",
 	"abort", "commit", "pending_changes", "refresh", "status",
 	"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
 	"describe_class", "export_class_source", "get_class_definition", "get_class_hierarchy",

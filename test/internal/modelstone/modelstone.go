@@ -19,14 +19,14 @@ import (
 
 // RealTools is the default tool surface of the Smalltalk McpServer the stone serves (docs/tools.md).
 var RealTools = []string{
-	"abort", "add_dictionary", "close_session", "commit", "compile_class_definition", "compile_method",
+	"abort", "add_dictionary", "clear_breakpoint", "close_session", "commit", "compile_class_definition", "compile_method",
 	"debug_abandon", "debug_code", "debug_evaluate", "debug_restart_frame", "debug_resume", "debug_set_temp",
-	"debug_test", "delete_class",
+	"debug_step", "debug_test", "delete_class",
 	"delete_method", "describe_class", "describe_test_failure", "execute_code", "export_class_source",
 	"find_implementors", "find_references_to", "find_senders", "get_class_definition", "get_class_hierarchy",
-	"get_method_source", "list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
+	"get_method_source", "list_all_classes", "list_breakpoints", "list_classes", "list_dictionaries", "list_dictionary_entries",
 	"list_failing_tests", "list_methods", "list_test_classes", "open_session", "pending_changes", "refresh", "remove_dictionary", "run_test_class",
-	"run_test_method", "search_method_source", "set_class_comment", "status",
+	"run_test_method", "search_method_source", "set_breakpoint", "set_class_comment", "status",
 }
 
 // The sample application's defect (internal/gsmodel/sample): SampleSavingsAccount>>addInterest
