@@ -179,6 +179,8 @@ attemptCommit
 category: 'conflicts'
 method: McpSessionToolset
 conflictEntries
+  "The conflicts of the commit that just failed, one entry per object; none when the kernel
+   cannot say."
   | conflicts |
   conflicts := [System transactionConflicts] on: Error do: [:ex | ex return: nil].
   conflicts isNil ifTrue: [^OrderedCollection new].
@@ -214,12 +216,15 @@ withSelectorSetsFolded: anEntries
 category: 'conflicts'
 method: McpSessionToolset
 entry: anEntry namesTheSideOf: anotherEntry
+  "Whether two conflict entries are about the same side of the same class in the same conflict
+   category."
   ^(#('className' 'side' 'conflict') detect: [:key |
     (anEntry at: key ifAbsent: [nil]) ~= (anotherEntry at: key ifAbsent: [nil])] ifNone: [nil]) isNil
 %
 category: 'conflicts'
 method: McpSessionToolset
 objectsIn: aValue
+  "A conflict category's value as a collection: the kernel may give one object or several."
   (aValue isKindOf: Collection) ifTrue: [^aValue].
   ^Array with: aValue
 %
@@ -248,6 +253,7 @@ describeConflictObject: anObject
 category: 'conflicts'
 method: McpSessionToolset
 conflictOn: aWhat of: aBehavior
+  "A conflict entry for a part of a class (aWhat), naming the class and its side."
   ^Dictionary new
     at: 'object' put: aWhat;
     at: 'className' put: aBehavior theNonMetaClass name asString;
@@ -278,6 +284,7 @@ changedBehaviors
 category: 'conflicts'
 method: McpSessionToolset
 classOrNilNamed: aNameOrNil
+  "The class called aNameOrNil in the symbol list of this user, or nil."
   | found |
   aNameOrNil isNil ifTrue: [^nil].
   found := System myUserProfile symbolList objectNamed: aNameOrNil asSymbol.
@@ -287,6 +294,7 @@ classOrNilNamed: aNameOrNil
 category: 'conflicts'
 method: McpSessionToolset
 changedBehaviorWhoseMethodsAre: anObject
+  "The class or metaclass this session changed whose method dictionary is anObject, or nil."
   ^self changedBehaviors
     detect: [:each | [(each persistentMethodDictForEnv: 0) == anObject] on: Error do: [:ex | ex return: false]]
     ifNone: [nil]
@@ -324,6 +332,8 @@ conflictReport
 category: 'conflicts'
 method: McpSessionToolset
 lineForConflict: anEntry
+  "One conflict as a line of the report, with this session's own changes to that class; it also
+   records them in anEntry as yourChanges."
   | out className mine |
   out := WriteStream on: String new.
   out nextPutAll: (anEntry at: 'conflict'); nextPutAll: ' on '.
@@ -346,6 +356,7 @@ lineForConflict: anEntry
 category: 'conflicts'
 method: McpSessionToolset
 rereadPhraseFor: aCollectionOfEntries
+  "The classes to re-read after an abort, and the tools that read them."
   | names |
   names := OrderedCollection new.
   aCollectionOfEntries do: [:each | | name |
@@ -511,6 +522,8 @@ signalServedByTheFrontEnd: aToolName
 category: 'commit'
 method: McpSessionToolset
 signalCommitConflict
+  "Signal commitConflict: the report as text, and in the details each conflict (with yourChanges,
+   which lineForConflict: adds), the next step and how much an abort discards."
   | text entries |
   text := self conflictReport.
   entries := self conflictEntries.
