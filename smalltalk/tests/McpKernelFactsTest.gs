@@ -425,7 +425,9 @@ testEachSideKeepsItsMethodsInAMethodDictionaryOfItsOwn
    docs/blind-write-guardrail.md (measurement E) names the class's GsMethodDictionary as what a
    method compiled in two sessions conflicts on; this pins what the match assumes: each side has
    a dictionary of its own, apart from the class, holding the side's methods by selector, and
-   compiling or removing a method keeps that same object."
+   compiling or removing a method keeps that same object. That a conflict names this very object
+   needs a second session: test/realstone (TestDifferentMethodsOfOneClassConflictOnItsMethodDictionary)
+   pins it through the server."
   | methods |
   methods := McpKernelFactsTest persistentMethodDictForEnv: 0.
   self assert: methods notNil.

@@ -327,6 +327,38 @@ func TestConflictingCommitFromASecondSessionIsReportedAndAbortRecovers(t *testin
 	}
 }
 
+// TestDifferentMethodsOfOneClassConflictOnItsMethodDictionary pins on a stone what the model
+// follows (internal/gsmodel/method_dict.go): two sessions compiling different methods of one
+// class conflict, and what System transactionConflicts names is the object
+// persistentMethodDictForEnv: 0 answers, which the worker reports as the class's method
+// dictionary with the selector this session compiled there.
+func TestDifferentMethodsOfOneClassConflictOnItsMethodDictionary(t *testing.T) {
+	a, b := twoSessionsOnAProbe(t)
+	a.mustCall("compile_method", map[string]any{"className": probeClass, "source": "alpha\n  ^1"})
+	b.mustCall("compile_method", map[string]any{"className": probeClass, "source": "beta\n  ^2"})
+	a.mustCall("commit", map[string]any{})
+	r := b.call("commit", map[string]any{})
+	if !r.IsError || r.Kind() != "commitConflict" {
+		t.Fatalf("the second commit: isError %v kind %q, want commitConflict: %s", r.IsError, r.Kind(), r.Text())
+	}
+	if !strings.Contains(r.Text(), "on the method dictionary of "+probeClass) {
+		t.Errorf("the refusal does not name the method dictionary of %s: %s", probeClass, r.Text())
+	}
+	named := false
+	for _, c := range r.Conflicts() {
+		if c["object"] == "method dictionary" && c["className"] == probeClass {
+			named = true
+			if sels, _ := c["selectors"].([]any); len(sels) != 1 || sels[0] != "beta" {
+				t.Errorf("the method dictionary entry names the selectors %v, want [beta]", c["selectors"])
+			}
+		}
+	}
+	if !named {
+		t.Errorf("structuredContent.error.conflicts has no method dictionary entry for %s: %v", probeClass, r.Conflicts())
+	}
+	b.mustCall("abort", map[string]any{})
+}
+
 func TestRefreshKeepsUncommittedWorkAndMovesTheView(t *testing.T) {
 	a, b := twoSessionsOnAProbe(t)
 	a.mustCall("compile_method", map[string]any{"className": probeClass, "source": "pending\n  ^17"})
