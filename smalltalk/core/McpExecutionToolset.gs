@@ -272,8 +272,41 @@ debugAbandon: args
 %
 category: 'registration'
 method: McpExecutionToolset
+processProperty
+  "The process argument of the debugging tools."
+  ^self stringProperty: 'process' description: 'The handle debug_test or debug_code answered, e.g. p1'
+%
+category: 'registration'
+method: McpExecutionToolset
+frameProperty
+  "The frame argument of the debugging tools that work in one frame."
+  ^self integerProperty: 'frame' description: 'A frame number as the stack shows it: [1] is the innermost'
+%
+category: 'registration'
+method: McpExecutionToolset
+frameCodeProperty
+  "The code argument of debug_evaluate, run in a frame."
+  ^self stringProperty: 'code' description: 'Smalltalk source; self, the arguments and the temporaries are the frame''s'
+%
+category: 'registration'
+method: McpExecutionToolset
 registerOn: aRegistry
-  | process frame code |
+  "Declare the tools of this toolset on aRegistry, one declaration method each."
+  self declareExecuteCodeOn: aRegistry.
+  self declareDebugCodeOn: aRegistry.
+  self declareDebugResumeOn: aRegistry.
+  self declareDebugRestartFrameOn: aRegistry.
+  self declareDebugEvaluateOn: aRegistry.
+  self declareDebugSetTempOn: aRegistry.
+  self declareDebugStepOn: aRegistry.
+  self declareSetBreakpointOn: aRegistry.
+  self declareClearBreakpointOn: aRegistry.
+  self declareListBreakpointsOn: aRegistry.
+  self declareDebugAbandonOn: aRegistry
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareExecuteCodeOn: aRegistry
   aRegistry add: ((McpTool
     name: 'execute_code'
     description: 'Evaluate Smalltalk source in this session and answer the printString of its value, after what the code wrote to Transcript. Changes it makes stay uncommitted until you call commit.'
@@ -284,10 +317,11 @@ registerOn: aRegistry
     handler: [:args | self executeCode: args])
       title: 'Execute Smalltalk code';
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
-  process := self stringProperty: 'process' description: 'The handle debug_test or debug_code answered, e.g. p1'.
-  frame := self integerProperty: 'frame' description: 'A frame number as the stack shows it: [1] is the innermost'.
-  code := self stringProperty: 'code' description: 'Smalltalk source; self, the arguments and the temporaries are the frame''s'.
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugCodeOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_code'
     description: 'Run Smalltalk source in a process of its own that stops, suspended, at the first error it does not handle, and answer a process handle with the stack (numbered frames, line, source, self, arguments, temporaries); or its value when it ends. The process belongs to this session and blocks none of its other calls; at most 3 are kept, and one untouched for 10 minutes is terminated.'
@@ -296,49 +330,69 @@ registerOn: aRegistry
       title: 'Debug Smalltalk code';
       outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugResumeOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_resume'
     description: 'Let a stopped process go on until it stops again (the same handle, with the new stack) or ends (how, and the handle is gone). Resumed past an error, a run ends with that error: debug_restart_frame first to run a frame again.'
-    schema: (self schemaProperties: {process} required: #('process'))
+    schema: (self schemaProperties: {self processProperty} required: #('process'))
     handler: [:args | self debugResume: args])
       title: 'Resume a debugged process';
       outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugRestartFrameOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_restart_frame'
     description: 'Discard the frames above a frame of a stopped process; that frame runs again from its first line on debug_resume, with its arguments and its temporaries nil. After compile_method, restart a frame that sends the fixed method (a frame keeps the method it was running).'
-    schema: (self schemaProperties: {process. frame} required: #('process' 'frame'))
+    schema: (self schemaProperties: {self processProperty. self frameProperty} required: #('process' 'frame'))
     handler: [:args | self debugRestartFrame: args])
       title: 'Restart a frame';
       outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugEvaluateOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_evaluate'
     description: 'Evaluate Smalltalk source in a frame of a stopped process and answer the printString of its value: self, the arguments and the temporaries are the frame''s (read-only there: debug_set_temp writes one). Runs code, so it can change the image.'
-    schema: (self schemaProperties: {process. frame. code} required: #('process' 'frame' 'code'))
+    schema: (self schemaProperties: {self processProperty. self frameProperty. self frameCodeProperty} required: #('process' 'frame' 'code'))
     handler: [:args | self debugEvaluate: args])
       title: 'Evaluate in a frame';
       outputSchema: McpDebugger valueSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugSetTempOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_set_temp'
     description: 'Store the value of Smalltalk source, evaluated in the frame, into one of the frame''s arguments or temporaries.'
-    schema: (self schemaProperties: {process. frame.
-        self stringProperty: 'name' description: 'The argument or temporary, as the stack names it'. code}
+    schema: (self schemaProperties: {self processProperty. self frameProperty.
+        self stringProperty: 'name' description: 'The argument or temporary, as the stack names it'. self frameCodeProperty}
       required: #('process' 'frame' 'name' 'code'))
     handler: [:args | self debugSetTemp: args])
       title: 'Set a temporary in a frame';
       outputSchema: McpDebugger valueSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugStepOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_step'
     description: 'Run a stopped process on by one step and answer the same handle with the new stack, or how it ended. over: to the next step point of the frame (a send in its method, blocks it runs passed), or of its sender once it returns; through: also into the blocks that frame''s method runs; into: the very next step point, in whatever method is sent. From a breakpoint, a step or a restarted frame; not from an error (debug_restart_frame first).'
-    schema: (self schemaProperties: {process.
+    schema: (self schemaProperties: {self processProperty.
         'kind' -> (Dictionary new
           at: 'type' put: 'string';
           at: 'enum' put: #('over' 'into' 'through');
@@ -350,7 +404,11 @@ registerOn: aRegistry
       title: 'Step a debugged process';
       outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareSetBreakpointOn: aRegistry
   aRegistry add: ((McpTool
     name: 'set_breakpoint'
     description: 'Set a breakpoint on a line of a method (at its first step point): debug_test and debug_code stop there, answering a process handle and the stack; other calls run past it. Lasts until clear_breakpoint or the end of the session, never committed; compiling the method over leaves the new method without it.'
@@ -364,7 +422,11 @@ registerOn: aRegistry
       title: 'Set a breakpoint';
       outputSchema: McpDebugger breakpointsSchema from: self;
       hintsReadOnly: false destructive: false idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareClearBreakpointOn: aRegistry
   aRegistry add: ((McpTool
     name: 'clear_breakpoint'
     description: 'Clear the breakpoints set_breakpoint set on a method: on one line, or all of the method''s when line is left out.'
@@ -378,7 +440,11 @@ registerOn: aRegistry
       title: 'Clear a breakpoint';
       outputSchema: McpDebugger breakpointsSchema from: self;
       hintsReadOnly: false destructive: false idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareListBreakpointsOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_breakpoints'
     description: 'The breakpoints this session set: Class>>selector, line and step point, and whether the method was compiled over since (then set it again).'
@@ -387,14 +453,18 @@ registerOn: aRegistry
       title: 'List breakpoints';
       outputSchema: McpDebugger breakpointsSchema from: self;
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpExecutionToolset
+declareDebugAbandonOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_abandon'
     description: 'Terminate a stopped process; its ensure: blocks (a test''s tearDown) run and the handle is gone.'
-    schema: (self schemaProperties: {process} required: #('process'))
+    schema: (self schemaProperties: {self processProperty} required: #('process'))
     handler: [:args | self debugAbandon: args])
       title: 'Abandon a debugged process';
       outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: false;
-      yourself).
+      yourself)
 %

@@ -439,28 +439,56 @@ debugTest: args
 %
 category: 'registration'
 method: McpTestingToolset
+testClassProperty
+  "The className argument of the testing tools."
+  ^self stringProperty: 'className' description: 'Name of a TestCase subclass'
+%
+category: 'registration'
+method: McpTestingToolset
+testSelectorProperty
+  "The selector argument of the tools on one test."
+  ^self stringProperty: 'selector' description: 'A test selector, e.g. testParsesEmptyArray'
+%
+category: 'registration'
+method: McpTestingToolset
 registerOn: aRegistry
-  | classProperty selectorProperty |
-  classProperty := self stringProperty: 'className' description: 'Name of a TestCase subclass'.
-  selectorProperty := self stringProperty: 'selector' description: 'A test selector, e.g. testParsesEmptyArray'.
+  "Declare the tools of this toolset on aRegistry, one declaration method each."
+  self declareDescribeTestFailureOn: aRegistry.
+  self declareDebugTestOn: aRegistry.
+  self declareListFailingTestsOn: aRegistry.
+  self declareListTestClassesOn: aRegistry.
+  self declareRunTestClassOn: aRegistry.
+  self declareRunTestMethodOn: aRegistry
+%
+category: 'declarations'
+method: McpTestingToolset
+declareDescribeTestFailureOn: aRegistry
   aRegistry add: ((McpTool
     name: 'describe_test_failure'
     description: 'Re-run one test on its own (setUp, test, tearDown) and say where and why it failed: the exception (class, number, description), then the frames from the one that signalled to the test method, innermost first, each with its Class>>selector, line, source line, receiver, arguments and temporaries. Says so when the test passes alone.'
-    schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
+    schema: (self schemaProperties: {self testClassProperty. self testSelectorProperty} required: #('className' 'selector'))
     handler: [:args | self describeTestFailure: args])
       title: 'Describe a test failure';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
       outputSchema: self failureSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpTestingToolset
+declareDebugTestOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_test'
     description: 'Run one test (setUp, test, tearDown) in a process of its own that stops, suspended, where it fails or errs, and answer a process handle with the stack: numbered frames to the test method, each with its line, source, self, arguments and temporaries. Then debug_evaluate, debug_set_temp, debug_restart_frame, debug_resume or debug_abandon with that handle. Says so when the test passes.'
-    schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
+    schema: (self schemaProperties: {self testClassProperty. self testSelectorProperty} required: #('className' 'selector'))
     handler: [:args | self debugTest: args])
       title: 'Debug a test';
       outputSchema: McpDebugger answerSchema from: self;
       hintsReadOnly: false destructive: true idempotent: false openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpTestingToolset
+declareListFailingTestsOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_failing_tests'
     description: 'Run the named TestCase classes (default: every concrete one in the image, which can take a while) and list the tests that failed or raised an error, after a summary of the counts. A name that does not resolve is notFound and nothing runs. Tests run in this session''s transaction; a test that itself aborts or commits does so for the whole session.'
@@ -471,7 +499,11 @@ registerOn: aRegistry
       title: 'Run tests and list the failures';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
       outputSchema: self testRunSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpTestingToolset
+declareListTestClassesOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_test_classes'
     description: 'Every TestCase subclass, sorted, abstract ones marked. Pages with limit/offset.'
@@ -483,24 +515,31 @@ registerOn: aRegistry
       title: 'List the test classes';
       readOnly;
       outputSchema: self testClassPageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpTestingToolset
+declareRunTestClassOn: aRegistry
   aRegistry add: ((McpTool
     name: 'run_test_class'
     description: 'Run every test of a TestCase subclass: a summary of the counts, then one FAIL or ERROR line per test that did not pass. Tests run in this session''s transaction, against what it has compiled and not committed; a test that itself aborts or commits does so for the whole session.'
-    schema: (self schemaProperties: {classProperty} required: #('className'))
+    schema: (self schemaProperties: {self testClassProperty} required: #('className'))
     handler: [:args | self runTestClass: args])
       title: 'Run a test class';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
       outputSchema: self testRunSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpTestingToolset
+declareRunTestMethodOn: aRegistry
   aRegistry add: ((McpTool
     name: 'run_test_method'
     description: 'Run one test method: the counts, and FAIL or ERROR when it did not pass. describe_test_failure says why.'
-    schema: (self schemaProperties: {classProperty. selectorProperty} required: #('className' 'selector'))
+    schema: (self schemaProperties: {self testClassProperty. self testSelectorProperty} required: #('className' 'selector'))
     handler: [:args | self runTestMethod: args])
       title: 'Run a test method';
       hintsReadOnly: false destructive: true idempotent: true openWorld: false;
       outputSchema: self testRunSchema from: self;
-      yourself).
-  ^self
+      yourself)
 %

@@ -141,7 +141,21 @@ testNameOf: aTestCase
 category: 'registration'
 method: McpGrailToolset
 registerOn: aRegistry
-  "The nine tools, grouped: running Python, browsing it, searching it."
+  "Declare the nine tools on aRegistry, one declaration method each, grouped: running Python,
+   browsing it, searching it."
+  self declareCompilePythonOn: aRegistry.
+  self declareEvalPythonOn: aRegistry.
+  self declareRunPythonTestsOn: aRegistry.
+  self declareGetPythonSourceOn: aRegistry.
+  self declareDescribePythonClassOn: aRegistry.
+  self declareListPythonMethodsOn: aRegistry.
+  self declarePythonModuleStateOn: aRegistry.
+  self declareFindPythonSendersOn: aRegistry.
+  self declareSearchPythonSourceOn: aRegistry
+%
+category: 'declarations'
+method: McpGrailToolset
+declareCompilePythonOn: aRegistry
   aRegistry add: ((McpTool
     name: 'compile_python'
     description: 'Transpile Python source to Smalltalk with Grail (ModuleAst) and answer the generated Smalltalk. Runs nothing. A Python error is an isError result of kind pythonError.'
@@ -149,7 +163,11 @@ registerOn: aRegistry
     handler: [:args | self compilePython: args])
       title: 'Compile Python to Smalltalk';
       hintsReadOnly: true destructive: false idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareEvalPythonOn: aRegistry
   aRegistry add: ((McpTool
     name: 'eval_python'
     description: 'Evaluate Python in this session''s persistent namespace (names bound by one call are seen by the next; __name__ is __main__). Answers what it printed to stdout, what it wrote to stderr (each line marked [stderr]), then => and the repr of the value; on failure the same two channels ahead of the Python traceback, as an isError result of kind pythonError. Changes stay uncommitted until you call commit.'
@@ -157,7 +175,11 @@ registerOn: aRegistry
     handler: [:args | self evalPython: args])
       title: 'Evaluate Python';
       hintsReadOnly: false destructive: true idempotent: false openWorld: true;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareRunPythonTestsOn: aRegistry
   aRegistry add: ((McpTool
     name: 'run_python_tests'
     description: 'Run Grail''s Python test classes (PythonTestCase subclasses) in a fresh gem that is logged out afterwards and never commits, one class at a time, and report counts per class and each defect with Grail''s message and, for an error, its stack, the gem''s peak memory, and where to resume if the run stopped at the memory ceiling. A name that resolves to no class is listed as NOT FOUND. Omit classNames to run them all (slow).'
@@ -167,7 +189,11 @@ registerOn: aRegistry
     handler: [:args | self runPythonTests: args])
       title: 'Run Python tests in a fresh gem';
       hintsReadOnly: true destructive: false idempotent: false openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareGetPythonSourceOn: aRegistry
   aRegistry add: ((McpTool
     name: 'get_python_source'
     description: 'Source of a Python module, class or function named dotted (e.g. shelf.stack.Stack.push), read from the .py it was loaded from, under a # path:line header naming the line the page starts at. Pages over lines with limit/offset. Resolving the name imports its module.'
@@ -175,7 +201,11 @@ registerOn: aRegistry
     handler: [:args | self getPythonSource: args])
       title: 'Get Python source';
       hintsReadOnly: false destructive: false idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareDescribePythonClassOn: aRegistry
   aRegistry add: ((McpTool
     name: 'describe_python_class'
     description: 'A Python class by its dotted name: the Smalltalk class behind it (the one the other tools take), its storage base, __bases__, __mro__, __slots__, class attributes and method names. Resolving the name imports its module.'
@@ -183,7 +213,11 @@ registerOn: aRegistry
     handler: [:args | self describePythonClass: args])
       title: 'Describe a Python class';
       hintsReadOnly: false destructive: false idempotent: true openWorld: false;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareListPythonMethodsOn: aRegistry
   aRegistry add: ((McpTool
     name: 'list_python_methods'
     description: 'The methods of a Python class with their signatures as inspect.signature writes them and the .py line each was defined at, in source order. The class and its file head every page. Pages with limit/offset.'
@@ -192,7 +226,11 @@ registerOn: aRegistry
       title: 'List the methods of a Python class';
       hintsReadOnly: false destructive: false idempotent: true openWorld: false;
       outputSchema: self pageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declarePythonModuleStateOn: aRegistry
   aRegistry add: ((McpTool
     name: 'python_module_state'
     description: 'What a Python module is here without importing it: native or .py (and where), compiled and committed (deployed) or only built in this session, its compile current or stale against the .py, whether it is in sys.modules (or was imported and removed), and what import would do from here.'
@@ -200,7 +238,11 @@ registerOn: aRegistry
     handler: [:args | self pythonModuleState: args])
       title: 'Python module state';
       readOnly;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareFindPythonSendersOn: aRegistry
   aRegistry add: ((McpTool
     name: 'find_python_senders'
     description: 'Who calls or refers to a Python name: compiled call sites and references in the methods of every Python class the session can reach (importlib pythonClasses), and the .py text under the Grail checkout. Matching is syntactic on the last segment of the name; nothing is imported. Every answer ends with searched: and not searched: lines, each gap naming the argument that closes it. Pages with limit/offset (default 50).'
@@ -215,7 +257,11 @@ registerOn: aRegistry
       title: 'Find senders of a Python name';
       readOnly;
       outputSchema: self pageSchema from: self;
-      yourself).
+      yourself)
+%
+category: 'declarations'
+method: McpGrailToolset
+declareSearchPythonSourceOn: aRegistry
   aRegistry add: ((McpTool
     name: 'search_python_source'
     description: 'Case-sensitive substring search over the .py files of the Grail checkout (src/python/stdlib, and tests/python with includeTests): the only tool that answers for a module nothing has imported. Answers path:line: text. Pages with limit/offset (default 50).'
@@ -228,8 +274,7 @@ registerOn: aRegistry
       title: 'Search Python source';
       readOnly;
       outputSchema: self pageSchema from: self;
-      yourself).
-  ^self
+      yourself)
 %
 category: 'registration'
 method: McpGrailToolset
