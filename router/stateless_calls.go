@@ -332,27 +332,24 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 		}
 	}()
 	used := map[string]bool{}
-	answer := func(q *question) bool {
-		resp, ok := responses[q.key]
-		if !ok || used[q.key] {
+	// claim says this request's inputResponses answer q, once; deliver hands that answer to the
+	// worker, outside the flight's lock.
+	claim := func(q *question) bool {
+		if _, ok := responses[q.key]; !ok || used[q.key] {
 			return false
 		}
 		used[q.key] = true
-		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": q.srvID, "result": resp})
+		return true
+	}
+	deliver := func(q *question) {
+		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": q.srvID, "result": responses[q.key]})
 		if err := f.sess.Pending().Deliver(q.srvID, msg); err != nil {
 			s.o.Log.Debug().Err(err).Str("key", jsonrpc.Clip(q.key)).Msg("stateless: an input response found no waiting question")
 		}
-		return true
 	}
-	f.mu.Lock()
-	kept := f.parked[:0]
-	for _, q := range f.parked {
-		if !answer(q) {
-			kept = append(kept, q)
-		}
+	for _, q := range f.claimParked(claim) {
+		deliver(q)
 	}
-	f.parked = kept
-	f.mu.Unlock()
 
 	var stream *sse.EventWriter
 	accepts := sse.Accepts(r.Header.Get("Accept")) == sse.Names
@@ -392,53 +389,40 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 	}
 	var settle <-chan time.Time
 	for {
-		f.mu.Lock()
-		events := f.takeEventsLocked()
-		wake := f.wake
-		finished, status, header, reply := f.finished, f.status, f.header, f.reply
-		f.mu.Unlock()
-		for _, ev := range events {
-			if ev.q == nil {
-				if keepNotification(ev.method, ev.msg, req.logLevel) {
-					if err := write(ev.msg); err != nil {
-						gone("its client stopped reading its stream")
-						return
-					}
+		p := f.pass(claim)
+		for _, ev := range p.relay {
+			if ev.q != nil {
+				deliver(ev.q)
+				continue
+			}
+			if keepNotification(ev.method, ev.msg, req.logLevel) {
+				if err := write(ev.msg); err != nil {
+					gone("its client stopped reading its stream")
+					return
 				}
-				continue
 			}
-			if answer(ev.q) {
-				continue
-			}
-			f.mu.Lock()
-			f.parked = append(f.parked, ev.q)
-			f.mu.Unlock()
+		}
+		if p.parkedNow {
 			settle = time.After(settleWindow)
 		}
-		if len(events) > 0 {
+		if p.took {
 			continue // drain before deciding: the final answer comes after the messages
 		}
-		f.mu.Lock()
-		wants := f.wantsTask && !f.task
-		f.mu.Unlock()
-		if wants && req.tasks && req.m.Method == "tools/call" {
+		if p.wantsTask && req.tasks && req.m.Method == "tools/call" {
 			if body := s.createTask(r.Context(), f, req); body != nil {
 				_ = final(http.StatusOK, nil, body) // a task goes on when its creator leaves: tasks/get finds it
 				return
 			}
 		}
-		if finished {
-			_ = final(status, header, reply)
+		if p.finished {
+			_ = final(p.status, p.header, p.reply)
 			return
 		}
-		f.mu.Lock()
-		parked := len(f.parked)
-		f.mu.Unlock()
-		if parked > 0 && settle == nil {
+		if p.parked > 0 && settle == nil {
 			settle = time.After(0)
 		}
 		select {
-		case <-wake:
+		case <-p.wake:
 		case <-settle:
 			if final(http.StatusOK, nil, s.inputRequired(req, f)) != nil {
 				gone("its client left before it read the input_required result")
@@ -449,6 +433,60 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 			return
 		}
 	}
+}
+
+// flightPass is what one pass of serveFlight acts on, all of it read in one lock section, so
+// the messages it relays, the call's end and the task request it sees are of one moment; what
+// changes after it closes wake.
+type flightPass struct {
+	relay     []flightEvent // notifications, and questions this request answers, in order
+	took      bool          // the pass took events: drain again before deciding
+	parkedNow bool          // a question this request does not answer was parked
+	parked    int           // questions parked, awaiting a retry
+	wake      chan struct{}
+	wantsTask bool // the tool asked to continue as a task and is not one yet
+	finished  bool
+	status    int
+	header    http.Header
+	reply     []byte
+}
+
+// pass takes what the flight holds: questions claim accepts go to relay with the
+// notifications, any other question is parked for the client's retry.
+func (f *flight) pass(claim func(*question) bool) flightPass {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	events := f.takeEventsLocked()
+	p := flightPass{took: len(events) > 0, wake: f.wake, wantsTask: f.wantsTask && !f.task,
+		finished: f.finished, status: f.status, header: f.header, reply: f.reply}
+	for _, ev := range events {
+		if ev.q == nil || claim(ev.q) {
+			p.relay = append(p.relay, ev)
+			continue
+		}
+		f.parked = append(f.parked, ev.q)
+		p.parkedNow = true
+	}
+	p.parked = len(f.parked)
+	return p
+}
+
+// claimParked takes the parked questions claim accepts (a retry's inputResponses answer them)
+// and keeps the rest parked.
+func (f *flight) claimParked(claim func(*question) bool) []*question {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var claimed []*question
+	kept := f.parked[:0]
+	for _, q := range f.parked {
+		if claim(q) {
+			claimed = append(claimed, q)
+		} else {
+			kept = append(kept, q)
+		}
+	}
+	f.parked = kept
+	return claimed
 }
 
 // preemptParked ends one parked call whose client has not come back with its answer, so that
