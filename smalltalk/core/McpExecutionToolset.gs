@@ -324,7 +324,7 @@ method: McpExecutionToolset
 declareDebugCodeOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_code'
-    description: 'Run Smalltalk source in a process of its own that stops, suspended, at the first error it does not handle, and answer a process handle with the stack (numbered frames, line, source, self, arguments, temporaries); or its value when it ends. The process belongs to this session and blocks none of its other calls; at most 3 are kept, and one untouched for 10 minutes is terminated.'
+    description: 'Run Smalltalk source in a process of its own that stops, suspended, at the first error it does not handle or at a breakpoint (set_breakpoint), and answer a process handle with the stack (numbered frames, line, source, self, arguments, temporaries); or its value when it ends. The process belongs to this session and blocks none of its other calls; at most 3 are kept, and one untouched for 10 minutes is terminated.'
     schema: (self schemaProperties: {self stringProperty: 'code' description: 'Smalltalk source to run'} required: #('code'))
     handler: [:args | self debugCode: args])
       title: 'Debug Smalltalk code';

@@ -478,7 +478,7 @@ method: McpTestingToolset
 declareDebugTestOn: aRegistry
   aRegistry add: ((McpTool
     name: 'debug_test'
-    description: 'Run one test (setUp, test, tearDown) in a process of its own that stops, suspended, where it fails or errs, and answer a process handle with the stack: numbered frames to the test method, each with its line, source, self, arguments and temporaries. Then debug_evaluate, debug_set_temp, debug_restart_frame, debug_resume or debug_abandon with that handle. Says so when the test passes.'
+    description: 'Run one test (setUp, test, tearDown) in a process of its own that stops, suspended, where it fails or errs or at a breakpoint (set_breakpoint), and answer a process handle with the stack: numbered frames to the test method, each with its line, source, self, arguments and temporaries. Then debug_evaluate, debug_set_temp, debug_step, debug_restart_frame, debug_resume or debug_abandon with that handle. Says so when the test passes.'
     schema: (self schemaProperties: {self testClassProperty. self testSelectorProperty} required: #('className' 'selector'))
     handler: [:args | self debugTest: args])
       title: 'Debug a test';

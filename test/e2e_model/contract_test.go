@@ -70,7 +70,7 @@ func TestContractToolScenariosOnePerToolsetThroughTheServer(t *testing.T) {
 			}
 		}
 	})
-	if steps != 74 {
-		t.Errorf("ran %d scenario steps, want the 74 of test/contract/realstone", steps)
+	if steps != 80 {
+		t.Errorf("ran %d scenario steps, want the 80 of test/contract/realstone", steps)
 	}
 }
