@@ -677,14 +677,6 @@ firstLineOf: aCodeOrNil
 %
 category: 'classes'
 method: McpGrailToolset
-fileOf: aCodeOrNil
-  | file |
-  aCodeOrNil isNil ifTrue: [^nil].
-  file := [aCodeOrNil dynamicInstVarAt: #co_filename] on: Error do: [:ex | ex return: nil].
-  ^(file isKindOf: CharacterCollection) ifTrue: [file asString] ifFalse: [nil]
-%
-category: 'classes'
-method: McpGrailToolset
 decodedMethodNamesOf: aPythonClass
   "The Python names the class's env-1 selectors decode to by Grail's own rule, once each."
   | names |
@@ -992,81 +984,122 @@ compiledHitsFor: aName shapes: shapes args: args
   "Hits in the env-1 methods of every Python class the session reaches, each labelled as Python
    prints it: a call (the name followed by an opening parenthesis) is the compiled shape,
    anything else a reference."
-  | hits native scope files |
+  | hits native scope |
   hits := OrderedCollection new.
-  files := Dictionary new.
   native := self booleanArgument: 'includeNative' in: args default: false.
   scope := args at: 'scope' ifAbsent: [nil].
   importlib pythonClasses do: [:cls | | label |
     label := self qualifiedNameOf: cls.
     ((native or: [(self string: label startsWith: 'builtins.') not]) and: [self scope: scope selects: label])
-      ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes files: files)]].
+      ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes)]].
   ^hits
 %
 category: 'senders'
 method: McpGrailToolset
-hitsFor: aName in: aClass label: aLabel shapes: shapes files: aFileCache
-  "A selector Grail does not decode to a Python name is its own plumbing and is not searched.
-   Each method is placed in its .py by the code object its class's ___methodCodeTable___ keeps."
-  | hits codes |
+hitsFor: aName in: aClass label: aLabel shapes: shapes
+  "A selector Grail does not decode to a Python name is its own plumbing and is not searched."
+  | hits |
   hits := OrderedCollection new.
-  codes := self pythonTable: #'___methodCodeTable___' of: aClass.
   (aClass selectorsForEnvironment: 1) asSortedCollection do: [:selector | | pythonName |
     pythonName := importlib pythonNameOfSelector: selector.
     pythonName isNil ifFalse: [
       hits addAll: (self hitsFor: aName
-        inSource: (aClass sourceCodeAt: selector environmentId: 1)
-        method: aLabel , '.' , pythonName asString
-        code: (self entry: pythonName asString in: codes)
-        shapes: shapes
-        files: aFileCache)]].
+        inMethod: (aClass compiledMethodAt: selector environmentId: 1)
+        source: (aClass sourceCodeAt: selector environmentId: 1)
+        label: aLabel , '.' , pythonName asString
+        shapes: shapes)]].
   ^hits
 %
 category: 'senders'
 method: McpGrailToolset
-hitsFor: aName inSource: aSource method: aMethodLabel code: aCodeOrNil shapes: shapes files: aFileCache
-  "The hits in one method's source. Compiled to IR, a method's source is the Python of its def,
-   so its first line is the def itself, which names the method and calls nothing, and is skipped."
-  | hits lines |
+hitsFor: aName inMethod: aMethod source: aSource label: aMethodLabel shapes: shapes
+  "The hits in one method. Whether it calls aName is its selector pool's answer (a send that
+   decodes to aName); where, the source's: compiled to IR, a method's source is the Python of its
+   def, whose first line names the method and calls nothing. A call the pool proves is compiled;
+   the name anywhere else, or called without a send (an unresolved attribute call), is a
+   reference. A proven call no line shows is reported once, without a position."
+  | hits lines calls positions |
   hits := OrderedCollection new.
   aSource isNil ifTrue: [^hits].
+  calls := self pool: aMethod sends: aName.
+  positions := self positionsOf: aMethod.
   lines := self splitLines: aSource.
   2 to: lines size do: [:index | | line shape |
     line := lines at: index.
-    shape := self shapeOf: aName in: line.
+    shape := self shapeOf: aName in: line provenBy: calls.
     (shape notNil and: [shapes includes: shape]) ifTrue: [
-      hits add: (self padded: shape) , aMethodLabel , '  line '
-        , (self fileLineOf: line at: index code: aCodeOrNil files: aFileCache) , '  ' , (self trimmed: line)]].
+      hits add: (self padded: shape) , aMethodLabel , '  '
+        , (self placeOf: line at: index in: positions)
+        , ((shape = 'references' and: [self isStoreOf: aName in: line]) ifTrue: ['  [store]'] ifFalse: [''])]].
+  (calls and: [(shapes includes: 'compiled')
+      and: [(hits detect: [:each | self string: each startsWith: 'compiled'] ifNone: [nil]) isNil]]) ifTrue: [
+    hits add: (self padded: 'compiled') , aMethodLabel , '  line ? [compiled to IR: no call-site positions]'].
   ^hits
 %
 category: 'senders'
 method: McpGrailToolset
-fileLineOf: aLine at: anIndex code: aCodeOrNil files: aFileCache
-  "The .py line of the anIndex-th line of a def's source: the def's co_firstlineno counted on,
-   when the .py holds that very text there; ? when the class keeps no code object for the def or
-   the count lands on other text (a file edited since the compile), rather than a guess."
-  | first file fileLines number |
-  first := self firstLineOf: aCodeOrNil.
-  file := self fileOf: aCodeOrNil.
-  (first isNil or: [file isNil]) ifTrue: [^'?'].
-  fileLines := aFileCache at: file ifAbsent: [
-    aFileCache at: file put: ([self fileLines: file] on: McpError do: [:ex | ex return: #()])].
-  number := first + anIndex - 1.
-  (number <= fileLines size and: [(self trimmed: (fileLines at: number)) = (self trimmed: aLine)])
-    ifFalse: [^'?'].
-  ^number printString
+pool: aMethodOrNil sends: aName
+  "Whether the method's selector pool holds a send that Grail decodes to aName."
+  | pool |
+  aMethodOrNil isNil ifTrue: [^false].
+  pool := [aMethodOrNil _selectorPool] on: Error do: [:ex | ex return: #()].
+  ^(pool detect: [:each | | name |
+      name := importlib pythonNameOfSelector: each.
+      name notNil and: [name asString = aName]]
+    ifNone: [nil]) notNil
 %
 category: 'senders'
 method: McpGrailToolset
-shapeOf: aName in: aLine
-  "compiled when aName is called in aLine, references when it is named otherwise, nil when it is
-   not there as a whole identifier."
+positionsOf: aMethodOrNil
+  "The positions Grail publishes for a method, one {line. col. endLine. endCol. text} per line of
+   the def (BaseException class>>pythonPositionsForMethod:), or empty."
+  aMethodOrNil isNil ifTrue: [^#()].
+  ^[[BaseException pythonPositionsForMethod: aMethodOrNil]
+      on: Error
+      do: [:ex | ex return: #()]]
+    on: BaseException
+    do: [:ex | ex return: #()]
+%
+category: 'senders'
+method: McpGrailToolset
+placeOf: aLine at: anIndex in: positions
+  "line N and the text Grail published for it: the def's first published line counted on to the
+   anIndex-th line of its source. Published positions list every line and so cannot locate a
+   call themselves; a counted line they do not list is line ? with the source's text."
+  | number position |
+  positions isEmpty ifTrue: [^'line ?  ' , (self trimmed: aLine)].
+  number := ((positions collect: [:each | each at: 1]) inject: (positions first at: 1) into: [:a :b | a min: b])
+    + anIndex - 1.
+  position := positions detect: [:each | (each at: 1) = number] ifNone: [nil].
+  (position isNil or: [(position at: 5) isNil]) ifTrue: [^'line ?  ' , (self trimmed: aLine)].
+  ^'line ' , number printString , '  ' , (self trimmed: (position at: 5) asString)
+%
+category: 'senders'
+method: McpGrailToolset
+shapeOf: aName in: aLine provenBy: aPoolSendsIt
+  "compiled when aName is called in aLine and the method's pool sends it, references when it is
+   named otherwise, nil when it is not there as a whole identifier."
   | at |
   at := self wholeName: aName in: aLine.
   at = 0 ifTrue: [^nil].
-  ^(self nextNonBlankIn: aLine after: at + aName size - 1) = $(
+  ^(aPoolSendsIt and: [(self nextNonBlankIn: aLine after: at + aName size - 1) = $(])
     ifTrue: ['compiled']
     ifFalse: ['references']
+%
+category: 'senders'
+method: McpGrailToolset
+isStoreOf: aName in: aLine
+  "Whether aLine stores into aName rather than reading it, by the text beside it: an assignment
+   (=, an augmented one such as +=, :=) after it, or a for before it."
+  | at next rest |
+  at := self wholeName: aName in: aLine.
+  at = 0 ifTrue: [^false].
+  (self string: (self trimmed: (aLine copyFrom: 1 to: at - 1)) endsWith: 'for') ifTrue: [^true].
+  rest := self trimmed: (aLine copyFrom: at + aName size to: aLine size).
+  rest isEmpty ifTrue: [^false].
+  next := rest at: 1.
+  next = $= ifTrue: [^rest size = 1 or: [(rest at: 2) ~= $=]].
+  ^rest size >= 2 and: [(rest at: 2) = $= and: ['+-*/%&|^:@' includes: next]]
 %
 category: 'senders'
 method: McpGrailToolset

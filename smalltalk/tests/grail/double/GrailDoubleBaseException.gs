@@ -28,6 +28,13 @@ GrailDoubleBaseException category: 'Mcp-Tests-GrailDouble'
 removeallmethods GrailDoubleBaseException
 removeallclassmethods GrailDoubleBaseException
 ! ------------------- Class methods for GrailDoubleBaseException
+category: 'Grail API'
+classmethod: GrailDoubleBaseException
+pythonPositionsForMethod: aMethod
+  "Grail's public position reader (GemTalk/Grail PythonCallSitePositionsTestCase): what the
+   double's method publishes, and nothing for any other method."
+  ^(aMethod isKindOf: GrailDoubleMethod) ifTrue: [aMethod positions] ifFalse: [#()]
+%
 category: 'signalling'
 classmethod: GrailDoubleBaseException
 signalPython: aText

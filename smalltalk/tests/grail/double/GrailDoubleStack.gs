@@ -18,7 +18,8 @@ GrailDoubleStack comment:
 checkout (checkout/src/python/stdlib/shelf/stack.py). Grail backs a list subclass with
 OrderedCollection and compiles each def into environment 1, where, compiled to IR, a method''s
 source is the Python of its def: the class side answers selectorsForEnvironment: 1 and
-sourceCodeAt:environmentId: 1 from that file. Beside the methods Grail''s ClassDefAst compiles
+sourceCodeAt:environmentId: 1 from that file, and compiledMethodAt:environmentId: 1 answers a
+GrailDoubleMethod with the sends of its selector pool and the positions Grail publishes. Beside the methods Grail''s ClassDefAst compiles
 class-side tables in environment 1, read with perform:env: (GemTalk/Grail
 IRTextSourcesChunkedTestCase reads ___irTextSources___ so): ___methodCodeTable___ (def name ->
 code object, co_filename and co_firstlineno), ___methodSignatureTable___ (def name -> one
@@ -82,13 +83,27 @@ selectorsForEnvironment: anEnvironmentId
 category: 'kernel API, environment 1'
 classmethod: GrailDoubleStack
 sourceCodeAt: aSelector environmentId: anEnvironmentId
-  aSelector = #push: ifTrue: [^'def push(self, item):
-    self.append(helper(item))
-    return item'].
-  aSelector = #pop: ifTrue: [^'def pop(self, index=-1):
-    return list.pop(self, index)'].
-  ^'def peek(self, *, default=None):
-    if not self:
-        return default
-    return self[-1]'
+  "Compiled to IR, a method's source is its def's slice of the module, indentation and all."
+  aSelector = #push: ifTrue: [^'    def push(self, item):
+        self.append(helper(item))
+        return item'].
+  aSelector = #pop: ifTrue: [^'    def pop(self, index=-1):
+        return list.pop(self, index)'].
+  ^'    def peek(self, *, default=None):
+        if not self:
+            return default
+        return self[-1]'
+%
+category: 'kernel API, environment 1'
+classmethod: GrailDoubleStack
+compiledMethodAt: aSelector environmentId: anEnvironmentId
+  "The method, with the sends its pool holds: push calls self.append and the module function
+   helper, each a send; pop''s list.pop is an attribute call on a value the compiler cannot
+   resolve, which leaves a Symbol and no send."
+  | first |
+  first := Dictionary new at: #push: put: 13; at: #pop: put: 17; at: #'_peek:kw:' put: 20; yourself.
+  ^GrailDoubleMethod
+    source: (self sourceCodeAt: aSelector environmentId: anEnvironmentId)
+    firstLine: (first at: aSelector)
+    pool: (aSelector = #push: ifTrue: [#(#append: #helper:)] ifFalse: [#()])
 %

@@ -14,7 +14,7 @@ up := System myUserProfile.
 double := up objectNamed: #GrailDouble.
 #( #GrailDoubleBaseException #GrailDoubleSymbolList #GrailDoublePyObject #GrailDoubleStack
    #GrailDoublePython #GrailDoubleModuleAst #GrailDoubleImportlib #GrailDoublePythonTestCase
-   #GrailDoubleTestGem #GrailDoubleTestResult #GrailDoubleSourceText )
+   #GrailDoubleTestGem #GrailDoubleTestResult #GrailDoubleSourceText #GrailDoubleMethod )
   do: [:each | (double includesKey: each) ifFalse: [double at: each put: nil]].
 true
 %
@@ -22,6 +22,7 @@ true
 input smalltalk/tests/grail/double/GrailDoubleBaseException.gs
 input smalltalk/tests/grail/double/GrailDoubleSymbolList.gs
 input smalltalk/tests/grail/double/GrailDoublePyObject.gs
+input smalltalk/tests/grail/double/GrailDoubleMethod.gs
 input smalltalk/tests/grail/double/GrailDoubleStack.gs
 input smalltalk/tests/grail/double/GrailDoublePython.gs
 input smalltalk/tests/grail/double/GrailDoubleModuleAst.gs

@@ -397,6 +397,50 @@ testAReferenceThatIsNotACallIsItsOwnShape
 %
 category: 'tests - senders'
 method: McpGrailToolsetDoubleTest
+testOnlyASendInThePoolMakesACallCompiled
+  | toolset method hits |
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  method := GrailDoubleMethod source: '    def f(self):
+        return helper(1)' firstLine: 40 pool: #().
+  hits := toolset hitsFor: 'helper' inMethod: method source: '    def f(self):
+        return helper(1)' label: 'm.C.f' shapes: #('compiled' 'references').
+  self assert: hits asArray = #('references  m.C.f  line 41  return helper(1)')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testAProvenSendNoLineShowsIsReportedOnceWithoutAPosition
+  | toolset source hits |
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  source := '    def drop(self):
+
+        del helper'.
+  hits := toolset hitsFor: 'helper' inMethod: (GrailDoubleMethod source: source firstLine: 30 pool: #(#helper:))
+    source: source label: 'm.C.drop' shapes: #('compiled' 'references').
+  self assert: hits asArray = #('references  m.C.drop  line 32  del helper'
+    'compiled    m.C.drop  line ? [compiled to IR: no call-site positions]')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testALineThePositionsDoNotListHasNoNumber
+  | toolset source hits |
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  source := '    def f(self):
+        return helper(1)'.
+  hits := toolset hitsFor: 'helper' inMethod: nil source: source label: 'm.C.f' shapes: #('references').
+  self assert: hits asArray = #('references  m.C.f  line ?  return helper(1)')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testAStoreIsToldFromALoadByTheTextBesideIt
+  | toolset |
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  #('helper = 1' 'helper += 1' 'helper := f()' 'for helper in items:') do: [:each |
+    self assert: (toolset isStoreOf: 'helper' in: each)].
+  #('helper == 1' 'return helper' 'x = helper' 'helper(1)' 'if helper <= 2:') do: [:each |
+    self deny: (toolset isStoreOf: 'helper' in: each)]
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
 testAnUnknownShapeIsRefused
   self assert: (self failureKindOf: 'find_python_senders' with: #('name' 'helper' 'shapes' #('compile'))) = 'invalidParams'
 %
