@@ -62,12 +62,6 @@ func (g *grantedGem) regrant(ctx context.Context, want []string) error {
 	return nil
 }
 
-func (g *grantedGem) granted() []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return slices.Clone(g.current)
-}
-
 func sameSet(a, b []string) bool {
 	if len(a) != len(b) {
 		return false

@@ -140,7 +140,7 @@ func (s *statelessServer) watchForListener(ctx context.Context, ln *listener) {
 				s.o.Log.Debug().Str("subscription", ln.id).Str("uri", jsonrpc.Clip(uri)).Msg("resource subscriptions: the worker refused a subscription")
 			}
 		}
-		s.pool.release(sess, "")
+		s.pool.release(sess)
 		lw := s.gemWatch(sess, nil)
 		lw.add(ln)
 		s.o.Log.Debug().Str("subscription", ln.id).Int("resources", held).Msg("resource subscriptions held in a stateless gem")

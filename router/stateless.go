@@ -2,7 +2,6 @@ package router
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/json"
 	"net/http"
@@ -370,7 +369,3 @@ func statelessStatus(reply []byte) int {
 	}
 	return http.StatusOK
 }
-
-// withoutCancel keeps a flight's call running when the client that started it leaves: on the
-// stateless wire a disconnect is no cancellation either, and a parked call waits for a retry.
-func (s *statelessServer) flightContext() context.Context { return context.WithoutCancel(s.base) }

@@ -131,7 +131,7 @@ func (s *statelessServer) statelessGem(w http.ResponseWriter, r *http.Request, r
 		writeJSON(w, status, body)
 		return nil, nil, true
 	}
-	return sess, func() { s.pool.release(sess, req.m.Method) }, false
+	return sess, func() { s.pool.release(sess) }, false
 }
 
 // handleSession finds a live handle's session for this request's principal; nil when the

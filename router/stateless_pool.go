@@ -234,7 +234,7 @@ func (s *statelessServer) introduce(ctx context.Context, sess *session.Session) 
 // (docs/worker-contract.md), so nothing of this call's work reaches the next client, and the
 // next call sees the repository as of its start; the lifetime policy's view hygiene watches
 // pool gems like every session between calls.
-func (p *statelessPool) release(sess *session.Session, _ string) {
+func (p *statelessPool) release(sess *session.Session) {
 	if _, ended := sess.Ended(); ended {
 		return
 	}
@@ -256,7 +256,7 @@ func (p *statelessPool) workerInfo(ctx context.Context) (*workerInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.release(sess, "server/discover")
+	p.release(sess)
 	p.infoMu.Lock()
 	defer p.infoMu.Unlock()
 	if p.info == nil {

@@ -66,7 +66,10 @@ type taskView struct {
 	err    json.RawMessage
 }
 
-// view reads a task's state; the caller holds the table's lock.
+// view answers the task's state now, and settles what looking at it settles: questions the
+// call asked since the last look join the flight's parked ones, a finished call's outcome
+// becomes the task's final view (the flight then lets go of its reply), and a new status
+// moves updated to now. The caller holds the table's lock.
 func (t *task) view(now time.Time) taskView {
 	if t.final != nil {
 		return *t.final

@@ -94,7 +94,7 @@ func TestSpansCarryTheServiceNameAndVersion(t *testing.T) {
 	}
 	attrs := map[string]string{}
 	for _, kv := range spans[0].Resource.Attributes() {
-		attrs[string(kv.Key)] = kv.Value.Emit()
+		attrs[string(kv.Key)] = kv.Value.String()
 	}
 	if attrs["service.name"] != serviceName || attrs["service.version"] != "v1.2.3" {
 		t.Fatalf("resource %v", attrs)

@@ -112,16 +112,6 @@ type compileErr struct {
 	name   string
 }
 
-type compileFailure struct{ errs []compileErr }
-
-func (c *compileFailure) Error() string {
-	var parts []string
-	for _, e := range c.errs {
-		parts = append(parts, fmt.Sprintf("[%d] %s", e.number, e.text))
-	}
-	return strings.Join(parts, "; ")
-}
-
 // scope is one lexical level: a method or doit, or a block.
 type scope struct {
 	names []string
@@ -699,9 +689,7 @@ func parseNumber(t string) (Value, error) {
 	}
 	if strings.ContainsAny(body, ".eEdq") {
 		f := strings.NewReplacer("d", "e", "q", "e").Replace(body)
-		if strings.HasSuffix(f, "e") {
-			f = strings.TrimSuffix(f, "e")
-		}
+		f = strings.TrimSuffix(f, "e")
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil && !math.IsInf(v, 0) {
 			return nil, fmt.Errorf("bad float %s", t)

@@ -106,11 +106,6 @@ func (s *Session) symbol(text string) *Object {
 	return sym
 }
 
-func (s *Session) isSymbol(v Value) bool {
-	o, ok := v.(*Object)
-	return ok && o.cls == s.img.k.Symbol
-}
-
 // str answers the characters of a String-family or Symbol value, and whether it is one.
 func (s *Session) str(v Value) (string, bool) {
 	o, ok := v.(*Object)

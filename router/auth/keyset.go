@@ -78,9 +78,9 @@ func (k *keySet) VerifySignature(ctx context.Context, raw string) ([]byte, error
 }
 
 func (k *keySet) verify(ctx context.Context, raw string) ([]byte, error) {
-	jws, err := jose.ParseSigned(raw, allowedAlgorithms)
+	jws, err := jose.ParseSignedCompact(raw, allowedAlgorithms)
 	if err != nil {
-		return nil, fmt.Errorf("not a JWS with an allowed algorithm: %w", err)
+		return nil, fmt.Errorf("not a compact JWS with an allowed algorithm: %w", err)
 	}
 	if len(jws.Signatures) != 1 {
 		return nil, errors.New("exactly one signature is required")

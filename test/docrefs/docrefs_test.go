@@ -138,9 +138,7 @@ func newRepo(t *testing.T) *repo {
 		t.Fatal(err)
 	}
 	rules := readAll(t, "Makefile", "*.mk", "*/*.mk", "*/*/*.mk", "*/*/*/*.mk", "*.sh")
-	for _, m := range regexp.MustCompile(`\b(?:bin|build)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]`).FindAllString(rules, -1) {
-		r.outputs = append(r.outputs, m)
-	}
+	r.outputs = append(r.outputs, regexp.MustCompile(`\b(?:bin|build)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]`).FindAllString(rules, -1)...)
 	return r
 }
 

@@ -103,7 +103,6 @@ func (s *Stream) Ended(d time.Duration) bool {
 	}
 }
 
-// AnyFrame keeps every frame; IsEvent keeps frames with data; IsComment keeps comments.
-func AnyFrame(Frame) bool     { return true }
-func IsEvent(fr Frame) bool   { return fr.Data != "" }
-func IsComment(fr Frame) bool { return fr.Comment != "" }
+// AnyFrame keeps every frame; IsEvent keeps frames with data.
+func AnyFrame(Frame) bool   { return true }
+func IsEvent(fr Frame) bool { return fr.Data != "" }

@@ -62,8 +62,8 @@ type Message struct {
 	Raw    []byte
 }
 
-// IDKey is a canonical form of the message's id for matching: the number 7 and 7.0 agree,
-// the string "7" does not match the number 7.
+// IDKey is the key the message's id is matched by: its exact JSON text (see IDKey), so the
+// number 7 matches neither 7.0 nor the string "7".
 func (m Message) IDKey() string { return IDKey(m.ID) }
 
 // Error is a JSON-RPC error object; it is also a Go error so parsing can return it.

@@ -88,8 +88,23 @@ func TestIDKeysAreTheExactJSONText(t *testing.T) {
 			t.Errorf("ids %s and %s have keys %q and %q: want two different non-empty keys", p[0], p[1], a, b)
 		}
 	}
-	if IDKey(json.RawMessage(`"x"`)) != IDKey(json.RawMessage(`"x"`)) {
-		t.Error("the same id must have the same key")
+}
+
+func TestAResponseEchoingItsRequestsIDHasTheRequestsKey(t *testing.T) {
+	// The key is the id's own text: the whitespace and member order around it do not count.
+	req, _, err := Parse([]byte(`{"jsonrpc":"2.0", "id" :  "x\u0041" ,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _, err := Parse([]byte(`{"result":{},"id":"x\u0041","jsonrpc":"2.0"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req[0].Kind != Request || resp[0].Kind != Response {
+		t.Fatalf("parsed kinds %v and %v, want a request and a response", req[0].Kind, resp[0].Kind)
+	}
+	if a, b := req[0].IDKey(), resp[0].IDKey(); a != b || a == "" {
+		t.Errorf("the request's key %q and its response's key %q: want the same non-empty key", a, b)
 	}
 }
 

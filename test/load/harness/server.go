@@ -132,9 +132,6 @@ func StartForTest(t testing.TB, what string, o Options) *Server {
 // Log is everything the server wrote so far.
 func (s *Server) Log() string { return s.proc.Log.String() }
 
-// Exited is closed when the process has exited.
-func (s *Server) Exited() <-chan struct{} { return s.proc.Exited }
-
 // Stop sends SIGTERM and waits up to within; it answers the exit code (-1: killed after within).
 func (s *Server) Stop(within time.Duration) int { return s.proc.Stop(within) }
 
