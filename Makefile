@@ -66,6 +66,26 @@ mod-check:
 
 TEST_STEPS += mod-check
 
+# Static analysis at pinned versions, run with `go run pkg@version`: the module proxy serves the
+# tools (checked against the checksum database), the Go caches keep them, nothing is installed.
+# The build tags of the proof and real-stone tests are on, so code only those tests use counts as
+# used and is checked too. deadcode -test lists every function no main or test can reach.
+DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+LINT_TAGS   := proof,realstone
+
+.PHONY: deadcode staticcheck
+deadcode:
+	@out=$$($(GO) run $(DEADCODE) -test -tags $(LINT_TAGS) ./...) || exit 1; \
+	if [ -n "$$out" ]; then echo "$$out"; echo "deadcode: unreachable functions (remove them or use them)"; exit 1; fi; \
+	echo "deadcode: clean"
+
+staticcheck:
+	$(GO) run $(STATICCHECK) -tags $(LINT_TAGS) ./...
+	@echo "staticcheck: clean"
+
+TEST_STEPS += deadcode staticcheck
+
 # Tests find the stand-in through GEMSTONE_STANDIN; a test that needs it and finds it absent fails.
 gotest: standin
 	GEMSTONE_STANDIN=$(STANDIN_HOME) $(GO) test -race -count=1 ./...
