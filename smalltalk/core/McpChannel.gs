@@ -255,6 +255,7 @@ port
 category: 'accessing'
 method: McpChannel
 isUnreachable
+  "Whether the channel was given up for this session."
   ^unreachable
 %
 category: 'accessing'
@@ -266,11 +267,13 @@ callId
 category: 'accessing'
 method: McpChannel
 progressToken
+  "The progress token of the call being run, or nil: without one the call reports no progress."
   ^progressToken
 %
 category: 'accessing'
 method: McpChannel
 level
+  "The least severe log level the client asked to receive."
   ^level
 %
 category: 'accessing'

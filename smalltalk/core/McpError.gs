@@ -64,6 +64,7 @@ extraFields
 category: 'accessing'
 method: McpError
 kind
+  "The machine-readable kind of the failure, what clients branch on."
   ^mcpKind
 %
 category: 'accessing'

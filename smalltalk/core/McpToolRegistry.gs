@@ -64,6 +64,7 @@ initialize
 category: 'accessing'
 method: McpToolRegistry
 size
+  "How many tools are registered, granted or not."
   ^tools size
 %
 category: 'accessing'
