@@ -180,6 +180,7 @@ func (s *Session) runProcess(p *gsProcess) {
 		if t, ok := r.(*terminateProcess); !ok || t.p != p {
 			p.ended = r
 		}
+		s.clearStep(p) // a step it never reached: the session's sends stop checking for it
 		p.status = procTerminated
 		delete(s.sched.live, p)
 		next, w := s.next(p)

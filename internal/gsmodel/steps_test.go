@@ -78,3 +78,16 @@ func TestBreakpointsAndSteps(t *testing.T) {
 		}
 	}
 }
+
+// A step set on a process that ends before reaching a step point is forgotten with the process:
+// the session's sends stop checking.
+func TestAStepNeverReachedIsForgottenWhenItsProcessEnds(t *testing.T) {
+	img, _ := newTestImage(t)
+	s, _ := img.Login("DataCurator")
+	got := run(t, s, "| sem proc | sem := Semaphore new. "+
+		"proc := [[nil foo] on: Error do: [:e | sem signal. proc suspend. e return: nil]. sem signal] newProcess. "+
+		"proc breakpointLevel: 1. proc resume. sem wait. proc setStepOverBreaksAtLevel: 1. proc terminate. 3 + 4")
+	if got != "7" || s.steppers != 0 {
+		t.Fatalf("after the stepping process ended: %s, %d processes still stepping", got, s.steppers)
+	}
+}
