@@ -46,7 +46,7 @@
 //	streamable_stream.go        GET (the session's standalone stream) and DELETE
 //
 //	2026-07-28: no sessions; version, capabilities and client info in each request's _meta
-//	stateless.go                the envelope: parse, check, refuse, discover, dispatch
+//	stateless.go                statelessServer (the revision and its state); the envelope: parse, check, refuse, discover, dispatch
 //	stateless_headers.go        Mcp-Method, Mcp-Name and Mcp-Param-* against the body
 //	stateless_pool.go           the pool of gems that serve requests carrying no state
 //	stateless_calls.go          a call in flight: input_required, requestState, resumption, cancellation
