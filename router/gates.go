@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -109,12 +110,12 @@ func (s *Server) hostGate(w http.ResponseWriter, r *http.Request) (*http.Request
 	host, ok := hostOf(r.Host)
 	if !ok {
 		s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-			"Bad Request: Host "+quote(r.Host)+" is not a host with an optional numeric port", "hostRefused")
+			"Bad Request: Host "+quote(r.Host)+" is not a host with an optional numeric port", errkind.HostRefused)
 		return r, false
 	}
 	if !isLoopbackName(host) && !containsFold(s.o.AllowedHosts, host) {
 		s.refuse(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
-			"Forbidden: Host "+quote(host)+" is not this server's (DNS rebinding protection); add it to MCP_ALLOWED_HOSTS if it is", "hostRefused")
+			"Forbidden: Host "+quote(host)+" is not this server's (DNS rebinding protection); add it to MCP_ALLOWED_HOSTS if it is", errkind.HostRefused)
 		return r, false
 	}
 	return r, true
@@ -123,13 +124,13 @@ func (s *Server) hostGate(w http.ResponseWriter, r *http.Request) (*http.Request
 // originGate refuses a browser request from a page whose origin is not loopback or
 // allowed. An absent Origin is allowed: it is what non-browser clients send.
 func (s *Server) originGate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	if !s.single(w, r, "Origin", http.StatusForbidden, "originRefused") {
+	if !s.single(w, r, "Origin", http.StatusForbidden, errkind.OriginRefused) {
 		return r, false
 	}
 	origin := r.Header.Get("Origin")
 	if origin != "" && !s.originAllowed(origin) {
 		s.refuse(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest,
-			"Forbidden: Origin "+quote(origin)+" is not allowed; add its host to MCP_ALLOWED_ORIGINS", "originRefused")
+			"Forbidden: Origin "+quote(origin)+" is not allowed; add its host to MCP_ALLOWED_ORIGINS", errkind.OriginRefused)
 		return r, false
 	}
 	return r, true
@@ -179,7 +180,7 @@ func (s *Server) originAllowed(origin string) bool {
 func (s *Server) bodyLimit(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
 	if r.ContentLength > s.o.MaxBody {
 		s.refuse(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
-			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", "bodyTooLarge")
+			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", errkind.BodyTooLarge)
 		return r, false
 	}
 	if r.Body != nil && r.Body != http.NoBody {
@@ -192,7 +193,7 @@ type sessionKey struct{}
 
 // oneSessionHeader refuses a request that sends MCP-Session-Id more than once, on either era.
 func (s *Server) oneSessionHeader(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	return r, s.single(w, r, SessionHeader, http.StatusBadRequest, "sessionNotFound")
+	return r, s.single(w, r, SessionHeader, http.StatusBadRequest, errkind.SessionNotFound)
 }
 
 // sessionLookup resolves MCP-Session-Id: unknown or ended → 404 on every verb. A request
@@ -218,13 +219,13 @@ func (s *Server) sessionLookup(w http.ResponseWriter, r *http.Request) (*http.Re
 			s.refuseWith(w, r, http.StatusNotFound, jsonrpc.CodeServer,
 				"Not Found: this session has ended: "+endedBecause(reason)+
 					"; its uncommitted work was discarded. Send initialize without MCP-Session-Id to start a new one",
-				map[string]any{"kind": "sessionNotFound", "ended": reason.Kind})
+				endedData{Kind: errkind.SessionNotFound, Ended: reason.Kind})
 			return r, false
 		}
 	}
 	if !ok {
 		s.refuse(w, r, http.StatusNotFound, jsonrpc.CodeServer,
-			"Not Found: unknown or ended session; send initialize without MCP-Session-Id to start a new one", "sessionNotFound")
+			"Not Found: unknown or ended session; send initialize without MCP-Session-Id to start a new one", errkind.SessionNotFound)
 		return r, false
 	}
 	return r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)), true
@@ -274,7 +275,7 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Allow", "GET, POST, DELETE")
 	s.refuse(w, r, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest,
-		"Method Not Allowed: /mcp takes POST, GET and DELETE", "methodNotAllowed")
+		"Method Not Allowed: /mcp takes POST, GET and DELETE", errkind.MethodNotAllowed)
 }
 
 // hostOf reads a Host header (or an origin's host): a name or address with an optional

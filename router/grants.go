@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -103,10 +104,9 @@ func (s *Server) stepUp(ctx context.Context, m jsonrpc.Message, status int, repl
 	}
 	scope := strings.Join(scopes, " ")
 	return http.StatusForbidden, http.Header{"WWW-Authenticate": {challenge}},
-		errorBody(m.ID, jsonrpc.CodeServer,
+		errorBodyWith(m.ID, jsonrpc.CodeServer,
 			"Forbidden: this tool's toolset "+toolset+" is not granted by the token's scopes; "+
-				"obtain a token with scope \""+scope+"\" and call again on this session", "insufficientScope",
-			"scope", scope, "toolset", toolset)
+				"obtain a token with scope \""+scope+"\" and call again on this session", scopeData{Kind: errkind.InsufficientScope, Scope: scope, Toolset: toolset})
 }
 
 // valuesOf is a context with the lifetime of one and the values of another.

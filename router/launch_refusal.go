@@ -1,6 +1,9 @@
 package router
 
-import "github.com/gemstone-mcp/mcp-gemstone/worker"
+import (
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+)
 
 // launchKind names a failed login or prepare for data.kind. A gem gone at login is not a
 // session that went away (there was none yet): the kind says what could not be reached or
@@ -8,17 +11,17 @@ import "github.com/gemstone-mcp/mcp-gemstone/worker"
 func launchKind(f worker.Failure) string {
 	switch f.Kind {
 	case worker.LoginRefused:
-		return "loginDenied"
+		return errkind.LoginDenied
 	case worker.TimedOut:
-		return "loginTimeout"
+		return errkind.LoginTimeout
 	case worker.LibraryMissing:
-		return "libraryNotFound"
+		return errkind.LibraryNotFound
 	case worker.UserNotProvisioned:
-		return "workerUserNotProvisioned"
+		return errkind.WorkerUserNotProvisioned
 	case worker.CallBroken:
-		return "break"
+		return errkind.Break
 	case worker.CallInProgress:
-		return "busy"
+		return errkind.Busy
 	case worker.PrepareRefused:
 		if f.Refusal != "" {
 			return f.Refusal // the worker's own kind (docs/worker-contract.md, mcpPrepare:)
@@ -26,14 +29,14 @@ func launchKind(f worker.Failure) string {
 	}
 	switch {
 	case stoneUnreachable(f.Number):
-		return "stoneUnreachable"
+		return errkind.StoneUnreachable
 	case f.Number == 4042:
-		return "gemStartFailed"
+		return errkind.GemStartFailed
 	case f.Number == 2106:
 		// The login worked and the worker class could not be resolved by name.
-		return "workerClassNotFound"
+		return errkind.WorkerClassNotFound
 	}
-	return "loginFailed"
+	return errkind.LoginFailed
 }
 
 func stoneUnreachable(number int) bool {
@@ -56,23 +59,23 @@ func launchWhat(f worker.Failure) string {
 // or GemStone error number. It names configuration variables, never their values.
 func launchHint(kind string, number int) string {
 	switch {
-	case kind == "workerUserNotProvisioned":
+	case kind == errkind.WorkerUserNotProvisioned:
 		return "its administrator must run ./setup-read-only-user.sh, which provisions that user and lets the server's own user mint one-time passwords for it"
-	case kind == "loginDenied" || number == 4051 || number == 4136:
+	case kind == errkind.LoginDenied || number == 4051 || number == 4136:
 		return "check MCP_WORKER_USER and its password (GS_PASS_FILE or GS_PASS)"
 	case stoneUnreachable(number):
 		return "the stone or its netldi could not be reached: check GS_STONE, MCP_NETLDI and GEMSTONE_GLOBAL_DIR"
-	case kind == "gemStartFailed":
+	case kind == errkind.GemStartFailed:
 		return "the NetLDI could not start a gem for the worker: check MCP_NETLDI, MCP_GEM_CONFIG and the NetLDI's log"
-	case kind == "workerClassNotFound":
+	case kind == errkind.WorkerClassNotFound:
 		return "check MCP_WORKER_CLASS and that the worker code is installed for MCP_WORKER_USER"
-	case kind == "toolsetNotFound" || kind == "badOption":
+	case kind == errkind.ToolsetNotFound || kind == errkind.BadOption:
 		return "check MCP_TOOLSETS and MCP_TOOLSET_OPTIONS"
-	case kind == "contractVersion":
+	case kind == errkind.ContractVersion:
 		return "the worker code in the image is older or newer than this front end; reinstall it"
-	case kind == "loginTimeout":
+	case kind == errkind.LoginTimeout:
 		return "check that the stone and its NetLDI answer, or raise MCP_LOGIN_TIMEOUT"
-	case kind == "libraryNotFound":
+	case kind == errkind.LibraryNotFound:
 		return "set GCI_LIBRARY or GEMSTONE to a GemStone client library"
 	}
 	return "see the server log for the full error"

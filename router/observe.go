@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -33,13 +34,13 @@ func (s *Server) observeCall(m jsonrpc.Message, out session.Outcome, took time.D
 		// notifications/initialized and DELETEs at once) is nobody's error.
 		outcome = "undelivered"
 	case errors.Is(out.Err, session.ErrDuplicateID):
-		outcome = "duplicateId"
+		outcome = errkind.DuplicateID
 	case out.Stopped != nil:
 		outcome = out.Stopped.Kind
 	case f.Fatal:
-		outcome = "sessionGone"
+		outcome = errkind.SessionGone
 	case out.Err != nil:
-		outcome = "workerError"
+		outcome = errkind.WorkerError
 	}
 	s.o.Observer.CallEnded(CallEvent{Method: m.Method, Outcome: outcome, Step: string(f.Ending), Took: took})
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
@@ -40,14 +41,14 @@ func isPrivateMethod(method string) bool {
 // privateMethodBody is the answer to a client request for a private method.
 func privateMethodBody(m jsonrpc.Message) []byte {
 	return errorBody(m.ID, jsonrpc.CodeMethodNotFound,
-		"Method not found: "+jsonrpc.Clip(m.Method)+" is private to this server's front end and worker", "methodNotFound")
+		"Method not found: "+jsonrpc.Clip(m.Method)+" is private to this server's front end and worker", errkind.MethodNotFound)
 }
 
 // Error codes the stateless revision defines.
 const (
-	codeHeaderMismatch            = -32020
-	codeMissingClientCapability   = -32021
-	codeUnsupportedProtocolVerion = -32022
+	codeHeaderMismatch             = -32020
+	codeMissingClientCapability    = -32021
+	codeUnsupportedProtocolVersion = -32022
 )
 
 // removedMethods are the session era's methods that the stateless revision dropped; they are
@@ -154,7 +155,7 @@ func (s *statelessServer) postStateless(w http.ResponseWriter, r *http.Request) 
 	}
 	if batch {
 		writeJSON(w, http.StatusBadRequest, errorBody(nil, jsonrpc.CodeInvalidRequest,
-			"Invalid Request: JSON-RPC batches are not part of MCP "+StatelessVersion+"; send one message per POST", "batchRefused"))
+			"Invalid Request: JSON-RPC batches are not part of MCP "+StatelessVersion+"; send one message per POST", errkind.BatchRefused))
 		return
 	}
 	m := msgs[0]
@@ -176,7 +177,7 @@ func (s *statelessServer) postStateless(w http.ResponseWriter, r *http.Request) 
 		// Before the envelope's checks: a client that sends ping without _meta (the Go SDK's
 		// Ping) must learn that the method is gone, not that its _meta is incomplete.
 		writeJSON(w, http.StatusNotFound, errorBody(m.ID, jsonrpc.CodeMethodNotFound,
-			"Method not found: "+jsonrpc.Clip(m.Method)+" is not part of MCP "+StatelessVersion, "methodNotFound"))
+			"Method not found: "+jsonrpc.Clip(m.Method)+" is not part of MCP "+StatelessVersion, errkind.MethodNotFound))
 		return
 	}
 	req, status, refusal := s.parseStateless(r, m)
@@ -209,14 +210,14 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 	if len(m.Params) > 0 && string(m.Params) != "null" {
 		p, err := jsonrpc.Members(m.Params)
 		if err != nil {
-			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params must be an object", "invalidParams")
+			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params must be an object", errkind.InvalidParams)
 		}
 		req.params = p
 	}
 	if raw := req.params["_meta"]; len(raw) > 0 {
 		meta, err := jsonrpc.Members(raw)
 		if err != nil {
-			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params._meta must be an object", "invalidMeta")
+			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params._meta must be an object", errkind.InvalidMeta)
 		}
 		req.meta = meta
 	}
@@ -227,22 +228,22 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 		}
 	}
 	if len(missing) > 0 {
-		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: MCP "+StatelessVersion+" requests carry params._meta with "+strings.Join(missing, " and "), "invalidMeta",
-			"missing", missing)
+		return req, http.StatusBadRequest, errorBodyWith(m.ID, jsonrpc.CodeInvalidParams,
+			"Invalid params: MCP "+StatelessVersion+" requests carry params._meta with "+strings.Join(missing, " and "),
+			missingData{Kind: errkind.InvalidMeta, Missing: missing})
 	}
 	var version string
 	if json.Unmarshal(req.meta[metaProtocolVersion], &version) != nil {
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: _meta."+metaProtocolVersion+" must be a string", "invalidMeta")
+			"Invalid params: _meta."+metaProtocolVersion+" must be a string", errkind.InvalidMeta)
 	}
 	if header := r.Header.Get(VersionHeader); version != header {
 		return req, http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
-			"Header mismatch: MCP-Protocol-Version "+quote(header)+" differs from _meta."+metaProtocolVersion+" "+quote(version), "headerMismatch")
+			"Header mismatch: MCP-Protocol-Version "+quote(header)+" differs from _meta."+metaProtocolVersion+" "+quote(version), errkind.HeaderMismatch)
 	}
 	if caps := req.meta[metaClientCapabilities]; len(caps) == 0 || caps[0] != '{' {
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: _meta."+metaClientCapabilities+" must be an object", "invalidMeta")
+			"Invalid params: _meta."+metaClientCapabilities+" must be an object", errkind.InvalidMeta)
 	}
 	req.tasks = declaresTasks(req.meta[metaClientCapabilities])
 	if raw := req.meta[metaLogLevel]; len(raw) > 0 {
@@ -266,7 +267,7 @@ var namedBy = map[string]string{
 func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 	m := req.m
 	mismatch := func(why string) (int, []byte) {
-		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: "+why, "headerMismatch")
+		return http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: "+why, errkind.HeaderMismatch)
 	}
 	switch vs := r.Header.Values("Mcp-Method"); {
 	case len(vs) == 0:
@@ -289,12 +290,12 @@ func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 	var name string
 	if raw := req.params[key]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &name) != nil {
 		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: "+m.Method+" needs params."+key+", a string", "invalidParams")
+			"Invalid params: "+m.Method+" needs params."+key+", a string", errkind.InvalidParams)
 	}
-	value, why := headerValue(strings.TrimSpace(r.Header.Get("Mcp-Name")))
+	value, err := headerValue(strings.TrimSpace(r.Header.Get("Mcp-Name")))
 	switch {
-	case why != "":
-		return mismatch("Mcp-Name " + why)
+	case err != nil:
+		return mismatch("Mcp-Name " + err.Error())
 	case value != name:
 		return mismatch("Mcp-Name " + quote(jsonrpc.Clip(value)) + " does not match params." + key + " " + quote(jsonrpc.Clip(name)))
 	}
@@ -364,7 +365,7 @@ func statelessStatus(reply []byte) int {
 	switch code {
 	case jsonrpc.CodeMethodNotFound:
 		return http.StatusNotFound
-	case codeMissingClientCapability, codeHeaderMismatch, codeUnsupportedProtocolVerion:
+	case codeMissingClientCapability, codeHeaderMismatch, codeUnsupportedProtocolVersion:
 		return http.StatusBadRequest
 	}
 	return http.StatusOK

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -167,7 +168,7 @@ func (f *flight) Message(msg []byte) error {
 			if _, ok := f.caps[need]; !ok {
 				refusal := jsonrpc.ErrorResponse(env.ID, &jsonrpc.Error{Code: codeMissingClientCapability,
 					Message: "the client did not declare the " + need + " capability this request needs",
-					Data:    map[string]any{"kind": "missingCapability", "requiredCapabilities": map[string]any{need: map[string]any{}}}})
+					Data:    capabilityData{Kind: errkind.MissingCapability, RequiredCapabilities: map[string]any{need: map[string]any{}}}})
 				_ = f.sess.Pending().Deliver(env.ID, refusal)
 				return nil
 			}
@@ -188,18 +189,17 @@ func (f *flight) CloseStream() error {
 func (s *statelessServer) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	var responses map[string]json.RawMessage
 	if raw, ok := req.params["inputResponses"]; ok && mrtrMethods[req.m.Method] {
-		var why string
-		responses, why = inputResponses(raw)
-		if why != "" {
-			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams, "Invalid params: "+why, "invalidInputResponses"))
+		var err error
+		if responses, err = inputResponses(raw); err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams, "Invalid params: "+err.Error(), errkind.InvalidInputResponses))
 			return
 		}
 	}
 	if raw := req.params["requestState"]; len(raw) > 0 && mrtrMethods[req.m.Method] {
-		f, why := s.resumeFlight(r, req, raw)
-		if f == nil {
+		f, err := s.resumeFlight(r, req, raw)
+		if err != nil {
 			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
-				"Invalid params: requestState "+why+"; send the request again without it", "badRequestState"))
+				"Invalid params: requestState "+err.Error()+"; send the request again without it", errkind.BadRequestState))
 			return
 		}
 		s.serveFlight(w, r, req, f, responses)
@@ -219,25 +219,25 @@ func (s *statelessServer) runStateless(w http.ResponseWriter, r *http.Request, r
 	f, err := s.startFlight(r.Context(), sess, req, release)
 	if err != nil {
 		release()
-		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer, err.Error(), "tooManyCalls"))
+		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer, err.Error(), errkind.TooManyCalls))
 		return
 	}
 	s.serveFlight(w, r, req, f, responses)
 }
 
 // inputResponses reads params.inputResponses: an object whose every member is an object (an
-// elicitation, sampling or roots result); why names what is not.
-func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, string) {
+// elicitation, sampling or roots result); the error names what is not.
+func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	m, err := jsonrpc.Members(raw)
 	if err != nil || len(raw) == 0 || raw[0] != '{' {
-		return nil, "inputResponses must be an object mapping each input key to the client's result"
+		return nil, errors.New("inputResponses must be an object mapping each input key to the client's result")
 	}
 	for k, v := range m {
 		if len(v) == 0 || v[0] != '{' {
-			return nil, "inputResponses[" + quote(jsonrpc.Clip(k)) + "] must be an object (an elicitation, sampling or roots result)"
+			return nil, errors.New("inputResponses[" + quote(jsonrpc.Clip(k)) + "] must be an object (an elicitation, sampling or roots result)")
 		}
 	}
-	return m, ""
+	return m, nil
 }
 
 // startFlight runs the request on sess in the background; release runs when the call ends,
@@ -516,7 +516,7 @@ func (s *statelessServer) preemptParked() bool {
 	for _, q := range parked {
 		msg := jsonrpc.ErrorResponse(q.srvID, &jsonrpc.Error{Code: jsonrpc.CodeServer,
 			Message: "the client did not come back with its input before the gem was needed by another request",
-			Data:    map[string]any{"kind": "inputAbandoned"}})
+			Data:    kindOnly{errkind.InputAbandoned}})
 		_ = victim.sess.Pending().Deliver(q.srvID, msg)
 	}
 	s.o.Log.Info().Str("session", victim.sess.ID()).Str("method", jsonrpc.Clip(victim.method)).
@@ -586,50 +586,50 @@ func (s *statelessServer) signState(st requestState) string {
 	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// resumeFlight checks a retry's requestState and finds its parked call; why says what was
-// wrong when it answers nil.
-func (s *statelessServer) resumeFlight(r *http.Request, req statelessRequest, raw json.RawMessage) (*flight, string) {
+// resumeFlight checks a retry's requestState and finds its parked call; the error's text
+// completes "requestState ..." with what was wrong.
+func (s *statelessServer) resumeFlight(r *http.Request, req statelessRequest, raw json.RawMessage) (*flight, error) {
 	var token string
 	if json.Unmarshal(raw, &token) != nil {
-		return nil, "is not a string"
+		return nil, errors.New("is not a string")
 	}
 	body, sig, ok := strings.Cut(token, ".")
 	payload, err1 := base64.RawURLEncoding.DecodeString(body)
 	got, err2 := base64.RawURLEncoding.DecodeString(sig)
 	if !ok || err1 != nil || err2 != nil {
-		return nil, "is malformed"
+		return nil, errors.New("is malformed")
 	}
 	mac := hmac.New(sha256.New, s.stateKey[:])
 	mac.Write(payload)
 	if !hmac.Equal(mac.Sum(nil), got) {
-		return nil, "failed its integrity check (it was not issued by this server, or was altered)"
+		return nil, errors.New("failed its integrity check (it was not issued by this server, or was altered)")
 	}
 	var st requestState
 	if json.Unmarshal(payload, &st) != nil {
-		return nil, "is malformed"
+		return nil, errors.New("is malformed")
 	}
 	if time.Now().Unix() > st.Expires {
-		return nil, "has expired"
+		return nil, errors.New("has expired")
 	}
 	if st.Method != req.m.Method || st.Name != req.name {
-		return nil, "was issued for another request"
+		return nil, errors.New("was issued for another request")
 	}
 	s.flightsMu.Lock()
 	f := s.flights[st.Flight]
 	s.flightsMu.Unlock()
 	if f == nil || !s.owns(r.Context(), f.owner) {
-		return nil, "names a call that has ended"
+		return nil, errors.New("names a call that has ended")
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
 	case f.round != st.Round:
-		return nil, "was already used (a later round has begun)"
+		return nil, errors.New("was already used (a later round has begun)")
 	case f.attached:
-		return nil, "is being used by another request"
+		return nil, errors.New("is being used by another request")
 	}
 	f.attached = true
-	return f, ""
+	return f, nil
 }
 
 // keepNotification decides whether a worker's notification reaches a stateless client: log

@@ -3,10 +3,12 @@ package router
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
@@ -31,7 +33,7 @@ func withParamHeaders(r *http.Request, m jsonrpc.Message) (jsonrpc.Message, []by
 			continue
 		}
 		if len(values) != 1 {
-			return m, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: "+quote(jsonrpc.Clip(name))+" sent more than once", "headerMismatch")
+			return m, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: "+quote(jsonrpc.Clip(name))+" sent more than once", errkind.HeaderMismatch)
 		}
 		headers[strings.ToLower(suffix)] = values[0]
 	}
@@ -39,7 +41,7 @@ func withParamHeaders(r *http.Request, m jsonrpc.Message) (jsonrpc.Message, []by
 		return m, nil
 	}
 	if len(headers) > maxParamHeaders {
-		return m, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: more than 32 Mcp-Param-* headers", "tooManyParamHeaders")
+		return m, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: more than 32 Mcp-Param-* headers", errkind.TooManyParamHeaders)
 	}
 	value, err := json.Marshal(headers)
 	if err != nil {
@@ -67,24 +69,32 @@ const (
 	base64ValueClose = "?="
 )
 
-// headerValue decodes one mirrored header value; why names what is wrong with one that is
+// The ways a mirrored header value can be malformed. Each text completes a sentence that names
+// the header ("Mcp-Name is not valid Base64 ...").
+var (
+	errHeaderBase64   = errors.New("is not valid Base64 inside =?base64?...?=")
+	errHeaderNotUTF8  = errors.New("decodes to bytes that are not UTF-8")
+	errHeaderNotASCII = errors.New("holds a byte that is not printable ASCII; such a value is sent as =?base64?...?=")
+)
+
+// headerValue decodes one mirrored header value; the error says what is wrong with one that is
 // neither plain ASCII nor the Base64 form (strict Base64 of valid UTF-8).
-func headerValue(v string) (value, why string) {
+func headerValue(v string) (string, error) {
 	if len(v) >= len(base64ValueOpen)+len(base64ValueClose) &&
 		strings.HasPrefix(v, base64ValueOpen) && strings.HasSuffix(v, base64ValueClose) {
 		b, err := base64.StdEncoding.Strict().DecodeString(v[len(base64ValueOpen) : len(v)-len(base64ValueClose)])
 		switch {
 		case err != nil:
-			return "", "is not valid Base64 inside =?base64?...?="
+			return "", errHeaderBase64
 		case !utf8.Valid(b):
-			return "", "decodes to bytes that are not UTF-8"
+			return "", errHeaderNotUTF8
 		}
-		return string(b), ""
+		return string(b), nil
 	}
 	for i := 0; i < len(v); i++ {
 		if v[i] < 0x20 || v[i] > 0x7e {
-			return "", "holds a byte that is not printable ASCII; such a value is sent as =?base64?...?="
+			return "", errHeaderNotASCII
 		}
 	}
-	return v, ""
+	return v, nil
 }

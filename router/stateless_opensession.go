@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
@@ -158,7 +159,7 @@ func (s *statelessServer) handleSession(ctx context.Context, handle string) *ses
 func (s *statelessServer) openSession(ctx context.Context, id json.RawMessage) []byte {
 	if held, limit := s.subjectHolds(ctx); limit > 0 && held >= limit {
 		s.o.Log.Warn().Int("held", held).Int("limit", limit).Msg("open_session refused: the subject holds its share of the logins")
-		return toolError(id, "sessionLimit",
+		return toolError(id, errkind.SessionLimit,
 			"open_session: you already hold "+strconv.Itoa(held)+" GemStone sessions, the most one user may hold at once on this server; "+
 				"call close_session on one you no longer need (commit its work first if you want to keep it), then open_session again",
 			map[string]any{"limit": limit})
@@ -167,14 +168,14 @@ func (s *statelessServer) openSession(ctx context.Context, id json.RawMessage) [
 	if err != nil {
 		var pl *errPoolLaunch
 		if errors.As(err, &pl) {
-			if pl.lf.kind == "sessionLimit" {
-				return toolError(id, "sessionLimit",
+			if pl.lf.kind == errkind.SessionLimit {
+				return toolError(id, errkind.SessionLimit,
 					"open_session: every GemStone login of this server is in use ("+strconv.Itoa(pl.lf.number)+
 						"); call close_session on a session you no longer need, or try again later", map[string]any{"limit": pl.lf.number})
 			}
 			return toolError(id, pl.lf.kind, "open_session: "+pl.lf.message, nil)
 		}
-		return toolError(id, "workerError", "open_session: "+err.Error(), nil)
+		return toolError(id, errkind.WorkerError, "open_session: "+err.Error(), nil)
 	}
 	h := sess.ID()
 	text := "Opened GemStone session " + h + `. Pass "session": "` + h + `" in the arguments of every tool call that should run in it ` +
@@ -192,14 +193,14 @@ func (s *statelessServer) openSession(ctx context.Context, id json.RawMessage) [
 // discarded (said in the answer and the log).
 func (s *statelessServer) closeSession(ctx context.Context, id json.RawMessage, rt callRoute) []byte {
 	if !rt.named {
-		return toolError(id, "invalidParams", `close_session needs the argument "session": the handle open_session answered`, nil)
+		return toolError(id, errkind.InvalidParams, `close_session needs the argument "session": the handle open_session answered`, nil)
 	}
 	sess := s.handleSession(ctx, rt.handle)
 	if sess == nil {
 		return unknownSessionReply(id, ToolCloseSession)
 	}
 	uncommitted := s.heldWork(ctx, sess)
-	sess.End(context.WithoutCancel(ctx), session.Reason{Kind: "sessionClosed", Detail: "closed by its client with close_session" + discardWords(uncommitted)})
+	sess.End(context.WithoutCancel(ctx), session.Reason{Kind: errkind.SessionClosed, Detail: "closed by its client with close_session" + discardWords(uncommitted)})
 	text := "Closed GemStone session " + rt.handle + "."
 	switch uncommitted {
 	case workHeld:
@@ -255,7 +256,7 @@ func discardWords(w heldWork) string {
 // unknownSessionReply is the one answer for a session argument that names nothing this caller
 // may use: unknown, ended, expired, malformed or another's alike, so a probe learns nothing.
 func unknownSessionReply(id json.RawMessage, tool string) []byte {
-	return toolError(id, "unknownSession",
+	return toolError(id, errkind.UnknownSession,
 		tool+": the GemStone session named by the session argument is not open: it was closed, or it ended after a time "+
 			"without calls (its uncommitted changes were discarded), or it was never opened for you. Call open_session for a new one "+
 			"and pass its session to this call and every later one; work the old one did not commit is gone.", nil)
@@ -280,7 +281,7 @@ func (s *statelessServer) issueHandle(ctx context.Context) (*session.Session, er
 	sess, err := s.openHidden(ctx, false, s.handles.add, s.handles.remove)
 	if err != nil {
 		var pl *errPoolLaunch
-		if errors.As(err, &pl) && pl.lf.kind == "sessionLimit" {
+		if errors.As(err, &pl) && pl.lf.kind == errkind.SessionLimit {
 			s.o.Log.Warn().Int("limit", pl.lf.number).Msg("open_session refused: session limit reached")
 		}
 		return nil, err
@@ -332,7 +333,7 @@ func (s *statelessServer) openHidden(ctx context.Context, forPool bool, onOpen, 
 	if err != nil {
 		var lim *session.LimitError
 		errors.As(err, &lim)
-		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: err.Error(), kind: "sessionLimit", number: lim.Limit}}
+		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: err.Error(), kind: errkind.SessionLimit, number: lim.Limit}}
 	}
 	sess, status, lf := s.open(ctx, slot)
 	if sess == nil {
@@ -393,7 +394,7 @@ func (s *statelessServer) yieldIdleHandle(ctx context.Context) bool {
 	idle := time.Since(victim.LastActivity()).Round(time.Second)
 	s.o.Log.Warn().Str("session", victim.ID()).Dur("idle", idle).Bool("uncommitted", work == workHeld).
 		Msg("a GemStone session idle past MCP_HANDLE_YIELD gave its login to a newcomer at the session limit" + discardWords(work))
-	return victim.End(context.WithoutCancel(ctx), session.Reason{Kind: "yieldedToNewcomer",
+	return victim.End(context.WithoutCancel(ctx), session.Reason{Kind: errkind.YieldedToNewcomer,
 		Detail: "idle for " + idle.String() + " while a new login found every slot taken" + discardWords(work)})
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
@@ -106,7 +107,7 @@ func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
 			others := p.live
 			p.mu.Unlock()
 			var pl *errPoolLaunch
-			if !errors.As(err, &pl) || pl.lf.kind != "sessionLimit" || others == 0 {
+			if !errors.As(err, &pl) || pl.lf.kind != errkind.SessionLimit || others == 0 {
 				return nil, err
 			}
 			continue // the cap is full, but a pool gem exists: wait for it below
@@ -219,7 +220,7 @@ func (s *statelessServer) introduce(ctx context.Context, sess *session.Session) 
 	out := sess.Do(ctx, hello)
 	if out.Err != nil || out.Stopped != nil || len(out.Reply) == 0 || jsonrpc.IsErrorResponse(out.Reply) {
 		sess.End(context.Background(), session.Reason{Kind: session.ReasonInitFailed, Detail: "the worker did not accept the router's initialize"})
-		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: "cannot serve stateless requests: the worker did not accept initialize", kind: "workerError"}}
+		return nil, &errPoolLaunch{status: http.StatusOK, lf: launchFailure{message: "cannot serve stateless requests: the worker did not accept initialize", kind: errkind.WorkerError}}
 	}
 	var answer struct {
 		Result workerInfo `json:"result"`
@@ -283,11 +284,11 @@ func (s *statelessServer) loginUser(ctx context.Context) string {
 func (s *statelessServer) poolFailure(m jsonrpc.Message, err error) (int, []byte) {
 	var pe *errPoolLaunch
 	if errors.As(err, &pe) {
-		return pe.status, errorBody(m.ID, jsonrpc.CodeServer, pe.lf.message, pe.lf.kind, "number", pe.lf.number)
+		return pe.status, errorBodyWith(m.ID, jsonrpc.CodeServer, pe.lf.message, numberData{Kind: pe.lf.kind, Number: pe.lf.number})
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return http.StatusServiceUnavailable, errorBody(m.ID, jsonrpc.CodeServer,
-			"no stateless gem became free before the request ended; send it again", "poolBusy")
+			"no stateless gem became free before the request ended; send it again", errkind.PoolBusy)
 	}
-	return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError, "Internal error: "+err.Error(), "workerError")
+	return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError, "Internal error: "+err.Error(), errkind.WorkerError)
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -108,18 +109,18 @@ func (s *statelessServer) listen(w http.ResponseWriter, r *http.Request, req sta
 	filter, ok := readFilter(req.params["notifications"])
 	if !ok {
 		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: subscriptions/listen needs params.notifications, a subscription filter object", "invalidParams"))
+			"Invalid params: subscriptions/listen needs params.notifications, a subscription filter object", errkind.InvalidParams))
 		return
 	}
 	if len(req.params["notifications"]) > maxFilterBytes || len(filter.ResourceSubscriptions) > maxSubscriptionURIs {
-		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
+		writeJSON(w, http.StatusBadRequest, errorBodyWith(req.m.ID, jsonrpc.CodeInvalidParams,
 			fmt.Sprintf("Invalid params: a subscription filter takes at most %d resource URIs and %d bytes", maxSubscriptionURIs, maxFilterBytes),
-			"subscriptionTooLarge", "limit", maxSubscriptionURIs, "limitBytes", maxFilterBytes))
+			limitsData{Kind: errkind.SubscriptionTooLarge, Limit: maxSubscriptionURIs, LimitBytes: maxFilterBytes}))
 		return
 	}
 	owner, err := s.owner(r.Context())
 	if err != nil {
-		writeJSON(w, http.StatusUnauthorized, errorBody(req.m.ID, jsonrpc.CodeServer, "no verified principal for this stream", "unauthorized"))
+		writeJSON(w, http.StatusUnauthorized, errorBody(req.m.ID, jsonrpc.CodeServer, "no verified principal for this stream", errkind.Unauthorized))
 		return
 	}
 	info, err := s.pool.workerInfo(r.Context())
@@ -162,15 +163,15 @@ func (s *statelessServer) listen(w http.ResponseWriter, r *http.Request, req sta
 	s.listeners.mu.Lock()
 	if len(s.listeners.set) >= maxListeners {
 		s.listeners.mu.Unlock()
-		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer,
-			"too many subscription streams are open; try again later", "tooManyListeners", "limit", maxListeners))
+		writeJSON(w, http.StatusServiceUnavailable, errorBodyWith(req.m.ID, jsonrpc.CodeServer,
+			"too many subscription streams are open; try again later", limitData{Kind: errkind.TooManyListeners, Limit: maxListeners}))
 		return
 	}
 	if s.o.Identity != nil && s.listeners.countLocked(owner) >= maxListenersPerOwner {
 		s.listeners.mu.Unlock()
-		writeJSON(w, http.StatusTooManyRequests, errorBody(req.m.ID, jsonrpc.CodeServer,
+		writeJSON(w, http.StatusTooManyRequests, errorBodyWith(req.m.ID, jsonrpc.CodeServer,
 			fmt.Sprintf("this subject already holds %d subscription streams; close one first", maxListenersPerOwner),
-			"tooManyListeners", "limit", maxListenersPerOwner))
+			limitData{Kind: errkind.TooManyListeners, Limit: maxListenersPerOwner}))
 		return
 	}
 	s.listeners.set[ln] = struct{}{}

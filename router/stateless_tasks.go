@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
@@ -126,7 +127,7 @@ func outcomeOf(reply []byte) taskView {
 }
 
 func boundError(message string) json.RawMessage {
-	b, _ := json.Marshal(jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: message, Data: map[string]any{"kind": "taskResultTooLarge"}})
+	b, _ := json.Marshal(jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: message, Data: kindOnly{errkind.TaskResultTooLarge}})
 	return b
 }
 
@@ -243,20 +244,21 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 func (s *statelessServer) serveTask(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	m := req.m
 	if !req.tasks {
-		writeJSON(w, http.StatusBadRequest, errorBody(m.ID, codeMissingClientCapability,
+		writeJSON(w, http.StatusBadRequest, errorBodyWith(m.ID, codeMissingClientCapability,
 			"Missing required client capability: "+m.Method+" needs the "+extTasks+" extension in _meta's clientCapabilities.extensions",
-			"missingCapability", "requiredCapabilities", map[string]any{"extensions": map[string]any{extTasks: map[string]any{}}}))
+			capabilityData{Kind: errkind.MissingCapability, RequiredCapabilities: map[string]any{"extensions": map[string]any{extTasks: map[string]any{}}}}))
 		return
 	}
 	var responses map[string]json.RawMessage
 	if m.Method == "tasks/update" {
 		raw, ok := req.params["inputResponses"]
-		var why string
-		if responses, why = inputResponses(raw); !ok || why != "" {
-			if why == "" {
-				why = "tasks/update needs params.inputResponses"
+		var err error
+		if responses, err = inputResponses(raw); !ok || err != nil {
+			why := "tasks/update needs params.inputResponses"
+			if err != nil {
+				why = err.Error()
 			}
-			writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: "+why, "invalidInputResponses"))
+			writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: "+why, errkind.InvalidInputResponses))
 			return
 		}
 	}
@@ -280,7 +282,7 @@ func (s *statelessServer) taskAnswer(ctx context.Context, req statelessRequest, 
 	t := s.tasks.tasks[req.name]
 	if t == nil || !s.owns(ctx, t.f.owner) {
 		return http.StatusBadRequest, bytesOf(errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: no task "+quote(jsonrpc.Clip(req.name))+" (unknown, expired, or not yours)", "unknownTask")), nothing
+			"Invalid params: no task "+quote(jsonrpc.Clip(req.name))+" (unknown, expired, or not yours)", errkind.UnknownTask)), nothing
 	}
 	ack := jsonrpc.ResultResponse(m.ID, map[string]any{"resultType": "complete"})
 	switch m.Method {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -26,12 +27,12 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 		var lim *session.LimitError
 		errors.As(err, &lim)
 		s.o.Log.Warn().Int("limit", lim.Limit).Msg("initialize refused: session limit reached")
-		writeJSON(w, http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, err.Error(), "sessionLimit", "limit", lim.Limit))
+		writeJSON(w, http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeServer, err.Error(), limitData{Kind: errkind.SessionLimit, Limit: lim.Limit}))
 		return
 	}
 	sess, status, body := s.open(r.Context(), slot)
 	if sess == nil {
-		writeJSON(w, status, errorBody(m.ID, jsonrpc.CodeServer, body.message, body.kind, "number", body.number))
+		writeJSON(w, status, errorBodyWith(m.ID, jsonrpc.CodeServer, body.message, numberData{Kind: body.kind, Number: body.number}))
 		return
 	}
 	ans := s.o.Responses.Begin(w, r, sess, m)
@@ -55,7 +56,7 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 	if r.Context().Err() != nil {
 		// The client left before it could learn the session id: nobody can ever use the
 		// session, so its gem goes now rather than waiting to be reaped.
-		sess.End(context.Background(), session.Reason{Kind: "clientGone", Detail: "the client left during initialize"})
+		sess.End(context.Background(), session.Reason{Kind: errkind.ClientGone, Detail: "the client left during initialize"})
 		return
 	}
 	sess.SetProtocolVersion(s.negotiated(m, out.Reply))
@@ -107,7 +108,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	if s.o.Identity != nil {
 		if login, err = s.o.Identity.WorkerLogin(reqCtx, s.o.Login); err != nil {
 			s.o.Log.Warn().Err(err).Msg("no worker login for this request's principal")
-			return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to log the worker in as", kind: "loginFailed"}
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to log the worker in as", kind: errkind.LoginFailed}
 		}
 	}
 	ctx, cancel := context.WithTimeout(s.base, s.o.LoginTimeout)
@@ -120,7 +121,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 		s.o.Observer.LaunchFailed(kind)
 		what := launchWhat(f)
 		hint := launchHint(kind, f.Number)
-		if s.o.Identity != nil && kind == "loginDenied" {
+		if s.o.Identity != nil && kind == errkind.LoginDenied {
 			hint = s.o.Identity.LoginRefusedHint(reqCtx)
 		}
 		return nil, http.StatusOK, launchFailure{
@@ -145,7 +146,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	if err != nil {
 		_ = gem.Close(context.WithoutCancel(ctx))
 		s.o.Log.Warn().Err(err).Msg("cannot bind the new session to its principal; gem logged out")
-		return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to own it", kind: "loginFailed"}
+		return nil, http.StatusOK, launchFailure{message: "cannot open a session: no verified principal to own it", kind: errkind.LoginFailed}
 	}
 	sess := s.newSession(id, gem, owner)
 	if part != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
@@ -54,7 +55,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	if m.Kind == jsonrpc.Request && m.Method == "initialize" {
 		if sess != nil {
 			writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
-				"Invalid Request: this session is already initialized; send initialize without MCP-Session-Id to start another", "alreadyInitialized"))
+				"Invalid Request: this session is already initialized; send initialize without MCP-Session-Id to start another", errkind.AlreadyInitialized))
 			return
 		}
 		s.initialize(w, r, m)
@@ -102,20 +103,20 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		s.refuse(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
-			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", "bodyTooLarge")
+			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", errkind.BodyTooLarge)
 		return nil, false
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body too slow; dropped")
 		s.refuse(w, r, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
-			"Request Timeout: the body did not arrive in time", "readTimeout")
+			"Request Timeout: the body did not arrive in time", errkind.ReadTimeout)
 		return nil, false
 	}
 	// A malformed chunked encoding, or a client that closed halfway: the body is broken, not late.
 	s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body unreadable; refused")
 	s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-		"Bad Request: the body could not be read ("+err.Error()+")", "badBody")
+		"Bad Request: the body could not be read ("+err.Error()+")", errkind.BadBody)
 	return nil, false
 }
 
@@ -126,11 +127,11 @@ func (s *Server) noSession(w http.ResponseWriter, m jsonrpc.Message) {
 		// initialize, which is the era this server speaks.
 		writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeMethodNotFound,
 			"Method not found: server/discover is not supported; this server speaks MCP "+
-				"2025-11-25, 2025-06-18 and 2025-03-26: send initialize", "methodNotFound"))
+				"2025-11-25, 2025-06-18 and 2025-03-26: send initialize", errkind.MethodNotFound))
 		return
 	}
 	writeJSON(w, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
-		"Bad Request: MCP-Session-Id header is required; send initialize first", "sessionRequired"))
+		"Bad Request: MCP-Session-Id header is required; send initialize first", errkind.SessionRequired))
 }
 
 // isFrontEndMethod names the requests the front end answers itself, never queueing them.
@@ -151,9 +152,9 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 			limit := sess.Pending().MaxAnswer()
 			s.o.Log.Warn().Str("session", sess.ID()).Str("id", jsonrpc.Clip(string(m.ID))).Int("bytes", len(m.Raw)).Int("limit", limit).
 				Msg("client's answer to a server request over the limit; the worker was told it failed")
-			return http.StatusRequestEntityTooLarge, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
+			return http.StatusRequestEntityTooLarge, errorBodyWith(m.ID, jsonrpc.CodeInvalidRequest,
 				fmt.Sprintf("Request Entity Too Large: this answer is %d bytes; the worker takes answers of up to %d, so the request it answers has failed", len(m.Raw), limit),
-				"responseTooLarge", "limit", limit)
+				limitData{Kind: errkind.ResponseTooLarge, Limit: limit})
 		case err != nil:
 			s.o.Log.Debug().Str("session", sess.ID()).Str("id", jsonrpc.Clip(string(m.ID))).Msg("response matches no outstanding server request; ignored")
 		}
@@ -177,9 +178,9 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 		if errors.As(err, &full) {
 			s.o.Log.Warn().Str("session", sess.ID()).Int("queued", full.Count).Int64("bytes", full.Bytes).
 				Msg("notification refused: the session's queue is full")
-			return http.StatusTooManyRequests, errorBody(nil, jsonrpc.CodeServer,
-				"Too Many Requests: "+full.Error()+"; send it again once the running call has answered", "queueFull",
-				"limit", full.MaxCount, "limitBytes", full.MaxBytes)
+			return http.StatusTooManyRequests, errorBodyWith(nil, jsonrpc.CodeServer,
+				"Too Many Requests: "+full.Error()+"; send it again once the running call has answered",
+				limitsData{Kind: errkind.QueueFull, Limit: full.MaxCount, LimitBytes: full.MaxBytes})
 		}
 		return http.StatusAccepted, nil
 	}
@@ -194,7 +195,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session.Session, m jsonrpc.
 		return http.StatusOK, jsonrpc.ResultResponse(m.ID, jsonrpc.EmptyResult)
 	case "initialize":
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
-			"Invalid Request: initialize must be sent on its own, without MCP-Session-Id", "alreadyInitialized")
+			"Invalid Request: initialize must be sent on its own, without MCP-Session-Id", errkind.AlreadyInitialized)
 	}
 	target, answer := s.stateless.sessionCallTarget(ctx, sess, m)
 	if answer != nil {
@@ -243,7 +244,7 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 	}
 	if out.Err != nil && errors.Is(out.Err, session.ErrDuplicateID) {
 		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
-			"Invalid Request: a request with id "+string(m.ID)+" is already in flight on this session", "duplicateId")
+			"Invalid Request: a request with id "+string(m.ID)+" is already in flight on this session", errkind.DuplicateID)
 	}
 	var f worker.Failure
 	if out.Err != nil {
@@ -272,27 +273,27 @@ func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.O
 		switch {
 		case f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind:
 			msg += "; the worker did not stop for either break, so its session was ended"
-		case out.Stopped.Kind == "requestTimeout":
+		case out.Stopped.Kind == errkind.RequestTimeout:
 			msg += "; the session keeps serving"
 		}
-		var extra []any
+		data := stopData{Kind: out.Stopped.Kind}
 		if f.Ending != worker.NotEnded {
-			extra = []any{"ending", f.Ending.Words()}
+			data.Ending = f.Ending.Words()
 		}
-		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer, msg, out.Stopped.Kind, extra...)
+		return http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeServer, msg, data)
 	case f.Fatal:
-		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeServer,
-			"the session's worker is gone ("+f.Safe+"); initialize a new session", "sessionGone", "number", f.Number)
+		return http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeServer,
+			"the session's worker is gone ("+f.Safe+"); initialize a new session", numberData{Kind: errkind.SessionGone, Number: f.Number})
 	case out.Err != nil:
 		log().Warn().Err(out.Err).Msg("worker error; the session keeps serving")
-		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
-			"Internal error: the worker failed ("+f.Safe+"); the session keeps serving", "workerError", "number", f.Number)
+		return http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeInternalError,
+			"Internal error: the worker failed ("+f.Safe+"); the session keeps serving", numberData{Kind: errkind.WorkerError, Number: f.Number})
 	case m.Kind != jsonrpc.Request:
 		return http.StatusAccepted, nil
 	case len(out.Reply) == 0:
 		log().Warn().Msg("the worker answered a request with nothing")
 		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
-			"Internal error: the worker sent no answer", "workerError")
+			"Internal error: the worker sent no answer", errkind.WorkerError)
 	}
 	return http.StatusOK, out.Reply
 }
@@ -311,13 +312,13 @@ func (s *Server) afterNotification(sess *session.Session, m jsonrpc.Message, out
 func (s *Server) postBatch(w http.ResponseWriter, r *http.Request, sess *session.Session, msgs []jsonrpc.Message) {
 	if sess == nil {
 		writeJSON(w, http.StatusBadRequest, errorBody(nil, jsonrpc.CodeInvalidRequest,
-			"Invalid Request: a batch cannot open a session; send initialize on its own", "batchRefused"))
+			"Invalid Request: a batch cannot open a session; send initialize on its own", errkind.BatchRefused))
 		return
 	}
 	if v := sess.ProtocolVersion(); v != batchVersion {
 		writeJSON(w, http.StatusBadRequest, errorBody(nil, jsonrpc.CodeInvalidRequest,
 			"Invalid Request: JSON-RPC batches are not part of MCP "+v+" (removed after "+batchVersion+"); send one message per POST",
-			"batchRefused"))
+			errkind.BatchRefused))
 		return
 	}
 	// The answers are streamed: each member's response is written as soon as it exists, so

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -24,12 +25,12 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 	sess := sessionOf(r)
 	if sess == nil {
 		s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-			"Bad Request: MCP-Session-Id header is required to open the stream", "sessionRequired")
+			"Bad Request: MCP-Session-Id header is required to open the stream", errkind.SessionRequired)
 		return
 	}
 	if sse.Accepts(r.Header.Get("Accept")) == sse.Refuses {
 		s.refuse(w, r, http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest,
-			"Not Acceptable: GET /mcp answers text/event-stream", "notAcceptable")
+			"Not Acceptable: GET /mcp answers text/event-stream", errkind.NotAcceptable)
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
@@ -46,14 +47,14 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
 	sess := sessionOf(r)
 	if sess == nil {
 		s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-			"Bad Request: MCP-Session-Id header is required to end a session", "sessionRequired")
+			"Bad Request: MCP-Session-Id header is required to end a session", errkind.SessionRequired)
 		return
 	}
 	// The logout finishes even if the client hangs up: a half-ended session helps nobody.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
 	defer cancel()
 	if !sess.End(ctx, session.Reason{Kind: session.ReasonDeleted, Detail: "client sent DELETE"}) {
-		s.refuse(w, r, http.StatusNotFound, jsonrpc.CodeServer, "Not Found: the session has already ended", "sessionNotFound")
+		s.refuse(w, r, http.StatusNotFound, jsonrpc.CodeServer, "Not Found: the session has already ended", errkind.SessionNotFound)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

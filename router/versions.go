@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 )
 
@@ -41,7 +42,7 @@ const StatelessVersion = "2026-07-28"
 // own refusal.
 func (s *Server) byVersion(sessions, stateless, unsupported http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.single(w, r, VersionHeader, http.StatusBadRequest, "unsupportedProtocolVersion") {
+		if !s.single(w, r, VersionHeader, http.StatusBadRequest, errkind.UnsupportedProtocolVersion) {
 			return
 		}
 		switch v := r.Header.Get(VersionHeader); {
@@ -88,8 +89,7 @@ func (s *Server) postUnsupportedVersion(w http.ResponseWriter, r *http.Request) 
 // refuseVersion names the supported revisions twice: in the message for people, and as
 // data.supported for a client that picks one and retries.
 func (s *Server) refuseVersion(w http.ResponseWriter, r *http.Request, v string) {
-	data := kindData("unsupportedProtocolVersion")
-	data["supported"] = s.ProtocolVersions()
+	data := versionData{Kind: errkind.UnsupportedProtocolVersion, Supported: s.ProtocolVersions()}
 	s.refuseWith(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
 		"Bad Request: unsupported MCP-Protocol-Version "+quote(v)+"; this server supports "+strings.Join(s.versions, ", "),
 		data)
@@ -98,9 +98,9 @@ func (s *Server) refuseVersion(w http.ResponseWriter, r *http.Request, v string)
 // refuseStatelessVersion answers a request whose _meta names a revision this server does not
 // speak: the revision's UnsupportedProtocolVersionError, listing what it does speak.
 func (s *Server) refuseStatelessVersion(w http.ResponseWriter, m jsonrpc.Message, requested string) {
-	writeJSON(w, http.StatusBadRequest, errorBody(m.ID, codeUnsupportedProtocolVerion,
+	writeJSON(w, http.StatusBadRequest, errorBodyWith(m.ID, codeUnsupportedProtocolVersion,
 		"Unsupported protocol version "+quote(jsonrpc.Clip(requested))+"; this server speaks "+strings.Join(s.versions, ", "),
-		"unsupportedProtocolVersion", "supported", s.ProtocolVersions(), "requested", requested))
+		versionData{Kind: errkind.UnsupportedProtocolVersion, Requested: requested, Supported: s.ProtocolVersions()}))
 }
 
 // metaVersion reads params._meta's protocol version of a request, "" when it has none.

@@ -3,6 +3,8 @@ package worker
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 // refusal is the error object of a contract answer that says {"ok":false,...}.
@@ -56,7 +58,7 @@ func ParseGrantAnswer(answer []byte) (Grant, error) {
 	case !reply.OK && reply.Error != nil:
 		return Grant{}, &GrantError{Kind: reply.Error.Kind, Message: reply.Error.Message}
 	case !reply.OK || reply.Grant == nil:
-		return Grant{}, &GrantError{Kind: "badGrant", Message: "the worker answered no grant"}
+		return Grant{}, &GrantError{Kind: errkind.BadGrant, Message: "the worker answered no grant"}
 	}
 	return *reply.Grant, nil
 }

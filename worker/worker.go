@@ -22,6 +22,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 // ContractVersion is the version of docs/worker-contract.md this package speaks. It is
@@ -87,7 +89,7 @@ type Grant struct {
 
 // NotGrantedKind is the data.kind of the worker's error for a tool that exists in the
 // surface but outside the session's grant; data.toolset names the toolset that would cover it.
-const NotGrantedKind = "toolNotGranted"
+const NotGrantedKind = errkind.ToolNotGranted
 
 // Granter is a Gem whose grant can change between calls (the contract's mcpGrant: entry):
 // the same session is offered more after a step-up, less after a narrower token, and nothing

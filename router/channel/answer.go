@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -485,7 +486,7 @@ func (e *Endpoint) Resume(w http.ResponseWriter, r *http.Request) bool {
 		_ = sse.WriteBounded(w, jsonrpc.ErrorResponse(nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
 			Message: "Conflict: Last-Event-ID " + last + " names a response stream that holds nothing more to replay " +
 				"(its response was delivered, or held longer than the resume window); open the standalone stream without it",
-			Data: map[string]any{"kind": "streamNotResumable"}}), 0)
+			Data: map[string]any{"kind": errkind.StreamNotResumable}}), 0)
 		return true
 	}
 	a.serveResume(w, r, id.Seq)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 )
@@ -267,26 +268,26 @@ func (c *conn) handle(raw []byte, remote string) {
 		return
 	}
 	if b == nil {
-		c.answerError(env.ID, "callEnded", "the call this request belongs to is not running (or the frame named none)")
+		c.answerError(env.ID, errkind.CallEnded, "the call this request belongs to is not running (or the frame named none)")
 		return
 	}
 	select {
 	case c.asks <- struct{}{}:
 	default:
-		c.answerError(env.ID, "tooManyRequests", "too many requests to the client are outstanding on this connection")
+		c.answerError(env.ID, errkind.TooManyRequests, "too many requests to the client are outstanding on this connection")
 		return
 	}
 	relay := c.ep.currentRelay()
 	if relay.Pending == nil {
 		<-c.asks
-		c.answerError(env.ID, "noClient", "the session is not ready to ask its client anything")
+		c.answerError(env.ID, errkind.NoClient, "the session is not ready to ask its client anything")
 		return
 	}
 	// Written now, in frame order, so the request follows every notification sent before it.
 	p := relay.Pending.Start(*env.Method)
 	if err := b.stream.Message(withID(f.Message, p.ID)); err != nil && !errors.Is(err, ErrStreamCut) {
 		<-c.asks
-		c.answerError(env.ID, "noStream", "the client's response stream cannot carry the request: "+err.Error())
+		c.answerError(env.ID, errkind.NoStream, "the client's response stream cannot carry the request: "+err.Error())
 		return
 	}
 	go c.await(env.ID, p, b)
@@ -322,18 +323,18 @@ func (c *conn) await(workerID json.RawMessage, p *pending.Call, b *boundCall) {
 		answer, err := p.Result()
 		switch {
 		case errors.Is(err, pending.ErrTimeout):
-			c.answerError(workerID, "timeout", "the client did not answer in time")
+			c.answerError(workerID, errkind.Timeout, "the client did not answer in time")
 		case errors.Is(err, pending.ErrAnswerTooLarge):
-			c.answerError(workerID, "answerTooLarge", "the client's answer was larger than the channel's frame limit; it was refused")
+			c.answerError(workerID, errkind.AnswerTooLarge, "the client's answer was larger than the channel's frame limit; it was refused")
 		case err != nil:
-			c.answerError(workerID, "sessionEnded", "the session ended before the client answered")
+			c.answerError(workerID, errkind.SessionEnded, "the session ended before the client answered")
 		default:
 			c.answer(withID(answer, workerID))
 		}
 	case <-b.done:
-		c.answerError(workerID, "callEnded", "the call ended before the client answered")
+		c.answerError(workerID, errkind.CallEnded, "the call ended before the client answered")
 	case <-c.ep.done:
-		c.answerError(workerID, "sessionEnded", "the session ended before the client answered")
+		c.answerError(workerID, errkind.SessionEnded, "the session ended before the client answered")
 	}
 }
 
@@ -356,7 +357,7 @@ func (c *conn) answer(msg []byte) {
 			Message json.RawMessage `json:"message"`
 		}{jsonrpc.ErrorResponse(env.ID, &jsonrpc.Error{Code: jsonrpc.CodeServer,
 			Message: "the client's answer was larger than the channel's frame limit; it was refused",
-			Data:    map[string]any{"kind": "answerTooLarge"}})})
+			Data:    map[string]any{"kind": errkind.AnswerTooLarge}})})
 	}
 	if err := c.write(payload); err != nil {
 		c.hub.refuse(RefusedUnreadAnswer, c.nc.RemoteAddr().String(), err)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 // Defaults of the channel's limits. They are mechanism, written down in the worker contract,
@@ -52,7 +54,7 @@ const (
 	RefusedNoHello       = "noHello"
 	RefusedBadHello      = "badHello"
 	RefusedBadSecret     = "badSecret"
-	RefusedSessionEnded  = "sessionEnded"
+	RefusedSessionEnded  = errkind.SessionEnded
 	RefusedTooManyConns  = "tooManyConnections"
 	RefusedFrameTooLarge = "frameTooLarge"
 	RefusedBadFrame      = "badFrame"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -32,13 +33,13 @@ func (s *Stop) Error() string { return s.Kind + ": " + s.Reason }
 // Causes the front end itself gives. The lifetime policy may end a call with a Stop of its own.
 var (
 	// ErrCancelled: the client sent notifications/cancelled; the call gets no response.
-	ErrCancelled = &Stop{Kind: "cancelled", Reason: "the client cancelled the request"}
+	ErrCancelled = &Stop{Kind: errkind.Cancelled, Reason: "the client cancelled the request"}
 	// ErrSessionEnded: the session ended (DELETE, reaped, gem died) while the call waited or ran.
-	ErrSessionEnded = &Stop{Kind: "sessionGone", Reason: "the session ended; initialize a new one"}
+	ErrSessionEnded = &Stop{Kind: errkind.SessionGone, Reason: "the session ended; initialize a new one"}
 	// ErrShuttingDown: the server is stopping.
-	ErrShuttingDown = &Stop{Kind: "shuttingDown", Reason: "the server is shutting down; initialize a new session when it is back"}
+	ErrShuttingDown = &Stop{Kind: errkind.ShuttingDown, Reason: "the server is shutting down; initialize a new session when it is back"}
 	// ErrClientGone: the HTTP request went away while the call was still queued; it never ran.
-	ErrClientGone = &Stop{Kind: "clientGone", Reason: "the client went away before the call started"}
+	ErrClientGone = &Stop{Kind: errkind.ClientGone, Reason: "the client went away before the call started"}
 )
 
 // Default bounds on a session's queued notifications (Options).
@@ -548,7 +549,7 @@ func stopOf(ctx context.Context) *Stop {
 }
 
 func requestTimeout(d time.Duration) *Stop {
-	return &Stop{Kind: "requestTimeout",
+	return &Stop{Kind: errkind.RequestTimeout,
 		Reason: "the request ran longer than MCP_REQUEST_TIMEOUT (" + d.String() + ") and was ended"}
 }
 
