@@ -117,6 +117,7 @@ objectSchema: aDictionary
 category: 'structured content'
 classmethod: McpDebugger
 type: aType description: aString
+  "A property schema of the debugging tools' output."
   ^Dictionary new
     at: 'type' put: aType;
     at: 'description' put: aString;
@@ -125,6 +126,7 @@ type: aType description: aString
 category: 'structured content'
 classmethod: McpDebugger
 enum: anArray description: aString
+  "A string property schema limited to the values of anArray."
   ^(self type: 'string' description: aString)
     at: 'enum' put: anArray;
     yourself
@@ -151,6 +153,7 @@ checkRoom
 category: 'runs'
 method: McpDebugger
 handlesJoined
+  "The handles of the kept runs, sorted, for a message about them."
   | stream |
   stream := WriteStream on: String new.
   (entries keys asSortedCollection: [:a :b | a <= b]) do: [:each | stream nextPutAll: each]
@@ -191,6 +194,7 @@ forget: aHandle because: aReason
 category: 'runs'
 method: McpDebugger
 abandon: aHandle
+  "debug_abandon: terminate the run (its ensure: blocks run) and forget its handle, saying why."
   | entry |
   entry := self entryAt: aHandle.
   (entry at: 1) terminate.
@@ -219,16 +223,19 @@ idleMs
 category: 'runs'
 method: McpDebugger
 setIdleMs: anInteger
+  "How long a run may stay untouched before it is terminated; the tests shorten it."
   idleLimit := anInteger
 %
 category: 'runs'
 method: McpDebugger
 handles
+  "The handles of the kept runs, sorted."
   ^entries keys asSortedCollection: [:a :b | a <= b]
 %
 category: 'private'
 method: McpDebugger
 now
+  "The clock the idle limit is measured by, in milliseconds."
   ^System _timeMs
 %
 category: 'private'
@@ -263,6 +270,7 @@ stopOf: aRun
 category: 'answers'
 method: McpDebugger
 endingOf: aRun subject: aSubjectArray
+  "How a run ended, as text: its value, a passed test, or the error it was resumed past."
   aRun state == #finished ifTrue: [
     ^(aSubjectArray at: 1) isNil
       ifTrue: ['ended: its value is ' , (McpStackReport new printed: aRun result)]
@@ -273,6 +281,8 @@ endingOf: aRun subject: aSubjectArray
 category: 'answers'
 method: McpDebugger
 reportOf: anEntry
+  "The stack report of a kept run, ending at its subject (the test and selector, or nil for
+   code)."
   | subject |
   subject := anEntry at: 2.
   ^McpStackReport of: (anEntry at: 1) endingAt: (subject at: 1) selector: (subject at: 2)
@@ -328,6 +338,8 @@ evaluate: aString at: aLevel of: aRun
 category: 'frames'
 method: McpDebugger
 setTemp: aName to: aValue at: aLevel of: aRun
+  "Store aValue in the argument or temporary aName of the frame at aLevel; an unknown name is
+   invalidParams."
   | names index |
   names := (aRun process _frameContentsAt: aLevel) at: 9.
   index := names indexOf: aName asSymbol.
@@ -415,6 +427,7 @@ breakpointEntries
 category: 'breakpoints'
 method: McpDebugger
 labelOf: aMethod
+  "Foo>>bar for a compiled method."
   ^aMethod inClass name asString , '>>' , aMethod selector asString
 %
 category: 'breakpoints'
@@ -429,6 +442,7 @@ lineOf: anOffset in: aString
 category: 'breakpoints'
 method: McpDebugger
 linesWithStepPointsOf: aMethod
+  "The source lines of aMethod that hold a step point, where a breakpoint can go."
   | lines stream |
   lines := (aMethod _sourceOffsets collect: [:each | self lineOf: each in: aMethod sourceString]) asSet
     asSortedCollection: [:a :b | a <= b].
@@ -439,12 +453,15 @@ linesWithStepPointsOf: aMethod
 category: 'breakpoints'
 method: McpDebugger
 clearAllBreakpoints
+  "Clear every breakpoint this session set."
   breakpoints do: [:each | (each at: 1) clearBreakAtStepPoint: (each at: 2)].
   breakpoints := OrderedCollection new
 %
 category: 'structured content'
 method: McpDebugger
 stoppedAnswerOf: aRun handle: aHandle report: aReport
+  "The structured answer for a run that stopped: its frames, and whether at an exception or at a
+   breakpoint or step."
   | fields |
   fields := Dictionary new
     at: 'process' put: aHandle;
@@ -459,6 +476,7 @@ stoppedAnswerOf: aRun handle: aHandle report: aReport
 category: 'structured content'
 method: McpDebugger
 endedAnswerOf: aRun subject: aSubjectArray handle: aHandleOrNil
+  "The structured answer for a run that ended: with an error, a passed test or a value."
   | fields |
   fields := Dictionary new at: 'state' put: 'ended'; yourself.
   aHandleOrNil isNil ifFalse: [fields at: 'process' put: aHandleOrNil].

@@ -135,6 +135,7 @@ answerOf: aDebugger lines: aCollection
 category: 'structured content'
 method: McpExecutionToolset
 answerValue: aString
+  "The answer of a tool that answers one printed value: as text, and as structured content."
   self noteStructured: (Dictionary new at: 'value' put: aString; yourself).
   ^aString
 %

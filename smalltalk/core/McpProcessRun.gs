@@ -58,6 +58,8 @@ stoppingExceptions
 category: 'initialization'
 method: McpProcessRun
 setBlock: aBlock bounds: aCollection
+  "A run of aBlock not started yet; its report ends before the frames of the objects in
+   aCollection and of the run itself."
   block := aBlock.
   bounds := aCollection asArray , (Array with: self).
   stopsAtBreakpoints := false.
@@ -120,6 +122,8 @@ resumeRun
 category: 'debugging'
 method: McpProcessRun
 resumeRunStepping: aKindOrNil
+  "Resume a stopped run and wait until it stops again or ends; aKindOrNil is the step it makes,
+   nil for a plain resume."
   state == #stopped ifFalse: [^self].
   stepping := aKindOrNil.
   state := #running.
@@ -169,11 +173,13 @@ terminate
 category: 'accessing'
 method: McpProcessRun
 bounds
+  "The objects whose frames end a report of this run."
   ^bounds
 %
 category: 'accessing'
 method: McpProcessRun
 exception
+  "The exception the run stopped at or ended with, or nil."
   ^exception
 %
 category: 'accessing'
@@ -189,10 +195,12 @@ process
 category: 'accessing'
 method: McpProcessRun
 result
+  "The value of the block when the run finished."
   ^result
 %
 category: 'accessing'
 method: McpProcessRun
 state
+  "new, running, stopped, finished or failed."
   ^state
 %

@@ -67,6 +67,8 @@ explainRunOf: aSelector in: aClass
 category: 'running'
 method: McpTestingToolset
 explanationOf: aStoppedRun report: aStackReport
+  "Why a test stopped: failure or error, the exception, the frames and the lines under its
+   headline."
   | ex explanation |
   ex := aStoppedRun exception.
   explanation := Dictionary new.
@@ -120,6 +122,8 @@ problemLines: aSortedLineArray explained: aDictionary of: aProblemCount
 category: 'tools'
 method: McpTestingToolset
 describeTestFailure: args
+  "describe_test_failure: runs the one test alone, stopped where it failed; a test that passes
+   alone says so."
   | cls sel explanation label lines |
   cls := self testClassNamed: (args at: 'className').
   sel := self testSelector: (args at: 'selector') in: cls.
@@ -159,6 +163,7 @@ labelOf: aTestCaseOrString
 category: 'tools'
 method: McpTestingToolset
 listFailingTests: args
+  "list_failing_tests: runs the classes and lists only what failed or erred, with the totals."
   | classes lines totals done problems |
   classes := self classesToRun: args.
   lines := OrderedCollection new.
@@ -179,6 +184,7 @@ listFailingTests: args
 category: 'running'
 method: McpTestingToolset
 add: aTestResult to: aCountArray
+  "Add a result's run, passed, failed and error counts to aCountArray, in that order."
   aCountArray at: 1 put: (aCountArray at: 1) + aTestResult runCount.
   aCountArray at: 2 put: (aCountArray at: 2) + aTestResult passedCount.
   aCountArray at: 3 put: (aCountArray at: 3) + aTestResult failureCount.
@@ -202,6 +208,7 @@ classesToRun: args
 category: 'tools'
 method: McpTestingToolset
 listTestClasses: args
+  "list_test_classes: every TestCase subclass, abstract ones marked, sorted and paged."
   | rows |
   rows := (ClassOrganizer new allSubclassesOf: self testCaseClass) collect: [:cls |
     cls name asString , (cls isAbstract ifTrue: ['  (abstract)'] ifFalse: [''])
@@ -233,6 +240,7 @@ problemsOf: aTestResult
 category: 'structured content'
 method: McpTestingToolset
 problem: aTest kind: aKind
+  "One failed or erred test in the structured content."
   ^Dictionary new
     at: 'test' put: (self labelOf: aTest);
     at: 'kind' put: aKind;
@@ -335,6 +343,7 @@ outcomeOf: aTestResult label: aLabel
 category: 'tools'
 method: McpTestingToolset
 runTestMethod: args
+  "run_test_method: runs the one test and explains a failure or error."
   | cls sel result problems lines |
   cls := self testClassNamed: (args at: 'className').
   sel := self testSelector: (args at: 'selector') in: cls.
@@ -366,12 +375,14 @@ reportProgress: done of: total about: aLabel
 category: 'running'
 method: McpTestingToolset
 summaryLabel: aLabel counts: aCountArray
+  "The summary line: N run, N passed, N failed, N errors."
   ^aLabel , ': ' , (aCountArray at: 1) printString , ' run, ' , (aCountArray at: 2) printString
     , ' passed, ' , (aCountArray at: 3) printString , ' failed, ' , (self count: (aCountArray at: 4) of: 'errors')
 %
 category: 'running'
 method: McpTestingToolset
 summaryOf: aTestResult label: aLabel
+  "The summary line of one result."
   ^self summaryLabel: aLabel counts: (self add: aTestResult to: ({0. 0. 0. 0}))
 %
 category: 'lookup'
@@ -387,6 +398,7 @@ testCaseClass
 category: 'lookup'
 method: McpTestingToolset
 testClassNamed: aName
+  "The TestCase subclass aName, or notFound with the closest test class names."
   ^(self testClassOrNilNamed: aName) ifNil: [
     self signalNotFound: 'no TestCase subclass named ' , aName , '; nothing was run'
       suggesting: (self suggestionsFor: aName
@@ -395,6 +407,7 @@ testClassNamed: aName
 category: 'lookup'
 method: McpTestingToolset
 testClassOrNilNamed: aName
+  "The TestCase subclass aName in the symbol list of this user, or nil."
   | cls |
   cls := System myUserProfile objectNamed: aName asString asSymbol.
   ^((cls isKindOf: Behavior) and: [cls inheritsFrom: self testCaseClass]) ifTrue: [cls] ifFalse: [nil]
