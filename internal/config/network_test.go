@@ -135,7 +135,7 @@ func TestTheDefaultSurfaceIsMcpServersDefaultToolsetNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := regexp.MustCompile(`(?s)classmethod: McpServer\ndefaultToolsetNames\n\s*\^#\((.*?)\)\n%`).FindSubmatch(src)
+	body := regexp.MustCompile(`(?s)classmethod: McpServer\ndefaultToolsetNames\n(?:\s*"[^"]*"\n)?\s*\^#\((.*?)\)\n%`).FindSubmatch(src)
 	if body == nil {
 		t.Fatal("McpServer class >> defaultToolsetNames not found")
 	}
