@@ -337,7 +337,7 @@ describePythonClass: args
     add: '__bases__: ' , (self commaList: (self askPython: '[b.__name__ for b in _mcp_obj.__bases__]' with: cls));
     add: '__mro__: ' , (self commaList: (self askPython: '[c.__name__ for c in _mcp_obj.__mro__]' with: cls));
     add: '__slots__: ' , (self slotsTextOf: cls);
-    add: 'class attributes: ' , (self commaList: (self askPython: self classAttributesQuery with: cls));
+    add: 'class attributes: ' , (self commaList: (self classAttributesOf: cls));
     add: 'methods: ' , (self commaList: ((self methodTriplesOf: cls) collect: [:each | each at: 1])).
   ^self linesFrom: lines
 %
@@ -613,8 +613,18 @@ storageBaseOf: aPythonClass
 %
 category: 'classes'
 method: McpGrailToolset
-classAttributesQuery
-  ^'[n for n, v in vars(_mcp_obj).items() if not callable(v) and not n.startswith("__")]'
+classAttributesOf: aPythonClass
+  "The class attributes its body declares: Grail keeps each as a class-instance variable of the
+   class (a slot on its metaclass, with a getter and a setter), so they are the class side's own
+   instVarNames, less Grail's own ___name___ slots."
+  ^(aPythonClass class instVarNames collect: [:each | each asString])
+    reject: [:each | self isGrailInternalName: each]
+%
+category: 'classes'
+method: McpGrailToolset
+isGrailInternalName: aName
+  "Grail names its own slots with three underscores each side; a Python dunder has two."
+  ^aName size > 6 and: [(self string: aName startsWith: '___') and: [self string: aName endsWith: '___']]
 %
 category: 'classes'
 method: McpGrailToolset

@@ -19,7 +19,7 @@ has (the checkout importlib grailDir: named, sys.modules, sys.stdout and sys.std
 to the programs McpGrailToolset and its suites evaluate, nothing more. Two kinds of program:
 
 - the toolset''s own one-line questions (import a module, getattr, repr, __code__, __file__,
-  inspect.signature, swapping sys.stdout and sys.stderr for buffers, formatting a traceback),
+  swapping sys.stdout and sys.stderr for buffers, formatting a traceback),
   each answered from a table keyed by its exact text;
 - a few statements of user code, separated by ''; '': print(X), warnings.warn(''text''),
   NAME = EXPR, and the expressions INT, ''STR'', NAME, A + B, A * B, A / B.
@@ -123,9 +123,6 @@ importlib.import_module(_mcp_obj)' put: #importModule:;
     at: '[b.__name__ for b in _mcp_obj.__bases__]' put: #bases:;
     at: '[c.__name__ for c in _mcp_obj.__mro__]' put: #mro:;
     at: 'getattr(_mcp_obj, "__slots__", None)' put: #slots:;
-    at: '[n for n, v in vars(_mcp_obj).items() if not callable(v) and not n.startswith("__")]' put: #classAttributes:;
-    at: 'import inspect
-[(n, str(inspect.signature(f)), f.__code__.co_firstlineno) for n, f in vars(_mcp_obj).items() if inspect.isfunction(f)]' put: #methodSignatures:;
     at: 'import sys
 sys.modules[_mcp_obj.__module__]' put: #moduleOfClass:;
     at: '_mcp_obj.__file__' put: #file:;
@@ -209,22 +206,6 @@ category: 'programs'
 method: GrailDoublePython
 slots: aScope
   ^nil
-%
-category: 'programs'
-method: GrailDoublePython
-classAttributes: aScope
-  ^#('limit')
-%
-category: 'programs'
-method: GrailDoublePython
-methodSignatures: aScope
-  | out |
-  self requireStdlib: 'inspect'.
-  out := OrderedCollection new.
-  (self attributesOf: (aScope at: #'_mcp_obj')) keysAndValuesDo: [:key :value |
-    ((value isKindOf: GrailDoublePyObject) and: [value isFunction]) ifTrue: [
-      out add: (Array with: key with: value signature with: value line)]].
-  ^out asArray
 %
 category: 'programs'
 method: GrailDoublePython

@@ -5,7 +5,7 @@ doit
 OrderedCollection subclass: 'GrailDoubleStack'
   instVarNames: #( )
   classVars: #()
-  classInstVars: #()
+  classInstVars: #( limit)
   poolDictionaries: #()
   inDictionary: GrailDouble
   options: #()
