@@ -103,7 +103,7 @@ func call(id any, tool, args string) string { return mcptest.ToolCall(id, tool, 
 
 func wantStatus(t *testing.T, r reply, status int) { t.Helper(); mcptest.WantStatus(t, r, status) }
 
-func wantError(t *testing.T, r reply, status, code int, kind string) {
+func wantError(t *testing.T, r reply, status, code int, kind string) bool {
 	t.Helper()
-	mcptest.WantError(t, r, status, code, kind)
+	return mcptest.WantError(t, r, status, code, kind)
 }

@@ -310,20 +310,29 @@ func WantStatus(t testing.TB, a Answer, status int) {
 	}
 }
 
-// WantError fails the test unless the answer has status and is the JSON-RPC error code with
-// data.kind kind ("" takes any).
-func WantError(t testing.TB, a Answer, status, code int, kind string) {
+// WantError reports each way the answer differs from status and the JSON-RPC error code with
+// data.kind kind ("" takes any), and answers whether it matched. A wrong status, code or kind
+// lets the test go on, so one run shows every difference and every case of a table; only an
+// answer with no error object ends the test, because callers go on to read that object.
+func WantError(t testing.TB, a Answer, status, code int, kind string) bool {
 	t.Helper()
-	WantStatus(t, a, status)
+	ok := true
+	if a.Status != status {
+		t.Errorf("status %d, want %d; body %s", a.Status, status, a.Body)
+		ok = false
+	}
 	if a.RPC.Error == nil {
 		t.Fatalf("want a JSON-RPC error %d, got %s", code, a.Body)
 	}
 	if a.RPC.Error.Code != code {
-		t.Fatalf("error code %d, want %d; body %s", a.RPC.Error.Code, code, a.Body)
+		t.Errorf("error code %d, want %d; body %s", a.RPC.Error.Code, code, a.Body)
+		ok = false
 	}
 	if kind != "" && a.RPC.Kind() != kind {
-		t.Fatalf("data.kind %q, want %q; body %s", a.RPC.Kind(), kind, a.Body)
+		t.Errorf("data.kind %q, want %q; body %s", a.RPC.Kind(), kind, a.Body)
+		ok = false
 	}
+	return ok
 }
 
 // readEventResponse reads an SSE response stream up to the first event carrying a JSON-RPC

@@ -2,9 +2,11 @@ package mcptest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -96,5 +98,52 @@ func TestClientStreamOpensGETWithLastEventIDAndDeleteEndsTheSession(t *testing.T
 	}
 	if code, err := c.Delete(context.Background(), "s2"); err != nil || code != http.StatusNoContent {
 		t.Fatalf("DELETE: %d, %v", code, err)
+	}
+}
+
+// recorder is a testing.TB that keeps what a helper reports; Fatalf ends the goroutine, as
+// testing's does.
+type recorder struct {
+	testing.TB
+	errors, fatals []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.fatals = append(r.fatals, fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
+
+func TestWantError(t *testing.T) {
+	refused := Answer{Status: http.StatusBadRequest, Body: []byte("{}"),
+		RPC: RPC{Error: &Error{Code: -32600, Data: map[string]any{"kind": "batchRefused"}}}}
+	for _, c := range []struct {
+		name           string
+		a              Answer
+		wantOK         bool
+		errors, fatals int
+	}{
+		{"the wanted error", refused, true, 0, 0},
+		{"status, code and kind all differ", Answer{Status: http.StatusOK, Body: []byte("{}"),
+			RPC: RPC{Error: &Error{Code: -32001, Data: map[string]any{"kind": "sessionLimit"}}}}, false, 3, 0},
+		{"no error object", Answer{Status: http.StatusBadRequest, Body: []byte("{}"), RPC: RPC{Result: []byte("{}")}}, false, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &recorder{}
+			ok := false
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				ok = WantError(r, c.a, http.StatusBadRequest, -32600, "batchRefused")
+			}()
+			<-done
+			if ok != c.wantOK || len(r.errors) != c.errors || len(r.fatals) != c.fatals {
+				t.Errorf("answered %v with errors %q and fatals %q: want %v, %d errors, %d fatals",
+					ok, r.errors, r.fatals, c.wantOK, c.errors, c.fatals)
+			}
+		})
 	}
 }

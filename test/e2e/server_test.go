@@ -135,7 +135,7 @@ func wantStatus(t *testing.T, a answer, status int) {
 	mcptest.WantStatus(t, a.Answer, status)
 }
 
-func wantError(t *testing.T, a answer, status, code int, kind string) {
+func wantError(t *testing.T, a answer, status, code int, kind string) bool {
 	t.Helper()
-	mcptest.WantError(t, a.Answer, status, code, kind)
+	return mcptest.WantError(t, a.Answer, status, code, kind)
 }
