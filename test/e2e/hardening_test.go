@@ -105,9 +105,17 @@ func TestAnAnswerNobodyReadsIsDroppedAtItsWriteDeadline(t *testing.T) {
 	if _, err := io.WriteString(c, rawPost(sid, "2025-11-25", call(9, "big", `{"n":`+strconv.Itoa(size)+`}`))); err != nil {
 		t.Fatal(err)
 	}
-	// The client reads nothing for longer than the write deadline (5 s), then looks.
+	// The gem takes a while to produce 64 MiB on a loaded machine, so the write deadline can only
+	// start counting once the answer is on its way: wait for its first byte, then read nothing for
+	// longer than the write deadline (5 s), then look.
+	first := make([]byte, 1)
+	_ = c.SetReadDeadline(time.Now().Add(90 * time.Second))
+	if _, err := io.ReadFull(c, first); err != nil {
+		t.Fatalf("no byte of the answer within 90 s: %v", err)
+	}
 	time.Sleep(12 * time.Second)
 	n, closed := drained(c, 20*time.Second)
+	n++
 	if !closed || n >= size {
 		t.Fatalf("after 12 s unread the client still got %d of %d bytes (closed: %v): the server held the answer", n, size, closed)
 	}
