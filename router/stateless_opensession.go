@@ -200,7 +200,7 @@ func (s *statelessServer) closeSession(ctx context.Context, id json.RawMessage, 
 		return unknownSessionReply(id, ToolCloseSession)
 	}
 	uncommitted := s.heldWork(ctx, sess)
-	sess.End(context.WithoutCancel(ctx), session.Reason{Kind: errkind.SessionClosed, Detail: "closed by its client with close_session" + discardWords(uncommitted)})
+	sess.End(context.WithoutCancel(ctx), session.Reason{Kind: session.ReasonClosed, Detail: "closed by its client with close_session" + discardWords(uncommitted)})
 	text := "Closed GemStone session " + rt.handle + "."
 	switch uncommitted {
 	case workHeld:
@@ -394,7 +394,7 @@ func (s *statelessServer) yieldIdleHandle(ctx context.Context) bool {
 	idle := time.Since(victim.LastActivity()).Round(time.Second)
 	s.o.Log.Warn().Str("session", victim.ID()).Dur("idle", idle).Bool("uncommitted", work == workHeld).
 		Msg("a GemStone session idle past MCP_HANDLE_YIELD gave its login to a newcomer at the session limit" + discardWords(work))
-	return victim.End(context.WithoutCancel(ctx), session.Reason{Kind: errkind.YieldedToNewcomer,
+	return victim.End(context.WithoutCancel(ctx), session.Reason{Kind: session.ReasonYielded,
 		Detail: "idle for " + idle.String() + " while a new login found every slot taken" + discardWords(work)})
 }
 

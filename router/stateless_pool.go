@@ -133,7 +133,7 @@ func (p *statelessPool) acquire(ctx context.Context) (*session.Session, error) {
 				gone := p.idle[victim].sess
 				p.idle = append(p.idle[:victim], p.idle[victim+1:]...)
 				p.mu.Unlock()
-				gone.End(context.Background(), session.Reason{Kind: "poolEvicted", Detail: "a stateless gem of another principal was needed"})
+				gone.End(context.Background(), session.Reason{Kind: session.ReasonPoolEvicted, Detail: "a stateless gem of another principal was needed"})
 				continue
 			}
 			dwellEnds = time.After(soonest)
@@ -162,7 +162,7 @@ func (p *statelessPool) yieldIdle() bool {
 	p.idle = p.idle[1:]
 	p.mu.Unlock()
 	p.s.o.Log.Info().Str("session", victim.ID()).Msg("an idle stateless pool gem gave its login slot to a new session")
-	return victim.End(context.Background(), session.Reason{Kind: "poolYielded", Detail: "its slot was needed by a new session"})
+	return victim.End(context.Background(), session.Reason{Kind: session.ReasonPoolYielded, Detail: "its slot was needed by a new session"})
 }
 
 func (p *statelessPool) signalLocked() {

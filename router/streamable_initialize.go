@@ -56,7 +56,7 @@ func (s *Server) initialize(w http.ResponseWriter, r *http.Request, m jsonrpc.Me
 	if r.Context().Err() != nil {
 		// The client left before it could learn the session id: nobody can ever use the
 		// session, so its gem goes now rather than waiting to be reaped.
-		sess.End(context.Background(), session.Reason{Kind: errkind.ClientGone, Detail: "the client left during initialize"})
+		sess.End(context.Background(), session.Reason{Kind: session.ReasonClientGone, Detail: "the client left during initialize"})
 		return
 	}
 	sess.SetProtocolVersion(s.negotiated(m, out.Reply))

@@ -87,13 +87,8 @@ const (
 	SubscriptionTooLarge  = "subscriptionTooLarge"
 )
 
-// Tool errors of the front end's own tools (open_session, close_session, a call naming a
-// session).
-const (
-	UnknownSession    = "unknownSession"
-	SessionClosed     = "sessionClosed"
-	YieldedToNewcomer = "yieldedToNewcomer"
-)
+// The tool error of a call naming a session the caller does not hold (open_session's handle).
+const UnknownSession = "unknownSession"
 
 // The worker-to-router channel: a POST stream that cannot be resumed, an answer too large
 // for a frame, and the router's errors answering a worker's request to its client.

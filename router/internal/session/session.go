@@ -65,6 +65,16 @@ const (
 	ReasonGemDied    = "gemDied"
 	ReasonShutdown   = "shutdown"
 	ReasonInitFailed = "initializeFailed"
+	// ReasonClientGone: the client left during initialize.
+	ReasonClientGone = "clientGone"
+	// ReasonClosed: close_session ended an open_session gem.
+	ReasonClosed = "sessionClosed"
+	// ReasonYielded: an idle open_session gem gave its slot to a newcomer (MCP_HANDLE_YIELD).
+	ReasonYielded = "yieldedToNewcomer"
+	// ReasonPoolEvicted: a pool gem was logged out for a gem of another principal.
+	ReasonPoolEvicted = "poolEvicted"
+	// ReasonPoolYielded: an idle pool gem gave its slot to a new session.
+	ReasonPoolYielded = "poolYielded"
 )
 
 // Options configure a Session.
