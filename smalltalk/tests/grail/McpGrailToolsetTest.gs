@@ -19,7 +19,8 @@ run-unit-tests.sh runs it). needsGrail and needsNetldi are true, so the model sk
 there it has only the test double, which is what McpGrailToolsetDoubleTest exercises. Each test
 checks a fact the toolset and the double both assume about Grail: that a Python multiplication
 compiles to ___binOpMul___:, that Python exceptions are outside Error and come back as pythonError,
-the selector rule importlib publishes, that pythonClasses answers classes, and that
+the selector rule importlib publishes, that pythonClasses answers classes, that a method that is
+not Python publishes no positions, that a signature spec renders as inspect writes it, and that
 run_python_tests runs a Grail test class in a gem of its own and reports its memory. No test
 here has run: no Grail image was available where it was written.'
 %
@@ -71,6 +72,24 @@ testGrailDecodesSelectorsAsTheToolsetAssumes
   self assert: (importlib pythonNameOfSelector: #'copyfile:_:') = 'copyfile'.
   self assert: (importlib pythonNameOfSelector: #'_copyfile:kw:') = 'copyfile'.
   self assert: (importlib pythonNameOfSelector: #'at:put:') isNil
+%
+category: 'tests'
+method: McpGrailToolsetTest
+testAMethodThatIsNotPythonPublishesNoPositions
+  "find_python_senders reads a method's lines from these positions and gives line ? without them."
+  self assert: (BaseException pythonPositionsForMethod: (Object compiledMethodAt: #printString environmentId: 0)) isEmpty.
+  self assert: (BaseException pythonPositionsForMethod: nil) isEmpty
+%
+category: 'tests'
+method: McpGrailToolsetTest
+testASignatureIsRenderedFromASpecAsInspectWritesIt
+  "The kinds index POSITIONAL_ONLY .. VAR_KEYWORD, as Grail's inspect reads
+   ___methodSignatureTable___ entries."
+  | toolset |
+  toolset := McpGrailToolset server: server options: Dictionary new.
+  self assert: (toolset signatureFrom: #(#('a' 0) #('b' 1 '2') #('rest' 2) #('key' 3 'None') #('opts' 4))
+      receiver: 'self')
+    = '(self, a, /, b=2, *rest, key=None, **opts)'
 %
 category: 'tests'
 method: McpGrailToolsetTest

@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'GrailDoublePyObject'
-  instVarNames: #( kind name file line signature attributes committed)
+  instVarNames: #( kind name file line attributes committed)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -16,8 +16,8 @@ doit
 GrailDoublePyObject comment: 
 'TEST DOUBLE of a Python module, function or code object as Grail holds one, for
 GrailDoublePython: a kind (#module, #function or #code), a name, the .py it came from, for a
-function or code object the line its def starts at (co_firstlineno) and for a function its
-signature as inspect.signature writes it, and for a module its attributes by name. A code object
+function or code object the line its def starts at (co_firstlineno), and for a module its
+attributes by name. A code object
 answers co_filename and co_firstlineno to dynamicInstVarAt:, where Grail''s PyCode keeps them
 (GemTalk/mcp_server src/grail/McpGrailToolset.gs read them so on a Grail image). A module
 instance a suite puts in GrailCanonicalModules answers isCommitted as the suite set it with
@@ -33,18 +33,18 @@ removeallclassmethods GrailDoublePyObject
 ! ------------------- Class methods for GrailDoublePyObject
 category: 'instance creation'
 classmethod: GrailDoublePyObject
-function: aName file: aPath line: anInteger signature: aSignature
-  ^self new setKind: #function name: aName file: aPath line: anInteger signature: aSignature
+function: aName file: aPath line: anInteger
+  ^self new setKind: #function name: aName file: aPath line: anInteger
 %
 category: 'instance creation'
 classmethod: GrailDoublePyObject
 code: aName file: aPath line: anInteger
-  ^self new setKind: #code name: aName file: aPath line: anInteger signature: nil
+  ^self new setKind: #code name: aName file: aPath line: anInteger
 %
 category: 'instance creation'
 classmethod: GrailDoublePyObject
 module: aName file: aPathOrNil
-  ^self new setKind: #module name: aName file: aPathOrNil line: 1 signature: nil
+  ^self new setKind: #module name: aName file: aPathOrNil line: 1
 %
 ! ------------------- Instance methods for GrailDoublePyObject
 category: 'accessing'
@@ -91,17 +91,11 @@ method: GrailDoublePyObject
 name
   ^name
 %
-category: 'accessing'
-method: GrailDoublePyObject
-signature
-  ^signature
-%
 category: 'initialization'
 method: GrailDoublePyObject
-setKind: aKind name: aName file: aPath line: anInteger signature: aSignature
+setKind: aKind name: aName file: aPath line: anInteger
   kind := aKind.
   name := aName.
   file := aPath.
-  line := anInteger.
-  signature := aSignature
+  line := anInteger
 %

@@ -306,9 +306,9 @@ modules
   dir := checkout isNil ifTrue: ['(no checkout)'] ifFalse: [checkout , '/src/python/stdlib/shelf'].
   stack := GrailDoublePyObject module: 'shelf.stack' file: dir , '/stack.py'.
   stack attributes
-    at: 'helper' put: (GrailDoublePyObject function: 'helper' file: dir , '/stack.py' line: 4 signature: '(item)');
+    at: 'helper' put: (GrailDoublePyObject function: 'helper' file: dir , '/stack.py' line: 4);
     at: 'Stack' put: GrailDoubleStack;
-    at: 'copy_all' put: (GrailDoublePyObject function: 'copy_all' file: dir , '/stack.py' line: 26 signature: '(source, target)').
+    at: 'copy_all' put: (GrailDoublePyObject function: 'copy_all' file: dir , '/stack.py' line: 26).
   ^Dictionary new
     at: 'sys' put: (GrailDoublePyObject module: 'sys' file: nil);
     at: 'shelf' put: (GrailDoublePyObject module: 'shelf' file: dir , '/__init__.py');
@@ -324,9 +324,9 @@ attributesOf: anObject
   file := (self modules at: 'shelf.stack') file.
   ^Dictionary new
     at: 'limit' put: 100;
-    at: 'push' put: (GrailDoublePyObject function: 'push' file: file line: 13 signature: '(self, item)');
-    at: 'pop' put: (GrailDoublePyObject function: 'pop' file: file line: 17 signature: '(self, index=-1)');
-    at: 'peek' put: (GrailDoublePyObject function: 'peek' file: file line: 20 signature: '(self, *, default=None)');
+    at: 'push' put: (GrailDoublePyObject function: 'push' file: file line: 13);
+    at: 'pop' put: (GrailDoublePyObject function: 'pop' file: file line: 17);
+    at: 'peek' put: (GrailDoublePyObject function: 'peek' file: file line: 20);
     yourself
 %
 category: 'world'
