@@ -19,16 +19,18 @@ func TestUnsupportedProtocolVersionListsTheSupportedOnesAsData(t *testing.T) {
 		"GET":                  f.do(http.MethodGet, sid, "", "Mcp-Protocol-Version", "1999-01-01"),
 		"POST with no session": f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"),
 	} {
-		wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-		raw, _ := r.RPC.Error.Data["supported"].([]any)
-		var got []string
-		for _, v := range raw {
-			s, _ := v.(string)
-			got = append(got, s)
-		}
-		if !slices.Equal(got, router.SupportedProtocolVersions) {
-			t.Errorf("%s: data.supported %v, want %v", name, r.RPC.Error.Data["supported"], router.SupportedProtocolVersions)
-		}
+		t.Run(name, func(t *testing.T) {
+			wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+			raw, _ := r.RPC.Error.Data["supported"].([]any)
+			var got []string
+			for _, v := range raw {
+				s, _ := v.(string)
+				got = append(got, s)
+			}
+			if !slices.Equal(got, router.SupportedProtocolVersions) {
+				t.Errorf("data.supported %v, want %v", r.RPC.Error.Data["supported"], router.SupportedProtocolVersions)
+			}
+		})
 	}
 }
 

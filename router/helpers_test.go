@@ -60,6 +60,13 @@ func newFixture(t *testing.T, tune ...func(*router.Options, *workertest.Launcher
 	return f
 }
 
+// in is the fixture for the subtest t: the same router, its requests failing t, not the parent.
+func (f *fixture) in(t *testing.T) *fixture {
+	g := *f
+	g.t = t
+	return &g
+}
+
 // reply is a decoded HTTP answer.
 type reply = mcptest.Answer
 

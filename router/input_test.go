@@ -18,18 +18,33 @@ import (
 func TestMalformedJSONIs400WithParseError(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
-	for _, body := range []string{`{"jsonrpc":"2.0","id":1,`, `not json`, ``, `{"jsonrpc":"2.0","id":1,"method":"x"} trailing`} {
-		wantError(t, f.post(sid, body), http.StatusBadRequest, -32700, "")
+	for _, c := range []struct{ name, sid, body string }{
+		{"cut short", sid, `{"jsonrpc":"2.0","id":1,`},
+		{"not JSON", sid, `not json`},
+		{"empty", sid, ``},
+		{"trailing text", sid, `{"jsonrpc":"2.0","id":1,"method":"x"} trailing`},
+		{"cut short with no session", "", `{"jsonrpc":"2.0",`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantError(t, f.in(t).post(c.sid, c.body), http.StatusBadRequest, -32700, "")
+		})
 	}
-	wantError(t, f.post("", `{"jsonrpc":"2.0",`), http.StatusBadRequest, -32700, "")
 }
 
 func TestInvalidJSONRPCIs400WithInvalidRequest(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
-	for _, body := range []string{`[]`, `42`, `{"id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":{},"method":"ping"}`,
-		`{"jsonrpc":"2.0","id":null,"method":"ping"}`, `{"jsonrpc":"2.0","id":1}`} {
-		wantError(t, f.post(sid, body), http.StatusBadRequest, -32600, "")
+	for _, c := range []struct{ name, body string }{
+		{"empty batch", `[]`},
+		{"a number", `42`},
+		{"no jsonrpc member", `{"id":1,"method":"ping"}`},
+		{"an object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`},
+		{"a null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`},
+		{"no method, result or error", `{"jsonrpc":"2.0","id":1}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantError(t, f.in(t).post(sid, c.body), http.StatusBadRequest, -32600, "")
+		})
 	}
 }
 

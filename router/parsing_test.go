@@ -17,9 +17,11 @@ func TestCapabilityMembersAreReadExactly(t *testing.T) {
 		`{"EXTENSIONS":{"io.modelcontextprotocol/tasks":{}}}`,
 		`{"extensions":{"IO.MODELCONTEXTPROTOCOL/TASKS":{}}}`,
 	} {
-		body := strings.Replace(statelessBody(1, "tasks/get", `"taskId":"task-x"`),
-			`"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":`+caps, 1)
-		wantError(t, f.stateless(body), http.StatusBadRequest, -32021, "missingCapability")
+		t.Run(caps, func(t *testing.T) {
+			body := strings.Replace(statelessBody(1, "tasks/get", `"taskId":"task-x"`),
+				`"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":`+caps, 1)
+			wantError(t, f.in(t).stateless(body), http.StatusBadRequest, -32021, "missingCapability")
+		})
 	}
 	body := strings.Replace(statelessBody(1, "tasks/get", `"taskId":"task-x"`),
 		`"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)

@@ -19,8 +19,10 @@ func TestRequestWithoutSessionIdIs400(t *testing.T) {
 func TestUnknownSessionIdIs404OnEveryVerb(t *testing.T) {
 	f := newFixture(t)
 	for _, verb := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-		r := f.do(verb, "feedfacefeedfacefeedfacefeedface", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-		wantError(t, r, http.StatusNotFound, -32001, "sessionNotFound")
+		t.Run(verb, func(t *testing.T) {
+			r := f.in(t).do(verb, "feedfacefeedfacefeedfacefeedface", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+			wantError(t, r, http.StatusNotFound, -32001, "sessionNotFound")
+		})
 	}
 }
 
@@ -145,15 +147,20 @@ func TestBatchIsSplitInOrderAndAnsweredAsABatchUnder20250326(t *testing.T) {
 func TestBatchIsRefusedUnderTheNewerRevisions(t *testing.T) {
 	f := newFixture(t)
 	for _, v := range []string{"2025-11-25", "2025-06-18"} {
-		r := f.post("", initWith(v))
-		sid := r.Header.Get("Mcp-Session-Id")
-		r = f.post(sid, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-		wantError(t, r, http.StatusBadRequest, -32600, "batchRefused")
-		if !strings.Contains(r.RPC.Error.Message, v) {
-			t.Fatalf("refusal %q should name the session's revision %s", r.RPC.Error.Message, v)
-		}
+		t.Run(v, func(t *testing.T) {
+			f := f.in(t)
+			r := f.post("", initWith(v))
+			sid := r.Header.Get("Mcp-Session-Id")
+			r = f.post(sid, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+			wantError(t, r, http.StatusBadRequest, -32600, "batchRefused")
+			if !strings.Contains(r.RPC.Error.Message, v) {
+				t.Errorf("refusal %q should name the session's revision %s", r.RPC.Error.Message, v)
+			}
+		})
 	}
-	wantError(t, f.post("", `[`+initBody+`]`), http.StatusBadRequest, -32600, "batchRefused")
+	t.Run("an initialize in a batch", func(t *testing.T) {
+		wantError(t, f.in(t).post("", `[`+initBody+`]`), http.StatusBadRequest, -32600, "batchRefused")
+	})
 }
 
 func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
@@ -163,11 +170,13 @@ func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
 	// probe's own, not the version gate's, whatever the header says.
 	// (With the 2026-07-28 header and its _meta the probe is served: stateless_test.go.)
 	for _, v := range []string{"", "2025-11-25", "1999-01-01"} {
-		r := f.post("", `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}`, "Mcp-Protocol-Version", v)
-		wantError(t, r, http.StatusBadRequest, -32601, "methodNotFound")
-		if string(r.RPC.ID) != "0" || !strings.Contains(r.RPC.Error.Message, "initialize") {
-			t.Fatalf("version %q: id %s, message %q: want id 0 and initialize named as the way in", v, r.RPC.ID, r.RPC.Error.Message)
-		}
+		t.Run("version "+v, func(t *testing.T) {
+			r := f.in(t).post("", `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}`, "Mcp-Protocol-Version", v)
+			wantError(t, r, http.StatusBadRequest, -32601, "methodNotFound")
+			if string(r.RPC.ID) != "0" || !strings.Contains(r.RPC.Error.Message, "initialize") {
+				t.Errorf("id %s, message %q: want id 0 and initialize named as the way in", r.RPC.ID, r.RPC.Error.Message)
+			}
+		})
 	}
 	// The version gate still refuses everything else that carries a version it does not speak.
 	wantError(t, f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")

@@ -8,32 +8,46 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
-func TestForeignOriginIs403AndLoopbackOrAbsentOriginPasses(t *testing.T) {
+// The origin gate: a foreign origin is refused before any login; an absent one, loopback and
+// the allowed ones pass.
+func TestOriginGate(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.AllowedOrigins = []string{"app.example.com", "https://exact.example.org"}
 	})
 	for _, origin := range []string{"https://evil.example", "null", "http://localhost.evil.example:8000", "https://exact.example.org:444"} {
-		wantError(t, f.post("", initBody, "Origin", origin), http.StatusForbidden, -32600, "originRefused")
+		t.Run("refuses "+origin, func(t *testing.T) {
+			wantError(t, f.in(t).post("", initBody, "Origin", origin), http.StatusForbidden, -32600, "originRefused")
+		})
 	}
 	if f.l.Launches() != 0 {
-		t.Fatal("a refused origin reached a login")
+		t.Error("a refused origin reached a login")
 	}
 	for _, origin := range []string{"", "http://localhost:3000", "http://127.0.0.1", "http://[::1]:6274", "https://app.example.com", "https://exact.example.org"} {
-		r := f.post("", initBody, "Origin", origin)
-		wantStatus(t, r, http.StatusOK)
-		f.do(http.MethodDelete, r.Header.Get("Mcp-Session-Id"), "")
+		t.Run("passes "+origin, func(t *testing.T) {
+			f := f.in(t)
+			r := f.post("", initBody, "Origin", origin)
+			wantStatus(t, r, http.StatusOK)
+			f.do(http.MethodDelete, r.Header.Get("Mcp-Session-Id"), "")
+		})
 	}
 }
 
-func TestForeignHostIs403AgainstDNSRebinding(t *testing.T) {
+// The host gate against DNS rebinding: a foreign Host is refused; loopback and the allowed
+// hosts pass.
+func TestHostGate(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.AllowedHosts = []string{"mcp.internal"} })
 	for _, host := range []string{"evil.example.com", "evil.example.com:8000", "127.0.0.1.nip.io"} {
-		wantError(t, f.post("", initBody, "Host", host), http.StatusForbidden, -32600, "hostRefused")
+		t.Run("refuses "+host, func(t *testing.T) {
+			wantError(t, f.in(t).post("", initBody, "Host", host), http.StatusForbidden, -32600, "hostRefused")
+		})
 	}
 	for _, host := range []string{"localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "mcp.internal:443"} {
-		r := f.post("", initBody, "Host", host)
-		wantStatus(t, r, http.StatusOK)
-		f.do(http.MethodDelete, r.Header.Get("Mcp-Session-Id"), "")
+		t.Run("passes "+host, func(t *testing.T) {
+			f := f.in(t)
+			r := f.post("", initBody, "Host", host)
+			wantStatus(t, r, http.StatusOK)
+			f.do(http.MethodDelete, r.Header.Get("Mcp-Session-Id"), "")
+		})
 	}
 }
 

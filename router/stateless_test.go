@@ -73,31 +73,54 @@ func TestStatelessDiscoverAdvertisesTheOneListAndTheWorkersCapabilities(t *testi
 
 func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 	f := newFixture(t)
-	noMeta := `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}`
-	wantError(t, f.stateless(noMeta), http.StatusBadRequest, -32602, "invalidMeta")
-	mismatch := strings.Replace(statelessBody(4, "tools/list", ""), `"2026-07-28"`, `"2025-11-25"`, 1)
-	wantError(t, f.stateless(mismatch), http.StatusBadRequest, -32020, "headerMismatch")
+	call := statelessBody(6, "tools/call", `"name":"echo","arguments":{"text":"x"}`)
+	type refusal struct {
+		name         string
+		send         func(f *fixture) reply
+		status, code int
+		kind         string
+	}
+	refusals := []refusal{
+		{"no _meta", func(f *fixture) reply {
+			return f.stateless(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}`)
+		}, http.StatusBadRequest, -32602, "invalidMeta"},
+		{"_meta's version differs from the header's", func(f *fixture) reply {
+			return f.stateless(strings.Replace(statelessBody(4, "tools/list", ""), `"2026-07-28"`, `"2025-11-25"`, 1))
+		}, http.StatusBadRequest, -32020, "headerMismatch"},
+		{"Mcp-Name differs from the tool", func(f *fixture) reply { return f.stateless(call, "Mcp-Name", "sleep") },
+			http.StatusBadRequest, -32020, "headerMismatch"},
+		{"no Mcp-Method", func(f *fixture) reply {
+			return f.post("", statelessBody(6, "tools/list", ""), "Mcp-Protocol-Version", router.StatelessVersion)
+		}, http.StatusBadRequest, -32020, "headerMismatch"},
+		{"no Mcp-Name", func(f *fixture) reply {
+			return f.post("", call, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", "tools/call")
+		}, http.StatusBadRequest, -32020, "headerMismatch"},
+	}
 	for _, m := range []string{"initialize", "ping", "logging/setLevel", "resources/subscribe"} {
-		r := f.stateless(statelessBody(5, m, ""))
-		wantError(t, r, http.StatusNotFound, -32601, "methodNotFound")
-		if string(r.RPC.ID) != "5" {
-			t.Fatalf("%s: refusal id %s, want 5", m, r.RPC.ID)
+		refusals = append(refusals, refusal{"removed method " + m, func(f *fixture) reply {
+			r := f.stateless(statelessBody(5, m, ""))
+			if string(r.RPC.ID) != "5" {
+				f.t.Errorf("refusal id %s, want 5", r.RPC.ID)
+			}
+			return r
+		}, http.StatusNotFound, -32601, "methodNotFound"})
+	}
+	for _, c := range refusals {
+		t.Run(c.name, func(t *testing.T) {
+			wantError(t, c.send(f.in(t)), c.status, c.code, c.kind)
+		})
+	}
+	t.Run("a revision this server does not speak", func(t *testing.T) {
+		future := strings.Replace(statelessBody(8, "server/discover", ""), `"2026-07-28"`, `"2099-01-01"`, 1)
+		r := f.in(t).post("", future, "Mcp-Protocol-Version", "2099-01-01")
+		wantError(t, r, http.StatusBadRequest, -32022, "unsupportedProtocolVersion")
+		if r.RPC.Error.Data["requested"] != "2099-01-01" {
+			t.Errorf("data.requested %v, want the requested version", r.RPC.Error.Data["requested"])
 		}
-	}
-	wrongName := f.stateless(statelessBody(6, "tools/call", `"name":"echo","arguments":{"text":"x"}`), "Mcp-Name", "sleep")
-	wantError(t, wrongName, http.StatusBadRequest, -32020, "headerMismatch")
-	noMethod := f.post("", statelessBody(6, "tools/list", ""), "Mcp-Protocol-Version", router.StatelessVersion)
-	wantError(t, noMethod, http.StatusBadRequest, -32020, "headerMismatch")
-	noName := f.post("", statelessBody(6, "tools/call", `"name":"echo","arguments":{"text":"x"}`),
-		"Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", "tools/call")
-	wantError(t, noName, http.StatusBadRequest, -32020, "headerMismatch")
-	future := strings.Replace(statelessBody(8, "server/discover", ""), `"2026-07-28"`, `"2099-01-01"`, 1)
-	r := f.post("", future, "Mcp-Protocol-Version", "2099-01-01")
-	wantError(t, r, http.StatusBadRequest, -32022, "unsupportedProtocolVersion")
-	if r.RPC.Error.Data["requested"] != "2099-01-01" {
-		t.Fatalf("data.requested %v, want the requested version", r.RPC.Error.Data["requested"])
-	}
-	wantStatus(t, f.do(http.MethodGet, "", "", "Mcp-Protocol-Version", router.StatelessVersion), http.StatusMethodNotAllowed)
+	})
+	t.Run("GET", func(t *testing.T) {
+		wantStatus(t, f.in(t).do(http.MethodGet, "", "", "Mcp-Protocol-Version", router.StatelessVersion), http.StatusMethodNotAllowed)
+	})
 }
 
 func TestStatelessCallRunsOnAPoolGemThatIsNobodysSession(t *testing.T) {
@@ -121,12 +144,16 @@ func TestStatelessCallRunsOnAPoolGemThatIsNobodysSession(t *testing.T) {
 func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 	f := newFixture(t)
 	for _, bad := range []string{`null`, `7`, `{"user_name":12345}`} {
-		r := f.stateless(statelessBody(10, "tools/call", `"name":"echo","arguments":{"text":"x"},"inputResponses":`+bad))
-		wantError(t, r, http.StatusBadRequest, -32602, "invalidInputResponses")
+		t.Run("inputResponses "+bad, func(t *testing.T) {
+			r := f.in(t).stateless(statelessBody(10, "tools/call", `"name":"echo","arguments":{"text":"x"},"inputResponses":`+bad))
+			wantError(t, r, http.StatusBadRequest, -32602, "invalidInputResponses")
+		})
 	}
 	for _, state := range []string{"garbage", "eyJmIjoiZmwtMSJ9.AAAA", ""} {
-		r := f.stateless(statelessBody(9, "tools/call", `"name":"echo","arguments":{"text":"x"},"requestState":"`+state+`","inputResponses":{}`))
-		wantError(t, r, http.StatusBadRequest, -32602, "badRequestState")
+		t.Run("requestState "+state, func(t *testing.T) {
+			r := f.in(t).stateless(statelessBody(9, "tools/call", `"name":"echo","arguments":{"text":"x"},"requestState":"`+state+`","inputResponses":{}`))
+			wantError(t, r, http.StatusBadRequest, -32602, "badRequestState")
+		})
 	}
 }
 
@@ -196,11 +223,13 @@ func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *te
 func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
 	f := newFixture(t)
 	for _, m := range []string{"ping", "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"} {
-		bare := `{"jsonrpc":"2.0","id":5,"method":"` + m + `"}`
-		r := f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion)
-		wantError(t, r, http.StatusNotFound, -32601, "methodNotFound")
-		noMeta := `{"jsonrpc":"2.0","id":5,"method":"` + m + `","params":{}}`
-		wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, "methodNotFound")
+		t.Run(m, func(t *testing.T) {
+			f := f.in(t)
+			bare := `{"jsonrpc":"2.0","id":5,"method":"` + m + `"}`
+			wantError(t, f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion), http.StatusNotFound, -32601, "methodNotFound")
+			noMeta := `{"jsonrpc":"2.0","id":5,"method":"` + m + `","params":{}}`
+			wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, "methodNotFound")
+		})
 	}
 }
 
