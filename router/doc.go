@@ -32,6 +32,7 @@
 //	plugins.go                  every seam's interface (Identity, Grants, StreamOpener, ResponseMode, Observer, ...)
 //	gates.go                    recover, read timeout, Host, Origin, body limit, protocol version, session lookup
 //	health.go                   /healthz and /readyz, outside every gate
+//	forward.go                  a POST's body read, the methods never forwarded, a message run on a gem, its outcome
 //	reply.go                    JSON answers and error bodies
 //	spans.go                    OpenTelemetry: one span per message, traceparent into params._meta
 //	observe.go                  what the Observer hears of each call
@@ -39,6 +40,7 @@
 //	launch_refusal.go           a failed gem launch in words a client may read
 //	grants.go                   toolsets granted per token, the 403 step-up
 //	resources.go                resource-update watches (session streams and 2026-07-28 listeners)
+//	opensession.go              open_session / close_session: GemStone sessions a tools/call names by argument, either era
 //
 //	2025-03-26 .. 2025-11-25: Streamable HTTP with sessions (MCP-Session-Id)
 //	streamable_post.go          POST: one message (a batch on 2025-03-26), queued on the session's gem
@@ -52,6 +54,5 @@
 //	stateless_calls.go          a call in flight: input_required, requestState, resumption, cancellation
 //	stateless_tasks.go          tasks/get, tasks/result, tasks/cancel, tasks/update
 //	stateless_subscriptions.go  subscriptions/listen streams
-//	stateless_opensession.go    open_session / close_session: GemStone sessions named by a tool argument
 //	stateless_resultmeta.go     the shape of a reply, read without parsing it, for stamping results
 package router

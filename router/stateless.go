@@ -26,24 +26,6 @@ const (
 	metaInputKey = "io.github.gemstone-mcp/inputKey"
 )
 
-// InternalMethodPrefix begins the methods a worker sends to the router itself through the
-// channel (becomeTask): they are never relayed to a client, on any revision.
-const InternalMethodPrefix = "notifications/io.github.gemstone-mcp/"
-
-// isPrivateMethod names the methods the front end and the worker speak between themselves
-// (the router's resourceUpdates ask, the worker's becomeTask): a client never sends one to a
-// gem, since an ask of its own would consume what the router asks for (the signals of
-// subscribed resources).
-func isPrivateMethod(method string) bool {
-	return strings.HasPrefix(method, "io.github.gemstone-mcp/") || strings.HasPrefix(method, InternalMethodPrefix)
-}
-
-// privateMethodBody is the answer to a client request for a private method.
-func privateMethodBody(m jsonrpc.Message) []byte {
-	return errorBody(m.ID, jsonrpc.CodeMethodNotFound,
-		"Method not found: "+jsonrpc.Clip(m.Method)+" is private to this server's front end and worker", errkind.MethodNotFound)
-}
-
 // Error codes the stateless revision defines.
 const (
 	codeHeaderMismatch             = -32020

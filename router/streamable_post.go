@@ -5,19 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
-	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
 // post serves POST /mcp: one JSON-RPC message, or a batch on a 2025-03-26 session.
@@ -92,32 +87,6 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	}
 	status, reply := s.dispatch(r.Context(), sess, m)
 	writeJSON(w, status, reply)
-}
-
-// readBody reads the whole body within the size limit and the read timeout.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, err := io.ReadAll(r.Body)
-	if err == nil {
-		return body, true
-	}
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		s.refuse(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
-			"Request Entity Too Large: the body exceeds MCP_MAX_BODY", errkind.BodyTooLarge)
-		return nil, false
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body too slow; dropped")
-		s.refuse(w, r, http.StatusRequestTimeout, jsonrpc.CodeInvalidRequest,
-			"Request Timeout: the body did not arrive in time", errkind.ReadTimeout)
-		return nil, false
-	}
-	// A malformed chunked encoding, or a client that closed halfway: the body is broken, not late.
-	s.o.Log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("request body unreadable; refused")
-	s.refuse(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
-		"Bad Request: the body could not be read ("+err.Error()+")", errkind.BadBody)
-	return nil, false
 }
 
 // noSession answers a non-initialize message that carries no MCP-Session-Id.
@@ -219,83 +188,6 @@ func (s *Server) cancel(sess *session.Session, m jsonrpc.Message) {
 	}
 	found := sess.Cancel(jsonrpc.IDKey(id)) || s.cancelBorrowed(sess, jsonrpc.IDKey(id))
 	s.o.Log.Info().Str("session", sess.ID()).Str("requestId", jsonrpc.Clip(string(id))).Bool("found", found).Msg("client cancelled a request")
-}
-
-// forward runs a request on the session's gem and turns the outcome into the answer.
-func (s *Server) forward(ctx context.Context, sess *session.Session, m jsonrpc.Message) (int, []byte) {
-	m = withoutForeignTraceparent(m)
-	sess.Touch()
-	start := time.Now()
-	out := sess.DoAfter(ctx, m, s.prelude(ctx, sess))
-	s.observeCall(m, out, time.Since(start))
-	sess.Touch()
-	if subscribed(m, out) {
-		s.watchResources(sess)
-	}
-	return s.outcome(sess, m, out)
-}
-
-// outcome maps what became of a call to its HTTP status and JSON-RPC answer.
-func (s *Server) outcome(sess *session.Session, m jsonrpc.Message, out session.Outcome) (int, []byte) {
-	// Built only when something is logged: the common answer logs nothing.
-	log := func() *zerolog.Logger {
-		l := s.o.Log.With().Str("session", sess.ID()).Str("method", jsonrpc.Clip(m.Method)).Str("id", jsonrpc.Clip(string(m.ID))).Logger()
-		return &l
-	}
-	if out.Err != nil && errors.Is(out.Err, session.ErrDuplicateID) {
-		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidRequest,
-			"Invalid Request: a request with id "+string(m.ID)+" is already in flight on this session", errkind.DuplicateID)
-	}
-	var f worker.Failure
-	if out.Err != nil {
-		f = worker.FailureOf(out.Err)
-	}
-	if f.Fatal {
-		// The gem is gone (it died, or the escalation had to stop it). Unmap the session in
-		// this same step, so its slot returns and the next request on its id is a 404.
-		reason := session.ReasonGemDied
-		if out.Stopped != nil {
-			reason = "stoppedByEscalation"
-		}
-		log().Warn().Err(out.Err).Str("ending", f.Ending.Words()).Msg("worker gem gone; session ended")
-		sess.End(context.Background(), session.Reason{Kind: reason, Detail: out.Err.Error()})
-	}
-	switch {
-	case out.Stopped == session.ErrCancelled:
-		// The client stopped waiting; MCP asks that the request get no response.
-		log().Info().Str("ending", f.Ending.Words()).Msg("cancelled call ended")
-		return http.StatusAccepted, nil
-	case out.Stopped == session.ErrClientGone:
-		return http.StatusAccepted, nil // nobody is listening
-	case out.Stopped != nil:
-		log().Info().Str("stop", out.Stopped.Kind).Str("ending", f.Ending.Words()).Msg("call ended before its answer")
-		msg := out.Stopped.Reason
-		switch {
-		case f.Fatal && out.Stopped.Kind != session.ErrSessionEnded.Kind:
-			msg += "; the worker did not stop for either break, so its session was ended"
-		case out.Stopped.Kind == errkind.RequestTimeout:
-			msg += "; the session keeps serving"
-		}
-		data := stopData{Kind: out.Stopped.Kind}
-		if f.Ending != worker.NotEnded {
-			data.Ending = f.Ending.Words()
-		}
-		return http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeServer, msg, data)
-	case f.Fatal:
-		return http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeServer,
-			"the session's worker is gone ("+f.Safe+"); initialize a new session", numberData{Kind: errkind.SessionGone, Number: f.Number})
-	case out.Err != nil:
-		log().Warn().Err(out.Err).Msg("worker error; the session keeps serving")
-		return http.StatusOK, errorBodyWith(m.ID, jsonrpc.CodeInternalError,
-			"Internal error: the worker failed ("+f.Safe+"); the session keeps serving", numberData{Kind: errkind.WorkerError, Number: f.Number})
-	case m.Kind != jsonrpc.Request:
-		return http.StatusAccepted, nil
-	case len(out.Reply) == 0:
-		log().Warn().Msg("the worker answered a request with nothing")
-		return http.StatusOK, errorBody(m.ID, jsonrpc.CodeInternalError,
-			"Internal error: the worker sent no answer", errkind.WorkerError)
-	}
-	return http.StatusOK, out.Reply
 }
 
 // afterNotification deals with a forwarded notification's outcome; nobody waits for it,
