@@ -255,6 +255,25 @@ testPrepareRefusesAnUndeclaredOption
 %
 category: 'tests - prepare'
 method: McpServerTest
+testPrepareChecksEachToolsetAsItRegistersIt
+  "The options of a toolset are checked just before it registers, so a failure while an earlier
+   toolset registers (here the same toolset twice, which declares its tools twice) is the answer,
+   not a later toolset's undeclared option: McpServer>>registerToolset: keeps the order the
+   prepare has always had."
+  | error |
+  error := self prepareFailureOf: (self config
+    at: 'toolsets' put: #('McpCoreTestToolset' 'McpCoreTestToolset' 'McpFixtureToolset');
+    at: 'toolsetOptions' put: (Dictionary new at: 'McpFixtureToolset' put: (Dictionary new at: 'colour' put: 'red'; yourself); yourself);
+    yourself).
+  self assert: (error at: 'kind') = 'badConfig'.
+  self assert: (self includes: 'registered by two toolsets' in: (error at: 'message')).
+  self assert: ((self prepareFailureOf: (self config
+    at: 'toolsets' put: #('McpCoreTestToolset' 'McpFixtureToolset');
+    at: 'toolsetOptions' put: (Dictionary new at: 'McpFixtureToolset' put: (Dictionary new at: 'colour' put: 'red'; yourself); yourself);
+    yourself)) at: 'kind') = 'badOption'
+%
+category: 'tests - prepare'
+method: McpServerTest
 testPrepareRefusesAnUnknownContractVersion
   self assert: ((self prepareFailureOf: (self config at: 'contract' put: 2; yourself)) at: 'kind') = 'contractVersion'.
   self assert: ((self prepareFailureOf: (self config removeKey: 'contract'; yourself)) at: 'kind') = 'contractVersion'
