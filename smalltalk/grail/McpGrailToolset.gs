@@ -1061,10 +1061,14 @@ pool: aMethodOrNil sends: aName
 category: 'senders'
 method: McpGrailToolset
 positionsOf: aMethodOrNil
-  "The positions Grail publishes for a method, one {line. col. endLine. endCol. text} per line of
-   the def (BaseException class>>pythonPositionsForMethod:), or empty."
+  "The positions Grail publishes for a method compiled to IR, one {line. col. endLine. endCol.
+   text} per line of the def (BaseException class>>pythonPositionsForMethod:), or empty. Only an
+   IR method's source is its def's Python, whose lines can be counted against them; a text-path
+   method's source is generated Smalltalk, so its hits get no line."
   aMethodOrNil isNil ifTrue: [^#()].
-  ^[[BaseException pythonPositionsForMethod: aMethodOrNil]
+  ^[[(BaseException pythonPositionKindForMethod: aMethodOrNil) == #irSource
+      ifTrue: [BaseException pythonPositionsForMethod: aMethodOrNil]
+      ifFalse: [#()]]
       on: Error
       do: [:ex | ex return: #()]]
     on: BaseException

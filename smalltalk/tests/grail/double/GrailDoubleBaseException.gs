@@ -30,6 +30,13 @@ removeallclassmethods GrailDoubleBaseException
 ! ------------------- Class methods for GrailDoubleBaseException
 category: 'Grail API'
 classmethod: GrailDoubleBaseException
+pythonPositionKindForMethod: aMethod
+  "#irSource for the double's methods, which are all compiled to IR; nil for a method that is not
+   Python (GemTalk/Grail PythonCallSitePositionsTestCase)."
+  ^(aMethod isKindOf: GrailDoubleMethod) ifTrue: [#irSource] ifFalse: [nil]
+%
+category: 'Grail API'
+classmethod: GrailDoubleBaseException
 pythonPositionsForMethod: aMethod
   "Grail's public position reader (GemTalk/Grail PythonCallSitePositionsTestCase): what the
    double's method publishes, and nothing for any other method."

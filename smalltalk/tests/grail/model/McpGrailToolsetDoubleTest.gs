@@ -427,6 +427,9 @@ testALineThePositionsDoNotListHasNoNumber
   source := '    def f(self):
         return helper(1)'.
   hits := toolset hitsFor: 'helper' inMethod: nil source: source label: 'm.C.f' shapes: #('references').
+  self assert: hits asArray = #('references  m.C.f  line ?  return helper(1)').
+  hits := toolset hitsFor: 'helper' inMethod: Object new "a method Grail does not call IR"
+    source: source label: 'm.C.f' shapes: #('references').
   self assert: hits asArray = #('references  m.C.f  line ?  return helper(1)')
 %
 category: 'tests - senders'
