@@ -38,7 +38,8 @@ removeallclassmethods McpPrepareConfig
 category: 'instance creation'
 classmethod: McpPrepareConfig
 from: aConfig for: aWorkerClass
-  "The checked form of a parsed prepare config for aWorkerClass; signals McpError with a prepare kind."
+  "The checked form of a parsed prepare config for aWorkerClass; signals McpError with a prepare
+   kind."
   ^self basicNew setWorkerClass: aWorkerClass; readFrom: aConfig; yourself
 %
 category: 'instance creation'

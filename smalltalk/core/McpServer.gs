@@ -218,7 +218,8 @@ prepareAnswerFor: configJson
 category: 'contract'
 classmethod: McpServer
 prepareFailureFor: anException
-  "The failure answer of mcpPrepare: for anException: its kind when it is one of the contract's, else badConfig."
+  "The failure answer of mcpPrepare: for anException: its kind when it is one of the
+   contract's, else badConfig."
   | kind message |
   kind := 'badConfig'.
   message := 'the worker could not be prepared: ' , (self describeException: anException).
@@ -451,7 +452,8 @@ prepareAnswer
 category: 'contract'
 method: McpServer
 workerErrorFor: anException
-  "The -32603 answer of kind workerError to the request being handled, for a failure of the worker itself."
+  "The -32603 answer of kind workerError to the request being handled, for a failure of the
+   worker itself."
   ^dispatcher
     errorId: dispatcher currentId
     code: McpJsonRpcCodes internalError
