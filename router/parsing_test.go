@@ -1,7 +1,6 @@
 package router_test
 
 import (
-	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
@@ -26,32 +25,6 @@ func TestCapabilityMembersAreReadExactly(t *testing.T) {
 	body := strings.Replace(statelessBody(1, "tasks/get", `"taskId":"task-x"`),
 		`"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
 	wantError(t, f.stateless(body), http.StatusBadRequest, -32602, "unknownTask")
-}
-
-// Mcp-Name carries a name that needs encoding in the revision's =?base64?...?= form; a raw value
-// that is not printable ASCII, a malformed encoding, and an empty header standing for a missing
-// name are refused.
-func TestMcpNameIsDecodedFromItsBase64FormAndHeldToTheBody(t *testing.T) {
-	f := newFixture(t)
-	echo := statelessBody(1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`)
-	r := f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("echo"))+"?=")
-	wantStatus(t, r, http.StatusOK)
-	if !strings.Contains(string(r.RPC.Result), `"hi"`) {
-		t.Fatalf("echo named in Base64: %s", r.Body)
-	}
-	unicode := statelessBody(2, "tools/call", `"name":"échö","arguments":{}`)
-	r = f.stateless(unicode, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("échö"))+"?=")
-	if r.RPC.Error != nil && r.RPC.Error.Code == -32020 {
-		t.Fatalf("a non-ASCII name in its Base64 form was refused as a header mismatch: %s", r.Body)
-	}
-	wantError(t, f.stateless(unicode, "Mcp-Name", "échö"), http.StatusBadRequest, -32020, "headerMismatch")
-	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?ZWNob?=x?="), http.StatusBadRequest, -32020, "headerMismatch")
-	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("ech\xff"))+"?="),
-		http.StatusBadRequest, -32020, "headerMismatch")
-	noName := statelessBody(3, "tools/call", `"arguments":{}`)
-	wantError(t, f.stateless(noName, "Mcp-Name", ""), http.StatusBadRequest, -32602, "invalidParams")
-	numeric := statelessBody(4, "tools/call", `"name":7,"arguments":{}`)
-	wantError(t, f.stateless(numeric, "Mcp-Name", "7"), http.StatusBadRequest, -32602, "invalidParams")
 }
 
 // With tracing off, a client's own _meta.traceparent reaches the worker only when it is W3C trace

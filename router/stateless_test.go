@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -123,24 +122,6 @@ func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 	})
 }
 
-func TestStatelessCallRunsOnAPoolGemThatIsNobodysSession(t *testing.T) {
-	f := newFixture(t)
-	for i := range 5 {
-		r := f.stateless(statelessBody(i+1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`))
-		wantStatus(t, r, http.StatusOK)
-		if !strings.Contains(string(r.RPC.Result), `"hi"`) || !strings.Contains(string(r.RPC.Result), `"resultType":"complete"`) {
-			t.Fatalf("call %d: result %s, want the echo with resultType complete", i, r.RPC.Result)
-		}
-	}
-	if n := len(f.l.Configs()); n < 1 || n > router.DefaultStatelessPool {
-		t.Fatalf("%d logins for five sequential stateless calls, want 1 to %d (the pool)", n, router.DefaultStatelessPool)
-	}
-	for _, sess := range f.srv.Sessions().All() {
-		r := f.post(sess.ID(), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-		wantError(t, r, http.StatusNotFound, -32001, "sessionNotFound")
-	}
-}
-
 func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 	f := newFixture(t)
 	for _, bad := range []string{`null`, `7`, `{"user_name":12345}`} {
@@ -157,67 +138,6 @@ func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 	}
 }
 
-func TestUncommittedWorkOfAStatelessCallDoesNotSurviveIntoTheNext(t *testing.T) {
-	f := newFixture(t)
-	// A write on a pooled request is refused by the worker (worker contract), as the
-	// Smalltalk worker refuses it.
-	r := f.stateless(statelessBody(1, "tools/call", `"name":"set_view_status","arguments":{"uncommitted":true}`))
-	if !strings.Contains(string(r.RPC.Result), `"kind":"sessionRequired"`) {
-		t.Fatalf("a write on a pool gem: %s, want the worker's sessionRequired refusal", r.Body)
-	}
-	g, ok := f.l.Gem(1)
-	if !ok {
-		t.Fatal("no pool gem")
-	}
-	leaveInPoolGem(t, g, `{"uncommitted":true}`)
-	// The next stateless request begins with the worker's abort (worker contract).
-	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	if f.l.Launches() != 1 {
-		t.Fatalf("%d logins: want the one pool gem, reused", f.l.Launches())
-	}
-	if v, err := g.ViewStatus(t.Context()); err != nil || v.Uncommitted {
-		t.Fatalf("the pool gem after the next call: %+v %v, want no uncommitted work", v, err)
-	}
-}
-
-func TestPoolGemBehindTheRepositorySeesTheCurrentCommitInItsNextCall(t *testing.T) {
-	f := newFixture(t)
-	wantStatus(t, f.stateless(statelessBody(1, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	g, ok := f.l.Gem(1)
-	if !ok {
-		t.Fatal("no gem 1")
-	}
-	leaveInPoolGem(t, g, `{"commitsBehind":3}`)
-	wantStatus(t, f.stateless(statelessBody(2, "tools/call", `"name":"echo","arguments":{"text":"x"}`)), http.StatusOK)
-	if f.l.Launches() != 1 {
-		t.Fatalf("%d logins: a gem whose view is behind is refreshed, not replaced", f.l.Launches())
-	}
-	if v, err := g.ViewStatus(t.Context()); err != nil || v.CommitsBehind != 0 {
-		t.Fatalf("the pool gem's view after its next call: %+v %v, want refreshed (0 behind)", v, err)
-	}
-}
-
-func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *testing.T) {
-	f := newFixture(t)
-	call := statelessBody(1, "tools/call", `"name":"test_custom_header","arguments":{"region":"Hello"}`)
-	for _, c := range []struct {
-		header string
-		status int
-	}{
-		{"Hello", http.StatusOK},
-		{"=?base64?SGVsbG8=?=", http.StatusOK},
-		{"=?base64?SGVsbG8?=", http.StatusBadRequest},     // bad padding
-		{"=?base64?SGVs!!!bG8=?=", http.StatusBadRequest}, // not the alphabet
-		{"Bye", http.StatusBadRequest},
-	} {
-		r := f.stateless(call, "Mcp-Param-Region", c.header)
-		if r.Status != c.status || (c.status == http.StatusBadRequest && (r.RPC.Error == nil || r.RPC.Error.Code != -32020)) {
-			t.Fatalf("Mcp-Param-Region %q: %d %s, want %d (and -32020 when refused)", c.header, r.Status, r.Body, c.status)
-		}
-	}
-	wantError(t, f.stateless(call), http.StatusBadRequest, -32020, "")
-}
-
 // A method the revision removed is "method not found" whatever else the request lacks: the Go
 // SDK's Ping sends ping with no _meta at all, and must learn the real reason.
 func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
@@ -230,16 +150,6 @@ func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
 			noMeta := `{"jsonrpc":"2.0","id":5,"method":"` + m + `","params":{}}`
 			wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, "methodNotFound")
 		})
-	}
-}
-
-// leaveInPoolGem puts a pool gem's fixture view in the state set_view_status args describes,
-// through the gem itself: the worker refuses that write on a pooled request, and the state
-// stands for whatever an earlier request could leave behind.
-func leaveInPoolGem(t *testing.T, g *workertest.Gem, args string) {
-	t.Helper()
-	if _, err := g.Handle(t.Context(), []byte(`{"jsonrpc":"2.0","id":"setup","method":"tools/call","params":{"name":"set_view_status","arguments":`+args+`}}`)); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -1,0 +1,59 @@
+package router_test
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *testing.T) {
+	f := newFixture(t)
+	call := statelessBody(1, "tools/call", `"name":"test_custom_header","arguments":{"region":"Hello"}`)
+	for _, c := range []struct {
+		header string
+		status int
+	}{
+		{"Hello", http.StatusOK},
+		{"=?base64?SGVsbG8=?=", http.StatusOK},
+		{"=?base64?SGVsbG8?=", http.StatusBadRequest},     // bad padding
+		{"=?base64?SGVs!!!bG8=?=", http.StatusBadRequest}, // not the alphabet
+		{"Bye", http.StatusBadRequest},
+	} {
+		t.Run(c.header, func(t *testing.T) {
+			r := f.in(t).stateless(call, "Mcp-Param-Region", c.header)
+			if r.Status != c.status || (c.status == http.StatusBadRequest && (r.RPC.Error == nil || r.RPC.Error.Code != -32020)) {
+				t.Errorf("%d %s, want %d (and -32020 when refused)", r.Status, r.Body, c.status)
+			}
+		})
+	}
+	t.Run("absent", func(t *testing.T) {
+		wantError(t, f.in(t).stateless(call), http.StatusBadRequest, -32020, "")
+	})
+}
+
+// Mcp-Name carries a name that needs encoding in the revision's =?base64?...?= form; a raw value
+// that is not printable ASCII, a malformed encoding, and an empty header standing for a missing
+// name are refused.
+func TestMcpNameIsDecodedFromItsBase64FormAndHeldToTheBody(t *testing.T) {
+	f := newFixture(t)
+	echo := statelessBody(1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`)
+	r := f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("echo"))+"?=")
+	wantStatus(t, r, http.StatusOK)
+	if !strings.Contains(string(r.RPC.Result), `"hi"`) {
+		t.Fatalf("echo named in Base64: %s", r.Body)
+	}
+	unicode := statelessBody(2, "tools/call", `"name":"échö","arguments":{}`)
+	r = f.stateless(unicode, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("échö"))+"?=")
+	if r.RPC.Error != nil && r.RPC.Error.Code == -32020 {
+		t.Fatalf("a non-ASCII name in its Base64 form was refused as a header mismatch: %s", r.Body)
+	}
+	wantError(t, f.stateless(unicode, "Mcp-Name", "échö"), http.StatusBadRequest, -32020, "headerMismatch")
+	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?ZWNob?=x?="), http.StatusBadRequest, -32020, "headerMismatch")
+	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("ech\xff"))+"?="),
+		http.StatusBadRequest, -32020, "headerMismatch")
+	noName := statelessBody(3, "tools/call", `"arguments":{}`)
+	wantError(t, f.stateless(noName, "Mcp-Name", ""), http.StatusBadRequest, -32602, "invalidParams")
+	numeric := statelessBody(4, "tools/call", `"name":7,"arguments":{}`)
+	wantError(t, f.stateless(numeric, "Mcp-Name", "7"), http.StatusBadRequest, -32602, "invalidParams")
+}
