@@ -493,10 +493,26 @@ method: McpGrailToolset
 tracebackOf: aPythonException
   "Python's formatted traceback of the exception, or its one-line message when none can be built."
   | text |
+  self attachFramesTo: aPythonException.
   text := self askPython: 'import traceback
 "".join(traceback.format_exception(_mcp_obj))' with: aPythonException.
   (text isKindOf: CharacterCollection) ifTrue: [^text asString].
   ^self messageOf: aPythonException
+%
+category: 'python'
+method: McpGrailToolset
+attachFramesTo: aPythonException
+  "Grail attaches a __traceback__ on the Python catch path, which an exception caught by a
+   Smalltalk handler never took, so it has none and would format as its last line alone. Grail
+   builds the frames from the stack the VM captured at the raise (BaseException>>
+   ___buildFramesFromCapturedStack___:pos:, an internal of Grail's, hence guarded: a Grail
+   without it costs the frames, never the answer)."
+  (self askPython: '_mcp_obj.__traceback__ is None' with: aPythonException) == true ifFalse: [^self].
+  [[aPythonException ___buildFramesFromCapturedStack___: nil pos: nil]
+      on: Error
+      do: [:ex | ex return: nil]]
+    on: BaseException
+    do: [:ex | ex return: nil]
 %
 category: 'python'
 method: McpGrailToolset

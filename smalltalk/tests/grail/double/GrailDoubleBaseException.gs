@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Exception subclass: 'GrailDoubleBaseException'
-  instVarNames: #( pythonText)
+  instVarNames: #( pythonText framesBuilt)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -17,8 +17,11 @@ GrailDoubleBaseException comment:
 'TEST DOUBLE of Grail''s BaseException (GemTalk/Grail smalltalk/BaseException.gs), bound as
 BaseException in the model only. Like Grail''s, it is outside the Smalltalk Error hierarchy, so
 an on: Error handler does not see it; its description begins with the Python class name
-(NameError: name ''x'' is not defined), as Grail''s does, and it carries the traceback text the
-double''s traceback module formats for it.'
+(NameError: name ''x'' is not defined), as Grail''s does. Caught by a Smalltalk handler it has no
+__traceback__ until ___buildFramesFromCapturedStack___:pos: builds one from the captured stack
+(GemTalk/Grail src/smalltalk/Python/BaseException.gs: __traceback__ answers None while no
+traceback is attached), so the double''s traceback module formats it as its last line alone until
+then, and with a frame after.'
 %
 expectvalue /Class
 doit
@@ -56,10 +59,23 @@ description
 category: 'accessing'
 method: GrailDoubleBaseException
 traceback
+  framesBuilt == true ifFalse: [^pythonText , '
+'].
   ^'Traceback (most recent call last):
   File "<grail>", line 1, in <module>
 ' , pythonText , '
 '
+%
+category: 'accessing'
+method: GrailDoubleBaseException
+hasTraceback
+  ^framesBuilt == true
+%
+category: 'Grail API'
+method: GrailDoubleBaseException
+___buildFramesFromCapturedStack___: aCode pos: aPosition
+  framesBuilt := true.
+  ^true
 %
 category: 'initialization'
 method: GrailDoubleBaseException

@@ -116,6 +116,7 @@ _mcp_out' put: #endCapture:;
     at: 'import traceback
 "".join(traceback.format_exception(_mcp_obj))' put: #traceback:;
     at: 'repr(_mcp_obj)' put: #repr:;
+    at: '_mcp_obj.__traceback__ is None' put: #hasNoTraceback:;
     at: 'import importlib
 importlib.import_module(_mcp_obj)' put: #importModule:;
     at: 'getattr(_mcp_obj, _mcp_attr)' put: #getattr:;
@@ -150,6 +151,11 @@ endCapture: aScope
     with: (stderr isNil ifTrue: [''] ifFalse: [stderr contents]).
   saved isNil ifFalse: [stdout := saved at: 1. stderr := saved at: 2].
   ^out
+%
+category: 'programs'
+method: GrailDoublePython
+hasNoTraceback: aScope
+  ^(aScope at: #'_mcp_obj') hasTraceback not
 %
 category: 'programs'
 method: GrailDoublePython
