@@ -49,29 +49,28 @@ type callRoute struct {
 	handle string // its value, when it is a string that could be a handle
 }
 
-// routeOf reads a tools/call's params: the tool's name and its session argument, exactly (a
-// member read case-sensitively, after its escapes are decoded, as the worker reads it).
+// routeOf reads a tools/call's params, taken apart from a message Parse accepted: the tool's
+// name and its session argument, exactly (a member read case-sensitively, after its escapes are
+// decoded, as the worker reads it).
 func routeOf(params map[string]json.RawMessage) callRoute {
 	var rt callRoute
-	_ = json.Unmarshal(params["name"], &rt.tool)
+	rt.tool, _ = jsonrpc.StringOf(params["name"])
 	raw := params["arguments"]
 	if len(raw) == 0 || raw[0] != '{' {
 		return rt
 	}
-	args, err := jsonrpc.Members(raw)
+	v, found, err := jsonrpc.MemberOfValid(raw, ArgSession)
 	if err != nil {
 		// Arguments the router cannot read one way only (a member given twice) might name a
 		// session the worker reads differently: refused as naming no live session.
 		rt.named = true
 		return rt
 	}
-	v, ok := args[ArgSession]
-	if !ok {
+	if !found {
 		return rt
 	}
 	rt.named = true
-	var h string
-	if json.Unmarshal(v, &h) == nil && h != "" && len(h) <= maxHandle {
+	if h, ok := jsonrpc.StringOf(v); ok && h != "" && len(h) <= maxHandle {
 		rt.handle = h
 	}
 	return rt
@@ -83,7 +82,7 @@ func routeOfMessage(m jsonrpc.Message) callRoute {
 	if m.Kind != jsonrpc.Request || m.Method != "tools/call" {
 		return callRoute{}
 	}
-	p, err := jsonrpc.Members(m.Params)
+	p, err := jsonrpc.MembersOfValid(m.Params)
 	if err != nil {
 		return callRoute{}
 	}

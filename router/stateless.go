@@ -115,6 +115,7 @@ type statelessRequest struct {
 	params   map[string]json.RawMessage
 	meta     map[string]json.RawMessage
 	name     string // the params member Mcp-Name carries (namedBy)
+	named    bool   // that member is a string
 	tasks    bool   // the client declared the tasks extension for this request
 	logLevel string
 }
@@ -190,14 +191,14 @@ func (s *statelessServer) postStateless(w http.ResponseWriter, r *http.Request) 
 func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (statelessRequest, int, []byte) {
 	req := statelessRequest{m: m}
 	if len(m.Params) > 0 && string(m.Params) != "null" {
-		p, err := jsonrpc.Members(m.Params)
+		p, err := jsonrpc.MembersOfValid(m.Params)
 		if err != nil {
 			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params must be an object", errkind.InvalidParams)
 		}
 		req.params = p
 	}
 	if raw := req.params["_meta"]; len(raw) > 0 {
-		meta, err := jsonrpc.Members(raw)
+		meta, err := jsonrpc.MembersOfValid(raw)
 		if err != nil {
 			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params._meta must be an object", errkind.InvalidMeta)
 		}
@@ -214,8 +215,9 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 			"Invalid params: MCP "+StatelessVersion+" requests carry params._meta with "+strings.Join(missing, " and "),
 			missingData{Kind: errkind.InvalidMeta, Missing: missing})
 	}
-	var version string
-	if json.Unmarshal(req.meta[metaProtocolVersion], &version) != nil {
+	// A null version reads as "" (as encoding/json reads it), which the header then refuses.
+	version, ok := jsonrpc.StringOf(req.meta[metaProtocolVersion])
+	if !ok && string(req.meta[metaProtocolVersion]) != "null" {
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: _meta."+metaProtocolVersion+" must be a string", errkind.InvalidMeta)
 	}
@@ -228,11 +230,9 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 			"Invalid params: _meta."+metaClientCapabilities+" must be an object", errkind.InvalidMeta)
 	}
 	req.tasks = declaresTasks(req.meta[metaClientCapabilities])
-	if raw := req.meta[metaLogLevel]; len(raw) > 0 {
-		_ = json.Unmarshal(raw, &req.logLevel)
-	}
+	req.logLevel, _ = jsonrpc.StringOf(req.meta[metaLogLevel])
 	if key := namedBy[m.Method]; key != "" {
-		_ = json.Unmarshal(req.params[key], &req.name)
+		req.name, req.named = jsonrpc.StringOf(req.params[key])
 	}
 	return req, 0, nil
 }
@@ -269,8 +269,7 @@ func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 	case len(vs) > 1:
 		return mismatch("Mcp-Name sent more than once")
 	}
-	var name string
-	if raw := req.params[key]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &name) != nil {
+	if !req.named {
 		return http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: "+m.Method+" needs params."+key+", a string", errkind.InvalidParams)
 	}
@@ -278,8 +277,8 @@ func checkNameHeader(r *http.Request, req statelessRequest) (int, []byte) {
 	switch {
 	case err != nil:
 		return mismatch("Mcp-Name " + err.Error())
-	case value != name:
-		return mismatch("Mcp-Name " + quote(jsonrpc.Clip(value)) + " does not match params." + key + " " + quote(jsonrpc.Clip(name)))
+	case value != req.name:
+		return mismatch("Mcp-Name " + quote(jsonrpc.Clip(value)) + " does not match params." + key + " " + quote(jsonrpc.Clip(req.name)))
 	}
 	return 0, nil
 }
@@ -311,9 +310,16 @@ func (s *statelessServer) discover(w http.ResponseWriter, r *http.Request, req s
 // resultType on every result, and caching hints on the cacheable ones (private and not to be
 // reused: a tool surface can differ per token). An error answer is returned as it is.
 func stampResult(method string, reply []byte) []byte {
-	at, _ := replyShape(reply)
+	stamped, _ := stampReply(method, reply)
+	return stamped
+}
+
+// stampReply is stampResult that also answers the reply's error code (0 when it has none), read
+// in the same walk.
+func stampReply(method string, reply []byte) (stamped []byte, errCode int) {
+	at, code := replyShape(reply)
 	if at < 0 {
-		return reply
+		return reply, code
 	}
 	var add []byte
 	if !hasMember(reply, at, "resultType") {
@@ -328,7 +334,7 @@ func stampResult(method string, reply []byte) []byte {
 		}
 	}
 	if len(add) == 0 {
-		return reply
+		return reply, code
 	}
 	rest := bytes.TrimLeft(reply[at:], " \t\r\n")
 	if len(rest) > 0 && rest[0] == '}' {
@@ -337,13 +343,13 @@ func stampResult(method string, reply []byte) []byte {
 	out := make([]byte, 0, len(reply)+len(add))
 	out = append(out, reply[:at]...)
 	out = append(out, add...)
-	return append(out, reply[at:]...)
+	return append(out, reply[at:]...), code
 }
 
-// statelessStatus is the HTTP status of a worker's answer on the stateless wire: the revision
-// puts method-not-found at 404 and the client-side errors it defines at 400.
-func statelessStatus(reply []byte) int {
-	_, code := replyShape(reply)
+// statelessStatus is the HTTP status of a worker's answer with that error code (0: none) on the
+// stateless wire: the revision puts method-not-found at 404 and the client-side errors it
+// defines at 400.
+func statelessStatus(code int) int {
 	switch code {
 	case jsonrpc.CodeMethodNotFound:
 		return http.StatusNotFound

@@ -75,9 +75,10 @@ type flight struct {
 	// wantsTask: the tool asked to continue as a task; task: it does (the task table has it).
 	wantsTask bool
 	task      bool
-	// caps are the capabilities the request's client declared in its _meta; a question that
-	// needs another is answered -32021 in the worker, never put to the client.
-	caps map[string]json.RawMessage
+	// caps are the capabilities the request's client declared in its _meta (as sent: read
+	// only when the worker asks a question); a question that needs another is answered -32021
+	// in the worker, never put to the client.
+	caps json.RawMessage
 }
 
 // capabilityFor names the client capability a question to the client relies on.
@@ -95,9 +96,14 @@ func (f *flight) roomLocked() {
 	f.room = make(chan struct{})
 }
 
-// takeEventsLocked hands over what the flight holds and makes room for more.
+// takeEventsLocked hands over what the flight holds and makes room for more. With nothing
+// held nobody waits for room (the worker waits only while the flight holds something), so
+// there is no one to wake.
 func (f *flight) takeEventsLocked() []flightEvent {
 	events := f.events
+	if len(events) == 0 {
+		return nil
+	}
 	f.events, f.bytes = nil, 0
 	f.roomLocked()
 	return events
@@ -165,7 +171,9 @@ func (f *flight) Message(msg []byte) error {
 		}
 		ev.q = &question{key: key, srvID: env.ID, method: env.Method, params: env.Params}
 		if need := capabilityFor[env.Method]; need != "" {
-			if _, ok := f.caps[need]; !ok {
+			var caps map[string]json.RawMessage
+			_ = json.Unmarshal(f.caps, &caps)
+			if _, ok := caps[need]; !ok {
 				refusal := jsonrpc.ErrorResponse(env.ID, &jsonrpc.Error{Code: codeMissingClientCapability,
 					Message: "the client did not declare the " + need + " capability this request needs",
 					Data:    capabilityData{Kind: errkind.MissingCapability, RequiredCapabilities: map[string]any{need: map[string]any{}}}})
@@ -246,8 +254,8 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name,
-		wake: make(chan struct{}), room: make(chan struct{}), reqID: req.m.ID, attached: true}
-	_ = json.Unmarshal(req.meta[metaClientCapabilities], &f.caps)
+		wake: make(chan struct{}), room: make(chan struct{}), reqID: req.m.ID, attached: true,
+		caps: req.meta[metaClientCapabilities]}
 	owner, err := s.owner(ctx)
 	if err != nil {
 		return nil, err
@@ -273,9 +281,10 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 		status, header, reply := s.stepUp(ctx, req.m, status, reply)
 		unbind()
 		if len(reply) > 0 {
-			reply = stampResult(req.m.Method, statelessAdvice(reply))
+			var code int
+			reply, code = stampReply(req.m.Method, statelessAdvice(reply))
 			if status == http.StatusOK {
-				status = statelessStatus(reply)
+				status = statelessStatus(code)
 			}
 		}
 		// The gem goes back before the answer does: a client that sends its next request the
@@ -331,12 +340,15 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 			s.dropFlight(f)
 		}
 	}()
-	used := map[string]bool{}
+	var used map[string]bool // made by the first claim: nearly every call has none
 	// claim says this request's inputResponses answer q, once; deliver hands that answer to the
 	// worker, outside the flight's lock.
 	claim := func(q *question) bool {
 		if _, ok := responses[q.key]; !ok || used[q.key] {
 			return false
+		}
+		if used == nil {
+			used = map[string]bool{}
 		}
 		used[q.key] = true
 		return true

@@ -26,7 +26,7 @@ const maxParamHeaders = 32
 // withParamHeaders answers m with its Mcp-Param-* headers under params._meta[metaParamHeaders]
 // (names lower-cased past the prefix), or m itself when it has none.
 func withParamHeaders(r *http.Request, m jsonrpc.Message) (jsonrpc.Message, []byte) {
-	headers := map[string]string{}
+	var headers map[string]string // made by the first such header: most calls carry none
 	for name, values := range r.Header {
 		suffix, ok := cutPrefixFold(name, "Mcp-Param-")
 		if !ok {
@@ -34,6 +34,9 @@ func withParamHeaders(r *http.Request, m jsonrpc.Message) (jsonrpc.Message, []by
 		}
 		if len(values) != 1 {
 			return m, errorBody(m.ID, codeHeaderMismatch, "Header mismatch: "+quote(jsonrpc.Clip(name))+" sent more than once", errkind.HeaderMismatch)
+		}
+		if headers == nil {
+			headers = map[string]string{}
 		}
 		headers[strings.ToLower(suffix)] = values[0]
 	}

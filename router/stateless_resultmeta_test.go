@@ -41,9 +41,13 @@ func TestStampResultAddsOnlyWhatIsMissingAndKeepsTheResult(t *testing.T) {
 			t.Errorf("%s was changed to %s", reply, out)
 		}
 	}
-	if statelessStatus([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`)) != 404 ||
-		statelessStatus([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"no"}}`)) != 400 ||
-		statelessStatus([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)) != 200 {
-		t.Error("statelessStatus does not map -32601 to 404, -32021 to 400, a result to 200")
+	statusOf := func(reply string) int {
+		_, code := stampReply("tools/call", []byte(reply))
+		return statelessStatus(code)
+	}
+	if statusOf(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`) != 404 ||
+		statusOf(`{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"no"}}`) != 400 ||
+		statusOf(`{"jsonrpc":"2.0","id":1,"result":{}}`) != 200 {
+		t.Error("stampReply and statelessStatus do not map -32601 to 404, -32021 to 400, a result to 200")
 	}
 }

@@ -341,16 +341,12 @@ func (s *statelessServer) taskAnswer(ctx context.Context, req statelessRequest, 
 // declaresTasks says a request's client capabilities name the tasks extension, under member
 // names read exactly (an "Extensions" member declares nothing).
 func declaresTasks(caps json.RawMessage) bool {
-	c, err := jsonrpc.Members(caps)
-	if err != nil {
+	ext, found, err := jsonrpc.MemberOfValid(caps, "extensions")
+	if err != nil || !found {
 		return false
 	}
-	ext, err := jsonrpc.Members(c["extensions"])
-	if err != nil {
-		return false
-	}
-	v, ok := ext[extTasks]
-	return ok && len(v) > 0 && v[0] == '{'
+	v, found, err := jsonrpc.MemberOfValid(ext, extTasks)
+	return err == nil && found && len(v) > 0 && v[0] == '{'
 }
 
 // withTasksExtension adds the tasks extension to the worker's capabilities for server/discover:

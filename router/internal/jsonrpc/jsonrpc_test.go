@@ -177,3 +177,57 @@ func TestErrorResponseUsesNullIDWhenUnknown(t *testing.T) {
 		t.Fatalf("%s", got)
 	}
 }
+
+// TestTheReadersOfValidJSONReadAsMembersReads: MembersOfValid, MemberOfValid and StringOf skip
+// the validation, never the exactness (duplicates refused, names compared after their escapes).
+func TestTheReadersOfValidJSONReadAsMembersReads(t *testing.T) {
+	objects := []string{
+		`{"session":"h-1","text":"hi"}`,
+		` {"text":"hi"} `,
+		`{"se\u0073sion":"h-2"}`,
+		`{"session":"a","session":"b"}`,
+		`{"Session":"a","text":1}`,
+		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"a":18}`,
+		`{}`, `[1]`, `"session"`,
+	}
+	for _, raw := range objects {
+		t.Run(raw, func(t *testing.T) {
+			want, wantErr := Members([]byte(raw))
+			got, err := MembersOfValid([]byte(raw))
+			if (err != nil) != (wantErr != nil) || len(got) != len(want) {
+				t.Fatalf("MembersOfValid %v %v, Members %v %v", got, err, want, wantErr)
+			}
+			for k, v := range want {
+				if string(got[k]) != string(v) {
+					t.Errorf("member %q: %s, Members %s", k, got[k], v)
+				}
+			}
+			v, found, err := MemberOfValid([]byte(raw), "session")
+			wantV, wantFound := want["session"]
+			if (err != nil) != (wantErr != nil) || found != wantFound || string(v) != string(wantV) {
+				t.Errorf("MemberOfValid %s %v %v, Members %s %v %v", v, found, err, wantV, wantFound, wantErr)
+			}
+		})
+	}
+	strs := []struct {
+		raw  string
+		want string
+		ok   bool
+	}{
+		{`"plain"`, "plain", true},
+		{`"h\u00e9\"q"`, "hé\"q", true},
+		{`"héllo ✓"`, "héllo ✓", true},
+		{`""`, "", true},
+		{`7`, "", false},
+		{`null`, "", false},
+		{``, "", false},
+		{`{"a":"b"}`, "", false},
+	}
+	for _, c := range strs {
+		t.Run("StringOf "+c.raw, func(t *testing.T) {
+			if got, ok := StringOf([]byte(c.raw)); got != c.want || ok != c.ok {
+				t.Errorf("StringOf(%s) = %q %v, want %q %v", c.raw, got, ok, c.want, c.ok)
+			}
+		})
+	}
+}
