@@ -28,8 +28,12 @@ type call struct {
 	// channel binds every message a tool sends to the call's id.
 	id            json.RawMessage
 	progressToken json.RawMessage
-	// meta is the request's params._meta (the 2026-07-28 revision's per-request capabilities).
-	meta map[string]json.RawMessage
+	// meta is the request's params._meta (the 2026-07-28 revision's per-request capabilities),
+	// and isStateless says its protocol version is that revision's; both read once per request.
+	meta        map[string]json.RawMessage
+	isStateless bool
+	// tool is a tools/call's params.name and arguments, read in the same pass as meta.
+	tool toolParams
 	// namesSession: the request is a tools/call whose session argument names a GemStone session.
 	namesSession bool
 	// traceparent is the W3C trace context the call carried in params._meta ("" when none).
@@ -65,7 +69,8 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 	if req.id == nil {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
-	c.meta = requestMeta(req.params)
+	c.meta, c.tool = readParams(req.params)
+	c.isStateless = metaString(c.meta, metaProtocolVersion) == statelessRevision
 	c.namesSession = false // until a tools/call's arguments say otherwise
 	if c.pooled() && req.method != "tools/call" {
 		c.abortForPool() // a tools/call's abort waits for its arguments (toolsCall)
@@ -234,15 +239,8 @@ func (c *call) toolsList(req request) ([]byte, error) {
 }
 
 func (c *call) toolsCall(req request) ([]byte, error) {
-	var p struct {
-		Name      *string         `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			Traceparent   string          `json:"traceparent"`
-		} `json:"_meta"`
-	}
-	if err := json.Unmarshal(orEmpty(req.params), &p); err != nil || p.Name == nil {
+	p := c.tool
+	if !p.ok || p.Name == nil {
 		return errorReply(req.id, CodeInvalidParams, "tools/call needs params.name (a string)", nil), nil
 	}
 	t := findTool(*p.Name)
@@ -261,7 +259,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if refusal := c.refusePoolWrite(t); refusal != nil {
 		return resultReply(req.id, refusal), nil
 	}
-	c.id, c.progressToken, c.traceparent = req.id, p.Meta.ProgressToken, p.Meta.Traceparent
+	c.id, c.progressToken, c.traceparent = req.id, c.meta["progressToken"], metaString(c.meta, "traceparent")
 	if c.traceparent != "" {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
 		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))

@@ -21,21 +21,34 @@ const (
 	codeMissingCapability  = -32021
 )
 
-// requestMeta reads params._meta of a request, nil when it has none.
-func requestMeta(params json.RawMessage) map[string]json.RawMessage {
+// toolParams are the members of a tools/call's params the worker reads; ok is false when params
+// could not be read as an object of that shape.
+type toolParams struct {
+	Name      *string         `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	ok        bool
+}
+
+// readParams reads a request's params once: its _meta (nil when it has none) and the members a
+// tools/call reads.
+func readParams(params json.RawMessage) (map[string]json.RawMessage, toolParams) {
 	var p struct {
+		toolParams
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	_ = json.Unmarshal(orEmpty(params), &p)
-	return p.Meta
+	p.ok = json.Unmarshal(orEmpty(params), &p) == nil
+	return p.Meta, p.toolParams
+}
+
+// metaString is the string member key of meta, "" when it is absent or no string.
+func metaString(meta map[string]json.RawMessage, key string) string {
+	var v string
+	_ = json.Unmarshal(meta[key], &v)
+	return v
 }
 
 // stateless says the request is of the 2026-07-28 revision.
-func (c *call) stateless() bool {
-	var v string
-	_ = json.Unmarshal(c.meta[metaProtocolVersion], &v)
-	return v == statelessRevision
-}
+func (c *call) stateless() bool { return c.isStateless }
 
 // pooled says the request is of the 2026-07-28 revision and is no tools/call naming a GemStone
 // session in its session argument: the router runs it on a pooled gem.
