@@ -12,6 +12,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +56,25 @@ func BenchmarkIdleStreamCost(b *testing.B) {
 	b.ReportMetric(float64(s1-s0)/float64(b.N), "stack-bytes/stream")
 }
 
+// reportCPU resets the timer and answers what reports the process's CPU time per operation
+// (server, fake worker and client together) as cpu-us/op: on a shared machine it moves much
+// less with other load than ns/op does.
+func reportCPU(b *testing.B) func() {
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	return func() {
+		b.StopTimer()
+		b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
+	}
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func stackBytes() uint64 {
 	s := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
 	metrics.Read(s)
@@ -71,7 +91,7 @@ func BenchmarkEchoThroughTheAssembly(b *testing.B) {
 	url := ts.URL + "/mcp"
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	b.SetParallelism(4)
-	b.ResetTimer()
+	defer reportCPU(b)()
 	b.RunParallel(func(pb *testing.PB) {
 		sid := initialize(b, url, "2025-11-25")
 		for i := 0; pb.Next(); i++ {
@@ -109,4 +129,53 @@ func served(b *testing.B) *httptest.Server {
 		asm.CloseChannel()
 	})
 	return ts
+}
+
+// BenchmarkHandleEchoThroughTheAssembly is BenchmarkEchoThroughTheAssembly on the 2026-07-28
+// wire, each parallel client in a GemStone session it opened with open_session and every call
+// naming it in its session argument: benchmark 6's router side in process. Compare the two
+// profiles (the fake worker's own frames left out) to see what the session argument's path
+// costs over a session's:
+//
+//	go test -run '^$' -bench 'EchoThroughTheAssembly' -cpuprofile cpu.out ./internal/wiring
+func BenchmarkHandleEchoThroughTheAssembly(b *testing.B) {
+	ts := served(b)
+	url := ts.URL + "/mcp"
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	call := func(id int, tool, args string) string {
+		body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
+			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", tool)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("%s: %d %s", tool, resp.StatusCode, answer)
+		}
+		return string(answer)
+	}
+	b.SetParallelism(4)
+	defer reportCPU(b)()
+	b.RunParallel(func(pb *testing.PB) {
+		opened := call(1, "open_session", `{}`)
+		_, rest, _ := strings.Cut(opened, `"session":"`)
+		handle, _, _ := strings.Cut(rest, `"`)
+		if handle == "" {
+			b.Fatalf("open_session answered %s", opened)
+		}
+		args := `{"session":"` + handle + `","text":"hi"}`
+		for i := 0; pb.Next(); i++ {
+			if answer := call(i+2, "echo", args); !strings.Contains(answer, `"hi"`) {
+				b.Fatalf("echo: %s", answer)
+			}
+		}
+	})
 }

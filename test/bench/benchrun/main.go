@@ -138,6 +138,11 @@ type cpuSplit struct {
 // process and this load generator over warmup and run; the gem processes of the measured run
 // (sampled just before it ends, since the load generator deletes its sessions), logins included.
 func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadResult, error) {
+	return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c}, acc)
+}
+
+// loadOptionsWithSplit is loadWithSplit for the load o describes.
+func (b *bench) loadOptionsWithSplit(s *harness.Server, o harness.LoadOptions, acc *cpuSplit) (harness.LoadResult, error) {
 	pid := s.Cmd.Process.Pid
 	_, router0, _ := harness.ProcStat(pid)
 	self0 := selfCPU()
@@ -151,7 +156,7 @@ func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadRes
 			gems += c
 		}
 	}()
-	res, err := b.load(s.URL, false)
+	res, err := b.loadWith(o)
 	<-sampled
 	_, router1, _ := harness.ProcStat(pid)
 	acc.router += router1 - router0
@@ -160,6 +165,13 @@ func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadRes
 	acc.calls += res.OK + b.warmupCalls
 	acc.runCalls += res.OK
 	return res, err
+}
+
+// printSplit prints where a side's CPU went per call.
+func printSplit(label string, split cpuSplit) {
+	fmt.Fprintf(os.Stderr, "  CPU per call, %s: router %.0f us, gems %.0f us, load generator %.0f us\n", label,
+		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.runCalls),
+		float64(split.self.Microseconds())/float64(split.calls))
 }
 
 // side is one side of a comparison: tag prefixes its errors, label names it in the progress
@@ -232,9 +244,7 @@ func (b *bench) throughputVsSDK() []row {
 	if err != nil {
 		return fail(name, err)
 	}
-	fmt.Fprintf(os.Stderr, "  CPU per call: router %.0f us, gems %.0f us, load generator %.0f us\n",
-		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.runCalls),
-		float64(split.self.Microseconds())/float64(split.calls))
+	printSplit("mcp-gemstone+stand-in", split)
 	return []row{rateRow(name, ours, theirs, 2), p99Row(name, ours, theirs)}
 }
 
@@ -298,10 +308,11 @@ func (b *bench) handleVsSession() []row {
 		return fail(name, err)
 	}
 	defer s.Stop(30 * time.Second)
+	var handleCPU, sessionCPU cpuSplit
 	handles := side{"handle", "session argument", func() (harness.LoadResult, error) {
-		return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true, Handles: true})
+		return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true, Handles: true}, &handleCPU)
 	}}
-	sessions := side{"session", "2025-11-25 session", b.loader(s.URL, false)}
+	sessions := side{"session", "2025-11-25 session", func() (harness.LoadResult, error) { return b.loadWithSplit(s, &sessionCPU) }}
 	var ratios []float64
 	var ours, theirs []harness.LoadResult
 	for round := range max(b.rounds, 5) {
@@ -317,6 +328,13 @@ func (b *bench) handleVsSession() []row {
 		ratios = append(ratios, o.Rate()/th.Rate())
 		ours, theirs = append(ours, o), append(theirs, th)
 	}
+	printSplit("session argument", handleCPU)
+	printSplit("2025-11-25 session", sessionCPU)
+	fmt.Fprintf(os.Stderr, "  ratios by round:")
+	for _, r := range ratios {
+		fmt.Fprintf(os.Stderr, " %.2f", r)
+	}
+	fmt.Fprintln(os.Stderr)
 	slices.Sort(ratios)
 	median := ratios[len(ratios)/2]
 	mo, mt := merge(ours), merge(theirs)
