@@ -61,7 +61,7 @@ func TestPrepareConfigCarriesTheOneProtocolListAndContract(t *testing.T) {
 	}
 }
 
-func TestSessionCapRefusesWithSessionLimitAndAttemptsNoLogin(t *testing.T) {
+func TestTheSessionCapRefusesBeforeAnyLogin(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 2 })
 	f.open()
 	f.open()
@@ -160,7 +160,7 @@ func TestRefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
 	}
 }
 
-func TestDeleteEndsTheSessionLogsTheGemOutAndFreesTheSlot(t *testing.T) {
+func TestDeleteLeavesNothingOfTheSession(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 1 })
 	sid := f.open()
 	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
@@ -172,10 +172,10 @@ func TestDeleteEndsTheSessionLogsTheGemOutAndFreesTheSlot(t *testing.T) {
 	f.open() // the only slot came back
 }
 
-func TestDeleteWithoutSessionIs400AndUnknownIs404(t *testing.T) {
+// (An unknown session's DELETE is TestUnknownSessionIdIs404OnEveryVerb/DELETE.)
+func TestDeleteWithoutASessionIdIs400(t *testing.T) {
 	f := newFixture(t)
 	wantError(t, f.do(http.MethodDelete, "", ""), http.StatusBadRequest, -32600, "sessionRequired")
-	wantError(t, f.do(http.MethodDelete, "0123456789abcdef0123456789abcdef", ""), http.StatusNotFound, -32001, "sessionNotFound")
 }
 
 func TestInitializeOnAnExistingSessionIsRefused(t *testing.T) {

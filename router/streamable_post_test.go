@@ -26,7 +26,7 @@ func TestUnknownSessionIdIs404OnEveryVerb(t *testing.T) {
 	}
 }
 
-func TestBodyBytesReachTheWorkerUnchangedAndItsBytesComeBack(t *testing.T) {
+func TestBodyBytesMakeTheRoundTripUnchanged(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	// Astral characters, escapes and odd spacing survive the trip both ways.
@@ -45,7 +45,7 @@ func TestBodyBytesReachTheWorkerUnchangedAndItsBytesComeBack(t *testing.T) {
 	}
 }
 
-func TestNotificationsGet202AndNoBody(t *testing.T) {
+func TestANotificationGets202WithNoBody(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	r := f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -55,7 +55,7 @@ func TestNotificationsGet202AndNoBody(t *testing.T) {
 	}
 }
 
-func TestPostedResponseGets202AndAnswersThePendingServerRequest(t *testing.T) {
+func TestAPostedResponseAnswersThePendingServerRequest(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	sess, ok := f.srv.Sessions().Get(sid)
@@ -103,12 +103,19 @@ func TestPingIsAnsweredByTheFrontEndWhileTheSessionIsBusy(t *testing.T) {
 	<-done
 }
 
-func TestUnsupportedProtocolVersionHeaderIs400AndSupportedOnesPass(t *testing.T) {
+func TestSupportedProtocolVersionHeadersPass(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {
-		wantStatus(t, f.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Protocol-Version", v), http.StatusOK)
+		t.Run(v, func(t *testing.T) {
+			wantStatus(t, f.in(t).post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Protocol-Version", v), http.StatusOK)
+		})
 	}
+}
+
+func TestAnUnsupportedProtocolVersionHeaderIs400ListingTheSupportedOnes(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
 	r := f.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Protocol-Version", "2024-11-05")
 	wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
 	if !strings.Contains(r.RPC.Error.Message, "2025-11-25") {
@@ -117,7 +124,7 @@ func TestUnsupportedProtocolVersionHeaderIs400AndSupportedOnesPass(t *testing.T)
 	wantError(t, f.do(http.MethodGet, sid, "", "Mcp-Protocol-Version", "1999-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
 }
 
-func TestBatchIsSplitInOrderAndAnsweredAsABatchUnder20250326(t *testing.T) {
+func TestABatchUnder20250326IsAnsweredAsABatchInOrder(t *testing.T) {
 	f := newFixture(t)
 	r := f.post("", initWith("2025-03-26"))
 	wantStatus(t, r, http.StatusOK)
