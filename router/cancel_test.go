@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -83,7 +84,7 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *test
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.RequestTimeout = 200 * time.Millisecond })
 	sid := f.open()
 	r := f.post(sid, call("slow-1", "sleep", `{"ms":20000}`))
-	wantError(t, r, http.StatusOK, -32001, "requestTimeout")
+	wantError(t, r, http.StatusOK, -32001, errkind.RequestTimeout)
 	if string(r.RPC.ID) != `"slow-1"` {
 		t.Fatalf("the deadline answer carries id %s, want \"slow-1\"", r.RPC.ID)
 	}
@@ -103,11 +104,11 @@ func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
 	})
 	sid := f.open()
 	r := f.post(sid, call(3, "sleep_immune", `{"ms":20000}`))
-	wantError(t, r, http.StatusOK, -32001, "requestTimeout")
+	wantError(t, r, http.StatusOK, -32001, errkind.RequestTimeout)
 	if e, _ := r.RPC.Error.Data["ending"].(string); e != "ended by stopping the session" {
 		t.Fatalf("data.ending %q, want the stop", e)
 	}
-	wantError(t, f.post(sid, call(4, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, f.post(sid, call(4, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	f.open() // its slot came back
 }
 
@@ -115,7 +116,7 @@ func TestDeadGemAnswersSessionGoneAndFreesSlot(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 1 })
 	sid := f.open()
 	r := f.post(sid, call(42, "die", `{}`))
-	wantError(t, r, http.StatusOK, -32001, "sessionGone")
+	wantError(t, r, http.StatusOK, -32001, errkind.SessionGone)
 	if string(r.RPC.ID) != "42" {
 		t.Fatalf("sessionGone carries id %s, want 42", r.RPC.ID)
 	}
@@ -125,7 +126,7 @@ func TestDeadGemAnswersSessionGoneAndFreesSlot(t *testing.T) {
 	if !strings.Contains(f.log.String(), "the die tool ended the gem") {
 		t.Fatalf("the full reason is not in the log")
 	}
-	wantError(t, f.post(sid, call(43, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, f.post(sid, call(43, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	if u := f.srv.Sessions().Used(); u != 0 {
 		t.Fatalf("%d slots taken after the gem died", u)
 	}
@@ -145,7 +146,7 @@ func TestGemKilledMidCallAnswersSessionGone(t *testing.T) {
 		t.Fatal("no gem 1 to kill")
 	}
 	r := <-done
-	wantError(t, r, http.StatusOK, -32001, "sessionGone")
+	wantError(t, r, http.StatusOK, -32001, errkind.SessionGone)
 	if string(r.RPC.ID) != "8" {
 		t.Fatalf("id %s, want 8", r.RPC.ID)
 	}
@@ -177,7 +178,7 @@ func TestOrdinaryWorkerErrorAnswersWorkerErrorAndTheSessionKeepsServing(t *testi
 	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) { o.Launcher = flakyLauncher{l} })
 	sid := f.open()
 	r := f.post(sid, call(1, "echo", `{"text":"explode"}`))
-	wantError(t, r, http.StatusOK, -32603, "workerError")
+	wantError(t, r, http.StatusOK, -32603, errkind.WorkerError)
 	if n, _ := r.RPC.Error.Data["number"].(float64); n != 2010 {
 		t.Fatalf("data.number %v, want 2010", r.RPC.Error.Data["number"])
 	}
@@ -200,7 +201,7 @@ func TestLongLoginIsBoundedByLoginTimeout(t *testing.T) {
 	})
 	start := time.Now()
 	r := f.post("", initBody)
-	wantError(t, r, http.StatusOK, -32001, "loginTimeout")
+	wantError(t, r, http.StatusOK, -32001, errkind.LoginTimeout)
 	if !strings.Contains(r.RPC.Error.Message, "MCP_LOGIN_TIMEOUT") {
 		t.Fatalf("message %q should name MCP_LOGIN_TIMEOUT", r.RPC.Error.Message)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/sse"
@@ -112,7 +113,7 @@ func TestGetOpensTheSessionsStreamWhichKeepsAliveAndEndsWithTheSession(t *testin
 func TestGetThatDoesNotAcceptEventStreamIs406(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
-	wantError(t, f.do(http.MethodGet, sid, "", "Accept", "application/json"), http.StatusNotAcceptable, -32600, "notAcceptable")
+	wantError(t, f.do(http.MethodGet, sid, "", "Accept", "application/json"), http.StatusNotAcceptable, -32600, errkind.NotAcceptable)
 }
 
 func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
@@ -124,12 +125,12 @@ func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
 	mcptest.Eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
 	f.srv.BeginShutdown()
 	r := f.post("", initBody)
-	wantError(t, r, http.StatusServiceUnavailable, -32001, "shuttingDown")
+	wantError(t, r, http.StatusServiceUnavailable, -32001, errkind.ShuttingDown)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	f.srv.Close(ctx)
 	r = <-done
-	wantError(t, r, http.StatusOK, -32001, "shuttingDown")
+	wantError(t, r, http.StatusOK, -32001, errkind.ShuttingDown)
 	if n := f.l.Live(); n != 0 {
 		t.Fatalf("%d gems still logged in after Close", n)
 	}
@@ -169,7 +170,7 @@ func TestCloseDuringALoginLeavesNoGemBehind(t *testing.T) {
 	defer cancel()
 	f.srv.Close(ctx)
 	r := <-done
-	wantError(t, r, http.StatusServiceUnavailable, -32001, "shuttingDown")
+	wantError(t, r, http.StatusServiceUnavailable, -32001, errkind.ShuttingDown)
 	if n := f.l.Live(); n != 0 {
 		t.Fatalf("%d gems logged in after Close", n)
 	}

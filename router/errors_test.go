@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
@@ -20,7 +21,7 @@ func TestUnsupportedProtocolVersionListsTheSupportedOnesAsData(t *testing.T) {
 		"POST with no session": f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+			wantError(t, r, http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
 			raw, _ := r.RPC.Error.Data["supported"].([]any)
 			var got []string
 			for _, v := range raw {

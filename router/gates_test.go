@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
@@ -16,7 +17,7 @@ func TestOriginGate(t *testing.T) {
 	})
 	for _, origin := range []string{"https://evil.example", "null", "http://localhost.evil.example:8000", "https://exact.example.org:444"} {
 		t.Run("refuses "+origin, func(t *testing.T) {
-			wantError(t, f.in(t).post("", initBody, "Origin", origin), http.StatusForbidden, -32600, "originRefused")
+			wantError(t, f.in(t).post("", initBody, "Origin", origin), http.StatusForbidden, -32600, errkind.OriginRefused)
 		})
 	}
 	if f.l.Launches() != 0 {
@@ -38,7 +39,7 @@ func TestHostGate(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.AllowedHosts = []string{"mcp.internal"} })
 	for _, host := range []string{"evil.example.com", "evil.example.com:8000", "127.0.0.1.nip.io"} {
 		t.Run("refuses "+host, func(t *testing.T) {
-			wantError(t, f.in(t).post("", initBody, "Host", host), http.StatusForbidden, -32600, "hostRefused")
+			wantError(t, f.in(t).post("", initBody, "Host", host), http.StatusForbidden, -32600, errkind.HostRefused)
 		})
 	}
 	for _, host := range []string{"localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "mcp.internal:443"} {

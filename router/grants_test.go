@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
@@ -94,7 +95,7 @@ func TestACallOutsideTheGrantIsAStepUpAndAWiderTokenCallsItOnTheSameSession(t *t
 	if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` {
 		t.Fatalf("outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 	}
-	if string(r.RPC.ID) != "2" || r.RPC.Kind() != "insufficientScope" || !strings.Contains(string(r.Body), `"scope":"need:McpFixtureExecToolset"`) {
+	if string(r.RPC.ID) != "2" || r.RPC.Kind() != errkind.InsufficientScope || !strings.Contains(string(r.Body), `"scope":"need:McpFixtureExecToolset"`) {
 		t.Fatalf("403 body: %s", r.Body)
 	}
 	wider := write + "," + fixtureworker.ExecToolsetName
@@ -160,7 +161,7 @@ func TestAStatelessRequestIsGrantedByItsOwnTokenAndStepsUpAlike(t *testing.T) {
 	notes := statelessBody(2, "tools/call", `"name":"notes","arguments":{}`)
 	r = f.stateless(notes, "X-Grant", write)
 	if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` ||
-		r.RPC.Kind() != "insufficientScope" || string(r.RPC.ID) != "2" {
+		r.RPC.Kind() != errkind.InsufficientScope || string(r.RPC.ID) != "2" {
 		t.Fatalf("stateless call outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 	}
 	if r = f.stateless(notes, "X-Grant", write+","+exec); r.Status != 200 || r.RPC.Error != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
@@ -63,11 +64,11 @@ func TestWithAnIdentityGemsLogInAsThePrincipalAndSessionsAreTheirs(t *testing.T)
 	}
 	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"mine"}`), "X-Principal", "alice"), http.StatusOK)
 	for _, verb := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-		wantError(t, f.do(verb, sid, call(3, "echo", `{"text":"theirs"}`), "X-Principal", "mallory"), http.StatusNotFound, -32001, "sessionNotFound")
+		wantError(t, f.do(verb, sid, call(3, "echo", `{"text":"theirs"}`), "X-Principal", "mallory"), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	}
-	wantError(t, f.post(sid, call(4, "echo", `{"text":"anon"}`)), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, f.post(sid, call(4, "echo", `{"text":"anon"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	wantStatus(t, f.do(http.MethodDelete, sid, "", "X-Principal", "alice"), http.StatusNoContent)
-	wantError(t, f.post(sid, call(5, "echo", `{"text":"after"}`), "X-Principal", "alice"), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, f.post(sid, call(5, "echo", `{"text":"after"}`), "X-Principal", "alice"), http.StatusNotFound, -32001, errkind.SessionNotFound)
 }
 
 func TestWithAnIdentityARefusedLoginCarriesItsHintAndNoPrincipalOpensNothing(t *testing.T) {
@@ -77,12 +78,12 @@ func TestWithAnIdentityARefusedLoginCarriesItsHintAndNoPrincipalOpensNothing(t *
 		l.LoginError = workertest.LoginDenied("login denied for bob")
 	})
 	r := f.post("", initBody, "X-Principal", "bob")
-	wantError(t, r, http.StatusOK, -32001, "loginDenied")
+	wantError(t, r, http.StatusOK, -32001, errkind.LoginDenied)
 	if !strings.Contains(r.RPC.Error.Message, "provision") || strings.Contains(r.RPC.Error.Message, "MCP_WORKER_USER") {
 		t.Fatalf("message %q should carry the identity's hint", r.RPC.Error.Message)
 	}
 	f.l.LoginError = nil
-	wantError(t, f.post("", initBody), http.StatusOK, -32001, "loginFailed")
+	wantError(t, f.post("", initBody), http.StatusOK, -32001, errkind.LoginFailed)
 	if f.srv.Sessions().Used() != 0 {
 		t.Fatal("a slot is still taken")
 	}

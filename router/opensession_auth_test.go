@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 )
@@ -40,7 +41,7 @@ func TestOneSubjectHoldsAtMostItsShareOfTheLogins(t *testing.T) {
 		handles = append(handles, res.StructuredContent.Session)
 	}
 	_, res, body := ar.stateless(t, alice, 3, `"name":"open_session","arguments":{}`)
-	if !res.IsError || res.StructuredContent.Error.Kind != "sessionLimit" || !strings.Contains(body, "close_session") {
+	if !res.IsError || res.StructuredContent.Error.Kind != errkind.SessionLimit || !strings.Contains(body, "close_session") {
 		t.Fatalf("alice's third open_session under a cap of 4: %s, want sessionLimit naming close_session", body)
 	}
 	if _, res, body := ar.stateless(t, bob, 4, `"name":"open_session","arguments":{}`); res.IsError {
@@ -49,7 +50,7 @@ func TestOneSubjectHoldsAtMostItsShareOfTheLogins(t *testing.T) {
 	// Bob presenting alice's handle learns what a forged one tells him, and nothing more.
 	_, theirs, _ := ar.stateless(t, bob, 5, `"name":"echo","arguments":{"text":"x","session":"`+handles[0]+`"}`)
 	_, forged, _ := ar.stateless(t, bob, 5, `"name":"echo","arguments":{"text":"x","session":"r1-00000000000000000000000000000000"}`)
-	if !theirs.IsError || theirs.StructuredContent.Error.Kind != "unknownSession" || theirs.text() != forged.text() {
+	if !theirs.IsError || theirs.StructuredContent.Error.Kind != errkind.UnknownSession || theirs.text() != forged.text() {
 		t.Fatalf("bob with alice's handle: %+v; with a forged one: %+v; want the same unknownSession answer", theirs, forged)
 	}
 	if _, res, body := ar.stateless(t, alice, 6, `"name":"echo","arguments":{"text":"mine","session":"`+handles[0]+`"}`); res.IsError || res.text() != "mine" {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
@@ -66,7 +67,7 @@ func (f *fixture) statelessCall(id int, tool, args, handle string) reply {
 func wantUnknownSession(t *testing.T, r reply) {
 	t.Helper()
 	res := resultOf(t, r)
-	if !res.IsError || res.StructuredContent.Error.Kind != "unknownSession" || !strings.Contains(res.text(), "open_session") {
+	if !res.IsError || res.StructuredContent.Error.Kind != errkind.UnknownSession || !strings.Contains(res.text(), "open_session") {
 		t.Fatalf("%s: want the tool error unknownSession naming open_session", r.Body)
 	}
 }
@@ -92,7 +93,7 @@ func TestOpenSessionGivesAGemOfTheCallersOwnThatCallsNamingItRunOn(t *testing.T)
 	// The work stays in the session's gem: uncommitted there, nowhere else.
 	wantStatus(t, f.statelessCall(5, "set_view_status", `{"uncommitted":true}`, h), http.StatusOK)
 	// A handle is no session id, and a session id is no handle.
-	wantError(t, f.post(h, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, f.post(h, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	sid := f.open()
 	for _, bad := range []string{`"` + sid + `"`, `"forged-handle"`, `42`, `""`, `null`, `{"end":"x"}`} {
 		wantUnknownSession(t, f.stateless(statelessBody(6, "tools/call", `"name":"echo","arguments":{"text":"x","session":`+bad+`}`)))
@@ -107,7 +108,7 @@ func TestOpenSessionGivesAGemOfTheCallersOwnThatCallsNamingItRunOn(t *testing.T)
 	wantUnknownSession(t, f.statelessCall(8, "echo", `{"text":"x"}`, h))
 	wantUnknownSession(t, f.statelessCall(9, "close_session", `{}`, h))
 	res := resultOf(t, f.statelessCall(10, "close_session", `{}`, ""))
-	if !res.IsError || res.StructuredContent.Error.Kind != "invalidParams" {
+	if !res.IsError || res.StructuredContent.Error.Kind != errkind.InvalidParams {
 		t.Fatalf("close_session without a session: %+v", res)
 	}
 }
@@ -186,7 +187,7 @@ func TestANewcomerAtTheCapGetsInAndOnlyIdleGemsYield(t *testing.T) {
 	b := f.openStateless() // a full cap again; the pool keeps its last gem
 	_ = b
 	refused := resultOf(t, f.stateless(statelessBody(4, "tools/call", `"name":"open_session","arguments":{}`)))
-	if !refused.IsError || refused.StructuredContent.Error.Kind != "sessionLimit" || !strings.Contains(refused.text(), "close_session") {
+	if !refused.IsError || refused.StructuredContent.Error.Kind != errkind.SessionLimit || !strings.Contains(refused.text(), "close_session") {
 		t.Fatalf("open_session at the cap with no gem idle long enough: %+v, want sessionLimit naming close_session", refused)
 	}
 	time.Sleep(400 * time.Millisecond)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 // Member names of the stateless envelope are read exactly: a capitalised "Extensions" declares
@@ -19,12 +21,12 @@ func TestCapabilityMembersAreReadExactly(t *testing.T) {
 		t.Run(caps, func(t *testing.T) {
 			body := strings.Replace(statelessBody(1, "tasks/get", `"taskId":"task-x"`),
 				`"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":`+caps, 1)
-			wantError(t, f.in(t).stateless(body), http.StatusBadRequest, -32021, "missingCapability")
+			wantError(t, f.in(t).stateless(body), http.StatusBadRequest, -32021, errkind.MissingCapability)
 		})
 	}
 	body := strings.Replace(statelessBody(1, "tasks/get", `"taskId":"task-x"`),
 		`"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
-	wantError(t, f.stateless(body), http.StatusBadRequest, -32602, "unknownTask")
+	wantError(t, f.stateless(body), http.StatusBadRequest, -32602, errkind.UnknownTask)
 }
 
 // With tracing off, a client's own _meta.traceparent reaches the worker only when it is W3C trace
@@ -82,7 +84,7 @@ func TestAStatelessCallWhoseGemDiedSaysToSendItAgain(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	f.l.Kill(1)
 	r := <-answered
-	if r.RPC.Error == nil || r.RPC.Error.Data["kind"] != "sessionGone" {
+	if r.RPC.Error == nil || r.RPC.Error.Data["kind"] != errkind.SessionGone {
 		t.Fatalf("die: %s, want a sessionGone error", r.Body)
 	}
 	if msg := r.RPC.Error.Message; strings.Contains(msg, "initialize") || !strings.Contains(msg, "send the request again") {

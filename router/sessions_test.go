@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
@@ -66,7 +67,7 @@ func TestTheSessionCapRefusesBeforeAnyLogin(t *testing.T) {
 	f.open()
 	f.open()
 	r := f.post("", initBody)
-	wantError(t, r, http.StatusOK, -32001, "sessionLimit")
+	wantError(t, r, http.StatusOK, -32001, errkind.SessionLimit)
 	if lim, _ := r.RPC.Error.Data["limit"].(float64); lim != 2 {
 		t.Fatalf("data.limit %v, want 2", r.RPC.Error.Data["limit"])
 	}
@@ -103,7 +104,7 @@ func TestConcurrentInitializesNeverOvershootTheCap(t *testing.T) {
 			switch {
 			case r.RPC.Error == nil && r.Header.Get("Mcp-Session-Id") != "":
 				opened++
-			case r.RPC.Kind() == "sessionLimit":
+			case r.RPC.Kind() == errkind.SessionLimit:
 				limited++
 			default:
 				t.Errorf("unexpected answer %d %s", r.Status, r.Body)
@@ -126,7 +127,7 @@ func TestFailedLoginNamesTheNumberAndWhatToFixAndFreesTheSlot(t *testing.T) {
 	})
 	for range 2 { // twice: the first failure must have given the only slot back
 		r := f.post("", initBody)
-		wantError(t, r, http.StatusOK, -32001, "loginDenied")
+		wantError(t, r, http.StatusOK, -32001, errkind.LoginDenied)
 		if n, _ := r.RPC.Error.Data["number"].(float64); n != 4051 {
 			t.Fatalf("data.number %v, want 4051", r.RPC.Error.Data["number"])
 		}
@@ -151,7 +152,7 @@ func TestRefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
 		o.Prepare.Toolsets = []string{"AcmeToolset"}
 	})
 	r := f.post("", initBody)
-	wantError(t, r, http.StatusOK, -32001, "toolsetNotFound")
+	wantError(t, r, http.StatusOK, -32001, errkind.ToolsetNotFound)
 	if !strings.Contains(r.RPC.Error.Message, "MCP_TOOLSETS") {
 		t.Fatalf("message %q should say to check MCP_TOOLSETS", r.RPC.Error.Message)
 	}
@@ -167,19 +168,19 @@ func TestDeleteLeavesNothingOfTheSession(t *testing.T) {
 	if n := f.l.Live(); n != 0 {
 		t.Fatalf("%d gems still logged in after DELETE", n)
 	}
-	wantError(t, f.do(http.MethodDelete, sid, ""), http.StatusNotFound, -32001, "sessionNotFound")
-	wantError(t, f.post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, f.do(http.MethodDelete, sid, ""), http.StatusNotFound, -32001, errkind.SessionNotFound)
+	wantError(t, f.post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	f.open() // the only slot came back
 }
 
 // (An unknown session's DELETE is TestUnknownSessionIdIs404OnEveryVerb/DELETE.)
 func TestDeleteWithoutASessionIdIs400(t *testing.T) {
 	f := newFixture(t)
-	wantError(t, f.do(http.MethodDelete, "", ""), http.StatusBadRequest, -32600, "sessionRequired")
+	wantError(t, f.do(http.MethodDelete, "", ""), http.StatusBadRequest, -32600, errkind.SessionRequired)
 }
 
 func TestInitializeOnAnExistingSessionIsRefused(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
-	wantError(t, f.post(sid, initBody), http.StatusBadRequest, -32600, "alreadyInitialized")
+	wantError(t, f.post(sid, initBody), http.StatusBadRequest, -32600, errkind.AlreadyInitialized)
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *testing.T) {
@@ -48,12 +50,12 @@ func TestMcpNameIsDecodedFromItsBase64FormAndHeldToTheBody(t *testing.T) {
 	if r.RPC.Error != nil && r.RPC.Error.Code == -32020 {
 		t.Fatalf("a non-ASCII name in its Base64 form was refused as a header mismatch: %s", r.Body)
 	}
-	wantError(t, f.stateless(unicode, "Mcp-Name", "échö"), http.StatusBadRequest, -32020, "headerMismatch")
-	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?ZWNob?=x?="), http.StatusBadRequest, -32020, "headerMismatch")
+	wantError(t, f.stateless(unicode, "Mcp-Name", "échö"), http.StatusBadRequest, -32020, errkind.HeaderMismatch)
+	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?ZWNob?=x?="), http.StatusBadRequest, -32020, errkind.HeaderMismatch)
 	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("ech\xff"))+"?="),
-		http.StatusBadRequest, -32020, "headerMismatch")
+		http.StatusBadRequest, -32020, errkind.HeaderMismatch)
 	noName := statelessBody(3, "tools/call", `"arguments":{}`)
-	wantError(t, f.stateless(noName, "Mcp-Name", ""), http.StatusBadRequest, -32602, "invalidParams")
+	wantError(t, f.stateless(noName, "Mcp-Name", ""), http.StatusBadRequest, -32602, errkind.InvalidParams)
 	numeric := statelessBody(4, "tools/call", `"name":7,"arguments":{}`)
-	wantError(t, f.stateless(numeric, "Mcp-Name", "7"), http.StatusBadRequest, -32602, "invalidParams")
+	wantError(t, f.stateless(numeric, "Mcp-Name", "7"), http.StatusBadRequest, -32602, errkind.InvalidParams)
 }

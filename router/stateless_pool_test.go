@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
@@ -23,7 +24,7 @@ func TestStatelessCallRunsOnAPoolGemThatIsNobodysSession(t *testing.T) {
 	}
 	for _, sess := range f.srv.Sessions().All() {
 		r := f.post(sess.ID(), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-		wantError(t, r, http.StatusNotFound, -32001, "sessionNotFound")
+		wantError(t, r, http.StatusNotFound, -32001, errkind.SessionNotFound)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 )
 
@@ -112,7 +113,7 @@ func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 	t.Run("a revision this server does not speak", func(t *testing.T) {
 		future := strings.Replace(statelessBody(8, "server/discover", ""), `"2026-07-28"`, `"2099-01-01"`, 1)
 		r := f.in(t).post("", future, "Mcp-Protocol-Version", "2099-01-01")
-		wantError(t, r, http.StatusBadRequest, -32022, "unsupportedProtocolVersion")
+		wantError(t, r, http.StatusBadRequest, -32022, errkind.UnsupportedProtocolVersion)
 		if r.RPC.Error.Data["requested"] != "2099-01-01" {
 			t.Errorf("data.requested %v, want the requested version", r.RPC.Error.Data["requested"])
 		}
@@ -127,13 +128,13 @@ func TestStatelessRequestStateIsTamperProof(t *testing.T) {
 	for _, bad := range []string{`null`, `7`, `{"user_name":12345}`} {
 		t.Run("inputResponses "+bad, func(t *testing.T) {
 			r := f.in(t).stateless(statelessBody(10, "tools/call", `"name":"echo","arguments":{"text":"x"},"inputResponses":`+bad))
-			wantError(t, r, http.StatusBadRequest, -32602, "invalidInputResponses")
+			wantError(t, r, http.StatusBadRequest, -32602, errkind.InvalidInputResponses)
 		})
 	}
 	for _, state := range []string{"garbage", "eyJmIjoiZmwtMSJ9.AAAA", ""} {
 		t.Run("requestState "+state, func(t *testing.T) {
 			r := f.in(t).stateless(statelessBody(9, "tools/call", `"name":"echo","arguments":{"text":"x"},"requestState":"`+state+`","inputResponses":{}`))
-			wantError(t, r, http.StatusBadRequest, -32602, "badRequestState")
+			wantError(t, r, http.StatusBadRequest, -32602, errkind.BadRequestState)
 		})
 	}
 }
@@ -146,9 +147,9 @@ func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
 		t.Run(m, func(t *testing.T) {
 			f := f.in(t)
 			bare := `{"jsonrpc":"2.0","id":5,"method":"` + m + `"}`
-			wantError(t, f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion), http.StatusNotFound, -32601, "methodNotFound")
+			wantError(t, f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion), http.StatusNotFound, -32601, errkind.MethodNotFound)
 			noMeta := `{"jsonrpc":"2.0","id":5,"method":"` + m + `","params":{}}`
-			wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, "methodNotFound")
+			wantError(t, f.post("", noMeta, "Mcp-Protocol-Version", router.StatelessVersion, "Mcp-Method", m), http.StatusNotFound, -32601, errkind.MethodNotFound)
 		})
 	}
 }
@@ -156,5 +157,5 @@ func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {
 func TestAStatelessClientCannotSendTheFrontEndsPrivateMethods(t *testing.T) {
 	f := newFixture(t)
 	bare := `{"jsonrpc":"2.0","id":5,"method":"io.github.gemstone-mcp/resourceUpdates"}`
-	wantError(t, f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion), http.StatusNotFound, -32601, "methodNotFound")
+	wantError(t, f.post("", bare, "Mcp-Protocol-Version", router.StatelessVersion), http.StatusNotFound, -32601, errkind.MethodNotFound)
 }

@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
 func TestRequestWithoutSessionIdIs400(t *testing.T) {
 	f := newFixture(t)
-	wantError(t, f.post("", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), http.StatusBadRequest, -32600, "sessionRequired")
-	wantError(t, f.do(http.MethodGet, "", ""), http.StatusBadRequest, -32600, "sessionRequired")
+	wantError(t, f.post("", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), http.StatusBadRequest, -32600, errkind.SessionRequired)
+	wantError(t, f.do(http.MethodGet, "", ""), http.StatusBadRequest, -32600, errkind.SessionRequired)
 }
 
 func TestUnknownSessionIdIs404OnEveryVerb(t *testing.T) {
@@ -21,7 +22,7 @@ func TestUnknownSessionIdIs404OnEveryVerb(t *testing.T) {
 	for _, verb := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		t.Run(verb, func(t *testing.T) {
 			r := f.in(t).do(verb, "feedfacefeedfacefeedfacefeedface", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-			wantError(t, r, http.StatusNotFound, -32001, "sessionNotFound")
+			wantError(t, r, http.StatusNotFound, -32001, errkind.SessionNotFound)
 		})
 	}
 }
@@ -117,11 +118,11 @@ func TestAnUnsupportedProtocolVersionHeaderIs400ListingTheSupportedOnes(t *testi
 	f := newFixture(t)
 	sid := f.open()
 	r := f.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Protocol-Version", "2024-11-05")
-	wantError(t, r, http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, r, http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
 	if !strings.Contains(r.RPC.Error.Message, "2025-11-25") {
 		t.Fatalf("the refusal should list the supported revisions: %s", r.RPC.Error.Message)
 	}
-	wantError(t, f.do(http.MethodGet, sid, "", "Mcp-Protocol-Version", "1999-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.do(http.MethodGet, sid, "", "Mcp-Protocol-Version", "1999-01-01"), http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
 }
 
 func TestABatchUnder20250326IsAnsweredAsABatchInOrder(t *testing.T) {
@@ -159,14 +160,14 @@ func TestBatchIsRefusedUnderTheNewerRevisions(t *testing.T) {
 			r := f.post("", initWith(v))
 			sid := r.Header.Get("Mcp-Session-Id")
 			r = f.post(sid, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-			wantError(t, r, http.StatusBadRequest, -32600, "batchRefused")
+			wantError(t, r, http.StatusBadRequest, -32600, errkind.BatchRefused)
 			if !strings.Contains(r.RPC.Error.Message, v) {
 				t.Errorf("refusal %q should name the session's revision %s", r.RPC.Error.Message, v)
 			}
 		})
 	}
 	t.Run("an initialize in a batch", func(t *testing.T) {
-		wantError(t, f.in(t).post("", `[`+initBody+`]`), http.StatusBadRequest, -32600, "batchRefused")
+		wantError(t, f.in(t).post("", `[`+initBody+`]`), http.StatusBadRequest, -32600, errkind.BatchRefused)
 	})
 }
 
@@ -179,17 +180,17 @@ func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
 	for _, v := range []string{"", "2025-11-25", "1999-01-01"} {
 		t.Run("version "+v, func(t *testing.T) {
 			r := f.in(t).post("", `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}`, "Mcp-Protocol-Version", v)
-			wantError(t, r, http.StatusBadRequest, -32601, "methodNotFound")
+			wantError(t, r, http.StatusBadRequest, -32601, errkind.MethodNotFound)
 			if string(r.RPC.ID) != "0" || !strings.Contains(r.RPC.Error.Message, "initialize") {
 				t.Errorf("id %s, message %q: want id 0 and initialize named as the way in", r.RPC.ID, r.RPC.Error.Message)
 			}
 		})
 	}
 	// The version gate still refuses everything else that carries a version it does not speak.
-	wantError(t, f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-	wantError(t, f.post("", `{"jsonrpc":"2.0","id":0,"method":"tools/list"}`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-	wantError(t, f.post("", `{not json`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
-	wantError(t, f.post("", `[{"jsonrpc":"2.0","id":0,"method":"server/discover"}]`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.post("", initBody, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
+	wantError(t, f.post("", `{"jsonrpc":"2.0","id":0,"method":"tools/list"}`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
+	wantError(t, f.post("", `{not json`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
+	wantError(t, f.post("", `[{"jsonrpc":"2.0","id":0,"method":"server/discover"}]`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
 	if time.Since(start) > time.Second {
 		t.Fatalf("server/discover took %v", time.Since(start))
 	}
@@ -198,7 +199,7 @@ func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
 	}
 	// On a session the version gate answers first, as for every other message.
 	sid := f.open()
-	wantError(t, f.post(sid, `{"jsonrpc":"2.0","id":0,"method":"server/discover"}`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, "unsupportedProtocolVersion")
+	wantError(t, f.post(sid, `{"jsonrpc":"2.0","id":0,"method":"server/discover"}`, "Mcp-Protocol-Version", "2099-01-01"), http.StatusBadRequest, -32600, errkind.UnsupportedProtocolVersion)
 }
 
 func TestOtherVerbsAre405WithAllow(t *testing.T) {
@@ -218,7 +219,7 @@ func TestDuplicateInFlightIdIsRefused(t *testing.T) {
 	done := make(chan reply, 1)
 	go func() { done <- f.post(sid, call(7, "sleep", `{"ms":2000}`)) }()
 	mcptest.Eventually(t, 2*time.Second, "the sleep is running", func() bool { s, _ := f.srv.Sessions().Get(sid); return s.Busy() })
-	wantError(t, f.post(sid, call(7, "echo", `{"text":"x"}`)), http.StatusBadRequest, -32600, "duplicateId")
+	wantError(t, f.post(sid, call(7, "echo", `{"text":"x"}`)), http.StatusBadRequest, -32600, errkind.DuplicateID)
 	f.post(sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
 	<-done
 }
@@ -230,7 +231,7 @@ func TestAClientCannotSendTheFrontEndsPrivateMethods(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	r := f.post(sid, `{"jsonrpc":"2.0","id":7,"method":"io.github.gemstone-mcp/resourceUpdates"}`)
-	wantError(t, r, http.StatusOK, -32601, "methodNotFound")
+	wantError(t, r, http.StatusOK, -32601, errkind.MethodNotFound)
 	if !strings.Contains(string(r.Body), "private") {
 		t.Fatalf("the refusal does not say the method is private: %s", r.Body)
 	}

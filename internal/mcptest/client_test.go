@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 func TestAnEventStreamWithNoResponseIsAnError(t *testing.T) {
@@ -119,7 +121,7 @@ func (r *recorder) Fatalf(format string, args ...any) {
 
 func TestWantError(t *testing.T) {
 	refused := Answer{Status: http.StatusBadRequest, Body: []byte("{}"),
-		RPC: RPC{Error: &Error{Code: -32600, Data: map[string]any{"kind": "batchRefused"}}}}
+		RPC: RPC{Error: &Error{Code: -32600, Data: map[string]any{"kind": errkind.BatchRefused}}}}
 	for _, c := range []struct {
 		name           string
 		a              Answer
@@ -128,7 +130,7 @@ func TestWantError(t *testing.T) {
 	}{
 		{"the wanted error", refused, true, 0, 0},
 		{"status, code and kind all differ", Answer{Status: http.StatusOK, Body: []byte("{}"),
-			RPC: RPC{Error: &Error{Code: -32001, Data: map[string]any{"kind": "sessionLimit"}}}}, false, 3, 0},
+			RPC: RPC{Error: &Error{Code: -32001, Data: map[string]any{"kind": errkind.SessionLimit}}}}, false, 3, 0},
 		{"no error object", Answer{Status: http.StatusBadRequest, Body: []byte("{}"), RPC: RPC{Result: []byte("{}")}}, false, 0, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,7 +139,7 @@ func TestWantError(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				ok = WantError(r, c.a, http.StatusBadRequest, -32600, "batchRefused")
+				ok = WantError(r, c.a, http.StatusBadRequest, -32600, errkind.BatchRefused)
 			}()
 			<-done
 			if ok != c.wantOK || len(r.errors) != c.errors || len(r.fatals) != c.fatals {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 func TestKindIsTheErrorsDataKindOrNothing(t *testing.T) {
@@ -17,7 +19,7 @@ func TestKindIsTheErrorsDataKindOrNothing(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"m","data":{"kind":"sessionGone"}}}`), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Kind() != "sessionGone" || r.Error.Code != -32001 || string(r.ID) != "3" {
+	if r.Kind() != errkind.SessionGone || r.Error.Code != -32001 || string(r.ID) != "3" {
 		t.Fatalf("decoded %+v, kind %q", r, r.Kind())
 	}
 	for _, body := range []string{`{"id":1,"result":{}}`, `{"id":1,"error":{"code":-32600,"message":"m"}}`} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/pending"
 )
 
@@ -330,7 +331,7 @@ func TestAQuestionTheClientNeverAnswersTimesOut(t *testing.T) {
 	defer ep.Bind(json.RawMessage(`1`), rec)()
 	w := connect(t, h, ep)
 	ask(t, w, rec, "w-9")
-	if id, kind := answerKind(t, w); id != "w-9" || kind != "timeout" {
+	if id, kind := answerKind(t, w); id != "w-9" || kind != errkind.Timeout {
 		t.Fatalf("answer %s %s", id, kind)
 	}
 }
@@ -344,12 +345,12 @@ func TestAQuestionEndsWithItsCall(t *testing.T) {
 	w := connect(t, h, ep)
 	ask(t, w, rec, "w-2")
 	unbind()
-	if _, kind := answerKind(t, w); kind != "callEnded" {
+	if _, kind := answerKind(t, w); kind != errkind.CallEnded {
 		t.Fatalf("kind %s", kind)
 	}
 	// A question for a call that is no longer running is answered at once.
 	w.send(map[string]any{"call": 1, "message": map[string]any{"jsonrpc": "2.0", "id": "w-3", "method": "sampling/createMessage"}})
-	if id, kind := answerKind(t, w); id != "w-3" || kind != "callEnded" {
+	if id, kind := answerKind(t, w); id != "w-3" || kind != errkind.CallEnded {
 		t.Fatalf("answer %s %s", id, kind)
 	}
 }

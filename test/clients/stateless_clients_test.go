@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
 )
 
@@ -89,7 +90,7 @@ func (s handleStory) check(t *testing.T, who string) {
 	if !s.SessionInEverySchema {
 		t.Errorf("%s: a tool other than open_session lists no session argument", who)
 	}
-	if w := s.NoSessionWrite; !w.IsError || w.Kind != "sessionRequired" || !strings.Contains(w.Text, "open_session") {
+	if w := s.NoSessionWrite; !w.IsError || w.Kind != errkind.SessionRequired || !strings.Contains(w.Text, "open_session") {
 		t.Errorf("%s: a write without a session: %+v, want refused as sessionRequired naming open_session", who, w)
 	}
 	for step, o := range map[string]toolOutcome{"open_session": s.OpenA, "define the class": s.DefineClass, "define the TestCase subclass": s.DefineTest,
@@ -114,7 +115,7 @@ func (s handleStory) check(t *testing.T, who string) {
 	if !strings.Contains(s.CloseA.Text, "Closed") {
 		t.Errorf("%s: close_session answered %+v", who, s.CloseA)
 	}
-	if a := s.AfterClose; !a.IsError || a.Kind != "unknownSession" || !strings.Contains(a.Text, "open_session") {
+	if a := s.AfterClose; !a.IsError || a.Kind != errkind.UnknownSession || !strings.Contains(a.Text, "open_session") {
 		t.Errorf("%s: a call with the closed session: %+v, want refused as unknownSession naming open_session", who, a)
 	}
 }
@@ -223,7 +224,7 @@ func TestTypeScriptClient2AutoModeHoldsATransactionInItsSessionBesideSDK1(t *tes
 	if !slices.Contains(got.Tools, "compile_method") {
 		t.Errorf("the 2.x client listed %v", got.Tools)
 	}
-	if !got.StatelessWrite.IsError || got.StatelessWrite.Kind != "sessionRequired" {
+	if !got.StatelessWrite.IsError || got.StatelessWrite.Kind != errkind.SessionRequired {
 		t.Errorf("a compile_method without a session: %+v, want refused as sessionRequired", got.StatelessWrite)
 	}
 	if strings.Contains(got.StatelessBeforeCommit.Text, fixMarker) || !strings.Contains(got.StatelessAfterCommit.Text, fixMarker) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/modelstone"
 	"github.com/gemstone-mcp/mcp-gemstone/test/standin/gemproto"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
@@ -218,7 +219,7 @@ func TestMatchRuleComparesCodesKindsAndShapesNotText(t *testing.T) {
 			t.Errorf("%s was not caught: %s", why, body)
 		}
 	}
-	each := map[string]any{"$each": map[string]any{"kind": "invalidParams"}, "$minItems": 1.0}
+	each := map[string]any{"$each": map[string]any{"kind": errkind.InvalidParams}, "$minItems": 1.0}
 	if Match(each, []any{}, "$") == nil || Match(each, []any{map[string]any{"kind": "other"}}, "$") == nil {
 		t.Error("$each / $minItems do not bind")
 	}

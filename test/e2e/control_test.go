@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
@@ -44,7 +45,7 @@ func TestACallIgnoringBothBreaksIsStoppedFromTheControlSession(t *testing.T) {
 	mcptest.Eventually(t, 5*time.Second, "the log says the stop ended the call", func() bool {
 		return strings.Contains(s.log.String(), "ended by stopping the session")
 	})
-	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
 }
 
 func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {

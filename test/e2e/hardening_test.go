@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
@@ -143,7 +144,7 @@ func TestNotificationsQueuedBehindACallAreBounded(t *testing.T) {
 		}
 	}
 	a := s.post(sid, note)
-	wantError(t, a, http.StatusTooManyRequests, -32001, "queueFull")
+	wantError(t, a, http.StatusTooManyRequests, -32001, errkind.QueueFull)
 	if !strings.Contains(a.RPC.Error.Message, "64") {
 		t.Fatalf("the refusal should name the bound: %s", a.Body)
 	}
@@ -219,7 +220,7 @@ func TestInitializeDuringShutdownIsRefusedShuttingDown(t *testing.T) {
 		if a.Err != nil {
 			t.Fatal(a.Err)
 		}
-		wantError(t, a, http.StatusServiceUnavailable, -32001, "shuttingDown")
+		wantError(t, a, http.StatusServiceUnavailable, -32001, errkind.ShuttingDown)
 		if a.Header.Get("Mcp-Session-Id") != "" {
 			t.Fatalf("a session id was handed out during shutdown")
 		}
@@ -322,7 +323,7 @@ func TestAfterABatchMemberKillsTheGemLaterMembersAreAnsweredGone(t *testing.T) {
 		t.Fatalf("batch answer %s (%v)", b.Body, err)
 	}
 	for _, m := range out {
-		if m.Error == nil || m.Error.Data["kind"] != "sessionGone" {
+		if m.Error == nil || m.Error.Data["kind"] != errkind.SessionGone {
 			t.Errorf("member %d: %s; every member must be answered sessionGone", m.ID, b.Body)
 			continue
 		}
@@ -337,15 +338,15 @@ func TestABreakImmuneCallPastTheTimeoutSaysItsSessionEndedAndNothingElse(t *test
 	s := start(t, "MCP_REQUEST_TIMEOUT=1")
 	sid := s.open()
 	a := s.post(sid, call(1, "sleep_immune", `{"ms":60000}`))
-	wantError(t, a, http.StatusOK, -32001, "requestTimeout")
+	wantError(t, a, http.StatusOK, -32001, errkind.RequestTimeout)
 	if msg := a.RPC.Error.Message; strings.Contains(msg, "keeps serving") || !strings.Contains(msg, "session was ended") {
 		t.Fatalf("message %q: the session was ended, and it must say only that", msg)
 	}
 	b := s.post(sid, call(2, "sleep", `{"ms":30000}`))
-	wantError(t, b, http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, b, http.StatusNotFound, -32001, errkind.SessionNotFound)
 	sid = s.open()
 	c := s.post(sid, call(3, "sleep", `{"ms":30000}`))
-	if msg := c.RPC.Error.Message; c.RPC.Kind() != "requestTimeout" || !strings.Contains(msg, "keeps serving") {
+	if msg := c.RPC.Error.Message; c.RPC.Kind() != errkind.RequestTimeout || !strings.Contains(msg, "keeps serving") {
 		t.Fatalf("an ordinary call past the timeout: %s", c.Body)
 	}
 }

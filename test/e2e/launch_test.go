@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
@@ -17,7 +18,7 @@ func TestADeniedLoginNamesTheNumberAndWhatToFixAndLeaksNoNRS(t *testing.T) {
 	s := start(t, "MCP_WORKER_USER=baduser", "MCP_MAX_SESSIONS=1", "GS_STONE=secretstone")
 	for range 2 { // twice: the first failure gave the only slot back
 		a := s.post("", initBody)
-		wantError(t, a, http.StatusOK, -32001, "loginDenied")
+		wantError(t, a, http.StatusOK, -32001, errkind.LoginDenied)
 		if n, _ := a.RPC.Error.Data["number"].(float64); n != 4051 {
 			t.Fatalf("data.number %v, want 4051", a.RPC.Error.Data["number"])
 		}
@@ -38,7 +39,7 @@ func TestARefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
 	s := start(t, "MCP_TOOLSETS=AcmeToolset", "MCP_MAX_SESSIONS=1")
 	for range 2 {
 		a := s.post("", initBody)
-		wantError(t, a, http.StatusOK, -32001, "toolsetNotFound")
+		wantError(t, a, http.StatusOK, -32001, errkind.ToolsetNotFound)
 		if !strings.Contains(a.RPC.Error.Message, "MCP_TOOLSETS") {
 			t.Fatalf("message %q should point at MCP_TOOLSETS", a.RPC.Error.Message)
 		}

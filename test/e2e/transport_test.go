@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
@@ -42,8 +43,8 @@ func TestSessionLifecycleOnTheStandIn(t *testing.T) {
 	workers := len(s.gemFiles())
 	wantStatus(t, s.do(http.MethodDelete, sid, ""), http.StatusNoContent)
 	mcptest.Eventually(t, 5*time.Second, "the worker gem is logged out after DELETE", func() bool { return len(s.gemFiles()) == workers-1 })
-	wantError(t, s.post(sid, call(5, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
-	wantError(t, s.do(http.MethodDelete, sid, ""), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, s.post(sid, call(5, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
+	wantError(t, s.do(http.MethodDelete, sid, ""), http.StatusNotFound, -32001, errkind.SessionNotFound)
 }
 
 func TestTransportTableRowsOnTheStandIn(t *testing.T) {
@@ -147,14 +148,14 @@ func TestDieAnswersSessionGoneThen404AndTheSlotComesBack(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=1")
 	sid := s.open()
 	a := s.post(sid, call(77, "die", `{}`))
-	wantError(t, a, http.StatusOK, -32001, "sessionGone")
+	wantError(t, a, http.StatusOK, -32001, errkind.SessionGone)
 	if string(a.RPC.ID) != "77" {
 		t.Fatalf("sessionGone carries id %s", a.RPC.ID)
 	}
 	if strings.Contains(string(a.Body), "stand-in gem (session") {
 		t.Fatalf("the full error text reached the client: %s", a.Body)
 	}
-	wantError(t, s.post(sid, call(78, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, s.post(sid, call(78, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	s.open() // the only slot is free again
 }
 
@@ -178,14 +179,14 @@ func TestSigkilledGemMidCallAnswersSessionGoneThen404AndFreesTheSlot(t *testing.
 	}
 	select {
 	case a := <-done:
-		wantError(t, a, http.StatusOK, -32001, "sessionGone")
+		wantError(t, a, http.StatusOK, -32001, errkind.SessionGone)
 		if string(a.RPC.ID) != "5" {
 			t.Fatalf("id %s", a.RPC.ID)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call on a killed gem did not end")
 	}
-	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":6,"method":"ping"}`), http.StatusNotFound, -32001, "sessionNotFound")
+	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":6,"method":"ping"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	s.open()
 }
 
@@ -247,7 +248,7 @@ func TestTheCapHoldsUnderTwentyConcurrentInitializes(t *testing.T) {
 			switch {
 			case a.Status == http.StatusOK && a.Header.Get("Mcp-Session-Id") != "":
 				opened++
-			case a.RPC.Kind() == "sessionLimit":
+			case a.RPC.Kind() == errkind.SessionLimit:
 				refused++
 			default:
 				t.Errorf("unexpected %d %s", a.Status, a.Body)
@@ -288,7 +289,7 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsId(t *testing.T) {
 	s := start(t, "MCP_REQUEST_TIMEOUT=1")
 	sid := s.open()
 	a := s.post(sid, call("deadline-1", "sleep", `{"ms":30000}`))
-	wantError(t, a, http.StatusOK, -32001, "requestTimeout")
+	wantError(t, a, http.StatusOK, -32001, errkind.RequestTimeout)
 	if string(a.RPC.ID) != `"deadline-1"` {
 		t.Fatalf("id %s", a.RPC.ID)
 	}
@@ -319,7 +320,7 @@ func TestSigtermBreaksRunningCallsLogsEveryGemOutAndExitsZero(t *testing.T) {
 			if r.Err != nil {
 				t.Fatalf("a running call got no answer at shutdown: %v", r.Err)
 			}
-			wantError(t, r, http.StatusOK, -32001, "shuttingDown")
+			wantError(t, r, http.StatusOK, -32001, errkind.ShuttingDown)
 		case <-time.After(5 * time.Second):
 			t.Fatal("a running call's POST did not end with the server")
 		}

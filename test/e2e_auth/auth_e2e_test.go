@@ -15,6 +15,7 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
 )
 
@@ -171,7 +172,7 @@ func TestStoneRefusingTheTokensUserSaysWhatToProvision(t *testing.T) {
 		t.Fatalf("%d %s", a.Status, a.Body)
 	}
 	msg := a.RPC.Error.Message
-	if a.RPC.Kind() != "loginDenied" || !strings.Contains(msg, "its preferred_username claim") || !strings.Contains(msg, "setup-oidc-users.sh") {
+	if a.RPC.Kind() != errkind.LoginDenied || !strings.Contains(msg, "its preferred_username claim") || !strings.Contains(msg, "setup-oidc-users.sh") {
 		t.Fatalf("the refusal does not say what to provision: kind %q: %s", a.RPC.Kind(), msg)
 	}
 	if strings.Contains(msg, "baduser") {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest/fixtureworker"
 )
@@ -114,7 +115,7 @@ func TestStepUpOnTheSameSessionAndANarrowerTokenLosesTheTool(t *testing.T) {
 	if a.Status != 403 || a.Header.Get("WWW-Authenticate") != want {
 		t.Fatalf("step-up:\n got %d %q\nwant 403 %q\n%s", a.Status, a.Header.Get("WWW-Authenticate"), want, a.Body)
 	}
-	if string(a.RPC.ID) != "3" || a.RPC.Kind() != "insufficientScope" {
+	if string(a.RPC.ID) != "3" || a.RPC.Kind() != errkind.InsufficientScope {
 		t.Fatalf("the 403's body: %s", a.Body)
 	}
 

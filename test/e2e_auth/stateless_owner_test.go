@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router/auth/authtest"
 )
 
@@ -83,7 +84,7 @@ func TestScopesApplyToCallsInAnOpenedSession(t *testing.T) {
 	handle := s.openSession(reader)
 	note := `"name":"note","arguments":{"text":"kept","session":"` + handle + `"}`
 	a := s.ownedCall(reader, "tools/call", note, `{}`, "")
-	if a.Status != 403 || a.RPC.Kind() != "insufficientScope" || !strings.Contains(a.Header.Get("WWW-Authenticate"), "mcp:write") {
+	if a.Status != 403 || a.RPC.Kind() != errkind.InsufficientScope || !strings.Contains(a.Header.Get("WWW-Authenticate"), "mcp:write") {
 		t.Fatalf("a call outside the token's scopes in the session: %d %q %s, want the 403 step-up", a.Status, a.Header.Get("WWW-Authenticate"), a.Body)
 	}
 	if a = s.ownedCall(writer, "tools/call", note, `{}`, ""); a.Status != 200 || strings.Contains(string(a.RPC.Result), `"isError":true`) {

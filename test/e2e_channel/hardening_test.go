@@ -16,6 +16,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
@@ -344,7 +345,7 @@ func TestATaskResultOverItsBoundIsNotKept(t *testing.T) {
 		ids = append(ids, startTask(t, c, i+1, "big_task", `{"n":8388608}`))
 	}
 	for _, id := range ids {
-		if st, kind := taskStatus(t, c, id, 30*time.Second); st != "failed" || kind != "taskResultTooLarge" {
+		if st, kind := taskStatus(t, c, id, 30*time.Second); st != "failed" || kind != errkind.TaskResultTooLarge {
 			t.Fatalf("an 8 MiB task result: status %s kind %s, want failed taskResultTooLarge", st, kind)
 		}
 	}
@@ -418,7 +419,7 @@ func TestAListenStreamsSubscriptionListIsBounded(t *testing.T) {
 	}
 	a, err := (&mcptest.Client{URL: base + "/mcp"}).Stateless(2, "subscriptions/listen",
 		`"notifications":{"resourceSubscriptions":[`+strings.Join(uris[:257], ",")+`]}`, `{}`, "")
-	if err != nil || a.Status != http.StatusBadRequest || a.RPC.Error == nil || a.RPC.Error.Data["kind"] != "subscriptionTooLarge" {
+	if err != nil || a.Status != http.StatusBadRequest || a.RPC.Error == nil || a.RPC.Error.Data["kind"] != errkind.SubscriptionTooLarge {
 		t.Fatalf("257 URIs: %v %d %.300s, want 400 subscriptionTooLarge", err, a.Status, a.Body)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 // An answer to an elicitation larger than the channel's frame limit would make the worker
@@ -30,7 +32,7 @@ func TestAnElicitationAnswerOverTheFrameLimitIsRefusedAndTheChannelKept(t *testi
 			Data struct{ Kind string } `json:"data"`
 		} `json:"error"`
 	}
-	if answer.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &refusal) != nil || refusal.Error.Data.Kind != "responseTooLarge" {
+	if answer.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &refusal) != nil || refusal.Error.Data.Kind != errkind.ResponseTooLarge {
 		t.Fatalf("an answer over the frame limit got %d %.300s; want 413 responseTooLarge", answer.StatusCode, body)
 	}
 	if m := decode(t, next(t, ev)); m.Result == nil {

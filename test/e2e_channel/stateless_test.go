@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
@@ -110,7 +111,7 @@ func TestAStatelessToolsQuestionIsAnInputRequiredResultAndItsRetryResumesTheSame
 	// The first round's state is spent: replaying it is refused and touches nothing.
 	old := stateless(t, url, "tools/call", `"name":"test_input_required_result_multi_round","arguments":{},"requestState":"`+first+
 		`","inputResponses":{"step1":{"action":"accept","content":{"name":"Eve"}}}`, `{"elicitation":{}}`)
-	if old.Error == nil || old.Error.Code != -32602 || old.Error.Data.Kind != "badRequestState" {
+	if old.Error == nil || old.Error.Code != -32602 || old.Error.Data.Kind != errkind.BadRequestState {
 		t.Fatalf("replayed requestState: %+v, want -32602 badRequestState", old)
 	}
 	r = stateless(t, url, "tools/call", `"name":"test_input_required_result_multi_round","arguments":{},"requestState":"`+second+

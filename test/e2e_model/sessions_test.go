@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
@@ -34,7 +35,7 @@ func TestNoStatelessPathRunsAWriteOnAPooledGem(t *testing.T) {
 		{"a request with inputResponses", "execute_code", `{"code":"3+4"},"inputResponses":{}`, `{"elicitation":{}}`},
 	} {
 		a, r := s.stateless(t, c.tool, c.args, c.caps)
-		if a.Status != http.StatusOK || !r.IsError || r.Kind() != "sessionRequired" || !strings.Contains(r.Text(), "open_session") {
+		if a.Status != http.StatusOK || !r.IsError || r.Kind() != errkind.SessionRequired || !strings.Contains(r.Text(), "open_session") {
 			t.Errorf("%s (%s): %d %s, want the tool error sessionRequired naming open_session", c.what, c.tool, a.Status, a.Body)
 		}
 		if strings.Contains(string(a.Body), `"resultType":"task"`) {
@@ -75,7 +76,7 @@ func TestAnMCPSessionHoldsASecondGemStoneSessionWithTheRealTools(t *testing.T) {
 	if closed.IsError || !strings.Contains(closed.Text(), "Closed") {
 		t.Errorf("close_session: %+v", closed)
 	}
-	if gone := ss.call("get_method_source", inSecond); !gone.IsError || gone.Kind() != "unknownSession" {
+	if gone := ss.call("get_method_source", inSecond); !gone.IsError || gone.Kind() != errkind.UnknownSession {
 		t.Errorf("a call with the closed session: %+v, want unknownSession", gone)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/test/internal/binserver"
 )
@@ -257,7 +258,7 @@ func TestARefusedOneTimeLoginTellsTheClientWhatToProvisionAndNothingMore(t *test
 		t.Fatalf("initialize with refused one-time logins: status %d session %q error %+v", a.Status, a.Session, a.Error)
 	}
 	msg := a.Error.Message
-	if kind, _ := a.Error.Data["kind"].(string); kind != "workerUserNotProvisioned" {
+	if kind, _ := a.Error.Data["kind"].(string); kind != errkind.WorkerUserNotProvisioned {
 		t.Errorf("data.kind %q, want workerUserNotProvisioned", kind)
 	}
 	if n, _ := a.Error.Data["number"].(float64); int(n) != 4051 {

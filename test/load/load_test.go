@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
@@ -111,7 +112,7 @@ func TestGemKilledMidCallFiftyTimesAnswersSessionGoneThen404AndFreesSlot(t *test
 			t.Fatalf("round %d: no answer within 10 s of the gem's death", round)
 		}
 		r, err := a.Decode()
-		if err != nil || a.Status != http.StatusOK || r.Error == nil || r.Error.Code != -32001 || r.Kind() != "sessionGone" {
+		if err != nil || a.Status != http.StatusOK || r.Error == nil || r.Error.Code != -32001 || r.Kind() != errkind.SessionGone {
 			t.Fatalf("round %d: want 200 with -32001 sessionGone, got %d %s (%v)", round, a.Status, a.Body, err)
 		}
 		if string(r.ID) != strconv.FormatInt(id, 10) {
@@ -173,7 +174,7 @@ func TestHungGemIsEndedByTheEscalationWithinItsBudget(t *testing.T) {
 		t.Errorf("the hung call was answered after %v, budget %v", took, budget)
 	}
 	r, err := a.Decode()
-	if err != nil || r.Error == nil || r.Error.Code != -32001 || r.Kind() != "requestTimeout" || string(r.ID) != "7" {
+	if err != nil || r.Error == nil || r.Error.Code != -32001 || r.Kind() != errkind.RequestTimeout || string(r.ID) != "7" {
 		t.Fatalf("want -32001 requestTimeout for id 7, got %d %s", a.Status, a.Body)
 	}
 	if ending, _ := r.Error.Data["ending"].(string); ending == "" {
@@ -191,7 +192,7 @@ func TestHungGemIsEndedByTheEscalationWithinItsBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ = c.Post(ctx, sid2, harness.CallBody(9, "sleep_soft_immune", `{"ms":60000}`))
-	if r, err := a.Decode(); err != nil || r.Kind() != "requestTimeout" {
+	if r, err := a.Decode(); err != nil || r.Kind() != errkind.RequestTimeout {
 		t.Fatalf("soft-immune call: want requestTimeout, got %d %s", a.Status, a.Body)
 	}
 	echo, _ := c.Post(ctx, sid2, harness.CallBody(10, "echo", `{"text":"still here"}`))

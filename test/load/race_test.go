@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
@@ -100,7 +101,7 @@ func TestRaceBuiltServerUnderLoadAndFaultsHasNoDataRace(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if r, err := a.Decode(); err != nil || r.Kind() != "sessionGone" {
+		if r, err := a.Decode(); err != nil || r.Kind() != errkind.SessionGone {
 			return fmt.Errorf("die answered %d %s", a.Status, a.Body)
 		}
 		if a, _ := c.Post(ctx, sid, harness.CallBody(8, "echo", `{"text":"x"}`)); a.Status != http.StatusNotFound {
@@ -133,7 +134,7 @@ func TestRaceBuiltServerUnderLoadAndFaultsHasNoDataRace(t *testing.T) {
 			return fmt.Errorf("DELETE mid-call: %d %v", code, err)
 		}
 		a := <-done
-		if r, err := a.Decode(); err != nil || r.Kind() != "sessionGone" {
+		if r, err := a.Decode(); err != nil || r.Kind() != errkind.SessionGone {
 			return fmt.Errorf("the call of a deleted session was answered %d %s, want sessionGone", a.Status, a.Body)
 		}
 		return nil

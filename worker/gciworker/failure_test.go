@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -43,7 +44,7 @@ func TestFailureMapsEveryKindTheRouterTellsApart(t *testing.T) {
 			worker.Failure{Kind: worker.LibraryMissing}},
 		{"login timeout", fmt.Errorf("login: %w", context.DeadlineExceeded), worker.Failure{Kind: worker.TimedOut}},
 		{"prepare refused", worker.Refused("toolsetNotFound", "no toolset named X"),
-			worker.Failure{Kind: worker.PrepareRefused, Refusal: "toolsetNotFound"}},
+			worker.Failure{Kind: worker.PrepareRefused, Refusal: errkind.ToolsetNotFound}},
 		{"one-time login refused", &OneTimeLoginError{User: "secretuser", Step: "login", Err: &gemstone.Error{Number: 4051, Category: kernel, Fatal: true}},
 			worker.Failure{Kind: worker.UserNotProvisioned, Number: 4051}},
 		{"one-time mint refused", &OneTimeLoginError{User: "secretuser", Step: "mint", Err: &gemstone.Error{Number: 2151, Category: kernel}},

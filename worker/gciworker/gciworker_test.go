@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gemstone-mcp/mcp-gemstone/gemstone"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -133,7 +134,7 @@ func TestPrepareRefusalIsAPrepareRefusedFailureAndTheGemIsLoggedOut(t *testing.T
 	cfg := prepareConfig()
 	cfg.Toolsets = []string{"AcmeToolset"}
 	g, err := l.Launch(ctxFor(t), loginSpec(), cfg)
-	if f := worker.FailureOf(err); f.Kind != worker.PrepareRefused || f.Refusal != "toolsetNotFound" || !strings.Contains(f.Safe, "AcmeToolset") {
+	if f := worker.FailureOf(err); f.Kind != worker.PrepareRefused || f.Refusal != errkind.ToolsetNotFound || !strings.Contains(f.Safe, "AcmeToolset") {
 		if g != nil {
 			g.Close(context.Background())
 		}

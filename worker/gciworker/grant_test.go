@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -34,7 +35,7 @@ func TestGrantTravelsInThePrepareAndThroughMcpGrant(t *testing.T) {
 	}
 	_, err = g.(worker.Granter).Grant(ctxFor(t), worker.Grant{Toolsets: []string{"McpElsewhereToolset"}})
 	var ge *worker.GrantError
-	if !errors.As(err, &ge) || ge.Kind != "badGrant" {
+	if !errors.As(err, &ge) || ge.Kind != errkind.BadGrant {
 		t.Fatalf("a grant outside the surface: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 )
 
@@ -81,7 +82,7 @@ func TestARefusedPrepareIsAPrepareRefusedFailure(t *testing.T) {
 	_, err := New().Launch(context.Background(), worker.LoginSpec{}, worker.PrepareConfig{
 		Contract: 1, WorkerClass: "McpServer", ProtocolVersions: []string{"2025-11-25"}, Toolsets: []string{"Nope"}})
 	f := worker.FailureOf(err)
-	if f.Kind != worker.PrepareRefused || f.Refusal != "toolsetNotFound" || !strings.Contains(f.Safe, "Nope") || f.Fatal {
+	if f.Kind != worker.PrepareRefused || f.Refusal != errkind.ToolsetNotFound || !strings.Contains(f.Safe, "Nope") || f.Fatal {
 		t.Fatalf("err %v: %+v", err, f)
 	}
 }

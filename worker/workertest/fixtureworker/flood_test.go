@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 // fakeRouter is the router's end of the channel, as little of it as the flood tool needs: it
@@ -128,13 +130,13 @@ func TestFloodRefusesWhatItCannotSend(t *testing.T) {
 	}
 	r := newFakeRouter(t)
 	w := newWorker(t, r.config())
-	if tr := callTool(t, w, "flood", `{"kind":"progress","count":1,"size":1}`); !tr.IsError || tr.Kind() != "invalidParams" {
+	if tr := callTool(t, w, "flood", `{"kind":"progress","count":1,"size":1}`); !tr.IsError || tr.Kind() != errkind.InvalidParams {
 		t.Fatalf("progress flood without a progressToken: %+v", tr)
 	}
-	if tr := callTool(t, w, "flood", `{"kind":"shout","count":1,"size":1}`); !tr.IsError || tr.Kind() != "invalidParams" {
+	if tr := callTool(t, w, "flood", `{"kind":"shout","count":1,"size":1}`); !tr.IsError || tr.Kind() != errkind.InvalidParams {
 		t.Fatalf("flood of an unknown kind: %+v", tr)
 	}
-	if tr := callTool(t, w, "flood", `{"kind":"log","count":1,"size":1048576}`); !tr.IsError || tr.Kind() != "invalidParams" {
+	if tr := callTool(t, w, "flood", `{"kind":"log","count":1,"size":1048576}`); !tr.IsError || tr.Kind() != errkind.InvalidParams {
 		t.Fatalf("flood larger than a channel frame: %+v", tr)
 	}
 }

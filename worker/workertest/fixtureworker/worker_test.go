@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
@@ -222,11 +223,11 @@ func TestBadArgumentsAreAnInvalidParamsToolError(t *testing.T) {
 	w := newWorker(t, testConfig)
 	for _, args := range []string{`{}`, `{"text":1}`, `{"text":"a","extra":true}`, `[1]`, `"x"`} {
 		tr := callTool(t, w, "echo", args)
-		if !tr.IsError || tr.Kind() != "invalidParams" {
+		if !tr.IsError || tr.Kind() != errkind.InvalidParams {
 			t.Errorf("echo %s: %+v", args, tr)
 		}
 	}
-	if tr := callTool(t, w, "sleep", `{"ms":-1}`); tr.Kind() != "invalidParams" {
+	if tr := callTool(t, w, "sleep", `{"ms":-1}`); tr.Kind() != errkind.InvalidParams {
 		t.Errorf("sleep -1: %+v", tr)
 	}
 }
