@@ -250,7 +250,7 @@ declareFindPythonSendersOn: aRegistry
         self nameProperty: 'Python name, bare or dotted (copyfile, shutil.copyfile); the last segment is matched.'.
         self stringArrayProperty: 'shapes' description: 'Any of compiled, references, source (default all three).'.
         self stringProperty: 'scope' description: 'Only modules at or under this dotted name (flask selects flask.app, not flask_login).'.
-        self booleanProperty: 'includeNative' description: 'Also search the Smalltalk-defined classes labelled builtins (default false).'.
+        self booleanProperty: 'includeNative' description: 'Also search the Smalltalk-defined classes labelled builtins and Grail''s native modules (sys, os, math, ...), which are written in Smalltalk (default false).'.
         self booleanProperty: 'includeTests' description: 'Also search tests/python for the source shape (default false).'} , self pagingProperties
       required: #('name'))
     handler: [:args | self findPythonSenders: args])
@@ -1008,17 +1008,36 @@ category: 'senders'
 method: McpGrailToolset
 compiledHitsFor: aName shapes: shapes args: args
   "Hits in the env-1 methods of every Python class the session reaches, each labelled as Python
-   prints it: a call (the name followed by an opening parenthesis) is the compiled shape,
-   anything else a reference."
-  | hits native scope |
+   prints it; with includeNative also in the Smalltalk bases they are rooted at (labelled
+   builtins) and in Grail's native modules, whose methods are written in Smalltalk."
+  | hits scope native |
   hits := OrderedCollection new.
-  native := self booleanArgument: 'includeNative' in: args default: false.
   scope := args at: 'scope' ifAbsent: [nil].
+  native := self booleanArgument: 'includeNative' in: args default: false.
   importlib pythonClasses do: [:cls | | label |
     label := self qualifiedNameOf: cls.
     ((native or: [(self string: label startsWith: 'builtins.') not]) and: [self scope: scope selects: label])
       ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes)]].
+  native ifTrue: [
+    self nativeModulesDo: [:name :cls |
+      (self scope: scope selects: name)
+        ifTrue: [hits addAll: (self hitsFor: aName in: cls label: name shapes: shapes)]]].
   ^hits
+%
+category: 'senders'
+method: McpGrailToolset
+nativeModulesDo: aBlock
+  "aBlock value: name value: class for each of Grail's native modules (sys, os, math, ...):
+   the module classes written in Smalltalk that its install puts in the dictionary Python, in
+   name order."
+  | python names |
+  python := System myUserProfile objectNamed: #Python.
+  python isNil ifTrue: [^self].
+  names := (python keys collect: [:each | each asString]) asSortedCollection.
+  names do: [:name | | cls |
+    cls := python at: name asSymbol.
+    ((cls isKindOf: Behavior) and: [cls == module or: [cls inheritsFrom: module]])
+      ifTrue: [aBlock value: name value: cls]]
 %
 category: 'senders'
 method: McpGrailToolset
@@ -1159,8 +1178,9 @@ coverageFor: shapes roots: roots args: args
     missing add: 'the .py files: no grailDirectory is configured (MCP_GRAIL_DIR)'].
   (self booleanArgument: 'includeTests' in: args default: false) ifFalse: [
     missing add: 'tests/python: pass includeTests: true'].
-  (self booleanArgument: 'includeNative' in: args default: false) ifFalse: [
-    missing add: 'classes labelled builtins: pass includeNative: true'].
+  (self booleanArgument: 'includeNative' in: args default: false)
+    ifTrue: [searched add: 'the Smalltalk bases they are rooted at (builtins) and Grail''s native modules']
+    ifFalse: [missing add: 'the Smalltalk bases they are rooted at (builtins) and Grail''s native modules (sys, os, math, ...), written in Smalltalk: pass includeNative: true'].
   missing add: 'functions defined in an eval scope (blocks with no methods to read)'.
   missing add: 'modules nothing has imported in this session, except through their .py text'.
   ^'searched: ' , (self joined: searched with: ', ') , (String with: Character lf)

@@ -444,6 +444,18 @@ testAStoreIsToldFromALoadByTheTextBesideIt
 %
 category: 'tests - senders'
 method: McpGrailToolsetDoubleTest
+testIncludeNativeAlsoSearchesGrailsNativeModules
+  | text |
+  text := self callTool: 'find_python_senders' with: #('name' 'SystemExit').
+  self assert: (self text: text includes: '(0 hits)').
+  self assert: (self text: text includes: 'Grail''s native modules (sys, os, math, ...), written in Smalltalk: pass includeNative: true').
+  text := self callTool: 'find_python_senders' with: #('name' 'SystemExit' 'includeNative' true 'scope' 'sys').
+  self assert: (self text: text includes: 'references  sys.exit  line ?  ^self ___raise___: (SystemExit new code: aCode)').
+  self assert: (self text: text includes: 'and Grail''s native modules').
+  self deny: (self text: text includes: 'pass includeNative: true')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
 testAnUnknownShapeIsRefused
   self assert: (self failureKindOf: 'find_python_senders' with: #('name' 'helper' 'shapes' #('compile'))) = 'invalidParams'
 %
