@@ -50,6 +50,8 @@ removeallclassmethods McpGrailToolset
 category: 'options'
 classmethod: McpGrailToolset
 declaredOptionNames
+  "The options a prepare config may give this toolset: the Grail checkout, and the configuration
+   and memory ceiling of the test gem."
   ^#('grailDirectory' 'testGemConfig' 'testGemMemoryCeilingPercent')
 %
 category: 'options'
@@ -89,6 +91,7 @@ pointGrailAt: aDirectory
 category: 'options'
 classmethod: McpGrailToolset
 nrsMetacharacters
+  "The characters that end an argument inside an NRS, so a testGemConfig may not hold them."
   ^'!#@^'
 %
 category: 'test gem'
@@ -135,6 +138,7 @@ defectsOf: aGrailTestResult
 category: 'test gem'
 classmethod: McpGrailToolset
 testNameOf: aTestCase
+  "Class>>selector of a test, as the report names it."
   ^aTestCase class name asString , '>>' , aTestCase selector asString
 %
 ! ------------------- Instance methods for McpGrailToolset
@@ -279,22 +283,26 @@ declareSearchPythonSourceOn: aRegistry
 category: 'registration'
 method: McpGrailToolset
 codeProperty
+  "The code argument of compile_python and eval_python."
   ^self stringProperty: 'code' description: 'Python source.'
 %
 category: 'registration'
 method: McpGrailToolset
 nameProperty: aDescription
+  "The name argument of the browsing tools, described for each."
   ^self stringProperty: 'name' description: aDescription
 %
 category: 'registration'
 method: McpGrailToolset
 pagingProperties
+  "The limit and offset arguments of the paged tools."
   ^{ self integerProperty: 'limit' description: 'Most lines to answer (0 answers the count alone).'.
      self integerProperty: 'offset' description: 'Lines to skip first (default 0).' }
 %
 category: 'tools'
 method: McpGrailToolset
 compilePython: args
+  "compile_python: the Smalltalk Grail generates for the source; nothing runs."
   self ensureGrailConfigured.
   ^self capResult: (self withPythonErrors: [(ModuleAst parseSource: (args at: 'code')) smalltalkSource])
 %
@@ -319,6 +327,8 @@ evalPython: args
 category: 'tools'
 method: McpGrailToolset
 getPythonSource: args
+  "get_python_source: the lines of the definition a dotted name resolves to, from its .py file,
+   paged."
   | where lines |
   where := self sourceLocationOf: (self resolvePythonName: (args at: 'name')) named: (args at: 'name').
   lines := self definitionLinesOf: (self fileLines: (where at: 1)) from: (where at: 2).
@@ -327,6 +337,7 @@ getPythonSource: args
 category: 'tools'
 method: McpGrailToolset
 describePythonClass: args
+  "describe_python_class: the class as Python and as its backing Smalltalk class."
   | cls lines |
   cls := self resolvePythonClass: (args at: 'name').
   lines := OrderedCollection new.
@@ -344,6 +355,7 @@ describePythonClass: args
 category: 'tools'
 method: McpGrailToolset
 listPythonMethods: args
+  "list_python_methods: each method with its signature and the .py line its def starts at, paged."
   | cls triples file head page |
   cls := self resolvePythonClass: (args at: 'name').
   triples := self methodTriplesOf: cls.
@@ -390,6 +402,8 @@ _mcp_obj in sys.modules' with: name) == true.
 category: 'tools'
 method: McpGrailToolset
 findPythonSenders: args
+  "find_python_senders: compiled call sites and references, and source hits, in the shapes asked
+   for, paged with a trailer."
   | target shapes hits roots trailer page |
   self ensureGrailConfigured.
   target := self lastSegmentOf: (args at: 'name').
@@ -407,6 +421,8 @@ findPythonSenders: args
 category: 'tools'
 method: McpGrailToolset
 searchPythonSource: args
+  "search_python_source: the .py lines under the checkout that hold the pattern, paged; without a
+   checkout it is refused."
   | pattern roots hits |
   pattern := args at: 'pattern'.
   pattern isEmpty ifTrue: [^McpError signalKind: 'invalidParams' message: 'pattern must not be empty'].
@@ -422,6 +438,8 @@ searchPythonSource: args
 category: 'tools'
 method: McpGrailToolset
 runPythonTests: args
+  "run_python_tests: the named PythonTestCase classes, or all of them, run in a test gem of their
+   own; names that are no such class are reported NOT FOUND."
   | names found missing |
   names := args at: 'classNames' ifAbsent: [self allPythonTestClassNames].
   found := names select: [:each | self isPythonTestClassNamed: each].
@@ -484,6 +502,7 @@ withPythonErrors: aBlock
 category: 'python'
 method: McpGrailToolset
 messageOf: aPythonException
+  "The text of a Python exception: its description, else its class name."
   | detail |
   detail := [aPythonException description] on: Error do: [:ex | ex return: nil].
   ^detail isNil ifTrue: [aPythonException class name asString] ifFalse: [detail asString]
@@ -517,6 +536,7 @@ attachFramesTo: aPythonException
 category: 'python'
 method: McpGrailToolset
 reprOf: aValue
+  "Python's repr of aValue, or its Smalltalk print string when Python gives none."
   | repr |
   repr := self askPython: 'repr(_mcp_obj)' with: aValue.
   (repr isKindOf: CharacterCollection) ifTrue: [^repr asString].
@@ -584,12 +604,14 @@ resolvePythonName: aDottedName
 category: 'resolving'
 method: McpGrailToolset
 importModuleNamed: aModuleName
+  "The module importlib imports for a dotted name."
   ^self askPython: 'import importlib
 importlib.import_module(_mcp_obj)' with: aModuleName
 %
 category: 'resolving'
 method: McpGrailToolset
 attributesOf: anObject path: parts from: start
+  "Follow the attributes parts from index start on, from anObject; nil when one is missing."
   | object |
   object := anObject.
   start to: parts size do: [:index |
@@ -601,6 +623,7 @@ attributesOf: anObject path: parts from: start
 category: 'resolving'
 method: McpGrailToolset
 resolvePythonClass: aDottedName
+  "The class a dotted name resolves to; anything else is notFound, pointing at get_python_source."
   | object |
   object := self resolvePythonName: aDottedName.
   object isBehavior ifFalse: [
@@ -611,6 +634,7 @@ resolvePythonClass: aDottedName
 category: 'resolving'
 method: McpGrailToolset
 qualifiedNameOf: aPythonClass
+  "module.qualname of a class, or its Smalltalk name when Python gives none."
   | name |
   name := self askPython: '_mcp_obj.__module__ + "." + _mcp_obj.__qualname__' with: aPythonClass.
   ^name isNil ifTrue: [aPythonClass name asString] ifFalse: [name asString]
@@ -791,6 +815,7 @@ selectorSignatureOf: aName in: aPythonClass
 category: 'signatures'
 method: McpGrailToolset
 colonsIn: aString
+  "How many arguments a keyword selector takes."
   | count |
   count := 0.
   aString do: [:each | each = $: ifTrue: [count := count + 1]].
@@ -799,6 +824,7 @@ colonsIn: aString
 category: 'signatures'
 method: McpGrailToolset
 placeholders: aCount
+  "a1, a2, ... as the positional placeholders of a signature."
   ^self joined: ((1 to: aCount) asArray collect: [:each | 'a' , each printString]) with: ', '
 %
 category: 'classes'
@@ -813,6 +839,7 @@ methodLineFrom: aTriple
 category: 'classes'
 method: McpGrailToolset
 slotsTextOf: aPythonClass
+  "The __slots__ a class declares, as a list."
   | slots |
   slots := self askPython: 'getattr(_mcp_obj, "__slots__", None)' with: aPythonClass.
   slots isNil ifTrue: [^'(none declared)'].
@@ -821,6 +848,7 @@ slotsTextOf: aPythonClass
 category: 'classes'
 method: McpGrailToolset
 moduleFileOfClass: aPythonClass
+  "The .py file of the module that defines the class, or nil."
   | module |
   module := self askPython: 'import sys
 sys.modules[_mcp_obj.__module__]' with: aPythonClass.
@@ -845,6 +873,7 @@ sourceLocationOf: anObject named: aDottedName
 category: 'source'
 method: McpGrailToolset
 classLocationOf: aPythonClass named: aDottedName
+  "The .py file and the line of the class statement of a class; notFound when either is missing."
   | file header index |
   file := self moduleFileOfClass: aPythonClass.
   file isNil ifTrue: [
@@ -958,6 +987,7 @@ importedEarlierInSession: aModuleName
 category: 'modules'
 method: McpGrailToolset
 describeCompiled: aState
+  "The state of a module's compiled form, as python_module_state words it."
   aState == #committed ifTrue: [^'committed (deployed): every session binds it'].
   aState == #sessionBuilt ifTrue: [^'built in this session and not committed: it goes with this transaction'].
   ^'none registered'
@@ -965,6 +995,7 @@ describeCompiled: aState
 category: 'modules'
 method: McpGrailToolset
 describeSource: aState
+  "Whether the .py still matches what was compiled, as python_module_state words it."
   aState == #current ifTrue: [^'current: the .py matches what was compiled'].
   aState == #stale ifTrue: [^'stale: the .py has changed since it was compiled'].
   aState == #unreadable ifTrue: [^'a compile is recorded, but the .py could not be read to compare'].
@@ -1153,6 +1184,7 @@ isStoreOf: aName in: aLine
 category: 'senders'
 method: McpGrailToolset
 sourceHitsFor: aName roots: roots args: args
+  "The source lines under roots that name aName as a whole word, as sender hits."
   | hits |
   hits := OrderedCollection new.
   self filesOf: roots scope: (args at: 'scope' ifAbsent: [nil]) do: [:label :path |
@@ -1195,6 +1227,7 @@ grailDirectory
 category: 'files'
 method: McpGrailToolset
 stdlibDirectory
+  "The Python standard library of the Grail checkout, or nil without one."
   | dir |
   dir := self grailDirectory.
   ^dir isNil ifTrue: [nil] ifFalse: [dir , '/src/python/stdlib']
@@ -1214,6 +1247,7 @@ sourceRootsIncludingTests: aBoolean
 category: 'files'
 method: McpGrailToolset
 refuseWithoutCheckout
+  "Signal refused for a tool that reads .py files when no Grail checkout is configured."
   ^McpError signalKind: 'refused'
     message: 'no Grail checkout is configured: start the server with MCP_GRAIL_DIR (or the grailDirectory option of McpGrailToolset) naming the checkout that holds src/python/stdlib'
 %
@@ -1309,6 +1343,7 @@ indentOf: aLine
 category: 'text'
 method: McpGrailToolset
 trailingBlanksOff: lines
+  "lines without the blank lines at their end, keeping at least one."
   | last |
   last := lines size.
   [last > 1 and: [(self trimmed: (lines at: last)) isEmpty]] whileTrue: [last := last - 1].
@@ -1330,6 +1365,7 @@ wholeName: aName in: aLine
 category: 'text'
 method: McpGrailToolset
 isIdentifierAt: anIndex in: aLine
+  "Whether the character at anIndex can be part of a Python identifier; false outside the line."
   | char |
   (anIndex < 1 or: [anIndex > aLine size]) ifTrue: [^false].
   char := aLine at: anIndex.
@@ -1338,6 +1374,7 @@ isIdentifierAt: anIndex in: aLine
 category: 'text'
 method: McpGrailToolset
 nextNonBlankIn: aLine after: anIndex
+  "The first character after anIndex that is no separator, or nil."
   anIndex + 1 to: aLine size do: [:index |
     (aLine at: index) isSeparator ifFalse: [^aLine at: index]].
   ^nil
@@ -1345,6 +1382,7 @@ nextNonBlankIn: aLine after: anIndex
 category: 'text'
 method: McpGrailToolset
 padded: aShape
+  "A hit's shape padded to a column of twelve."
   | out |
   out := WriteStream on: String new.
   out nextPutAll: aShape.
@@ -1354,6 +1392,7 @@ padded: aShape
 category: 'text'
 method: McpGrailToolset
 commaList: aCollectionOrNil
+  "The items as a comma list; (none) for an empty one and (unknown) for nil."
   aCollectionOrNil isNil ifTrue: [^'(unknown)'].
   aCollectionOrNil isEmpty ifTrue: [^'(none)'].
   ^self joined: (aCollectionOrNil asArray collect: [:each | each asString]) with: ', '
@@ -1409,6 +1448,7 @@ scope: aScopeOrNil selectsPath: aRelativePath
 category: 'test gem'
 method: McpGrailToolset
 testGemConfig
+  "The configuration the test gem is forked with: the option, checked, else the default."
   | value problem |
   value := self optionNamed: 'testGemConfig' ifAbsent: [^self class defaultTestGemConfig].
   problem := self class testGemConfigProblem: value.
@@ -1418,6 +1458,8 @@ testGemConfig
 category: 'test gem'
 method: McpGrailToolset
 testGemMemoryCeilingPercent
+  "The memory percent at which a run stops starting classes: the option, checked, else the
+   default; 0 means no ceiling."
   | value |
   value := self optionNamed: 'testGemMemoryCeilingPercent'
     ifAbsent: [^self class defaultMemoryCeilingPercent].
@@ -1436,6 +1478,7 @@ allPythonTestClassNames
 category: 'test gem'
 method: McpGrailToolset
 isPythonTestClassNamed: aName
+  "Whether aName is a PythonTestCase subclass in the symbol list of this user."
   | cls |
   cls := System myUserProfile symbolList objectNamed: aName asSymbol.
   ^cls notNil and: [cls isBehavior and: [cls inheritsFrom: PythonTestCase]]
@@ -1476,6 +1519,8 @@ runClasses: classNames
 category: 'test gem'
 method: McpGrailToolset
 runClass: aName index: anIndex of: classNames in: aGem into: aRun ceiling: aCeiling
+  "Run one class in the test gem and add its report and memory reading to aRun; a gem that dies
+   ends the run, and a reading at the ceiling stops it before the next class."
   | report figures |
   McpChannel progress: anIndex - 1 total: classNames size message: 'running ' , aName.
   [report := McpJson parse: (self ask: aGem expression: 'McpGrailToolset testGemReportFor: ' , aName printString).
@@ -1506,6 +1551,8 @@ gciNumberOf: anError
 category: 'test gem'
 method: McpGrailToolset
 reportTestRun: aRun missing: missingNames
+  "The answer of run_python_tests; a run whose test gem died is the error testGemDied, with the
+   same lines."
   | lines warning |
   lines := OrderedCollection new.
   aRun reportLinesOn: lines.
