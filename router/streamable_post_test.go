@@ -205,11 +205,13 @@ func TestServerDiscoverGetsAPromptErrorSoClientsFallBack(t *testing.T) {
 func TestOtherVerbsAre405WithAllow(t *testing.T) {
 	f := newFixture(t)
 	for _, verb := range []string{http.MethodPut, http.MethodPatch, http.MethodOptions, "PROPFIND"} {
-		r := f.do(verb, "", "")
-		wantStatus(t, r, http.StatusMethodNotAllowed)
-		if a := r.Header.Get("Allow"); a != "GET, POST, DELETE" {
-			t.Fatalf("%s: Allow %q", verb, a)
-		}
+		t.Run(verb, func(t *testing.T) {
+			r := f.in(t).do(verb, "", "")
+			wantStatus(t, r, http.StatusMethodNotAllowed)
+			if a := r.Header.Get("Allow"); a != "GET, POST, DELETE" {
+				t.Errorf("Allow %q", a)
+			}
+		})
 	}
 }
 

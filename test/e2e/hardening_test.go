@@ -35,11 +35,13 @@ func TestMembersAreReadExactlySoTheRouterAndTheWorkerReadOneMessageOneWay(t *tes
 		`{"jsonrpc":"2.0","id":2,"method":"ping","Method":"tools/call"}`:                         "case-sensitive",
 		`{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/call"}`:                         "given twice",
 	} {
-		a := s.post(sid, body)
-		wantError(t, a, http.StatusBadRequest, -32600, "")
-		if !strings.Contains(a.RPC.Error.Message, want) {
-			t.Errorf("%s: message %q, want it to say %q", body, a.RPC.Error.Message, want)
-		}
+		t.Run(body, func(t *testing.T) {
+			a := s.post(sid, body)
+			wantError(t, a, http.StatusBadRequest, -32600, "")
+			if !strings.Contains(a.RPC.Error.Message, want) {
+				t.Errorf("message %q, want it to say %q", a.RPC.Error.Message, want)
+			}
+		})
 	}
 	wantStatus(t, s.post(sid, call(4, "echo", `{"text":"still serving"}`)), http.StatusOK)
 }
