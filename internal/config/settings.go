@@ -222,7 +222,7 @@ func settings() []setting {
 			c.oidc.UserIDClaim = v
 			return auth.CheckClaim(v)
 		}),
-		row("MCP_OIDC_CLOCK_SKEW", "oidc-clock-skew", "60s", "with MCP_AUTH=oidc: how far a token's exp and nbf may be off this host's clock (at most 5m)", func(c *Config, v string) error {
+		row("MCP_OIDC_CLOCK_SKEW", "oidc-clock-skew", durationText(auth.DefaultClockSkew), "with MCP_AUTH=oidc: how far a token's exp and nbf may be off this host's clock (at most "+durationText(auth.MaxClockSkew)+")", func(c *Config, v string) error {
 			d, err := ParseDuration(v, false)
 			if err == nil {
 				err = auth.CheckClockSkew(d)
