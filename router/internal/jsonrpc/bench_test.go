@@ -12,3 +12,30 @@ func BenchmarkParseToolsCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMetaValue: reading one _meta key of a 2026-07-28 tools/call's params, as the
+// version check and the trace context do, beside reading it through Members twice.
+func BenchmarkMetaValue(b *testing.B) {
+	params := []byte(`{"name":"get_method_source","arguments":{"className":"SampleSavingsAccount","selector":"addInterest"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p-42"}}`)
+	b.Run("MetaValue", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if MetaValue(params, "progressToken") == nil {
+				b.Fatal("no progressToken")
+			}
+		}
+	})
+	b.Run("Members", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := Members(params)
+			if err != nil {
+				b.Fatal(err)
+			}
+			meta, err := Members(p["_meta"])
+			if err != nil || meta["progressToken"] == nil {
+				b.Fatal("no progressToken")
+			}
+		}
+	})
+}
