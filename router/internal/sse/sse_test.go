@@ -174,18 +174,23 @@ func (h *harness) waitOpen(gen uint64) {
 	h.t.Fatalf("stream %d never opened (generation %d, open %v)", gen, g, open)
 }
 
-func TestStreamOpensAsEventStreamAndSendsKeepalive(t *testing.T) {
-	h := newHarness(t, Options{Keepalive: 50 * time.Millisecond})
-	resp, sr, _ := h.open("", "2025-06-18")
+func TestAStreamOpensAsAnUncachedEventStream(t *testing.T) {
+	h := newHarness(t, Options{Keepalive: time.Hour})
+	resp, _, _ := h.open("", "2025-06-18")
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d, want 200", resp.StatusCode)
+		t.Errorf("status %d, want 200", resp.StatusCode)
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Fatalf("Content-Type %q, want text/event-stream", ct)
+		t.Errorf("Content-Type %q, want text/event-stream", ct)
 	}
 	if cc := resp.Header.Get("Cache-Control"); !strings.Contains(cc, "no-cache") {
-		t.Fatalf("Cache-Control %q lacks no-cache", cc)
+		t.Errorf("Cache-Control %q lacks no-cache", cc)
 	}
+}
+
+func TestAnIdleStreamSendsKeepalives(t *testing.T) {
+	h := newHarness(t, Options{Keepalive: 50 * time.Millisecond})
+	_, sr, _ := h.open("", "2025-06-18")
 	start := time.Now()
 	f, err := sr.next()
 	if err != nil {
@@ -209,7 +214,7 @@ func TestStreamStartsWithACommentSoTheClientSeesItOpenAtOnce(t *testing.T) {
 	}
 }
 
-func TestPrimingEventAndRetrySentFor20251125(t *testing.T) {
+func TestA20251125StreamOpensWithAPrimingEventCarryingRetry(t *testing.T) {
 	h := newHarness(t, Options{Keepalive: time.Hour, Retry: 1500 * time.Millisecond})
 	_, sr, _ := h.open("", "2025-11-25")
 	f, err := sr.next()
@@ -290,7 +295,7 @@ func TestMultiLineDataIsSplitIntoDataLines(t *testing.T) {
 	}
 }
 
-func TestSecondGETEndsTheFirstPromptlyAndTakesOverTheOutbox(t *testing.T) {
+func TestASecondGETSupersedesTheFirst(t *testing.T) {
 	h := newHarness(t, Options{Keepalive: time.Hour})
 	_, sr1, _ := h.open("", "2025-06-18")
 	h.waitOpen(1)
@@ -521,7 +526,7 @@ func TestSendOnDeliversOnlyToTheNamedGeneration(t *testing.T) {
 	}
 }
 
-func TestCloseEndsTheStreamAndLaterGETsAre404(t *testing.T) {
+func TestCloseLeavesTheSessionWithoutAStream(t *testing.T) {
 	h := newHarness(t, Options{Keepalive: time.Hour})
 	_, sr, _ := h.open("", "2025-06-18")
 	h.waitOpen(1)
@@ -545,12 +550,15 @@ func TestCloseEndsTheStreamAndLaterGETsAre404(t *testing.T) {
 	}
 }
 
-func TestEventIDsRoundTripAndForeignIDsAreRefused(t *testing.T) {
+func TestAnEventIDRoundTrips(t *testing.T) {
 	id := EventID{Lane: 0, Gen: 7, Seq: 42}
 	got, err := ParseEventID(id.String())
 	if err != nil || got != id {
-		t.Fatalf("round trip %q -> %+v, %v", id.String(), got, err)
+		t.Errorf("round trip %q -> %+v, %v", id.String(), got, err)
 	}
+}
+
+func TestForeignEventIDsAreRefused(t *testing.T) {
 	for _, bad := range []string{"", "1", "0-1", "0-1-2-3", "a-b-c", "0--1", "0-01-2", "-1-2-3", "0-1-18446744073709551616"} {
 		if _, err := ParseEventID(bad); err == nil {
 			t.Errorf("ParseEventID(%q) accepted", bad)
