@@ -97,7 +97,7 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *test
 	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
 }
 
-func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
+func TestACallThatIgnoresBothBreaksIsStoppedWithItsSession(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.RequestTimeout = 100 * time.Millisecond
 		o.MaxSessions = 1
@@ -112,7 +112,7 @@ func TestACallThatIgnoresBothBreaksIsStoppedAndItsSessionEnds(t *testing.T) {
 	f.open() // its slot came back
 }
 
-func TestDeadGemAnswersSessionGoneAndFreesSlot(t *testing.T) {
+func TestADeadGemsSessionEndsWithSessionGone(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.MaxSessions = 1 })
 	sid := f.open()
 	r := f.post(sid, call(42, "die", `{}`))

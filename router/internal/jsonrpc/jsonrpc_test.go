@@ -152,20 +152,25 @@ func TestMembersAreExact(t *testing.T) {
 	}
 }
 
-func TestCancelledRequestIDAndProtocolVersionReaders(t *testing.T) {
-	id, ok := CancelledRequestID(json.RawMessage(`{"requestId":"x","reason":"r"}`))
-	if !ok || string(id) != `"x"` {
-		t.Fatalf("requestId %s %v", id, ok)
+func TestCancelledRequestIDReadsRequestIdExactly(t *testing.T) {
+	for _, c := range []struct {
+		name, params, want string // want "" means no request is named
+	}{
+		{"beside a reason", `{"requestId":"x","reason":"r"}`, `"x"`},
+		{"absent", `{"reason":"r"}`, ""},
+		{"beside a differently cased member", `{"requestId":1,"REQUESTID":2}`, `1`},
+		{"given twice", `{"requestId":1,"requestId":2}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id, ok := CancelledRequestID(json.RawMessage(c.params))
+			if ok != (c.want != "") || string(id) != c.want {
+				t.Errorf("CancelledRequestID(%s) = %s, %v; want %q", c.params, id, ok, c.want)
+			}
+		})
 	}
-	if _, ok := CancelledRequestID(json.RawMessage(`{"reason":"r"}`)); ok {
-		t.Fatal("no requestId accepted")
-	}
-	if _, ok := CancelledRequestID(json.RawMessage(`{"requestId":1,"REQUESTID":2}`)); !ok {
-		t.Fatal("requestId beside a differently cased member is still requestId")
-	}
-	if _, ok := CancelledRequestID(json.RawMessage(`{"requestId":1,"requestId":2}`)); ok {
-		t.Fatal("a requestId given twice names no request")
-	}
+}
+
+func TestProtocolVersionOfReadsTheResultsVersion(t *testing.T) {
 	if v := ProtocolVersionOf("result", []byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}`)); v != "2025-06-18" {
 		t.Fatalf("protocolVersion %q", v)
 	}
