@@ -133,20 +133,27 @@ func pollTask(t *testing.T, url, id string, until func(rpcReply) bool) rpcReply 
 	}
 }
 
-func TestATaskRunsOnAfterItsRequestIsAnsweredAndIsPolledUpdatedAndCancelled(t *testing.T) {
+// Without the tasks extension a call answers its request and there are no tasks to ask about.
+func TestWithoutTheTasksExtensionThereAreNoTasks(t *testing.T) {
 	url := statelessServer(t)
-	// Without the extension the same tool answers synchronously; tasks/get is refused -32021.
 	sync := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":0.1,"label":"s"}`, `{}`)
 	if sync.str("resultType") != "complete" || sync.Result["taskId"] != nil {
-		t.Fatalf("without the extension: %v, want a plain result", sync.Result)
+		t.Errorf("without the extension: %v, want a plain result", sync.Result)
 	}
 	if r := stateless(t, url, "tasks/get", `"taskId":"task-x"`, `{}`); r.Error == nil || r.Error.Code != -32021 || r.status != http.StatusBadRequest {
-		t.Fatalf("tasks/get without the extension: %d %+v, want 400 -32021", r.status, r.Error)
+		t.Errorf("tasks/get without the extension: %d %+v, want 400 -32021", r.status, r.Error)
 	}
-	if r := stateless(t, url, "tasks/get", `"taskId":"task-unknown"`, withTasks); r.Error == nil || r.Error.Code != -32602 {
-		t.Fatalf("unknown task: %+v, want -32602", r.Error)
-	}
+}
 
+func TestAnUnknownTaskIsInvalidParams(t *testing.T) {
+	url := statelessServer(t)
+	if r := stateless(t, url, "tasks/get", `"taskId":"task-unknown"`, withTasks); r.Error == nil || r.Error.Code != -32602 {
+		t.Errorf("unknown task: %+v, want -32602", r.Error)
+	}
+}
+
+func TestATaskRunsOnAfterItsRequestIsAnswered(t *testing.T) {
+	url := statelessServer(t)
 	created := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":0.3,"label":"t"}`, withTasks)
 	id := created.str("taskId")
 	if created.str("resultType") != "task" || id == "" || created.str("status") != "working" {
@@ -156,7 +163,10 @@ func TestATaskRunsOnAfterItsRequestIsAnsweredAndIsPolledUpdatedAndCancelled(t *t
 	if !strings.Contains(string(done.Result["result"]), "computed t") {
 		t.Fatalf("completed task: %v, want the tool's result inlined", done.Result)
 	}
+}
 
+func TestATaskWaitingForInputGoesOnWithTasksUpdate(t *testing.T) {
+	url := statelessServer(t)
 	asks := stateless(t, url, "tools/call", `"name":"confirm_delete","arguments":{"filename":"f.txt"}`, withTasks)
 	waiting := pollTask(t, url, asks.str("taskId"), func(r rpcReply) bool { return r.str("status") == "input_required" })
 	if !strings.Contains(string(waiting.Result["inputRequests"]), `"confirm"`) {
@@ -169,7 +179,11 @@ func TestATaskRunsOnAfterItsRequestIsAnsweredAndIsPolledUpdatedAndCancelled(t *t
 	if r := pollTask(t, url, asks.str("taskId"), func(r rpcReply) bool { return r.str("status") == "completed" }); r.str("status") != "completed" {
 		t.Fatalf("after tasks/update: %v, want completed", r.Result)
 	}
+}
 
+// A cancelled task's call is ended in its gem, which then serves the pool again at once.
+func TestACancelledTaskEndsItsCallInItsGem(t *testing.T) {
+	url := statelessServer(t)
 	long := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":60,"label":"c"}`, withTasks)
 	if r := stateless(t, url, "tasks/cancel", `"taskId":"`+long.str("taskId")+`"`, withTasks); r.str("resultType") != "complete" {
 		t.Fatalf("tasks/cancel: %v", r.Result)
