@@ -140,7 +140,7 @@ func (g grantless) Launch(ctx context.Context, login worker.LoginSpec, cfg worke
 func TestAWorkerThatCannotApplyAGrantOpensNoSession(t *testing.T) {
 	f := grantsFixture(t, func(o *router.Options, l *workertest.Launcher) { o.Launcher = grantless{l} })
 	r := f.do(http.MethodPost, "", initBody, "X-Grant", fixtureworker.ToolsetName)
-	if r.Status != 200 || r.RPC.Kind() != "grantUnsupported" || r.Header.Get("Mcp-Session-Id") != "" {
+	if r.Status != 200 || r.RPC.Kind() != errkind.GrantUnsupported || r.Header.Get("Mcp-Session-Id") != "" {
 		t.Fatalf("initialize on a grantless worker: %d %s", r.Status, r.Body)
 	}
 	if f.l.Live() != 0 {

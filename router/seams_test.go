@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
@@ -61,7 +62,7 @@ func TestPrepareSessionAdjustsEachSessionsConfigAndCanRefuse(t *testing.T) {
 	f.do(http.MethodDelete, sid, "")
 	refuse = true
 	r := f.post("", initBody)
-	wantError(t, r, http.StatusOK, -32001, "prepareFailed")
+	wantError(t, r, http.StatusOK, -32001, errkind.PrepareFailed)
 	if strings.Contains(string(r.Body), "no channel port") {
 		t.Fatalf("the internal reason reached the client: %s", r.Body)
 	}

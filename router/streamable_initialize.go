@@ -88,7 +88,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	id, err := session.NewID(s.idPrefix())
 	if err != nil {
 		s.o.Log.Error().Err(err).Msg("cannot make a session id")
-		return nil, http.StatusInternalServerError, launchFailure{message: "Internal error: cannot make a session id", kind: "internalError"}
+		return nil, http.StatusInternalServerError, launchFailure{message: "Internal error: cannot make a session id", kind: errkind.InternalError}
 	}
 	cfg := s.o.Prepare
 	cfg.Contract = worker.ContractVersion
@@ -98,7 +98,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 	if s.o.PrepareSession != nil {
 		if part, err = s.o.PrepareSession(reqCtx, id, &cfg); err != nil {
 			s.o.Log.Error().Err(err).Msg("cannot make this session's prepare config")
-			return nil, http.StatusOK, launchFailure{message: "cannot open a session: the front end could not prepare it (see the server log)", kind: "prepareFailed"}
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: the front end could not prepare it (see the server log)", kind: errkind.PrepareFailed}
 		}
 	}
 	if s.o.Grants != nil {
@@ -138,7 +138,7 @@ func (s *Server) open(reqCtx context.Context, slot *session.Slot) (_ *session.Se
 		if err != nil {
 			_ = gem.Close(context.WithoutCancel(ctx))
 			s.o.Log.Error().Err(err).Msg("the worker did not apply the token's grant; gem logged out")
-			return nil, http.StatusOK, launchFailure{message: "cannot open a session: " + err.Error(), kind: "grantUnsupported"}
+			return nil, http.StatusOK, launchFailure{message: "cannot open a session: " + err.Error(), kind: errkind.GrantUnsupported}
 		}
 		gem = gg
 	}

@@ -26,7 +26,7 @@ func ParsePrepareAnswer(answer []byte) (PrepareResult, error) {
 	}
 	if !reply.OK {
 		if reply.Error == nil {
-			return PrepareResult{}, Refused("badConfig", "the worker refused the configuration without saying why")
+			return PrepareResult{}, Refused(errkind.BadConfig, "the worker refused the configuration without saying why")
 		}
 		return PrepareResult{}, Refused(reply.Error.Kind, reply.Error.Message)
 	}

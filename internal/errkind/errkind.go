@@ -58,7 +58,14 @@ const (
 	WorkerClassNotFound      = "workerClassNotFound"
 	Break                    = "break"
 	Busy                     = "busy"
-	// The worker's own prepare refusals the router advises on.
+	// The front end's own part of opening a session failed: no session id, its prepare hook
+	// (the channel's address and secret), or a worker that does not confirm its grant.
+	InternalError    = "internalError"
+	PrepareFailed    = "prepareFailed"
+	GrantUnsupported = "grantUnsupported"
+	// The worker's own prepare refusals the router advises on; BadConfig is also the kind of a
+	// refusal that names none.
+	BadConfig       = "badConfig"
 	ToolsetNotFound = "toolsetNotFound"
 	BadOption       = "badOption"
 	ContractVersion = "contractVersion"

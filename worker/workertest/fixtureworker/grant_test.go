@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 )
 
 const grantSurface = `"toolsets":["McpFixtureToolset","McpFixtureWriteToolset","McpFixtureExecToolset"]`
@@ -81,7 +83,7 @@ func TestGrantGrowsAndShrinksTheSurfaceAndKeepsTheSessionsState(t *testing.T) {
 }
 
 func TestAGrantOutsideTheSurfaceIsRefused(t *testing.T) {
-	if _, err := New([]byte(grantConfigWith(`["McpElsewhereToolset"]`))); err == nil || err.(*PrepareError).Kind != "badConfig" {
+	if _, err := New([]byte(grantConfigWith(`["McpElsewhereToolset"]`))); err == nil || err.(*PrepareError).Kind != errkind.BadConfig {
 		t.Fatalf("prepare with a foreign grant: %v", err)
 	}
 	w := newWorker(t, grantConfigWith(`["McpFixtureToolset"]`))
