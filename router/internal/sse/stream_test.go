@@ -550,59 +550,6 @@ func TestCloseLeavesTheSessionWithoutAStream(t *testing.T) {
 	}
 }
 
-func TestAnEventIDRoundTrips(t *testing.T) {
-	id := EventID{Lane: 0, Gen: 7, Seq: 42}
-	got, err := ParseEventID(id.String())
-	if err != nil || got != id {
-		t.Errorf("round trip %q -> %+v, %v", id.String(), got, err)
-	}
-}
-
-func TestForeignEventIDsAreRefused(t *testing.T) {
-	for _, bad := range []string{"", "1", "0-1", "0-1-2-3", "a-b-c", "0--1", "0-01-2", "-1-2-3", "0-1-18446744073709551616"} {
-		if _, err := ParseEventID(bad); err == nil {
-			t.Errorf("ParseEventID(%q) accepted", bad)
-		}
-	}
-}
-
-func TestEventWriterRefusesFieldsThatWouldForgeLines(t *testing.T) {
-	rec := httptest.NewRecorder()
-	ew := NewEventWriter(rec, time.Second)
-	if err := ew.Event("1\nevent: evil", []byte("x")); err == nil {
-		t.Fatal("an id with a line break was written")
-	}
-	if err := ew.Comment("ok\r\ndata: evil"); err == nil {
-		t.Fatal("a comment with a line break was written")
-	}
-	if rec.Body.Len() != 0 {
-		t.Fatalf("wrote %q", rec.Body.String())
-	}
-}
-
-func TestLaneReplayFloorRisesAsDeliveredMessagesAreEvicted(t *testing.T) {
-	l := newLane(4, 2)
-	for i := 0; i < 4; i++ {
-		l.push([]byte("m"))
-	}
-	for seq := uint64(1); seq <= 4; seq++ {
-		m, ok := l.next(seq - 1)
-		if !ok || m.seq != seq {
-			t.Fatalf("next(%d) = %d, %v", seq-1, m.seq, ok)
-		}
-		l.handOut(m.seq)
-	}
-	if l.replayFloor != 2 {
-		t.Fatalf("replayFloor %d, want 2 (messages 1 and 2 evicted, 3 and 4 kept)", l.replayFloor)
-	}
-	if n := l.replayable(2); n != 2 {
-		t.Fatalf("replayable after 2 = %d, want 2", n)
-	}
-	if l.pending() != 0 {
-		t.Fatalf("pending %d, want 0", l.pending())
-	}
-}
-
 func TestStreamEndsWhenItsUntilChannelClosesWithoutReportingALoss(t *testing.T) {
 	closed := make(chan uint64, 1)
 	sess := NewStream(Options{Keepalive: time.Hour, OnStreamClosed: func(gen uint64) { closed <- gen }})
