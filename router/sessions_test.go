@@ -120,42 +120,64 @@ func TestConcurrentInitializesNeverOvershootTheCap(t *testing.T) {
 	}
 }
 
-func TestFailedLoginNamesTheNumberAndWhatToFixAndFreesTheSlot(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) {
+// deniedLogins is a router of one slot whose every login is denied, the denial naming the
+// user and the stone's NRS.
+func deniedLogins(t *testing.T) *fixture {
+	return newFixture(t, func(o *router.Options, l *workertest.Launcher) {
 		o.MaxSessions = 1
 		l.LoginError = workertest.LoginDenied("login denied for SecretUser on !tcp@secret-host#netldi:ldi#task!gemnetobject")
 	})
-	for range 2 { // twice: the first failure must have given the only slot back
-		r := f.post("", initBody)
-		wantError(t, r, http.StatusOK, -32001, errkind.LoginDenied)
-		if n, _ := r.RPC.Error.Data["number"].(float64); n != 4051 {
-			t.Fatalf("data.number %v, want 4051", r.RPC.Error.Data["number"])
-		}
-		msg := r.RPC.Error.Message
-		if !strings.Contains(msg, "4051") || !strings.Contains(msg, "MCP_WORKER_USER") {
-			t.Fatalf("message %q must name 4051 and MCP_WORKER_USER", msg)
-		}
-		for _, secret := range []string{"secret-host", "SecretUser", "hunter2", "!tcp"} {
-			if strings.Contains(string(r.Body), secret) {
-				t.Fatalf("the answer leaks %q: %s", secret, r.Body)
-			}
-		}
+}
+
+// A failed login's answer names the GemStone error and the setting to fix, and nothing of the
+// login: no user, host, password or NRS.
+func TestAFailedLoginExplainsItselfWithoutSecrets(t *testing.T) {
+	f := deniedLogins(t)
+	r := f.post("", initBody)
+	wantError(t, r, http.StatusOK, -32001, errkind.LoginDenied)
+	if n, _ := r.RPC.Error.Data["number"].(float64); n != 4051 {
+		t.Errorf("data.number %v, want 4051", r.RPC.Error.Data["number"])
 	}
-	if u := f.srv.Sessions().Used(); u != 0 {
-		t.Fatalf("%d slots still taken after failed logins", u)
+	msg := r.RPC.Error.Message
+	if !strings.Contains(msg, "4051") || !strings.Contains(msg, "MCP_WORKER_USER") {
+		t.Errorf("message %q must name 4051 and MCP_WORKER_USER", msg)
+	}
+	for _, secret := range []string{"secret-host", "SecretUser", "hunter2", "!tcp"} {
+		if strings.Contains(string(r.Body), secret) {
+			t.Errorf("the answer leaks %q: %s", secret, r.Body)
+		}
 	}
 }
 
-func TestRefusedPrepareNamesTheKindAndFreesTheSlot(t *testing.T) {
-	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
+func TestAFailedLoginGivesItsSlotBack(t *testing.T) {
+	f := deniedLogins(t)
+	for i := range 2 { // twice: the first failure must have given the only slot back
+		wantError(t, f.post("", initBody), http.StatusOK, -32001, errkind.LoginDenied)
+		if u := f.srv.Sessions().Used(); u != 0 {
+			t.Fatalf("%d slots still taken after failed login %d", u, i+1)
+		}
+	}
+}
+
+// refusedPrepares is a router of one slot whose worker refuses every prepare (an unknown toolset).
+func refusedPrepares(t *testing.T) *fixture {
+	return newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.MaxSessions = 1
 		o.Prepare.Toolsets = []string{"AcmeToolset"}
 	})
-	r := f.post("", initBody)
+}
+
+func TestARefusedPrepareNamesTheSettingToCheck(t *testing.T) {
+	r := refusedPrepares(t).post("", initBody)
 	wantError(t, r, http.StatusOK, -32001, errkind.ToolsetNotFound)
 	if !strings.Contains(r.RPC.Error.Message, "MCP_TOOLSETS") {
-		t.Fatalf("message %q should say to check MCP_TOOLSETS", r.RPC.Error.Message)
+		t.Errorf("message %q should say to check MCP_TOOLSETS", r.RPC.Error.Message)
 	}
+}
+
+func TestARefusedPrepareGivesItsSlotBack(t *testing.T) {
+	f := refusedPrepares(t)
+	wantError(t, f.post("", initBody), http.StatusOK, -32001, errkind.ToolsetNotFound)
 	if u := f.srv.Sessions().Used(); u != 0 {
 		t.Fatalf("%d slots still taken after a refused prepare", u)
 	}
