@@ -249,12 +249,12 @@ method: McpGrailToolset
 declareFindPythonSendersOn: aRegistry
   aRegistry add: ((McpTool
     name: 'find_python_senders'
-    description: 'Who calls or refers to a Python name: compiled call sites and references in the methods of every Python class the session can reach (importlib pythonClasses), and the .py text under the Grail checkout. Matching is syntactic on the last segment of the name; nothing is imported. Every answer ends with searched: and not searched: lines, each gap naming the argument that closes it. Pages with limit/offset (default 50).'
+    description: 'Who calls or refers to a Python name: compiled call sites and references in the methods of every Python class the session can reach (importlib pythonClasses), and the .py text under the Grail checkout. Matching is syntactic on the last segment of the name; nothing is imported. The Smalltalk-defined bases a Python class is rooted at come with it, labelled as Python names them (builtins.list). Every answer ends with searched: and not searched: lines, each gap naming the argument that closes it. Pages with limit/offset (default 50).'
     schema: (self schemaProperties: {
         self nameProperty: 'Python name, bare or dotted (copyfile, shutil.copyfile); the last segment is matched.'.
         self stringArrayProperty: 'shapes' description: 'Any of compiled, references, source (default all three).'.
         self stringProperty: 'scope' description: 'Only modules at or under this dotted name (flask selects flask.app, not flask_login).'.
-        self booleanProperty: 'includeNative' description: 'Also search the Smalltalk-defined classes labelled builtins and Grail''s native modules (sys, os, math, ...), which are written in Smalltalk (default false).'.
+        self booleanProperty: 'includeNative' description: 'Also search Grail''s native modules (sys, os, math, ...), which are written in Smalltalk (default false).'.
         self booleanProperty: 'includeTests' description: 'Also search tests/python for the source shape (default false).'} , self pagingProperties
       required: #('name'))
     handler: [:args | self findPythonSenders: args])
@@ -404,17 +404,18 @@ method: McpGrailToolset
 findPythonSenders: args
   "find_python_senders: compiled call sites and references, and source hits, in the shapes asked
    for, paged with a trailer."
-  | target shapes hits roots trailer page |
+  | target shapes hits roots trailer page bases |
   self ensureGrailConfigured.
   target := self lastSegmentOf: (args at: 'name').
   shapes := self shapesFrom: args.
   hits := OrderedCollection new.
+  bases := Set new.
   (shapes includes: 'compiled') | (shapes includes: 'references') ifTrue: [
-    hits addAll: (self compiledHitsFor: target shapes: shapes args: args)].
+    hits addAll: (self compiledHitsFor: target shapes: shapes args: args bases: bases)].
   roots := self sourceRootsIncludingTests: (self booleanArgument: 'includeTests' in: args default: false).
   (shapes includes: 'source') ifTrue: [
     hits addAll: (self sourceHitsFor: target roots: roots args: args)].
-  trailer := self coverageFor: shapes roots: roots args: args.
+  trailer := self coverageFor: shapes roots: roots args: args bases: bases.
   page := self page: hits args: args defaultLimit: 50 noun: 'hits'.
   ^self capResult: page , (String with: Character lf) , trailer
 %
@@ -1037,18 +1038,20 @@ shapesFrom: args
 %
 category: 'senders'
 method: McpGrailToolset
-compiledHitsFor: aName shapes: shapes args: args
-  "Hits in the env-1 methods of every Python class the session reaches, each labelled as Python
-   prints it; with includeNative also in the Smalltalk bases they are rooted at (labelled
-   builtins) and in Grail's native modules, whose methods are written in Smalltalk."
+compiledHitsFor: aName shapes: shapes args: args bases: bases
+  "Hits in the env-1 methods of every class importlib pythonClasses answers, each labelled as
+   Python prints it: the Python classes and the Smalltalk-defined bases they are rooted at, whose
+   module Python names builtins (builtins.list), each of those added to bases; with includeNative
+   also in Grail's native modules, whose methods are written in Smalltalk."
   | hits scope native |
   hits := OrderedCollection new.
   scope := args at: 'scope' ifAbsent: [nil].
   native := self booleanArgument: 'includeNative' in: args default: false.
   importlib pythonClasses do: [:cls | | label |
     label := self qualifiedNameOf: cls.
-    ((native or: [(self string: label startsWith: 'builtins.') not]) and: [self scope: scope selects: label])
-      ifTrue: [hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes)]].
+    (self scope: scope selects: label) ifTrue: [
+      (self string: label startsWith: 'builtins.') ifTrue: [bases add: label].
+      hits addAll: (self hitsFor: aName in: cls label: label shapes: shapes)]].
   native ifTrue: [
     self nativeModulesDo: [:name :cls |
       (self scope: scope selects: name)
@@ -1093,23 +1096,28 @@ hitsFor: aName inMethod: aMethod source: aSource label: aMethodLabel shapes: sha
    decodes to aName); where, the source's: compiled to IR, a method's source is the Python of its
    def, whose first line names the method and calls nothing. A call the pool proves is compiled;
    the name anywhere else, or called without a send (an unresolved attribute call), is a
-   reference. A proven call no line shows is reported once, without a position."
-  | hits lines calls positions |
+   reference. In a method written in Smalltalk (a Smalltalk base's, a native module's) every line
+   naming a name its pool sends is a call. A proven call no line shows is reported once, without
+   a position."
+  | hits lines calls positions smalltalk |
   hits := OrderedCollection new.
   aSource isNil ifTrue: [^hits].
   calls := self pool: aMethod sends: aName.
   positions := self positionsOf: aMethod.
+  smalltalk := self isWrittenInSmalltalk: aMethod.
   lines := self splitLines: aSource.
   2 to: lines size do: [:index | | line shape |
     line := lines at: index.
-    shape := self shapeOf: aName in: line provenBy: calls.
+    shape := self shapeOf: aName in: line provenBy: calls smalltalk: smalltalk.
     (shape notNil and: [shapes includes: shape]) ifTrue: [
       hits add: (self padded: shape) , aMethodLabel , '  '
         , (self placeOf: line at: index in: positions)
         , ((shape = 'references' and: [self isStoreOf: aName in: line]) ifTrue: ['  [store]'] ifFalse: [''])]].
   (calls and: [(shapes includes: 'compiled')
       and: [(hits detect: [:each | self string: each startsWith: 'compiled'] ifNone: [nil]) isNil]]) ifTrue: [
-    hits add: (self padded: 'compiled') , aMethodLabel , '  line ? [compiled to IR: no call-site positions]'].
+    hits add: (self padded: 'compiled') , aMethodLabel , (smalltalk
+      ifTrue: ['  line ? [written in Smalltalk: no line names it]']
+      ifFalse: ['  line ? [compiled to IR: no call-site positions]'])].
   ^hits
 %
 category: 'senders'
@@ -1142,6 +1150,19 @@ positionsOf: aMethodOrNil
 %
 category: 'senders'
 method: McpGrailToolset
+isWrittenInSmalltalk: aMethodOrNil
+  "Whether Grail holds aMethodOrNil as a method that is not Python (its position kind is nil):
+   one written in Smalltalk, as the env-1 methods Grail gives a Smalltalk base are
+   (GemTalk/Grail src/smalltalk/Python/list.gs, OrderedCollection's as list's)."
+  aMethodOrNil isNil ifTrue: [^false].
+  ^[[(BaseException pythonPositionKindForMethod: aMethodOrNil) isNil]
+      on: Error
+      do: [:ex | ex return: false]]
+    on: BaseException
+    do: [:ex | ex return: false]
+%
+category: 'senders'
+method: McpGrailToolset
 placeOf: aLine at: anIndex in: positions
   "line N and the text Grail published for it: the def's first published line counted on to the
    anIndex-th line of its source. Published positions list every line and so cannot locate a
@@ -1156,13 +1177,15 @@ placeOf: aLine at: anIndex in: positions
 %
 category: 'senders'
 method: McpGrailToolset
-shapeOf: aName in: aLine provenBy: aPoolSendsIt
-  "compiled when aName is called in aLine and the method's pool sends it, references when it is
-   named otherwise, nil when it is not there as a whole identifier."
+shapeOf: aName in: aLine provenBy: aPoolSendsIt smalltalk: aSmalltalkSource
+  "compiled when aName is called in aLine and the method's pool sends it (in Python source, called
+   with a paren; in Smalltalk source, named at all), references when it is named otherwise, nil
+   when it is not there as a whole identifier."
   | at |
   at := self wholeName: aName in: aLine.
   at = 0 ifTrue: [^nil].
-  ^(aPoolSendsIt and: [(self nextNonBlankIn: aLine after: at + aName size - 1) = $(])
+  ^(aPoolSendsIt and: [aSmalltalkSource
+      or: [(self nextNonBlankIn: aLine after: at + aName size - 1) = $(]])
     ifTrue: ['compiled']
     ifFalse: ['references']
 %
@@ -1195,13 +1218,18 @@ sourceHitsFor: aName roots: roots args: args
 %
 category: 'senders'
 method: McpGrailToolset
-coverageFor: shapes roots: roots args: args
-  "What was searched and what was not, one gap a line, each naming what closes it."
+coverageFor: shapes roots: roots args: args bases: bases
+  "What was searched and what was not, one gap a line, each naming what closes it; bases are the
+   labels of the Smalltalk bases whose methods were searched."
   | searched missing |
   searched := OrderedCollection new.
   missing := OrderedCollection new.
   (shapes includes: 'compiled') | (shapes includes: 'references')
-    ifTrue: [searched add: 'the env-1 methods of the Python classes importlib pythonClasses answers']
+    ifTrue: [
+      searched add: 'the env-1 methods of the Python classes importlib pythonClasses answers'.
+      bases isEmpty ifFalse: [
+        searched add: 'the Smalltalk bases they are rooted at ('
+          , (self joined: bases asSortedCollection asArray with: ', ') , ')']]
     ifFalse: [missing add: 'compiled methods: pass shapes including compiled or references'].
   (shapes includes: 'source')
     ifTrue: [roots do: [:each | searched add: (each at: 1)]]
@@ -1211,8 +1239,8 @@ coverageFor: shapes roots: roots args: args
   (self booleanArgument: 'includeTests' in: args default: false) ifFalse: [
     missing add: 'tests/python: pass includeTests: true'].
   (self booleanArgument: 'includeNative' in: args default: false)
-    ifTrue: [searched add: 'the Smalltalk bases they are rooted at (builtins) and Grail''s native modules']
-    ifFalse: [missing add: 'the Smalltalk bases they are rooted at (builtins) and Grail''s native modules (sys, os, math, ...), written in Smalltalk: pass includeNative: true'].
+    ifTrue: [searched add: 'Grail''s native modules']
+    ifFalse: [missing add: 'Grail''s native modules (sys, os, math, ...), written in Smalltalk: pass includeNative: true'].
   missing add: 'functions defined in an eval scope (blocks with no methods to read)'.
   missing add: 'modules nothing has imported in this session, except through their .py text'.
   ^'searched: ' , (self joined: searched with: ', ') , (String with: Character lf)

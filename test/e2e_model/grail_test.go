@@ -121,6 +121,8 @@ func TestEachGrailToolAnswersThroughTheBinary(t *testing.T) {
 	expect("python_module_state", map[string]any{"name": "shelf"}, "compiled: none registered", "source: no compile recorded", "in sys.modules: yes")
 	expect("find_python_senders", map[string]any{"name": "helper"},
 		"compiled    shelf.stack.Stack.push  line 14  self.append(helper(item))", "source      shelf/stack.py:28", "searched: ", "not searched:")
+	expect("find_python_senders", map[string]any{"name": "__lt__", "includeNative": true},
+		"compiled    builtins.list.sort  line ?", "the Smalltalk bases they are rooted at (builtins.list)", ", Grail's native modules")
 	expect("search_python_source", map[string]any{"pattern": "helper("}, "shelf/stack.py:14: self.append(helper(item))")
 	expect("run_python_tests", map[string]any{"classNames": []string{"NoSuchPythonTest"}}, "NoSuchPythonTest: NOT FOUND")
 }

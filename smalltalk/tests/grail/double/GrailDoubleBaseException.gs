@@ -34,9 +34,9 @@ removeallclassmethods GrailDoubleBaseException
 category: 'Grail API'
 classmethod: GrailDoubleBaseException
 pythonPositionKindForMethod: aMethod
-  "#irSource for the double's methods, which are all compiled to IR; nil for a method that is not
-   Python (GemTalk/Grail PythonCallSitePositionsTestCase)."
-  ^(aMethod isKindOf: GrailDoubleMethod) ifTrue: [#irSource] ifFalse: [nil]
+  "#irSource for the double's methods compiled to IR; nil for a method that is not Python, such as
+   one written in Smalltalk (GemTalk/Grail PythonCallSitePositionsTestCase)."
+  ^(aMethod isKindOf: GrailDoubleMethod) ifTrue: [aMethod positionKind] ifFalse: [nil]
 %
 category: 'Grail API'
 classmethod: GrailDoubleBaseException

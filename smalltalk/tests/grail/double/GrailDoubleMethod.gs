@@ -3,7 +3,7 @@ set compile_env: 0
 expectvalue /Class
 doit
 Object subclass: 'GrailDoubleMethod'
-  instVarNames: #( source firstLine pool)
+  instVarNames: #( source firstLine pool positionKind)
   classVars: #()
   classInstVars: #()
   poolDictionaries: #()
@@ -20,7 +20,9 @@ def starts at, and the sends its selector pool holds (_selectorPool, which GemTa
 Env1PlumbingSendsTestCase reads on an IR method). positions answers what GemTalk/Grail
 PythonCallSitePositionsTestCase pins for BaseException class>>pythonPositionsForMethod: on an
 IR method, exactly the non-blank lines of the def, each {module line. nil. nil. nil. its text}
-(columns are not modelled, and the toolset reads none).'
+(columns are not modelled, and the toolset reads none). One made with smalltalkSource:pool: is
+a method written in Smalltalk, as GrailDoubleList answers one: not Python, so it has no position
+kind and publishes no positions.'
 %
 expectvalue /Class
 doit
@@ -33,7 +35,12 @@ removeallclassmethods GrailDoubleMethod
 category: 'instance creation'
 classmethod: GrailDoubleMethod
 source: aString firstLine: anInteger pool: anArray
-  ^self new setSource: aString firstLine: anInteger pool: anArray
+  ^self new setSource: aString firstLine: anInteger pool: anArray positionKind: #irSource
+%
+category: 'instance creation'
+classmethod: GrailDoubleMethod
+smalltalkSource: aString pool: anArray
+  ^self new setSource: aString firstLine: nil pool: anArray positionKind: nil
 %
 ! ------------------- Instance methods for GrailDoubleMethod
 category: 'kernel API'
@@ -43,8 +50,15 @@ _selectorPool
 %
 category: 'Grail API'
 method: GrailDoubleMethod
+positionKind
+  "#irSource, or nil for a method written in Smalltalk."
+  ^positionKind
+%
+category: 'Grail API'
+method: GrailDoubleMethod
 positions
   | positions |
+  positionKind isNil ifTrue: [^#()].
   positions := OrderedCollection new.
   self linesDo: [:line :index |
     (line detect: [:each | each isSeparator not] ifNone: [nil]) isNil ifFalse: [
@@ -67,8 +81,9 @@ linesDo: aBlock
 %
 category: 'initialization'
 method: GrailDoubleMethod
-setSource: aString firstLine: anInteger pool: anArray
+setSource: aString firstLine: anInteger pool: anArray positionKind: aSymbolOrNil
   source := aString.
   firstLine := anInteger.
-  pool := anArray
+  pool := anArray.
+  positionKind := aSymbolOrNil
 %

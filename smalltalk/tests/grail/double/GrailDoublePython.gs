@@ -85,8 +85,11 @@ category: 'Grail API'
 method: GrailDoublePython
 pythonClasses
   "The Python classes this session reaches, and the Smalltalk base one is rooted at, which
-   Grail labels as Python names it (builtins.list)."
-  ^Array with: GrailDoubleStack with: OrderedCollection
+   Grail labels as Python names it (builtins.list): Grail's subclass registry records a class
+   under the base it roots it at, its Smalltalk superclass (GemTalk/Grail
+   importlib class>>___restoreCanonicalClassStructure___:). That base is
+   OrderedCollection, answered here by GrailDoubleList, which stands in for it (see its comment)."
+  ^Array with: GrailDoubleStack with: GrailDoubleList
 %
 category: 'Grail API'
 method: GrailDoublePython
@@ -195,7 +198,7 @@ category: 'programs'
 method: GrailDoublePython
 qualifiedName: aScope
   (aScope at: #'_mcp_obj') == GrailDoubleStack ifTrue: [^'shelf.stack.Stack'].
-  (aScope at: #'_mcp_obj') == OrderedCollection ifTrue: [^'builtins.list'].
+  (aScope at: #'_mcp_obj') == GrailDoubleList ifTrue: [^'builtins.list'].
   ^self raise: 'AttributeError: no __qualname__'
 %
 category: 'programs'

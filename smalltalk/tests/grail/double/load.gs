@@ -13,7 +13,7 @@ up := System myUserProfile.
 (up objectNamed: #GrailDouble) isNil ifTrue: [
   up insertDictionary: (SymbolDictionary new name: #GrailDouble; yourself) at: up symbolList size + 1].
 double := up objectNamed: #GrailDouble.
-#( #GrailDoubleBaseException #GrailDoubleSymbolList #GrailDoublePyObject #GrailDoubleStack
+#( #GrailDoubleBaseException #GrailDoubleSymbolList #GrailDoublePyObject #GrailDoubleStack #GrailDoubleList
    #GrailDoublePython #GrailDoubleModuleAst #GrailDoubleImportlib #GrailDoublePythonTestCase
    #GrailDoubleTestGem #GrailDoubleTestResult #GrailDoubleSourceText #GrailDoubleMethod
    #GrailDoubleModule #GrailDoubleSysModule )
@@ -26,6 +26,7 @@ input smalltalk/tests/grail/double/GrailDoubleSymbolList.gs
 input smalltalk/tests/grail/double/GrailDoublePyObject.gs
 input smalltalk/tests/grail/double/GrailDoubleMethod.gs
 input smalltalk/tests/grail/double/GrailDoubleStack.gs
+input smalltalk/tests/grail/double/GrailDoubleList.gs
 input smalltalk/tests/grail/double/GrailDoublePython.gs
 input smalltalk/tests/grail/double/GrailDoubleModuleAst.gs
 input smalltalk/tests/grail/double/GrailDoubleImportlib.gs

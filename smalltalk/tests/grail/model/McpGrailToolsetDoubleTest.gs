@@ -373,7 +373,7 @@ testSendersSearchTheThreeShapesAndSaySo
   text := self callTool: 'find_python_senders' with: #('name' 'shelf.stack.helper').
   self assert: (self text: text includes: 'compiled    shelf.stack.Stack.push  line 14  self.append(helper(item))').
   self assert: (self text: text includes: 'source      shelf/stack.py:28  target.push(helper(item))').
-  self assert: (self text: text includes: 'searched: the env-1 methods of the Python classes importlib pythonClasses answers, src/python/stdlib').
+  self assert: (self text: text includes: 'searched: the env-1 methods of the Python classes importlib pythonClasses answers, the Smalltalk bases they are rooted at (builtins.list), src/python/stdlib').
   self assert: (self text: text includes: 'not searched:
   tests/python: pass includeTests: true').
   self deny: (self text: text includes: 'test_shelf.py')
@@ -451,8 +451,53 @@ testIncludeNativeAlsoSearchesGrailsNativeModules
   self assert: (self text: text includes: 'Grail''s native modules (sys, os, math, ...), written in Smalltalk: pass includeNative: true').
   text := self callTool: 'find_python_senders' with: #('name' 'SystemExit' 'includeNative' true 'scope' 'sys').
   self assert: (self text: text includes: 'references  sys.exit  line ?  ^self ___raise___: (SystemExit new code: aCode)').
-  self assert: (self text: text includes: 'and Grail''s native modules').
+  self assert: (self text: text includes: ', Grail''s native modules').
   self deny: (self text: text includes: 'pass includeNative: true')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testASenderInASmalltalkBaseIsLabelledAsPythonNamesIt
+  | text |
+  text := self callTool: 'find_python_senders' with: #('name' '__lt__').
+  self assert: (self text: text includes: '(showing all 1)').
+  self assert: (self text: text includes: 'compiled    builtins.list.sort  line ?  self @env0:sortInPlace: [:left :right | left __lt__: right].').
+  self assert: (self text: text includes: 'the Smalltalk bases they are rooted at (builtins.list)')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testAScopeOutsideTheBasesLeavesThemOutOfTheTrailer
+  | text |
+  text := self callTool: 'find_python_senders' with: #('name' '__lt__' 'scope' 'shelf').
+  self assert: (self text: text includes: '(0 hits)').
+  self deny: (self text: text includes: 'builtins.list').
+  text := self callTool: 'find_python_senders' with: #('name' '__lt__' 'scope' 'builtins').
+  self assert: (self text: text includes: '(showing all 1)').
+  self assert: (self text: text includes: '(builtins.list)')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testInASmalltalkMethodANameThePoolSendsIsACallAnywhereOnItsLine
+  | toolset method hits |
+  toolset := McpGrailToolsetOnDouble server: server options: grailOptions.
+  method := GrailDoubleMethod smalltalkSource: 'f
+  ^self helper: 1' pool: #(#helper:).
+  hits := toolset hitsFor: 'helper' inMethod: method source: 'f
+  ^self helper: 1' label: 'builtins.list.f' shapes: #('compiled' 'references').
+  self assert: hits asArray = #('compiled    builtins.list.f  line ?  ^self helper: 1').
+  method := GrailDoubleMethod smalltalkSource: 'f
+  ^#helper' pool: #().
+  hits := toolset hitsFor: 'helper' inMethod: method source: 'f
+  ^#helper' label: 'builtins.list.f' shapes: #('compiled' 'references').
+  self assert: hits asArray = #('references  builtins.list.f  line ?  ^#helper')
+%
+category: 'tests - senders'
+method: McpGrailToolsetDoubleTest
+testIncludeNativeWithoutScopeSearchesEverything
+  | text |
+  text := self callTool: 'find_python_senders' with: #('name' 'SystemExit' 'includeNative' true).
+  self assert: (self text: text includes: 'references  sys.exit  line ?  ^self ___raise___: (SystemExit new code: aCode)').
+  self assert: (self text: text includes: 'the Smalltalk bases they are rooted at (builtins.list)').
+  self assert: (self text: text includes: ', Grail''s native modules')
 %
 category: 'tests - senders'
 method: McpGrailToolsetDoubleTest
