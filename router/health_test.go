@@ -72,11 +72,15 @@ func TestReadyzFollowsTheReadinessCheckWhileHealthzStaysLiveness(t *testing.T) {
 	}
 }
 
-func TestReadyzWithoutACheckIsReadyAndRefusesOtherVerbs(t *testing.T) {
+func TestReadyzWithoutACheckIsReady(t *testing.T) {
 	f := newFixture(t)
 	if code, r := getReadyz(t, f.ts.URL); code != http.StatusOK || r.Status != "ready" {
 		t.Fatalf("%d %+v", code, r)
 	}
+}
+
+func TestReadyzAnswersOnlyGET(t *testing.T) {
+	f := newFixture(t)
 	req, _ := http.NewRequest(http.MethodPost, f.ts.URL+"/readyz", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -8,11 +8,16 @@ import (
 	"testing"
 )
 
-func TestFailureOfFindsAWrappedFailureAndReadsAnyOtherErrorAsOther(t *testing.T) {
+func TestFailureOfFindsAWrappedFailure(t *testing.T) {
 	gone := &Failure{Kind: GemGone, Number: 4137, Fatal: true, Safe: "GemStone error 4137 (session gone)", Err: errors.New("!tcp@host")}
 	if f := FailureOf(fmt.Errorf("changing the grant: %w", gone)); f.Kind != GemGone || !f.Fatal || f.Number != 4137 {
 		t.Errorf("a wrapped failure reads %+v", f)
 	}
+}
+
+// Any other error is a Failure of its own: a deadline is TimedOut, everything else Other, and
+// its text stays in Err, never in Safe.
+func TestFailureOfReadsAnyOtherErrorAsAFailure(t *testing.T) {
 	plain := errors.New("the worker's answer at /secret/path is not JSON")
 	if f := FailureOf(plain); f.Kind != Other || f.Fatal || f.Number != 0 || f.Safe != unknownSafe || !errors.Is(f.Err, plain) {
 		t.Errorf("a plain error reads %+v", f)
