@@ -394,15 +394,7 @@ func Members(raw []byte) (map[string]json.RawMessage, error) {
 	if !json.Valid(raw) {
 		return nil, errors.New("jsonrpc: not valid JSON")
 	}
-	out := make(map[string]json.RawMessage)
-	dup, ok := eachMember(raw, func(name, value []byte) { out[string(name)] = value })
-	if !ok {
-		return nil, errors.New("jsonrpc: not a JSON object")
-	}
-	if dup != nil {
-		return nil, fmt.Errorf("%w: %s", ErrDuplicateMember, quoteName(dup))
-	}
-	return out, nil
+	return MembersOfValid(raw)
 }
 
 // MembersOfValid is Members for raw that is already known to be valid JSON: a value inside a
