@@ -68,15 +68,16 @@ TEST_STEPS += mod-check
 
 # Static analysis at pinned versions, run with `go run pkg@version`: the module proxy serves the
 # tools (checked against the checksum database), the Go caches keep them, nothing is installed.
-# The build tags of the proof and real-stone tests are on, so code only those tests use counts as
-# used and is checked too. deadcode -test lists every function no main or test can reach.
+# deadcode -test lists every function no main or test can reach. It runs twice: as plainly as
+# anyone would type it, and with the build tags of the proof and real-stone tests on, so code
+# only those tests use is checked too (such helpers live in files under the same tag).
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 LINT_TAGS   := proof,realstone
 
 .PHONY: deadcode staticcheck
 deadcode:
-	@out=$$($(GO) run $(DEADCODE) -test -tags $(LINT_TAGS) ./...) || exit 1; \
+	@out=$$($(GO) run $(DEADCODE) -test ./... && $(GO) run $(DEADCODE) -test -tags $(LINT_TAGS) ./...) || exit 1; \
 	if [ -n "$$out" ]; then echo "$$out"; echo "deadcode: unreachable functions (remove them or use them)"; exit 1; fi; \
 	echo "deadcode: clean"
 

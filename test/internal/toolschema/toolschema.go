@@ -71,12 +71,3 @@ func Validate(raw json.RawMessage, args map[string]any) error {
 	}
 	return resolved.Validate(args)
 }
-
-// ValidateValue holds any decoded JSON value (a tool's structuredContent) to a schema.
-func ValidateValue(raw json.RawMessage, value any) error {
-	resolved, err := Compile(raw)
-	if err != nil {
-		return err
-	}
-	return resolved.Validate(value)
-}
