@@ -1,7 +1,6 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -15,30 +14,15 @@ import (
 // object, names a member twice, or has no such key. Names are compared as Members compares
 // them. params is valid JSON, as every parsed Message's Params is; nothing is allocated.
 func MetaValue(params json.RawMessage, key string) json.RawMessage {
-	meta := memberOf(params, "_meta")
-	if meta == nil {
+	meta, _, err := MemberOfValid(params, "_meta")
+	if err != nil || meta == nil {
 		return nil
 	}
-	return memberOf(meta, key)
-}
-
-// memberOf is the value of the top-level member name of the object raw, nil when raw is not
-// an object, names a member twice, or has no such member.
-func memberOf(raw []byte, name string) []byte {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
+	value, _, err := MemberOfValid(meta, key)
+	if err != nil {
 		return nil
 	}
-	var found []byte
-	dup, ok := eachMember(raw, func(n, value []byte) {
-		if string(n) == name {
-			found = value
-		}
-	})
-	if !ok || dup != nil {
-		return nil
-	}
-	return found
+	return value
 }
 
 // WithMeta returns m with edit applied to its params._meta. An absent or null params or _meta
