@@ -156,7 +156,7 @@ handlesJoined
   "The handles of the kept runs, sorted, for a message about them."
   | stream |
   stream := WriteStream on: String new.
-  (entries keys asSortedCollection: [:a :b | a <= b]) do: [:each | stream nextPutAll: each]
+  self handles do: [:each | stream nextPutAll: each]
     separatedBy: [stream nextPutAll: ', '].
   ^stream contents
 %
