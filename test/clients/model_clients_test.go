@@ -87,6 +87,17 @@ func (s loopAndConflict) check(t *testing.T, who string) {
 	if !c.CommitB.IsError || c.CommitB.Kind != "commitConflict" {
 		t.Errorf("%s: the second of two conflicting commits: %+v, want it refused as commitConflict", who, c.CommitB)
 	}
+	// What the refusal and the abort say is what the agent's next call depends on: the object in
+	// conflict as a developer knows it, this client's change there, the next step, and what the
+	// abort threw away (issue 28).
+	for _, w := range []string{"Write-Write on the method dictionary of SampleSavingsAccount; your changes there: method changed: SampleSavingsAccount>>addInterest", "Next: call abort"} {
+		if !strings.Contains(c.CommitB.Text, w) {
+			t.Errorf("%s: the refused commit does not say %q: %s", who, w, c.CommitB.Text)
+		}
+	}
+	if !strings.Contains(c.AbortB.Text, "SampleSavingsAccount>>addInterest") {
+		t.Errorf("%s: abort does not name the change it discarded: %s", who, c.AbortB.Text)
+	}
 	if c.AbortB.IsError || !strings.Contains(c.AfterAbortB.Text, "deposit: 1") {
 		t.Errorf("%s: after abort the refused client sees %+v, want the first commit's method", who, c.AfterAbortB)
 	}
