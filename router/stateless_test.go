@@ -123,22 +123,6 @@ func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 	})
 }
 
-func TestStatelessRequestStateIsTamperProof(t *testing.T) {
-	f := newFixture(t)
-	for _, bad := range []string{`null`, `7`, `{"user_name":12345}`} {
-		t.Run("inputResponses "+bad, func(t *testing.T) {
-			r := f.in(t).stateless(statelessBody(10, "tools/call", `"name":"echo","arguments":{"text":"x"},"inputResponses":`+bad))
-			wantError(t, r, http.StatusBadRequest, -32602, errkind.InvalidInputResponses)
-		})
-	}
-	for _, state := range []string{"garbage", "eyJmIjoiZmwtMSJ9.AAAA", ""} {
-		t.Run("requestState "+state, func(t *testing.T) {
-			r := f.in(t).stateless(statelessBody(9, "tools/call", `"name":"echo","arguments":{"text":"x"},"requestState":"`+state+`","inputResponses":{}`))
-			wantError(t, r, http.StatusBadRequest, -32602, errkind.BadRequestState)
-		})
-	}
-}
-
 // A method the revision removed is "method not found" whatever else the request lacks: the Go
 // SDK's Ping sends ping with no _meta at all, and must learn the real reason.
 func TestARemovedMethodIsNotFoundEvenWithoutItsEnvelope(t *testing.T) {

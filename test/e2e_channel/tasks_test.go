@@ -13,90 +13,10 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
-// The tasks extension of the 2026-07-28 revision (router/stateless_tasks.go): a task needs the
-// worker-to-router channel, so its tests are here rather than in package router.
-
-const withTasks = `{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`
-
-func pollTask(t *testing.T, url, id string, until func(rpcReply) bool) rpcReply {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := stateless(t, url, "tasks/get", `"taskId":"`+id+`"`, withTasks)
-		if until(r) || time.Now().After(deadline) {
-			return r
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// Without the tasks extension a call answers its request and there are no tasks to ask about.
-func TestWithoutTheTasksExtensionThereAreNoTasks(t *testing.T) {
-	url := statelessServer(t)
-	sync := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":0.1,"label":"s"}`, `{}`)
-	if sync.str("resultType") != "complete" || sync.Result["taskId"] != nil {
-		t.Errorf("without the extension: %v, want a plain result", sync.Result)
-	}
-	if r := stateless(t, url, "tasks/get", `"taskId":"task-x"`, `{}`); r.Error == nil || r.Error.Code != -32021 || r.status != http.StatusBadRequest {
-		t.Errorf("tasks/get without the extension: %d %+v, want 400 -32021", r.status, r.Error)
-	}
-}
-
-func TestAnUnknownTaskIsInvalidParams(t *testing.T) {
-	url := statelessServer(t)
-	if r := stateless(t, url, "tasks/get", `"taskId":"task-unknown"`, withTasks); r.Error == nil || r.Error.Code != -32602 {
-		t.Errorf("unknown task: %+v, want -32602", r.Error)
-	}
-}
-
-func TestATaskRunsOnAfterItsRequestIsAnswered(t *testing.T) {
-	url := statelessServer(t)
-	created := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":0.3,"label":"t"}`, withTasks)
-	id := created.str("taskId")
-	if created.str("resultType") != "task" || id == "" || created.str("status") != "working" {
-		t.Fatalf("with the extension: %v, want a CreateTaskResult", created.Result)
-	}
-	done := pollTask(t, url, id, func(r rpcReply) bool { return r.str("status") == "completed" })
-	if !strings.Contains(string(done.Result["result"]), "computed t") {
-		t.Fatalf("completed task: %v, want the tool's result inlined", done.Result)
-	}
-}
-
-func TestATaskWaitingForInputGoesOnWithTasksUpdate(t *testing.T) {
-	url := statelessServer(t)
-	asks := stateless(t, url, "tools/call", `"name":"confirm_delete","arguments":{"filename":"f.txt"}`, withTasks)
-	waiting := pollTask(t, url, asks.str("taskId"), func(r rpcReply) bool { return r.str("status") == "input_required" })
-	if !strings.Contains(string(waiting.Result["inputRequests"]), `"confirm"`) {
-		t.Fatalf("task waiting for input: %v, want inputRequests.confirm", waiting.Result)
-	}
-	ack := stateless(t, url, "tasks/update", `"taskId":"`+asks.str("taskId")+`","inputResponses":{"confirm":{"action":"accept","content":{"confirm":true}}}`, withTasks)
-	if ack.str("resultType") != "complete" || ack.Result["status"] != nil {
-		t.Fatalf("tasks/update ack: %v", ack.Result)
-	}
-	if r := pollTask(t, url, asks.str("taskId"), func(r rpcReply) bool { return r.str("status") == "completed" }); r.str("status") != "completed" {
-		t.Fatalf("after tasks/update: %v, want completed", r.Result)
-	}
-}
-
-// A cancelled task's call is ended in its gem, which then serves the pool again at once.
-func TestACancelledTaskEndsItsCallInItsGem(t *testing.T) {
-	url := statelessServer(t)
-	long := stateless(t, url, "tools/call", `"name":"slow_compute","arguments":{"seconds":60,"label":"c"}`, withTasks)
-	if r := stateless(t, url, "tasks/cancel", `"taskId":"`+long.str("taskId")+`"`, withTasks); r.str("resultType") != "complete" {
-		t.Fatalf("tasks/cancel: %v", r.Result)
-	}
-	if r := pollTask(t, url, long.str("taskId"), func(r rpcReply) bool { return r.str("status") == "cancelled" }); r.str("status") != "cancelled" {
-		t.Fatalf("after tasks/cancel: %v, want cancelled", r.Result)
-	}
-	// The cancelled call was ended in its gem: the pool serves again at once.
-	start := time.Now()
-	if r := stateless(t, url, "tools/call", `"name":"greet","arguments":{"name":"x"}`, `{}`); !strings.Contains(string(r.Result["content"]), "Hello, x!") {
-		t.Fatalf("after the cancel: %v %+v", r.Result, r.Error)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Fatalf("a call after the cancel waited %v: the cancelled task still held its gem", time.Since(start))
-	}
-}
+// The tasks extension of the 2026-07-28 revision through the whole path: what a session-era
+// client sees of a tool that asks to become a task, and the task table against clients that
+// hold their answers or fill it. The extension's own behaviours (tasks/get, tasks/update,
+// tasks/cancel, unknown and foreign tasks) are tested in router/stateless_tasks_test.go.
 
 // A tool that asks to become a task (the worker contract's becomeTask, sent on every call of
 // run_test_class) answers a 2025-11-25 session exactly as before: the notification is the
