@@ -119,34 +119,39 @@ func TestWorkerGemLogsInAsTheTokensUserWithTheTokenAsJWTPassword(t *testing.T) {
 	}
 }
 
-func TestAnotherSubjectOnASessionIsAnsweredAsAnUnknownSessionAndEndedSessionsAreForgotten(t *testing.T) {
+// A session belongs to the subject whose token opened it; each subtest is one step of the same
+// session's life, in order.
+func TestASessionServesOnlyItsOwnSubject(t *testing.T) {
 	ar := newAuthRouter(t)
 	_, sid, _ := ar.post(t, http.MethodPost, ar.token("alice"), "", authInitBody)
 	if sess, ok := ar.srv.Sessions().Get(sid); !ok || sess.Owner().Subject != "alice" || sess.Owner().Issuer != ar.is.URL() {
 		t.Fatalf("session %q not opened and bound to alice of the issuer (found %v)", sid, ok)
 	}
 	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
-	s1, _, theirs := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping)
-	s2, _, unknown := ar.post(t, http.MethodPost, ar.token("bob"), "r1-00000000000000000000000000000000", ping)
-	if s1 != 404 || s2 != 404 || theirs != unknown {
-		t.Fatalf("bob on alice's session: %d %s\nunknown session: %d %s", s1, theirs, s2, unknown)
-	}
-	if s, _, _ := ar.post(t, http.MethodDelete, ar.token("bob"), sid, ""); s != 404 {
-		t.Fatalf("bob's DELETE: %d", s)
-	}
-	if s, _, b := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping); s != 200 {
-		t.Fatalf("alice's ping after bob's attempts: %d %s", s, b)
-	}
-	if s, _, _ := ar.post(t, http.MethodDelete, ar.token("alice"), sid, ""); s != 200 && s != 204 {
-		t.Fatalf("alice's DELETE: %d", s)
-	}
-	s, _, mine := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping)
-	if s != 404 || ar.srv.Sessions().Len() != 0 || !strings.Contains(mine, "ended it with DELETE") {
-		t.Fatalf("alice's ping on her ended session: %d %s, sessions %d", s, mine, ar.srv.Sessions().Len())
-	}
-	// Why a session ended is told to its owner only: to anyone else it is still unknown.
-	_, _, unknownAfter := ar.post(t, http.MethodPost, ar.token("bob"), "r1-00000000000000000000000000000001", ping)
-	if _, _, theirsAfter := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping); theirsAfter != unknownAfter {
-		t.Fatalf("bob on alice's ended session: %s\nunknown session: %s", theirsAfter, unknownAfter)
-	}
+	t.Run("another subject is answered as for an unknown session", func(t *testing.T) {
+		s1, _, theirs := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping)
+		s2, _, unknown := ar.post(t, http.MethodPost, ar.token("bob"), "r1-00000000000000000000000000000000", ping)
+		if s1 != 404 || s2 != 404 || theirs != unknown {
+			t.Errorf("bob on alice's session: %d %s\nunknown session: %d %s", s1, theirs, s2, unknown)
+		}
+		if s, _, _ := ar.post(t, http.MethodDelete, ar.token("bob"), sid, ""); s != 404 {
+			t.Errorf("bob's DELETE: %d", s)
+		}
+		if s, _, b := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping); s != 200 {
+			t.Errorf("alice's ping after bob's attempts: %d %s", s, b)
+		}
+	})
+	t.Run("why it ended is told to its owner only", func(t *testing.T) {
+		if s, _, _ := ar.post(t, http.MethodDelete, ar.token("alice"), sid, ""); s != 200 && s != 204 {
+			t.Fatalf("alice's DELETE: %d", s)
+		}
+		s, _, mine := ar.post(t, http.MethodPost, ar.token("alice"), sid, ping)
+		if s != 404 || ar.srv.Sessions().Len() != 0 || !strings.Contains(mine, "ended it with DELETE") {
+			t.Errorf("alice's ping on her ended session: %d %s, sessions %d", s, mine, ar.srv.Sessions().Len())
+		}
+		_, _, unknownAfter := ar.post(t, http.MethodPost, ar.token("bob"), "r1-00000000000000000000000000000001", ping)
+		if _, _, theirsAfter := ar.post(t, http.MethodPost, ar.token("bob"), sid, ping); theirsAfter != unknownAfter {
+			t.Errorf("bob on alice's ended session: %s\nunknown session: %s", theirsAfter, unknownAfter)
+		}
+	})
 }

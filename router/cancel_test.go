@@ -30,7 +30,8 @@ func cancelOf(id string) string {
 	return `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":"user pressed Esc"}}`
 }
 
-func TestCancelledNotificationEndsTheCallAndBothPOSTsGet202(t *testing.T) {
+// Both POSTs, the call's and the cancel's, are answered 202, and the session serves on.
+func TestACancelledNotificationEndsItsCall(t *testing.T) {
 	for _, tool := range []string{"sleep", "sleep_soft_immune"} {
 		t.Run(tool, func(t *testing.T) {
 			f := newFixture(t)
@@ -80,21 +81,27 @@ func TestCancellingAQueuedRequestMeansItNeverRuns(t *testing.T) {
 	wantStatus(t, <-first, http.StatusOK)
 }
 
-func TestRequestTimeoutAnswersMinus32001WithTheRequestsIdAndKeepsServing(t *testing.T) {
+func TestARequestTimeout(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.RequestTimeout = 200 * time.Millisecond })
 	sid := f.open()
-	r := f.post(sid, call("slow-1", "sleep", `{"ms":20000}`))
-	wantError(t, r, http.StatusOK, -32001, errkind.RequestTimeout)
-	if string(r.RPC.ID) != `"slow-1"` {
-		t.Fatalf("the deadline answer carries id %s, want \"slow-1\"", r.RPC.ID)
-	}
-	if !strings.Contains(r.RPC.Error.Message, "MCP_REQUEST_TIMEOUT") {
-		t.Fatalf("message %q should name MCP_REQUEST_TIMEOUT", r.RPC.Error.Message)
-	}
-	if e, _ := r.RPC.Error.Data["ending"].(string); e != "ended by soft break" {
-		t.Fatalf("data.ending %q, want the soft break", e)
-	}
-	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
+	t.Run("answers -32001 with the request's id, naming the setting", func(t *testing.T) {
+		r := f.in(t).post(sid, call("slow-1", "sleep", `{"ms":20000}`))
+		if !wantError(t, r, http.StatusOK, -32001, errkind.RequestTimeout) {
+			return
+		}
+		if string(r.RPC.ID) != `"slow-1"` {
+			t.Errorf("the deadline answer carries id %s, want \"slow-1\"", r.RPC.ID)
+		}
+		if !strings.Contains(r.RPC.Error.Message, "MCP_REQUEST_TIMEOUT") {
+			t.Errorf("message %q should name MCP_REQUEST_TIMEOUT", r.RPC.Error.Message)
+		}
+		if e, _ := r.RPC.Error.Data["ending"].(string); e != "ended by soft break" {
+			t.Errorf("data.ending %q, want the soft break", e)
+		}
+	})
+	t.Run("leaves the session serving", func(t *testing.T) {
+		wantStatus(t, f.in(t).post(sid, call(2, "echo", `{"text":"x"}`)), http.StatusOK)
+	})
 }
 
 func TestACallThatIgnoresBothBreaksIsStoppedWithItsSession(t *testing.T) {
@@ -174,20 +181,31 @@ func (g flakyGem) Handle(ctx context.Context, msg []byte) ([]byte, error) {
 	return g.Gem.Handle(ctx, msg)
 }
 
-func TestOrdinaryWorkerErrorAnswersWorkerErrorAndTheSessionKeepsServing(t *testing.T) {
+func TestAnOrdinaryWorkerError(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, l *workertest.Launcher) { o.Launcher = flakyLauncher{l} })
 	sid := f.open()
-	r := f.post(sid, call(1, "echo", `{"text":"explode"}`))
-	wantError(t, r, http.StatusOK, -32603, errkind.WorkerError)
-	if n, _ := r.RPC.Error.Data["number"].(float64); n != 2010 {
-		t.Fatalf("data.number %v, want 2010", r.RPC.Error.Data["number"])
-	}
-	if strings.Contains(string(r.Body), "/secret/path") {
-		t.Fatalf("the worker error's text reached the client: %s", r.Body)
-	}
-	wantStatus(t, f.post(sid, call(2, "echo", `{"text":"fine"}`)), http.StatusOK)
-	// A failing tool is the worker's own answer, passed through.
-	r = f.post(sid, call(3, "fail", `{"kind":"boom"}`))
+	t.Run("answers workerError with its number and without its text", func(t *testing.T) {
+		r := f.in(t).post(sid, call(1, "echo", `{"text":"explode"}`))
+		if !wantError(t, r, http.StatusOK, -32603, errkind.WorkerError) {
+			return
+		}
+		if n, _ := r.RPC.Error.Data["number"].(float64); n != 2010 {
+			t.Errorf("data.number %v, want 2010", r.RPC.Error.Data["number"])
+		}
+		if strings.Contains(string(r.Body), "/secret/path") {
+			t.Errorf("the worker error's text reached the client: %s", r.Body)
+		}
+	})
+	t.Run("leaves the session serving", func(t *testing.T) {
+		wantStatus(t, f.in(t).post(sid, call(2, "echo", `{"text":"fine"}`)), http.StatusOK)
+	})
+}
+
+// A failing tool is the worker's own answer, passed through.
+func TestAFailingToolIsTheWorkersIsErrorResult(t *testing.T) {
+	f := newFixture(t)
+	sid := f.open()
+	r := f.post(sid, call(3, "fail", `{"kind":"boom"}`))
 	wantStatus(t, r, http.StatusOK)
 	if !strings.Contains(string(r.RPC.Result), `"isError":true`) {
 		t.Fatalf("a tool error should come back as the worker's isError result: %s", r.Body)

@@ -84,30 +84,37 @@ func TestALongCallDelaysNeitherAnotherSessionNorNewConnections(t *testing.T) {
 	<-done
 }
 
-func TestGetOpensTheSessionsStreamWhichKeepsAliveAndEndsWithTheSession(t *testing.T) {
+// The session's GET stream; each subtest is one step of the same stream's life, in order.
+func TestTheSessionsGETStream(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Stream = sse.Options{Keepalive: 50 * time.Millisecond}
 	})
 	sid := f.open()
 	resp := f.client(&http.Client{Timeout: 5 * time.Second}).Stream(t, sid, "")
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("GET /mcp: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
 	rd := bufio.NewReader(resp.Body)
-	keepalives := 0
-	for keepalives < 2 {
-		line, err := rd.ReadString('\n')
-		if err != nil {
-			t.Fatalf("stream ended early: %v", err)
+	t.Run("opens as an event stream", func(t *testing.T) {
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("GET /mcp: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
-		if strings.HasPrefix(line, ": keepalive") {
-			keepalives++
+	})
+	t.Run("is kept alive", func(t *testing.T) {
+		keepalives := 0
+		for keepalives < 2 {
+			line, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatalf("stream ended early: %v", err)
+			}
+			if strings.HasPrefix(line, ": keepalive") {
+				keepalives++
+			}
 		}
-	}
-	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
-	if !mcptest.EndsWithin(rd, 2*time.Second) {
-		t.Fatal("the stream outlived its session")
-	}
+	})
+	t.Run("ends with its session", func(t *testing.T) {
+		wantStatus(t, f.in(t).do(http.MethodDelete, sid, ""), http.StatusNoContent)
+		if !mcptest.EndsWithin(rd, 2*time.Second) {
+			t.Fatal("the stream outlived its session")
+		}
+	})
 }
 
 func TestGetThatDoesNotAcceptEventStreamIs406(t *testing.T) {
@@ -116,7 +123,8 @@ func TestGetThatDoesNotAcceptEventStreamIs406(t *testing.T) {
 	wantError(t, f.do(http.MethodGet, sid, "", "Accept", "application/json"), http.StatusNotAcceptable, -32600, errkind.NotAcceptable)
 }
 
-func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
+// Shutdown with a call running; each subtest is one step of the same shutdown, in order.
+func TestShutdownWithACallRunning(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	f.open()
@@ -124,25 +132,30 @@ func TestCloseEndsRunningCallsAndLogsEveryGemOut(t *testing.T) {
 	go func() { done <- f.post(sid, call(1, "sleep_soft_immune", `{"ms":20000}`)) }()
 	mcptest.Eventually(t, 2*time.Second, "the sleep is running", busy(f, sid))
 	f.srv.BeginShutdown()
-	r := f.post("", initBody)
-	wantError(t, r, http.StatusServiceUnavailable, -32001, errkind.ShuttingDown)
+	t.Run("refuses a new session", func(t *testing.T) {
+		wantError(t, f.in(t).post("", initBody), http.StatusServiceUnavailable, -32001, errkind.ShuttingDown)
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	f.srv.Close(ctx)
-	r = <-done
-	wantError(t, r, http.StatusOK, -32001, errkind.ShuttingDown)
-	if n := f.l.Live(); n != 0 {
-		t.Fatalf("%d gems still logged in after Close", n)
-	}
-	var health *http.Response
-	health, err := http.Get(f.ts.URL + "/healthz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	health.Body.Close()
-	if health.StatusCode != http.StatusServiceUnavailable {
-		t.Fatalf("/healthz during shutdown: %d", health.StatusCode)
-	}
+	t.Run("ends the running call with shuttingDown", func(t *testing.T) {
+		wantError(t, <-done, http.StatusOK, -32001, errkind.ShuttingDown)
+	})
+	t.Run("logs every gem out", func(t *testing.T) {
+		if n := f.l.Live(); n != 0 {
+			t.Fatalf("%d gems still logged in after Close", n)
+		}
+	})
+	t.Run("answers healthz 503", func(t *testing.T) {
+		health, err := http.Get(f.ts.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		health.Body.Close()
+		if health.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("/healthz during shutdown: %d", health.StatusCode)
+		}
+	})
 }
 
 // uncancellableLauncher finishes its login even after its context is cancelled, as a GCI

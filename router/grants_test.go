@@ -67,23 +67,28 @@ func (f *fixture) toolNames(sid, grant string) []string {
 	return names
 }
 
-func TestTheTokensGrantGoesIntoThePrepareConfigAndChoosesTheListedTools(t *testing.T) {
+func TestTheTokensGrant(t *testing.T) {
 	f := grantsFixture(t)
 	r := f.do(http.MethodPost, "", initBody, "X-Grant", fixtureworker.WriteToolsetName)
 	sid := r.Header.Get("Mcp-Session-Id")
 	if r.Status != 200 || sid == "" {
 		t.Fatalf("initialize: %d %s", r.Status, r.Body)
 	}
-	cfgs := f.l.Configs()
-	if len(cfgs) != 1 || cfgs[0].Grant == nil || !slices.Equal(cfgs[0].Grant.Toolsets, []string{fixtureworker.WriteToolsetName}) {
-		t.Fatalf("prepare config grant: %+v", cfgs)
-	}
-	if names := f.toolNames(sid, fixtureworker.WriteToolsetName); !slices.Equal(names, []string{"note"}) {
-		t.Fatalf("tools/list: %v", names)
-	}
+	t.Run("goes into the prepare config", func(t *testing.T) {
+		cfgs := f.l.Configs()
+		if len(cfgs) != 1 || cfgs[0].Grant == nil || !slices.Equal(cfgs[0].Grant.Toolsets, []string{fixtureworker.WriteToolsetName}) {
+			t.Fatalf("prepare config grant: %+v", cfgs)
+		}
+	})
+	t.Run("chooses the listed tools", func(t *testing.T) {
+		if names := f.in(t).toolNames(sid, fixtureworker.WriteToolsetName); !slices.Equal(names, []string{"note"}) {
+			t.Fatalf("tools/list: %v", names)
+		}
+	})
 }
 
-func TestACallOutsideTheGrantIsAStepUpAndAWiderTokenCallsItOnTheSameSession(t *testing.T) {
+// Step-up on one session; each subtest is one step, in order.
+func TestStepUpOnASession(t *testing.T) {
 	f := grantsFixture(t)
 	write := fixtureworker.WriteToolsetName
 	sid := f.do(http.MethodPost, "", initBody, "X-Grant", write).Header.Get("Mcp-Session-Id")
@@ -91,28 +96,34 @@ func TestACallOutsideTheGrantIsAStepUpAndAWiderTokenCallsItOnTheSameSession(t *t
 		t.Fatalf("note: %d %s", r.Status, r.Body)
 	}
 	notes := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"notes","arguments":{}}}`
-	r := f.do(http.MethodPost, sid, notes, "X-Grant", write)
-	if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` {
-		t.Fatalf("outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
-	}
-	if string(r.RPC.ID) != "2" || r.RPC.Kind() != errkind.InsufficientScope || !strings.Contains(string(r.Body), `"scope":"need:McpFixtureExecToolset"`) {
-		t.Fatalf("403 body: %s", r.Body)
-	}
-	wider := write + "," + fixtureworker.ExecToolsetName
-	r = f.do(http.MethodPost, sid, notes, "X-Grant", wider)
-	if r.Status != 200 || r.RPC.Error != nil || !strings.Contains(string(r.RPC.Result), "before the step-up") {
-		t.Fatalf("the wider token's call: %d %s", r.Status, r.Body)
-	}
-	if f.l.Launches() != 1 {
-		t.Fatalf("the step-up launched %d gems; the session's own must serve it", f.l.Launches())
-	}
-	// A narrower token shrinks the surface again for the calls it makes.
-	if names := f.toolNames(sid, fixtureworker.ExecToolsetName); !slices.Equal(names, []string{"notes"}) {
-		t.Fatalf("after a narrower token, tools/list: %v", names)
-	}
-	if r = f.do(http.MethodPost, sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"note","arguments":{"text":"x"}}}`, "X-Grant", fixtureworker.ExecToolsetName); r.Status != 403 {
-		t.Fatalf("note with the narrower token: %d %s", r.Status, r.Body)
-	}
+	t.Run("a call outside the grant is answered 403 insufficient_scope naming the scope", func(t *testing.T) {
+		r := f.in(t).do(http.MethodPost, sid, notes, "X-Grant", write)
+		if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` {
+			t.Fatalf("outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
+		}
+		if string(r.RPC.ID) != "2" || r.RPC.Kind() != errkind.InsufficientScope || !strings.Contains(string(r.Body), `"scope":"need:McpFixtureExecToolset"`) {
+			t.Fatalf("403 body: %s", r.Body)
+		}
+	})
+	t.Run("a wider token makes the call on the same session's gem", func(t *testing.T) {
+		wider := write + "," + fixtureworker.ExecToolsetName
+		r := f.in(t).do(http.MethodPost, sid, notes, "X-Grant", wider)
+		if r.Status != 200 || r.RPC.Error != nil || !strings.Contains(string(r.RPC.Result), "before the step-up") {
+			t.Fatalf("the wider token's call: %d %s", r.Status, r.Body)
+		}
+		if f.l.Launches() != 1 {
+			t.Fatalf("the step-up launched %d gems; the session's own must serve it", f.l.Launches())
+		}
+	})
+	t.Run("a narrower token shrinks the surface for its calls", func(t *testing.T) {
+		f := f.in(t)
+		if names := f.toolNames(sid, fixtureworker.ExecToolsetName); !slices.Equal(names, []string{"notes"}) {
+			t.Fatalf("after a narrower token, tools/list: %v", names)
+		}
+		if r := f.do(http.MethodPost, sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"note","arguments":{"text":"x"}}}`, "X-Grant", fixtureworker.ExecToolsetName); r.Status != 403 {
+			t.Fatalf("note with the narrower token: %d %s", r.Status, r.Body)
+		}
+	})
 }
 
 func TestAnUnknownToolIsNoStepUp(t *testing.T) {
@@ -148,23 +159,28 @@ func TestAWorkerThatCannotApplyAGrantOpensNoSession(t *testing.T) {
 	}
 }
 
-func TestAStatelessRequestIsGrantedByItsOwnTokenAndStepsUpAlike(t *testing.T) {
+func TestAStatelessRequestsGrant(t *testing.T) {
 	f := grantsFixture(t)
 	write, exec := fixtureworker.WriteToolsetName, fixtureworker.ExecToolsetName
-	r := f.stateless(statelessBody(1, "tools/list", ""), "X-Grant", write)
-	var res struct {
-		Tools []struct{ Name string } `json:"tools"`
-	}
-	if r.Status != 200 || json.Unmarshal(r.RPC.Result, &res) != nil || len(res.Tools) != 1 || res.Tools[0].Name != "note" {
-		t.Fatalf("stateless tools/list with the write grant: %d %s", r.Status, r.Body)
-	}
 	notes := statelessBody(2, "tools/call", `"name":"notes","arguments":{}`)
-	r = f.stateless(notes, "X-Grant", write)
-	if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` ||
-		r.RPC.Kind() != errkind.InsufficientScope || string(r.RPC.ID) != "2" {
-		t.Fatalf("stateless call outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
-	}
-	if r = f.stateless(notes, "X-Grant", write+","+exec); r.Status != 200 || r.RPC.Error != nil {
-		t.Fatalf("stateless call with the wider grant: %d %s", r.Status, r.Body)
-	}
+	t.Run("is its own token's", func(t *testing.T) {
+		r := f.in(t).stateless(statelessBody(1, "tools/list", ""), "X-Grant", write)
+		var res struct {
+			Tools []struct{ Name string } `json:"tools"`
+		}
+		if r.Status != 200 || json.Unmarshal(r.RPC.Result, &res) != nil || len(res.Tools) != 1 || res.Tools[0].Name != "note" {
+			t.Fatalf("stateless tools/list with the write grant: %d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("steps up as a session's does", func(t *testing.T) {
+		f := f.in(t)
+		r := f.stateless(notes, "X-Grant", write)
+		if r.Status != 403 || r.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="need:McpFixtureExecToolset"` ||
+			r.RPC.Kind() != errkind.InsufficientScope || string(r.RPC.ID) != "2" {
+			t.Fatalf("stateless call outside the grant: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
+		}
+		if r = f.stateless(notes, "X-Grant", write+","+exec); r.Status != 200 || r.RPC.Error != nil {
+			t.Fatalf("stateless call with the wider grant: %d %s", r.Status, r.Body)
+		}
+	})
 }

@@ -48,23 +48,29 @@ func TestInvalidJSONRPCIs400WithInvalidRequest(t *testing.T) {
 	}
 }
 
-func TestInvalidUTF8IsAParseErrorNamingTheByteOffsetAndIsNotForwarded(t *testing.T) {
+func TestInvalidUTF8(t *testing.T) {
 	f := newFixture(t)
 	sid := f.open()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"ab` + "\xff" + `"}}}`
 	off := strings.IndexByte(body, 0xff)
 	r := f.post(sid, body)
-	wantError(t, r, http.StatusBadRequest, -32700, "")
-	if got, _ := r.RPC.Error.Data["offset"].(float64); int(got) != off {
-		t.Fatalf("data.offset %v, want %d", r.RPC.Error.Data["offset"], off)
-	}
-	if !strings.Contains(r.RPC.Error.Message, "offset") {
-		t.Fatalf("message %q should name the offset", r.RPC.Error.Message)
-	}
-	g, _ := f.l.Gem(1)
-	if n := g.Calls(); n != 1 { // initialize only
-		t.Fatalf("the worker saw %d calls; the bad body must not reach it", n)
-	}
+	t.Run("is a parse error naming the byte offset", func(t *testing.T) {
+		if !wantError(t, r, http.StatusBadRequest, -32700, "") {
+			return
+		}
+		if got, _ := r.RPC.Error.Data["offset"].(float64); int(got) != off {
+			t.Errorf("data.offset %v, want %d", r.RPC.Error.Data["offset"], off)
+		}
+		if !strings.Contains(r.RPC.Error.Message, "offset") {
+			t.Errorf("message %q should name the offset", r.RPC.Error.Message)
+		}
+	})
+	t.Run("never reaches the worker", func(t *testing.T) {
+		g, _ := f.l.Gem(1)
+		if n := g.Calls(); n != 1 { // initialize only
+			t.Fatalf("the worker saw %d calls; the bad body must not reach it", n)
+		}
+	})
 }
 
 func TestBodyOverTheLimitIs413(t *testing.T) {
@@ -121,7 +127,7 @@ func TestAClientThatNeverFinishesItsHeadersIsDropped(t *testing.T) {
 	}
 }
 
-func TestAClientThatConnectsAndSendsNothingIsDropped(t *testing.T) {
+func TestASilentConnectionIsDropped(t *testing.T) {
 	t.Parallel()
 	_, addr := listen(t, func(o *router.Options) { o.ReadTimeout = 300 * time.Millisecond })
 	if d := mcptest.HeldFor(t, addr, "", 5*time.Second); d > 3*time.Second {

@@ -39,27 +39,32 @@ func (o *recordingObserver) outcomes() map[string]int {
 	return m
 }
 
-func TestTheObserverHearsEveryCallOutcomeAndFailedLaunch(t *testing.T) {
+func TestTheObserver(t *testing.T) {
 	obs := &recordingObserver{}
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Observer = obs
 		o.RequestTimeout = 100 * time.Millisecond
 	})
-	sid := f.open()
-	f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	f.post(sid, call(2, "echo", `{"text":"x"}`))
-	f.post(sid, call(3, "sleep", `{"ms":5000}`))
-	f.post(sid, call(4, "die", `{}`))
-	mcptest.Eventually(t, 2*time.Second, "all outcomes observed", func() bool {
-		o := obs.outcomes()
-		return o["initialize ok"] == 1 && o["notifications/initialized ok"] == 1 && o["tools/call ok"] == 1 &&
-			o["tools/call requestTimeout"] == 1 && o["tools/call sessionGone"] == 1
+	t.Run("hears every call outcome", func(t *testing.T) {
+		f := f.in(t)
+		sid := f.open()
+		f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		f.post(sid, call(2, "echo", `{"text":"x"}`))
+		f.post(sid, call(3, "sleep", `{"ms":5000}`))
+		f.post(sid, call(4, "die", `{}`))
+		mcptest.Eventually(t, 2*time.Second, "all outcomes observed", func() bool {
+			o := obs.outcomes()
+			return o["initialize ok"] == 1 && o["notifications/initialized ok"] == 1 && o["tools/call ok"] == 1 &&
+				o["tools/call requestTimeout"] == 1 && o["tools/call sessionGone"] == 1
+		})
 	})
-	f.l.LoginError = workertest.LoginDenied("login denied")
-	f.post("", initBody)
-	obs.mu.Lock()
-	defer obs.mu.Unlock()
-	if len(obs.launches) != 1 || obs.launches[0] != "loginDenied" {
-		t.Fatalf("launch failures %v", obs.launches)
-	}
+	t.Run("hears a failed launch", func(t *testing.T) {
+		f.l.LoginError = workertest.LoginDenied("login denied")
+		f.in(t).post("", initBody)
+		obs.mu.Lock()
+		defer obs.mu.Unlock()
+		if len(obs.launches) != 1 || obs.launches[0] != "loginDenied" {
+			t.Fatalf("launch failures %v", obs.launches)
+		}
+	})
 }

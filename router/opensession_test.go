@@ -167,7 +167,7 @@ func TestAStatelessRequestAtTheCapWaitsForTheBusyPoolGem(t *testing.T) {
 // Issue 25 item 9 (local mode): a newcomer at the cap gets in: an idle pool gem beyond the
 // pool's first gives its slot at once, and a handle's gem idle past HandleYield gives its slot
 // (its discard logged); one used recently does not.
-func TestANewcomerAtTheCapGetsInAndOnlyIdleGemsYield(t *testing.T) {
+func TestAtTheCapOnlyIdleGemsYieldToANewcomer(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.MaxSessions = 3
 		o.HandleYield = 300 * time.Millisecond

@@ -8,19 +8,23 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/internal/session"
 )
 
-func TestTheWorkersResourceUpdatesAnswerIsReadAndAMissingMethodStopsTheAsking(t *testing.T) {
-	got, unsupported := parseResourceUpdates([]byte(`{"jsonrpc":"2.0","id":"x","result":{"updated":["gemstone://A/B","gemstone://A/C"]}}`))
-	if unsupported || !slices.Equal(got, []string{"gemstone://A/B", "gemstone://A/C"}) {
-		t.Errorf("updates: %v %v", got, unsupported)
-	}
-	if got, unsupported := parseResourceUpdates([]byte(`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"method not found"}}`)); !unsupported || got != nil {
-		t.Errorf("a worker without the method: %v %v, want unsupported", got, unsupported)
-	}
-	if got, unsupported := parseResourceUpdates([]byte(`{"jsonrpc":"2.0","id":"x","error":{"code":-32603,"message":"busy"}}`)); unsupported || got != nil {
-		t.Errorf("another error: %v %v, want neither updates nor unsupported", got, unsupported)
-	}
-	if got, unsupported := parseResourceUpdates([]byte(`not json`)); unsupported || got != nil {
-		t.Errorf("garbage: %v %v", got, unsupported)
+func TestParseResourceUpdatesReadsTheWorkersAnswer(t *testing.T) {
+	for _, c := range []struct {
+		name, answer string
+		updates      []string
+		unsupported  bool
+	}{
+		{"the updated URIs", `{"jsonrpc":"2.0","id":"x","result":{"updated":["gemstone://A/B","gemstone://A/C"]}}`, []string{"gemstone://A/B", "gemstone://A/C"}, false},
+		{"a missing method stops the asking", `{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"method not found"}}`, nil, true},
+		{"another error is neither", `{"jsonrpc":"2.0","id":"x","error":{"code":-32603,"message":"busy"}}`, nil, false},
+		{"garbage is neither", `not json`, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, unsupported := parseResourceUpdates([]byte(c.answer))
+			if unsupported != c.unsupported || !slices.Equal(got, c.updates) || (c.updates == nil && got != nil) {
+				t.Errorf("%s: %v %v, want %v %v", c.answer, got, unsupported, c.updates, c.unsupported)
+			}
+		})
 	}
 }
 

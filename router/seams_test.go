@@ -29,7 +29,7 @@ func (m *recordingMode) Begin(w http.ResponseWriter, r *http.Request, sess *sess
 	return router.JSONResponses{}.Begin(w, r, sess, msg)
 }
 
-func TestTheResponseModeIsBegunPerRequestWithItsSessionAndMessage(t *testing.T) {
+func TestTheResponseModeIsBegunForEachRequestTheWorkerAnswers(t *testing.T) {
 	mode := &recordingMode{}
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Responses = mode })
 	sid := f.open()
@@ -43,7 +43,7 @@ func TestTheResponseModeIsBegunPerRequestWithItsSessionAndMessage(t *testing.T) 
 	}
 }
 
-func TestPrepareSessionAdjustsEachSessionsConfigAndCanRefuse(t *testing.T) {
+func TestPrepareSession(t *testing.T) {
 	refuse := false
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.MaxSessions = 1
@@ -55,20 +55,25 @@ func TestPrepareSessionAdjustsEachSessionsConfigAndCanRefuse(t *testing.T) {
 			return nil, nil
 		}
 	})
-	sid := f.open()
-	if ch := f.l.Configs()[0].Channel; ch == nil || ch.Secret != "secret-for-"+sid {
-		t.Fatalf("prepare config channel %+v", ch)
-	}
-	f.do(http.MethodDelete, sid, "")
-	refuse = true
-	r := f.post("", initBody)
-	wantError(t, r, http.StatusOK, -32001, errkind.PrepareFailed)
-	if strings.Contains(string(r.Body), "no channel port") {
-		t.Fatalf("the internal reason reached the client: %s", r.Body)
-	}
-	if f.srv.Sessions().Used() != 0 || f.l.Launches() != 1 {
-		t.Fatalf("used %d launches %d", f.srv.Sessions().Used(), f.l.Launches())
-	}
+	t.Run("adjusts each session's prepare config", func(t *testing.T) {
+		f := f.in(t)
+		sid := f.open()
+		if ch := f.l.Configs()[0].Channel; ch == nil || ch.Secret != "secret-for-"+sid {
+			t.Errorf("prepare config channel %+v", ch)
+		}
+		f.do(http.MethodDelete, sid, "")
+	})
+	t.Run("can refuse a session without telling the client why", func(t *testing.T) {
+		refuse = true
+		r := f.in(t).post("", initBody)
+		wantError(t, r, http.StatusOK, -32001, errkind.PrepareFailed)
+		if strings.Contains(string(r.Body), "no channel port") {
+			t.Errorf("the internal reason reached the client: %s", r.Body)
+		}
+		if f.srv.Sessions().Used() != 0 || f.l.Launches() != 1 {
+			t.Errorf("used %d launches %d", f.srv.Sessions().Used(), f.l.Launches())
+		}
+	})
 }
 
 // recordedPart is a plug-in's part of a session: it records the session it joined and closes.
@@ -86,7 +91,7 @@ func (p *recordedPart) state() (string, int) {
 	return p.joined, p.closed
 }
 
-func TestAPreparedPartJoinsItsSessionAndIsClosedOnceWhenItEndsOrItsLoginFails(t *testing.T) {
+func TestAPreparedPart(t *testing.T) {
 	var parts []*recordedPart
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.PrepareSession = func(context.Context, string, *worker.PrepareConfig) (router.SessionPart, error) {
@@ -96,21 +101,30 @@ func TestAPreparedPartJoinsItsSessionAndIsClosedOnceWhenItEndsOrItsLoginFails(t 
 		}
 	})
 	sid := f.open()
-	if joined, closed := parts[0].state(); joined != sid || closed != 0 {
-		t.Fatalf("open session's part: joined %q closed %d", joined, closed)
-	}
-	if held, ok := session.Held[*recordedPart](mustSession(t, f, sid)); !ok || held != parts[0] {
-		t.Fatal("the session does not hold its part")
-	}
-	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
-	if _, closed := parts[0].state(); closed != 1 {
-		t.Fatalf("ended session's part closed %d times", closed)
-	}
-	f.l.LoginError = errors.New("stone refused")
-	wantError(t, f.post("", initBody), http.StatusOK, -32001, "")
-	if joined, closed := parts[1].state(); joined != "" || closed != 1 {
-		t.Fatalf("failed login's part: joined %q closed %d", joined, closed)
-	}
+	t.Run("joins its session", func(t *testing.T) {
+		if joined, closed := parts[0].state(); joined != sid || closed != 0 {
+			t.Errorf("open session's part: joined %q closed %d", joined, closed)
+		}
+		if held, ok := session.Held[*recordedPart](mustSession(t, f, sid)); !ok || held != parts[0] {
+			t.Error("the session does not hold its part")
+		}
+	})
+	t.Run("is closed once when its session ends", func(t *testing.T) {
+		wantStatus(t, f.in(t).do(http.MethodDelete, sid, ""), http.StatusNoContent)
+		if _, closed := parts[0].state(); closed != 1 {
+			t.Fatalf("ended session's part closed %d times", closed)
+		}
+	})
+	t.Run("is closed once when its login fails", func(t *testing.T) {
+		f.l.LoginError = errors.New("stone refused")
+		wantError(t, f.in(t).post("", initBody), http.StatusOK, -32001, "")
+		if len(parts) != 2 {
+			t.Fatalf("%d parts prepared, want 2", len(parts))
+		}
+		if joined, closed := parts[1].state(); joined != "" || closed != 1 {
+			t.Fatalf("failed login's part: joined %q closed %d", joined, closed)
+		}
+	})
 }
 
 func mustSession(t *testing.T, f *fixture, sid string) *session.Session {

@@ -48,18 +48,22 @@ func TestRouterIDPrefixesSessionIDsWhenAsked(t *testing.T) {
 	}
 }
 
-func TestPrepareConfigCarriesTheOneProtocolListAndContract(t *testing.T) {
+func TestWhatThePrepareConfigCarries(t *testing.T) {
 	f := newFixture(t)
 	f.open()
 	cfg := f.l.Configs()[0]
-	// initialize negotiates every spoken revision but the stateless one, which has no initialize.
-	want := slices.DeleteFunc(slices.Clone(router.SupportedProtocolVersions), func(v string) bool { return v == router.StatelessVersion })
-	if strings.Join(cfg.ProtocolVersions, ",") != strings.Join(want, ",") || len(want) != len(router.SupportedProtocolVersions)-1 {
-		t.Fatalf("prepare protocolVersions %v, want %v", cfg.ProtocolVersions, want)
-	}
-	if cfg.Contract != 1 || cfg.FrontEnd.RouterID != "r1" {
-		t.Fatalf("prepare config contract %d routerId %q", cfg.Contract, cfg.FrontEnd.RouterID)
-	}
+	t.Run("every revision initialize negotiates", func(t *testing.T) {
+		// initialize negotiates every spoken revision but the stateless one, which has no initialize.
+		want := slices.DeleteFunc(slices.Clone(router.SupportedProtocolVersions), func(v string) bool { return v == router.StatelessVersion })
+		if strings.Join(cfg.ProtocolVersions, ",") != strings.Join(want, ",") || len(want) != len(router.SupportedProtocolVersions)-1 {
+			t.Errorf("prepare protocolVersions %v, want %v", cfg.ProtocolVersions, want)
+		}
+	})
+	t.Run("the contract and the router's id", func(t *testing.T) {
+		if cfg.Contract != 1 || cfg.FrontEnd.RouterID != "r1" {
+			t.Errorf("prepare config contract %d routerId %q", cfg.Contract, cfg.FrontEnd.RouterID)
+		}
+	})
 }
 
 func TestTheSessionCapRefusesBeforeAnyLogin(t *testing.T) {

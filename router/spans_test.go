@@ -56,7 +56,7 @@ func spanNamed(t *testing.T, exp *tracetest.InMemoryExporter, name string) trace
 
 const clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
 
-func TestAToolsCallIsOneSpanInTheClientsTraceAndTheWorkerSeesIt(t *testing.T) {
+func TestAToolsCallsSpan(t *testing.T) {
 	f, exp := tracedFixture(t)
 	sid := f.open()
 	secret := "argument-text-never-in-a-span"
@@ -64,38 +64,43 @@ func TestAToolsCallIsOneSpanInTheClientsTraceAndTheWorkerSeesIt(t *testing.T) {
 		`"_meta":{"traceparent":"00-`+clientTrace+`-00f067aa0ba902b7-01","progressToken":"p1"}}}`)
 	wantStatus(t, r, http.StatusOK)
 	span := spanNamed(t, exp, "tools/call trace_context")
-	if got := span.SpanContext.TraceID().String(); got != clientTrace {
-		t.Errorf("span trace %s, want the client's %s", got, clientTrace)
-	}
-	if got := span.Parent.SpanID().String(); got != "00f067aa0ba902b7" {
-		t.Errorf("span parent %s, want the client's span", got)
-	}
-	a := attrsOf(span)
-	if a["mcp.method.name"] != "tools/call" || a["gen_ai.tool.name"] != "trace_context" || a["mcp.outcome"] != "ok" || a["jsonrpc.request.id"] != "7" {
-		t.Errorf("attributes %v", a)
-	}
-	// The worker ran in the router's span: params._meta.traceparent names it, the rest of _meta kept.
-	var answer struct {
-		Result struct {
-			Content []struct{ Text string } `json:"content"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(r.Body, &answer); err != nil || len(answer.Result.Content) != 1 {
-		t.Fatalf("answer %s", r.Body)
-	}
-	want := "00-" + clientTrace + "-" + span.SpanContext.SpanID().String() + "-01"
-	if got := answer.Result.Content[0].Text; got != want {
-		t.Errorf("the worker saw traceparent %q, want the router's span %q", got, want)
-	}
-	// Never an argument, the session id or a header value in a span.
-	f.post(sid, call(8, "echo", `{"text":"`+secret+`"}`))
-	for _, s := range exp.GetSpans() {
-		for _, kv := range s.Attributes {
-			if v := kv.Value.String(); strings.Contains(v, secret) || strings.Contains(v, sid) {
-				t.Errorf("span %s attribute %s carries %q", s.Name, kv.Key, v)
+	t.Run("is one span in the client's trace", func(t *testing.T) {
+		if got := span.SpanContext.TraceID().String(); got != clientTrace {
+			t.Errorf("span trace %s, want the client's %s", got, clientTrace)
+		}
+		if got := span.Parent.SpanID().String(); got != "00f067aa0ba902b7" {
+			t.Errorf("span parent %s, want the client's span", got)
+		}
+		a := attrsOf(span)
+		if a["mcp.method.name"] != "tools/call" || a["gen_ai.tool.name"] != "trace_context" || a["mcp.outcome"] != "ok" || a["jsonrpc.request.id"] != "7" {
+			t.Errorf("attributes %v", a)
+		}
+	})
+	t.Run("is the worker's parent", func(t *testing.T) {
+		// params._meta.traceparent names the router's span, the rest of _meta kept.
+		var answer struct {
+			Result struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(r.Body, &answer); err != nil || len(answer.Result.Content) != 1 {
+			t.Fatalf("answer %s", r.Body)
+		}
+		want := "00-" + clientTrace + "-" + span.SpanContext.SpanID().String() + "-01"
+		if got := answer.Result.Content[0].Text; got != want {
+			t.Errorf("the worker saw traceparent %q, want the router's span %q", got, want)
+		}
+	})
+	t.Run("carries no argument and no session id", func(t *testing.T) {
+		f.in(t).post(sid, call(8, "echo", `{"text":"`+secret+`"}`))
+		for _, s := range exp.GetSpans() {
+			for _, kv := range s.Attributes {
+				if v := kv.Value.String(); strings.Contains(v, secret) || strings.Contains(v, sid) {
+					t.Errorf("span %s attribute %s carries %q", s.Name, kv.Key, v)
+				}
 			}
 		}
-	}
+	})
 }
 
 func TestEveryMessageHasItsSpanWithTheOutcomeTheClientGot(t *testing.T) {
@@ -124,12 +129,15 @@ func TestEveryMessageHasItsSpanWithTheOutcomeTheClientGot(t *testing.T) {
 	}
 }
 
-func TestAMessageRefusedAtTheGatesHasNoSpanAndTracingOffChangesNothing(t *testing.T) {
+func TestAMessageRefusedAtTheGatesHasNoSpan(t *testing.T) {
 	f, exp := tracedFixture(t)
 	f.post("", initBody, "Origin", "http://evil.example")
 	if n := len(exp.GetSpans()); n != 0 {
 		t.Fatalf("%d spans for a request the Origin gate refused", n)
 	}
+}
+
+func TestWithTracingOffTheWorkerSeesNoTraceparent(t *testing.T) {
 	plain := newFixture(t)
 	sid := plain.open()
 	r := plain.post(sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"trace_context","arguments":{}}}`)

@@ -37,25 +37,37 @@ func TestMirroredArgumentHeadersReachTheWorkerWhichHoldsThemToTheArguments(t *te
 // Mcp-Name carries a name that needs encoding in the revision's =?base64?...?= form; a raw value
 // that is not printable ASCII, a malformed encoding, and an empty header standing for a missing
 // name are refused.
-func TestMcpNameIsDecodedFromItsBase64FormAndHeldToTheBody(t *testing.T) {
+func TestMcpNameIsHeldToTheBody(t *testing.T) {
 	f := newFixture(t)
+	b64 := func(s string) string { return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?=" }
 	echo := statelessBody(1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`)
-	r := f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("echo"))+"?=")
-	wantStatus(t, r, http.StatusOK)
-	if !strings.Contains(string(r.RPC.Result), `"hi"`) {
-		t.Fatalf("echo named in Base64: %s", r.Body)
-	}
 	unicode := statelessBody(2, "tools/call", `"name":"échö","arguments":{}`)
-	r = f.stateless(unicode, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("échö"))+"?=")
-	if r.RPC.Error != nil && r.RPC.Error.Code == -32020 {
-		t.Fatalf("a non-ASCII name in its Base64 form was refused as a header mismatch: %s", r.Body)
+	t.Run("a name in its Base64 form is decoded", func(t *testing.T) {
+		r := f.in(t).stateless(echo, "Mcp-Name", b64("echo"))
+		wantStatus(t, r, http.StatusOK)
+		if !strings.Contains(string(r.RPC.Result), `"hi"`) {
+			t.Fatalf("echo named in Base64: %s", r.Body)
+		}
+	})
+	t.Run("a non-ASCII name in its Base64 form matches", func(t *testing.T) {
+		r := f.in(t).stateless(unicode, "Mcp-Name", b64("échö"))
+		if r.RPC.Error != nil && r.RPC.Error.Code == -32020 {
+			t.Fatalf("a non-ASCII name in its Base64 form was refused as a header mismatch: %s", r.Body)
+		}
+	})
+	for _, c := range []struct {
+		name, body, header string
+		status, code       int
+		kind               string
+	}{
+		{"a raw non-ASCII value is a mismatch", unicode, "échö", http.StatusBadRequest, -32020, errkind.HeaderMismatch},
+		{"a malformed encoding is a mismatch", echo, "=?base64?ZWNob?=x?=", http.StatusBadRequest, -32020, errkind.HeaderMismatch},
+		{"an encoding of invalid UTF-8 is a mismatch", echo, b64("ech\xff"), http.StatusBadRequest, -32020, errkind.HeaderMismatch},
+		{"an empty header for a missing name is invalid params", statelessBody(3, "tools/call", `"arguments":{}`), "", http.StatusBadRequest, -32602, errkind.InvalidParams},
+		{"a name that is a number is invalid params", statelessBody(4, "tools/call", `"name":7,"arguments":{}`), "7", http.StatusBadRequest, -32602, errkind.InvalidParams},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantError(t, f.in(t).stateless(c.body, "Mcp-Name", c.header), c.status, c.code, c.kind)
+		})
 	}
-	wantError(t, f.stateless(unicode, "Mcp-Name", "échö"), http.StatusBadRequest, -32020, errkind.HeaderMismatch)
-	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?ZWNob?=x?="), http.StatusBadRequest, -32020, errkind.HeaderMismatch)
-	wantError(t, f.stateless(echo, "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("ech\xff"))+"?="),
-		http.StatusBadRequest, -32020, errkind.HeaderMismatch)
-	noName := statelessBody(3, "tools/call", `"arguments":{}`)
-	wantError(t, f.stateless(noName, "Mcp-Name", ""), http.StatusBadRequest, -32602, errkind.InvalidParams)
-	numeric := statelessBody(4, "tools/call", `"name":7,"arguments":{}`)
-	wantError(t, f.stateless(numeric, "Mcp-Name", "7"), http.StatusBadRequest, -32602, errkind.InvalidParams)
 }

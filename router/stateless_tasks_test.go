@@ -133,7 +133,7 @@ func TestATaskWaitingForInputShowsItsQuestion(t *testing.T) {
 	}
 }
 
-func TestTasksUpdateAnswersTheQuestionAndTheTaskGoesOn(t *testing.T) {
+func TestTasksUpdateLetsAWaitingTaskGoOn(t *testing.T) {
 	f := newAssembledFront(t)
 	id := f.start("confirm_delete", `{"filename":"f.txt"}`)
 	f.pollUntil(id, "input_required")
@@ -159,7 +159,7 @@ func TestTasksUpdateWithoutInputResponsesIsInvalidParams(t *testing.T) {
 	}
 }
 
-func TestACancelledTaskIsCancelledAndItsGemServesAgain(t *testing.T) {
+func TestTasksCancelEndsTheCallInItsGem(t *testing.T) {
 	f := newAssembledFront(t)
 	id := f.start("slow_compute", `{"seconds":60,"label":"c"}`)
 	if a := f.send("tasks/cancel", `"taskId":"`+id+`"`, tasksCaps); a.str("resultType") != "complete" || a.result["status"] != nil {

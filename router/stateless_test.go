@@ -39,7 +39,7 @@ func (f *fixture) stateless(body string, headers ...string) reply {
 	return f.post("", body, append(std, headers...)...)
 }
 
-func TestStatelessDiscoverAdvertisesTheOneListAndTheWorkersCapabilities(t *testing.T) {
+func TestTheServerDiscoverResult(t *testing.T) {
 	f := newFixture(t)
 	r := f.stateless(statelessBody(7, "server/discover", ""))
 	wantStatus(t, r, http.StatusOK)
@@ -54,21 +54,29 @@ func TestStatelessDiscoverAdvertisesTheOneListAndTheWorkersCapabilities(t *testi
 	if err := json.Unmarshal(r.RPC.Result, &res); err != nil {
 		t.Fatalf("result %s: %v", r.Body, err)
 	}
-	if !slices.Equal(res.SupportedVersions, router.SupportedProtocolVersions) || res.SupportedVersions[0] != "2026-07-28" {
-		t.Fatalf("supportedVersions %v, want %v", res.SupportedVersions, router.SupportedProtocolVersions)
-	}
-	if _, ok := res.Capabilities["tools"]; !ok || res.ResultType != "complete" || res.TTL == nil || *res.TTL != 0 || res.CacheScope != "private" {
-		t.Fatalf("discover result %s: want the worker's tools capability, resultType complete, ttlMs 0, cacheScope private", r.RPC.Result)
-	}
-	if res.Meta["io.modelcontextprotocol/serverInfo"].Name == "" {
-		t.Fatalf("discover result %s: no serverInfo in _meta", r.RPC.Result)
-	}
-	if res.Meta["io.github.gemstone-mcp/frontEnd"].Name != "mcp-gemstone" {
-		t.Fatalf("discover result %s: the front end's build is not named in _meta", r.RPC.Result)
-	}
-	if r.Header.Get("Mcp-Session-Id") != "" {
-		t.Fatalf("a stateless answer handed out a session id")
-	}
+	t.Run("lists the one list of supported versions, newest first", func(t *testing.T) {
+		if !slices.Equal(res.SupportedVersions, router.SupportedProtocolVersions) || res.SupportedVersions[0] != "2026-07-28" {
+			t.Errorf("supportedVersions %v, want %v", res.SupportedVersions, router.SupportedProtocolVersions)
+		}
+	})
+	t.Run("carries the worker's capabilities, uncached", func(t *testing.T) {
+		if _, ok := res.Capabilities["tools"]; !ok || res.ResultType != "complete" || res.TTL == nil || *res.TTL != 0 || res.CacheScope != "private" {
+			t.Errorf("discover result %s: want the worker's tools capability, resultType complete, ttlMs 0, cacheScope private", r.RPC.Result)
+		}
+	})
+	t.Run("names the server and the front end's build", func(t *testing.T) {
+		if res.Meta["io.modelcontextprotocol/serverInfo"].Name == "" {
+			t.Errorf("discover result %s: no serverInfo in _meta", r.RPC.Result)
+		}
+		if res.Meta["io.github.gemstone-mcp/frontEnd"].Name != "mcp-gemstone" {
+			t.Errorf("discover result %s: the front end's build is not named in _meta", r.RPC.Result)
+		}
+	})
+	t.Run("hands out no session id", func(t *testing.T) {
+		if r.Header.Get("Mcp-Session-Id") != "" {
+			t.Errorf("a stateless answer handed out a session id")
+		}
+	})
 }
 
 func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
