@@ -11,18 +11,27 @@ import (
 
 func discardLog() zerolog.Logger { return zerolog.Nop() }
 
-func TestValidateFillsTheDefaultsAndKeepsTheRest(t *testing.T) {
+func validConfig(t *testing.T) *Config {
+	t.Helper()
 	c := &Config{Issuer: "https://id.example/realms/gs", Resource: "https://gs.example/mcp", RequiredScopes: []string{"mcp:use"},
 		ExtraScopes: []string{"profile", "offline_access"}}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+func TestValidateFillsOnlyTheDefaults(t *testing.T) {
+	c := validConfig(t)
 	want := &Config{Issuer: "https://id.example/realms/gs", Resource: "https://gs.example/mcp", RequiredScopes: []string{"mcp:use"},
 		ExtraScopes: []string{"profile", "offline_access"}, UserIDClaim: "sub", ClockSkew: time.Minute}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("%+v", c)
 	}
-	if got := c.SupportedScopes(); !reflect.DeepEqual(got, []string{"mcp:use", "profile", "offline_access"}) {
+}
+
+func TestSupportedScopesAreTheRequiredThenTheExtra(t *testing.T) {
+	if got := validConfig(t).SupportedScopes(); !reflect.DeepEqual(got, []string{"mcp:use", "profile", "offline_access"}) {
 		t.Fatalf("SupportedScopes %v", got)
 	}
 }
@@ -51,49 +60,73 @@ func TestValidateNamesEveryBadField(t *testing.T) {
 	}
 }
 
-func TestTheURLChecksAllowPlainHTTPOnlyOnLoopbackAndRefuseQueriesAndUserInfo(t *testing.T) {
-	for v, want := range map[string]string{
-		"http://127.0.0.1:8080/realms/gs": "",
-		"http://localhost:8000/mcp":       "",
-		"http://gs.localhost/mcp":         "",
-		"http://10.0.0.1/mcp":             "must be https",
-		"https://u:p@id.example":          "must not carry user info",
-		"https://id.example/?x=1":         "query",
-		"id.example/realms":               "must be an absolute URL",
+// The issuer's and the resource's URL checks allow plain HTTP only on loopback and refuse
+// queries and user info.
+func TestTheURLChecks(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"http://127.0.0.1:8080/realms/gs", ""},
+		{"http://localhost:8000/mcp", ""},
+		{"http://gs.localhost/mcp", ""},
+		{"http://10.0.0.1/mcp", "must be https"},
+		{"https://u:p@id.example", "must not carry user info"},
+		{"https://id.example/?x=1", "query"},
+		{"id.example/realms", "must be an absolute URL"},
 	} {
-		for name, check := range map[string]func(string) error{"issuer": CheckIssuer, "resource": CheckResource} {
-			err := check(v)
-			if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
-				t.Errorf("%s %q: %v, want %q", name, v, err, want)
+		for _, check := range []struct {
+			name string
+			f    func(string) error
+		}{{"issuer", CheckIssuer}, {"resource", CheckResource}} {
+			t.Run(check.name+" "+c.url, func(t *testing.T) {
+				err := check.f(c.url)
+				if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+					t.Errorf("%s %q: %v, want %q", check.name, c.url, err, c.want)
+				}
+			})
+		}
+	}
+	t.Run("a resource with a query names RFC 8707", func(t *testing.T) {
+		if err := CheckResource("https://gs.example/mcp?x=1"); err == nil || !strings.Contains(err.Error(), "RFC 8707") {
+			t.Fatalf("a resource with a query: %v", err)
+		}
+	})
+}
+
+func TestParseScopes(t *testing.T) {
+	t.Run("drops repeats", func(t *testing.T) {
+		got, err := ParseScopes("mcp:use, mcp:use profile\toffline_access")
+		if err != nil || !reflect.DeepEqual(got, []string{"mcp:use", "profile", "offline_access"}) {
+			t.Fatalf("%v %v", got, err)
+		}
+	})
+	t.Run("reads nothing as none", func(t *testing.T) {
+		if got, err := ParseScopes(""); got != nil || err != nil {
+			t.Fatalf("empty: %v %v", got, err)
+		}
+	})
+	t.Run("names every bad scope", func(t *testing.T) {
+		_, err := ParseScopes(`good "bad" back\slash`)
+		if err == nil || !strings.Contains(err.Error(), `"\"bad\"" is not a scope token`) || !strings.Contains(err.Error(), `"back\\slash" is not`) {
+			t.Fatalf("bad scopes: %v", err)
+		}
+	})
+}
+
+func TestCheckClaim(t *testing.T) {
+	for name, ok := range map[string]bool{"preferred_username": true, "urn:x-acme:uid": true, "": false, "a b": false} {
+		t.Run(name, func(t *testing.T) {
+			if (CheckClaim(name) == nil) != ok {
+				t.Errorf("claim %q: %v", name, CheckClaim(name))
 			}
-		}
-	}
-	if err := CheckResource("https://gs.example/mcp?x=1"); err == nil || !strings.Contains(err.Error(), "RFC 8707") {
-		t.Fatalf("a resource with a query: %v", err)
+		})
 	}
 }
 
-func TestParseScopesDropsRepeatsAndNamesEveryBadScope(t *testing.T) {
-	got, err := ParseScopes("mcp:use, mcp:use profile\toffline_access")
-	if err != nil || !reflect.DeepEqual(got, []string{"mcp:use", "profile", "offline_access"}) {
-		t.Fatalf("%v %v", got, err)
-	}
-	if got, err := ParseScopes(""); got != nil || err != nil {
-		t.Fatalf("empty: %v %v", got, err)
-	}
-	_, err = ParseScopes(`good "bad" back\slash`)
-	if err == nil || !strings.Contains(err.Error(), `"\"bad\"" is not a scope token`) || !strings.Contains(err.Error(), `"back\\slash" is not`) {
-		t.Fatalf("bad scopes: %v", err)
-	}
-}
-
-func TestClaimAndClockSkewChecks(t *testing.T) {
-	if CheckClaim("preferred_username") != nil || CheckClaim("urn:x-acme:uid") != nil || CheckClaim("") == nil || CheckClaim("a b") == nil {
-		t.Fatal("claim names")
-	}
+func TestCheckClockSkew(t *testing.T) {
 	for d, ok := range map[time.Duration]bool{time.Millisecond: true, MaxClockSkew: true, 0: false, -time.Second: false, MaxClockSkew + 1: false} {
-		if (CheckClockSkew(d) == nil) != ok {
-			t.Errorf("skew %v: %v", d, CheckClockSkew(d))
-		}
+		t.Run(d.String(), func(t *testing.T) {
+			if (CheckClockSkew(d) == nil) != ok {
+				t.Errorf("skew %v: %v", d, CheckClockSkew(d))
+			}
+		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 // Requests that need the keys while the first download is under way wait for that download
 // rather than being refused or starting their own; one whose client hangs up stops waiting
 // without cancelling the download the others wait for.
-func TestRequestsDuringAKeyDownloadShareItAndAHungUpOneDoesNotCancelIt(t *testing.T) {
+func TestRequestsDuringAKeyDownload(t *testing.T) {
 	var downloads atomic.Int64
 	release := make(chan struct{})
 	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -47,18 +47,24 @@ func TestRequestsDuringAKeyDownloadShareItAndAHungUpOneDoesNotCancelIt(t *testin
 		})
 	}
 	hangUp()
-	if err := <-hungUpErr; !errors.Is(err, errKeysUnavailable) || !errors.Is(err, context.Canceled) {
-		t.Fatalf("the request whose client hung up: %v, want keys unavailable because it was cancelled", err)
-	}
+	t.Run("one whose client hangs up stops waiting", func(t *testing.T) {
+		if err := <-hungUpErr; !errors.Is(err, errKeysUnavailable) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("the request whose client hung up: %v, want keys unavailable because it was cancelled", err)
+		}
+	})
 	time.Sleep(50 * time.Millisecond) // the waiters join the download under way
 	close(release)
 	wg.Wait()
-	for i := range waiters {
-		if errs[i] != nil || got[i] != 1 {
-			t.Errorf("waiter %d: %d keys, %v; want the one key of the shared download", i, got[i], errs[i])
+	t.Run("the others get the keys of the download under way", func(t *testing.T) {
+		for i := range waiters {
+			if errs[i] != nil || got[i] != 1 {
+				t.Errorf("waiter %d: %d keys, %v; want the one key of the shared download", i, got[i], errs[i])
+			}
 		}
-	}
-	if n := downloads.Load(); n != 1 {
-		t.Fatalf("%d JWKS downloads for %d concurrent requests, want 1", n, waiters+1)
-	}
+	})
+	t.Run("there is one download", func(t *testing.T) {
+		if n := downloads.Load(); n != 1 {
+			t.Fatalf("%d JWKS downloads for %d concurrent requests, want 1", n, waiters+1)
+		}
+	})
 }

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 )
 
-func TestProtectedResourceMetadataAtRootAndPathFormsNamesResourceIssuerAndScopes(t *testing.T) {
+func TestProtectedResourceMetadata(t *testing.T) {
 	f := newFixture(t, func(c *Config) { c.ExtraScopes = []string{"profile", "mcp:use", "offline_access"} })
 	want := map[string]any{
 		"resource":                 f.cfg.Resource,
@@ -21,35 +21,40 @@ func TestProtectedResourceMetadataAtRootAndPathFormsNamesResourceIssuerAndScopes
 		"bearer_methods_supported": []any{"header"},
 	}
 	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
-		resp, err := http.Get(f.srv.URL + path)
+		t.Run("names the resource, issuer and scopes at "+path, func(t *testing.T) {
+			resp, err := http.Get(f.srv.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var got map[string]any
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatalf("%s: %v: %s", path, err, b)
+			}
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %d %s\n%v\nwant %v", path, resp.StatusCode, resp.Header.Get("Content-Type"), got, want)
+			}
+			if resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+				t.Errorf("%s: not readable cross-origin", path)
+			}
+		})
+	}
+	t.Run("its URL is the path form", func(t *testing.T) {
+		if got := f.a.MetadataURL(); got != f.srv.URL+"/.well-known/oauth-protected-resource/mcp" {
+			t.Fatalf("resource_metadata URL %q", got)
+		}
+	})
+	t.Run("refuses POST", func(t *testing.T) {
+		resp, err := http.Post(f.srv.URL+"/.well-known/oauth-protected-resource", "application/json", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		var got map[string]any
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Errorf("%s: %v: %s", path, err, b)
-			continue
+		if resp.StatusCode != 405 {
+			t.Fatalf("POST to the metadata: %d", resp.StatusCode)
 		}
-		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: %d %s\n%v\nwant %v", path, resp.StatusCode, resp.Header.Get("Content-Type"), got, want)
-		}
-		if resp.Header.Get("Access-Control-Allow-Origin") != "*" {
-			t.Errorf("%s: not readable cross-origin", path)
-		}
-	}
-	if got := f.a.MetadataURL(); got != f.srv.URL+"/.well-known/oauth-protected-resource/mcp" {
-		t.Fatalf("resource_metadata URL %q", got)
-	}
-	resp, err := http.Post(f.srv.URL+"/.well-known/oauth-protected-resource", "application/json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 405 {
-		t.Fatalf("POST to the metadata: %d", resp.StatusCode)
-	}
+	})
 }
 
 func TestMetadataPathFollowsTheResourcePath(t *testing.T) {

@@ -209,7 +209,7 @@ func hs256WithPublicKey(t *testing.T, pub *rsa.PublicKey, claims map[string]any)
 	return tok
 }
 
-func TestAttackTableAnswersEachForgeryWithItsStatusAndChallenge(t *testing.T) {
+func TestEveryForgeryIsAnsweredWithItsChallenge(t *testing.T) {
 	f := newFixture(t, nil)
 	issuerKey, _ := f.is.Current()
 	rogue, err := rsa.GenerateKey(rand.Reader, 2048)
@@ -308,20 +308,26 @@ func TestAnotherSubjectsTokenOnASessionIsAnUnknownSession(t *testing.T) {
 	f.assertNoTokenLogged()
 }
 
-func TestExpiredTokenDuringASessionIsRefusedAndAFreshOneOfTheSameSubjectContinuesIt(t *testing.T) {
+func TestTokensOnAnOpenSession(t *testing.T) {
 	f := newFixture(t, nil)
 	opened := f.do(http.MethodPost, f.valid("alice", nil), "")
-	expired := f.valid("alice", func(c map[string]any) { c["exp"] = time.Now().Add(-10 * time.Minute).Unix() })
-	if got := f.do(http.MethodPost, expired, opened.session); got.status != 401 ||
-		got.challenge != f.challenge("invalid_token", "the token has expired") {
-		t.Fatalf("expired token on the session: %d %q", got.status, got.challenge)
-	}
-	if got := f.do(http.MethodPost, f.valid("alice", nil), opened.session); got.status != 200 {
-		t.Fatalf("fresh token of the same subject: %d, want 200 (the session survives)", got.status)
-	}
-	if got := f.do(http.MethodPost, f.valid("mallory", nil), opened.session); got.status != 404 {
-		t.Fatalf("fresh token of another subject: %d, want 404", got.status)
-	}
+	t.Run("an expired one is refused", func(t *testing.T) {
+		expired := f.valid("alice", func(c map[string]any) { c["exp"] = time.Now().Add(-10 * time.Minute).Unix() })
+		if got := f.do(http.MethodPost, expired, opened.session); got.status != 401 ||
+			got.challenge != f.challenge("invalid_token", "the token has expired") {
+			t.Fatalf("expired token on the session: %d %q", got.status, got.challenge)
+		}
+	})
+	t.Run("a fresh one of the same subject continues it", func(t *testing.T) {
+		if got := f.do(http.MethodPost, f.valid("alice", nil), opened.session); got.status != 200 {
+			t.Fatalf("fresh token of the same subject: %d, want 200 (the session survives)", got.status)
+		}
+	})
+	t.Run("another subject's is answered 404", func(t *testing.T) {
+		if got := f.do(http.MethodPost, f.valid("mallory", nil), opened.session); got.status != 404 {
+			t.Fatalf("fresh token of another subject: %d, want 404", got.status)
+		}
+	})
 }
 
 func TestMalformedRequestsAreInvalidRequestOrPlainChallenge(t *testing.T) {
@@ -362,47 +368,56 @@ func TestUserIDComesFromTheConfiguredClaim(t *testing.T) {
 	}
 }
 
-func TestKeyRotationIsFollowedAndUnknownKeyIDsDoNotHammerTheIssuer(t *testing.T) {
+// The issuer's keys over time; each subtest is one step, in order, on the same key set.
+func TestTheIssuersKeys(t *testing.T) {
 	f := newFixture(t, nil)
 	issuerKeyBefore, _ := f.is.Current()
-	if got := f.do(http.MethodPost, f.valid("alice", nil), ""); got.status != 200 {
-		t.Fatalf("first token: %d", got.status)
-	}
-	if n := f.is.JWKSFetches(); n != 1 {
-		t.Fatalf("JWKS fetched %d times for the first token, want 1", n)
-	}
 	rogue, _ := rsa.GenerateKey(rand.Reader, 2048)
 	good := f.is.Claims(f.cfg.Resource, "alice", "mcp:use")
-	f.do(http.MethodPost, authtest.SignRSA(t, rogue, "k1", good), "")
-	if n := f.is.JWKSFetches(); n != 1 {
-		t.Fatalf("a bad signature under a known kid fetched the JWKS again (%d fetches)", n)
-	}
-	f.clock.advance(11 * time.Second) // past the 10 s throttle
-	for i := 0; i < 20; i++ {
-		f.do(http.MethodPost, authtest.SignRSA(t, rogue, "made-up", good), "")
-	}
-	if n := f.is.JWKSFetches(); n != 2 {
-		t.Fatalf("20 tokens with an unknown kid fetched the JWKS %d times in all, want 2 (one refresh, then throttled)", n)
-	}
-
-	// The issuer rotates its keys: once the throttle interval has passed, a token under the
-	// new kid makes the set refresh and is accepted.
-	f.is.Rotate("k2")
-	f.clock.advance(11 * time.Second)
-	if got := f.do(http.MethodPost, f.valid("alice", nil), ""); got.status != 200 {
-		t.Fatalf("token under the rotated key: %d %q", got.status, got.challenge)
-	}
-	if n := f.is.JWKSFetches(); n != 3 {
-		t.Fatalf("JWKS fetches after the rotation: %d, want 3", n)
-	}
-	// The old key was withdrawn: a token it signs no longer verifies.
-	oldKeyToken := authtest.SignRSA(t, issuerKeyBefore, "k1", good)
-	if got := f.do(http.MethodPost, oldKeyToken, ""); got.status != 401 {
-		t.Fatalf("token under the withdrawn key: %d", got.status)
-	}
+	t.Run("the first token fetches them once", func(t *testing.T) {
+		if got := f.do(http.MethodPost, f.valid("alice", nil), ""); got.status != 200 {
+			t.Fatalf("first token: %d", got.status)
+		}
+		if n := f.is.JWKSFetches(); n != 1 {
+			t.Fatalf("JWKS fetched %d times for the first token, want 1", n)
+		}
+	})
+	t.Run("a bad signature under a known kid fetches nothing", func(t *testing.T) {
+		f.do(http.MethodPost, authtest.SignRSA(t, rogue, "k1", good), "")
+		if n := f.is.JWKSFetches(); n != 1 {
+			t.Fatalf("a bad signature under a known kid fetched the JWKS again (%d fetches)", n)
+		}
+	})
+	t.Run("unknown kids do not hammer the issuer", func(t *testing.T) {
+		f.clock.advance(11 * time.Second) // past the 10 s throttle
+		for i := 0; i < 20; i++ {
+			f.do(http.MethodPost, authtest.SignRSA(t, rogue, "made-up", good), "")
+		}
+		if n := f.is.JWKSFetches(); n != 2 {
+			t.Fatalf("20 tokens with an unknown kid fetched the JWKS %d times in all, want 2 (one refresh, then throttled)", n)
+		}
+	})
+	t.Run("a rotation is followed", func(t *testing.T) {
+		// Once the throttle interval has passed, a token under the new kid makes the set
+		// refresh and is accepted.
+		f.is.Rotate("k2")
+		f.clock.advance(11 * time.Second)
+		if got := f.do(http.MethodPost, f.valid("alice", nil), ""); got.status != 200 {
+			t.Fatalf("token under the rotated key: %d %q", got.status, got.challenge)
+		}
+		if n := f.is.JWKSFetches(); n != 3 {
+			t.Fatalf("JWKS fetches after the rotation: %d, want 3", n)
+		}
+	})
+	t.Run("a withdrawn key no longer verifies", func(t *testing.T) {
+		oldKeyToken := authtest.SignRSA(t, issuerKeyBefore, "k1", good)
+		if got := f.do(http.MethodPost, oldKeyToken, ""); got.status != 401 {
+			t.Fatalf("token under the withdrawn key: %d", got.status)
+		}
+	})
 }
 
-func TestIssuerUnreachableAnswers503WithRetryAfterAndNoChallenge(t *testing.T) {
+func TestAnUnreachableIssuer(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL
 	dead.Close()
@@ -410,16 +425,20 @@ func TestIssuerUnreachableAnswers503WithRetryAfterAndNoChallenge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 	req.Header.Set("Authorization", "Bearer a.b.c")
-	a.Middleware(http.NotFoundHandler()).ServeHTTP(rec, req)
-	if rec.Code != 503 || rec.Header().Get("Retry-After") != "5" || rec.Header().Get("WWW-Authenticate") != "" {
-		t.Fatalf("%d %v", rec.Code, rec.Header())
-	}
-	if err := a.Verifier().Discover(req.Context()); err == nil || !strings.Contains(err.Error(), "OpenID discovery") {
-		t.Fatalf("Discover: %v", err)
-	}
+	t.Run("makes a request retry later, unchallenged", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		a.Middleware(http.NotFoundHandler()).ServeHTTP(rec, req)
+		if rec.Code != 503 || rec.Header().Get("Retry-After") != "5" || rec.Header().Get("WWW-Authenticate") != "" {
+			t.Fatalf("%d %v, want 503 with Retry-After 5 and no WWW-Authenticate", rec.Code, rec.Header())
+		}
+	})
+	t.Run("fails discovery naming it", func(t *testing.T) {
+		if err := a.Verifier().Discover(req.Context()); err == nil || !strings.Contains(err.Error(), "OpenID discovery") {
+			t.Fatalf("Discover: %v", err)
+		}
+	})
 }
 
 func TestGETStreamContextEndsWhenItsTokenExpires(t *testing.T) {
@@ -465,7 +484,7 @@ func (f *fixture) signPayload(payload string) string {
 	return tok
 }
 
-func TestRegisteredClaimsAreReadByTheirExactNameAndNeverTwice(t *testing.T) {
+func TestRegisteredClaims(t *testing.T) {
 	f := newFixture(t, nil)
 	c := f.is.Claims(f.cfg.Resource, "carol", "mcp:use profile")
 	head, err := json.Marshal(c)
@@ -473,17 +492,21 @@ func TestRegisteredClaimsAreReadByTheirExactNameAndNeverTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := strings.TrimSuffix(string(head), "}")
-	// RFC 7519 claim names are case-sensitive: SUB is some other claim, and sub stays carol
-	// for both the session's owner and the gem's login.
-	got := f.do(http.MethodPost, f.signPayload(base+`,"SUB":"alice"}`), "")
-	if got.status != 200 || got.body["sub"] != "carol" || got.body["user"] != "carol" {
-		t.Fatalf("sub beside SUB: %+v, want sub and user carol", got)
-	}
-	// A claim given twice could be read either way; the token is refused.
-	got = f.do(http.MethodPost, f.signPayload(base+`,"sub":"alice"}`), "")
-	if got.status != 401 || got.challenge != f.challenge("invalid_token", "the token's claims are malformed") {
-		t.Fatalf("sub given twice: %d %q", got.status, got.challenge)
-	}
+	t.Run("are read by their exact name", func(t *testing.T) {
+		// RFC 7519 claim names are case-sensitive: SUB is some other claim, and sub stays carol
+		// for both the session's owner and the gem's login.
+		got := f.do(http.MethodPost, f.signPayload(base+`,"SUB":"alice"}`), "")
+		if got.status != 200 || got.body["sub"] != "carol" || got.body["user"] != "carol" {
+			t.Fatalf("sub beside SUB: %+v, want sub and user carol", got)
+		}
+	})
+	t.Run("given twice are refused", func(t *testing.T) {
+		// A claim given twice could be read either way.
+		got := f.do(http.MethodPost, f.signPayload(base+`,"sub":"alice"}`), "")
+		if got.status != 401 || got.challenge != f.challenge("invalid_token", "the token's claims are malformed") {
+			t.Fatalf("sub given twice: %d %q", got.status, got.challenge)
+		}
+	})
 }
 
 // testOwners stands for the router's sessions: each remembers the Owner that opened it.

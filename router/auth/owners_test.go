@@ -36,19 +36,23 @@ func TestWorkerLoginIsTheTokensUserWithTheTokenAsJWTPassword(t *testing.T) {
 	}
 }
 
-func TestOwnerIsTheIssuerAndSubjectAndNeedsAPrincipal(t *testing.T) {
-	if _, err := Owner(context.Background()); err != ErrNoPrincipal {
-		t.Fatalf("no principal: %v, want ErrNoPrincipal", err)
-	}
-	alice, err := Owner(WithPrincipal(context.Background(), principal("alice", "alice", false)))
-	if err != nil || alice != (session.Owner{Issuer: "https://id.example", Subject: "alice"}) {
-		t.Fatalf("%+v %v", alice, err)
-	}
-	otherIssuer := principal("alice", "alice", false)
-	otherIssuer.Issuer = "https://other.example"
-	if other, _ := Owner(WithPrincipal(context.Background(), otherIssuer)); other == alice {
-		t.Fatal("the same subject of another issuer is the same owner")
-	}
+func TestOwner(t *testing.T) {
+	t.Run("needs a principal", func(t *testing.T) {
+		if _, err := Owner(context.Background()); err != ErrNoPrincipal {
+			t.Fatalf("no principal: %v, want ErrNoPrincipal", err)
+		}
+	})
+	t.Run("is the subject of its issuer", func(t *testing.T) {
+		alice, err := Owner(WithPrincipal(context.Background(), principal("alice", "alice", false)))
+		if err != nil || alice != (session.Owner{Issuer: "https://id.example", Subject: "alice"}) {
+			t.Fatalf("%+v %v", alice, err)
+		}
+		otherIssuer := principal("alice", "alice", false)
+		otherIssuer.Issuer = "https://other.example"
+		if other, _ := Owner(WithPrincipal(context.Background(), otherIssuer)); other == alice {
+			t.Fatal("the same subject of another issuer is the same owner")
+		}
+	})
 }
 
 func TestPrincipalNeverPrintsItsToken(t *testing.T) {
@@ -67,19 +71,25 @@ func TestPrincipalNeverPrintsItsToken(t *testing.T) {
 	}
 }
 
-func TestLoginRefusedHintSaysWhatToProvisionWithoutEchoingTheUserAndLogsIt(t *testing.T) {
+func TestLoginRefusedHint(t *testing.T) {
 	var logs bytes.Buffer
 	id := NewIdentity("preferred_username", zerolog.New(&logs))
 	h := id.LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", false)))
-	if !strings.Contains(h, "its preferred_username claim") || !strings.Contains(h, "setup-oidc-users.sh") ||
-		strings.Contains(h, "analyst") || strings.Contains(h, "array") {
-		t.Fatal(h)
-	}
-	if !strings.Contains(logs.String(), `"user":"analyst"`) || strings.Contains(logs.String(), "SECRET") {
-		t.Fatalf("the operator's log does not name the refused user, or names the token: %s", logs.String())
-	}
-	h = id.LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", true)))
-	if !strings.Contains(h, "aud is a JSON array, which GemStone 3.7.5 refuses") {
-		t.Fatal(h)
-	}
+	t.Run("says what to provision without naming the user", func(t *testing.T) {
+		if !strings.Contains(h, "its preferred_username claim") || !strings.Contains(h, "setup-oidc-users.sh") ||
+			strings.Contains(h, "analyst") || strings.Contains(h, "array") {
+			t.Fatal(h)
+		}
+	})
+	t.Run("names the user in the operator's log, never the token", func(t *testing.T) {
+		if !strings.Contains(logs.String(), `"user":"analyst"`) || strings.Contains(logs.String(), "SECRET") {
+			t.Fatalf("the operator's log does not name the refused user, or names the token: %s", logs.String())
+		}
+	})
+	t.Run("names an array audience GemStone refuses", func(t *testing.T) {
+		h := id.LoginRefusedHint(WithPrincipal(context.Background(), principal("s", "analyst", true)))
+		if !strings.Contains(h, "aud is a JSON array, which GemStone 3.7.5 refuses") {
+			t.Fatal(h)
+		}
+	})
 }

@@ -52,19 +52,21 @@ func TestParseScopeMapNamesEveryBadShape(t *testing.T) {
 	}
 }
 
-func TestCheckSurfaceNamesAToolsetOutsideItAndOneNoScopeGrants(t *testing.T) {
+func TestCheckSurfaceNamesEveryMismatch(t *testing.T) {
 	m, err := ParseScopeMap(`{"mcp:read":["McpBrowsingToolset","McpBrowsingToolsett"]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = m.CheckSurface([]string{"McpBrowsingToolset", "McpMutationToolset"}, "MCP_TOOLSETS")
-	for _, want := range []string{
-		`scope "mcp:read" names McpBrowsingToolsett, which is not in the tool surface (MCP_TOOLSETS: McpBrowsingToolset McpMutationToolset)`,
-		"no scope grants McpMutationToolset of the tool surface (MCP_TOOLSETS)",
+	for name, want := range map[string]string{
+		"a toolset outside the surface": `scope "mcp:read" names McpBrowsingToolsett, which is not in the tool surface (MCP_TOOLSETS: McpBrowsingToolset McpMutationToolset)`,
+		"a toolset no scope grants":     "no scope grants McpMutationToolset of the tool surface (MCP_TOOLSETS)",
 	} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("CheckSurface: %v; want %q", err, want)
-		}
+		t.Run(name, func(t *testing.T) {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("CheckSurface: %v; want %q", err, want)
+			}
+		})
 	}
 }
 
@@ -111,19 +113,25 @@ func scopedAuthenticator(t *testing.T) *Authenticator {
 	return a
 }
 
-func TestMappedScopesAreAdvertisedInTheMetadataAndThe401Challenge(t *testing.T) {
+func TestMappedScopesAreAdvertised(t *testing.T) {
 	a := scopedAuthenticator(t)
 	want := []string{"mcp:use", "profile", "mcp:read", "mcp:write", "mcp:exec"}
 	cfg := a.Config()
-	if got := cfg.SupportedScopes(); !reflect.DeepEqual(got, want) {
-		t.Fatalf("SupportedScopes %v", got)
-	}
-	if !strings.Contains(string(a.metadata), `"scopes_supported":["mcp:use","profile","mcp:read","mcp:write","mcp:exec"]`) {
-		t.Fatalf("metadata %s", a.metadata)
-	}
-	if got := a.challenge(&Rejection{}); !strings.HasSuffix(got, `scope="mcp:use profile mcp:read mcp:write mcp:exec"`) {
-		t.Fatalf("401 challenge %s", got)
-	}
+	t.Run("as the supported scopes", func(t *testing.T) {
+		if got := cfg.SupportedScopes(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("SupportedScopes %v", got)
+		}
+	})
+	t.Run("in the metadata", func(t *testing.T) {
+		if !strings.Contains(string(a.metadata), `"scopes_supported":["mcp:use","profile","mcp:read","mcp:write","mcp:exec"]`) {
+			t.Fatalf("metadata %s", a.metadata)
+		}
+	})
+	t.Run("in the 401 challenge", func(t *testing.T) {
+		if got := a.challenge(&Rejection{}); !strings.HasSuffix(got, `scope="mcp:use profile mcp:read mcp:write mcp:exec"`) {
+			t.Fatalf("401 challenge %s", got)
+		}
+	})
 }
 
 func TestStepUpAsksForWhatTheTokenHoldsPlusTheOneScopeNeeded(t *testing.T) {

@@ -158,21 +158,24 @@ func TestListenRefusesANonLoopbackAddress(t *testing.T) {
 	}
 }
 
-func TestWrongSecretIsRefusedAndCounted(t *testing.T) {
+func TestAWrongSecret(t *testing.T) {
 	h := newHub(t, Options{})
 	if _, err := h.Open("s1"); err != nil {
 		t.Fatal(err)
 	}
 	w := dial(t, h)
 	w.send(map[string]any{"hello": 1, "secret": "not-the-secret"})
-	ack := w.read()
-	if string(ack["ok"]) != "false" || kindOf(t, ack) != RefusedBadSecret {
-		t.Fatalf("ack %v", ack)
-	}
-	if !w.closedByRouter() {
-		t.Fatal("connection left open after a wrong secret")
-	}
-	waitRefusal(t, h, RefusedBadSecret)
+	t.Run("is refused by its kind", func(t *testing.T) {
+		if ack := w.read(); string(ack["ok"]) != "false" || kindOf(t, ack) != RefusedBadSecret {
+			t.Fatalf("ack %v", ack)
+		}
+	})
+	t.Run("closes the connection", func(t *testing.T) {
+		if !w.closedByRouter() {
+			t.Fatal("connection left open after a wrong secret")
+		}
+	})
+	t.Run("is counted", func(t *testing.T) { waitRefusal(t, h, RefusedBadSecret) })
 }
 
 func TestAClosedSessionsSecretIsRefusedAsSessionEnded(t *testing.T) {
@@ -191,13 +194,17 @@ func TestAClosedSessionsSecretIsRefusedAsSessionEnded(t *testing.T) {
 	waitRefusal(t, h, RefusedSessionEnded)
 }
 
-func TestAHelloMustComeFirstAndInTime(t *testing.T) {
+func TestAConnectionWithoutAHelloIsClosedInTime(t *testing.T) {
 	h := newHub(t, Options{HelloTimeout: 150 * time.Millisecond})
 	silent := dial(t, h)
 	if !silent.closedByRouter() {
 		t.Fatal("a silent connection was kept")
 	}
 	waitRefusal(t, h, RefusedNoHello)
+}
+
+func TestAHelloOfAnotherVersionIsRefused(t *testing.T) {
+	h := newHub(t, Options{HelloTimeout: 150 * time.Millisecond})
 	bad := dial(t, h)
 	bad.send(map[string]any{"hello": 2, "secret": "x"})
 	if ack := bad.read(); kindOf(t, ack) != RefusedBadHello {
@@ -242,7 +249,7 @@ func TestNotificationsReachTheBoundCallInTheOrderSent(t *testing.T) {
 	}
 }
 
-func TestNotificationsOfNoCallGoToTheStandaloneStreamAndOfAnEndedCallAreDropped(t *testing.T) {
+func TestNotificationsOutsideACall(t *testing.T) {
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
 	standalone := make(chan string, 4)
@@ -253,17 +260,21 @@ func TestNotificationsOfNoCallGoToTheStandaloneStreamAndOfAnEndedCallAreDropped(
 	w.send(map[string]any{"call": "a", "message": map[string]any{"jsonrpc": "2.0", "method": "notifications/message"}})
 	w.send(map[string]any{"message": map[string]any{"jsonrpc": "2.0", "method": "notifications/resources/updated",
 		"params": map[string]any{"uri": "test://watched-resource"}}})
-	select {
-	case m := <-standalone:
-		if !strings.Contains(m, "resources/updated") {
-			t.Fatalf("standalone got %s", m)
+	t.Run("of no call go to the standalone stream", func(t *testing.T) {
+		select {
+		case m := <-standalone:
+			if !strings.Contains(m, "resources/updated") {
+				t.Fatalf("standalone got %s", m)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the unbound notification did not reach the standalone stream")
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the unbound notification did not reach the standalone stream")
-	}
-	if len(rec.msgs) != 0 || len(standalone) != 0 {
-		t.Fatalf("the ended call's notification was relayed: %v", rec.msgs)
-	}
+	})
+	t.Run("of an ended call are dropped", func(t *testing.T) {
+		if len(rec.msgs) != 0 || len(standalone) != 0 {
+			t.Fatalf("the ended call's notification was relayed: %v", rec.msgs)
+		}
+	})
 }
 
 // ask sends a request for call 1 and answers the id the router gave it toward the client.
@@ -285,7 +296,9 @@ func ask(t *testing.T, w *testWorker, rec *recorder, workerID string) string {
 	return out.ID
 }
 
-func TestARequestIsRenumberedForTheClientAndItsAnswerComesBackUnderTheWorkersID(t *testing.T) {
+// The client sees the request under an id of the router's; its answer reaches the worker under
+// the worker's own.
+func TestAWorkersRequestIsRenumberedBothWays(t *testing.T) {
 	h := newHub(t, Options{})
 	ep, _ := h.Open("s1")
 	table := pending.New(0)

@@ -20,7 +20,7 @@ func (n *nextStream) ServeStream(w http.ResponseWriter, _ *http.Request, _ *sess
 	w.WriteHeader(http.StatusTeapot)
 }
 
-func TestPrepareSessionGivesTheWorkerTheAddressAndAFreshSecret(t *testing.T) {
+func TestPrepareSessionsChannelConfig(t *testing.T) {
 	h := newHub(t, Options{})
 	m := &Mode{Hub: h}
 	var a, b worker.PrepareConfig
@@ -28,12 +28,16 @@ func TestPrepareSessionGivesTheWorkerTheAddressAndAFreshSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _ = m.PrepareSession(context.Background(), "s2", &b)
-	if a.Channel == nil || a.Channel.Address != h.Address() || !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(a.Channel.Secret) {
-		t.Fatalf("channel config %+v", a.Channel)
-	}
-	if a.Channel.Secret == b.Channel.Secret {
-		t.Fatal("two sessions share a secret")
-	}
+	t.Run("names the hub's address and a secret", func(t *testing.T) {
+		if a.Channel == nil || a.Channel.Address != h.Address() || !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(a.Channel.Secret) {
+			t.Fatalf("channel config %+v", a.Channel)
+		}
+	})
+	t.Run("gives each session its own secret", func(t *testing.T) {
+		if a.Channel == nil || b.Channel == nil || a.Channel.Secret == b.Channel.Secret {
+			t.Fatal("two sessions share a secret")
+		}
+	})
 }
 
 // joined prepares a session's endpoint and gives it the session, as the router does once
@@ -51,22 +55,26 @@ func joined(t *testing.T, m *Mode, id string) (*session.Session, *Endpoint) {
 	return sess, part.(*Endpoint)
 }
 
-func TestTheEndpointJoinsItsSessionAndIsThePartItHolds(t *testing.T) {
+func TestTheEndpoint(t *testing.T) {
 	h := newHub(t, Options{})
 	m := &Mode{Hub: h}
 	sess, ep := joined(t, m, "s1")
-	if !ep.attached() || endpointOf(sess) != ep {
-		t.Fatalf("attached %v, held %v", ep.attached(), endpointOf(sess))
-	}
-	ep.Close()
-	select {
-	case <-ep.done:
-	default:
-		t.Fatal("Close left the endpoint open")
-	}
-	if len(h.Refusals()) != 0 {
-		t.Fatalf("refusals %v", h.Refusals())
-	}
+	t.Run("is the part its session holds", func(t *testing.T) {
+		if !ep.attached() || endpointOf(sess) != ep {
+			t.Fatalf("attached %v, held %v", ep.attached(), endpointOf(sess))
+		}
+	})
+	t.Run("ends at Close, refusing nothing", func(t *testing.T) {
+		ep.Close()
+		select {
+		case <-ep.done:
+		default:
+			t.Fatal("Close left the endpoint open")
+		}
+		if len(h.Refusals()) != 0 {
+			t.Fatalf("refusals %v", h.Refusals())
+		}
+	})
 }
 
 func TestServeStreamHandsEveryGETButAPOSTStreamsToTheWrappedOpener(t *testing.T) {

@@ -23,7 +23,7 @@ func TestFromEnvUnsetGivesTheDocumentedDefaults(t *testing.T) {
 	}
 }
 
-func TestFromEnvReadsSecondsDurationsAndNone(t *testing.T) {
+func TestFromEnvReadsEveryFormOfValue(t *testing.T) {
 	c, err := FromEnv(env(map[string]string{
 		EnvIdleTimeout:           "3600",
 		EnvStreamlessIdleTimeout: "2m",

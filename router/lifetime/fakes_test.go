@@ -326,6 +326,13 @@ type rig struct {
 	eng   *Engine
 }
 
+// in is the rig for the subtest t: the same engine, clock and host, its checks failing t.
+func (r *rig) in(t *testing.T) *rig {
+	c := *r
+	c.t = t
+	return &c
+}
+
 // newRig starts an engine on a fake clock. The config starts from the defaults with view
 // hygiene off, so a lifetime test sees only lifetime rules; mutate switches on what it tests.
 func newRig(t *testing.T, mutate func(*Config)) *rig {

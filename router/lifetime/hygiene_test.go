@@ -30,7 +30,7 @@ func (r *rig) streamed(id string) *fakeSession {
 	return s
 }
 
-func TestBehindSessionGetsOneRefreshAndABusyOneIsNotAsked(t *testing.T) {
+func TestViewHygiene(t *testing.T) {
 	r := hygieneRig(t, nil)
 	idle := r.streamed("idle")
 	busy := r.streamed("busy")
@@ -41,19 +41,23 @@ func TestBehindSessionGetsOneRefreshAndABusyOneIsNotAsked(t *testing.T) {
 		busy.inFlight = true
 	})
 	r.clock.Advance(15 * time.Second)
-	if idle.refreshCalls != 1 {
-		t.Fatalf("idle session refreshed %d times, want 1", idle.refreshCalls)
-	}
-	if busy.viewCalls != 0 || busy.refreshCalls != 0 {
-		t.Fatalf("busy session asked %d times and refreshed %d times; a call in flight owns its view", busy.viewCalls, busy.refreshCalls)
-	}
-	r.clock.Advance(15 * time.Second)
-	if idle.refreshCalls != 1 {
-		t.Fatalf("refreshed again (%d) once back at 0 behind", idle.refreshCalls)
-	}
-	if st := r.eng.Stats(); st.Refreshes != 1 {
-		t.Fatalf("Refreshes %d, want 1", st.Refreshes)
-	}
+	t.Run("refreshes a session behind once", func(t *testing.T) {
+		if idle.refreshCalls != 1 {
+			t.Fatalf("idle session refreshed %d times, want 1", idle.refreshCalls)
+		}
+		r.clock.Advance(15 * time.Second)
+		if idle.refreshCalls != 1 {
+			t.Fatalf("refreshed again (%d) once back at 0 behind", idle.refreshCalls)
+		}
+		if st := r.eng.Stats(); st.Refreshes != 1 {
+			t.Fatalf("Refreshes %d, want 1", st.Refreshes)
+		}
+	})
+	t.Run("never asks a busy session", func(t *testing.T) {
+		if busy.viewCalls != 0 || busy.refreshCalls != 0 {
+			t.Fatalf("busy session asked %d times and refreshed %d times; a call in flight owns its view", busy.viewCalls, busy.refreshCalls)
+		}
+	})
 }
 
 func TestPressureOnTheStoneAloneNeverRefreshesAView(t *testing.T) {

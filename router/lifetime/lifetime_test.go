@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
+func TestAStreamlessSessionIsReapedAtItsInterval(t *testing.T) {
 	r := newRig(t, nil)
 	r.host.add("a")
 	r.clock.Advance(59 * time.Second)
@@ -182,27 +182,31 @@ func TestMaxLifetimeEndsABusySession(t *testing.T) {
 	r.mustBeReaped("a", KindMaxLifetime)
 }
 
-func TestIdleSessionIsProbedAndAnAnswerDoesNotResetTheIdleClock(t *testing.T) {
+func TestAnIdleSessionsProbes(t *testing.T) {
 	r := newRig(t, nil) // idle 30m, probe every 2m
 	s := r.host.add("a")
 	r.host.set(func() { s.gen, s.open = 1, true })
-	r.clock.Advance(2 * time.Minute)
-	if n := r.host.probeCount(); n != 1 {
-		t.Fatalf("%d probes after 2 idle minutes, want 1", n)
-	}
-	for i := 0; i < 111; i++ { // on to 29m45s in 15s steps, answering every probe
-		r.eng.ProbeAnswered("a", r.host.lastProbe().gen)
+	t.Run("come at the probe interval", func(t *testing.T) {
+		r.clock.Advance(2 * time.Minute)
+		if n := r.host.probeCount(); n != 1 {
+			t.Fatalf("%d probes after 2 idle minutes, want 1", n)
+		}
+	})
+	t.Run("answered, do not reset the idle clock", func(t *testing.T) {
+		for i := 0; i < 111; i++ { // on to 29m45s in 15s steps, answering every probe
+			r.eng.ProbeAnswered("a", r.host.lastProbe().gen)
+			r.clock.Advance(15 * time.Second)
+		}
+		r.in(t).mustLive("a")
 		r.clock.Advance(15 * time.Second)
-	}
-	r.mustLive("a")
-	r.clock.Advance(15 * time.Second)
-	r.mustBeReaped("a", KindIdle) // answered every probe, and still released at the idle deadline
-	if n := r.host.probeCount(); n < 13 || n > 15 {
-		t.Fatalf("%d probes over 30 idle minutes at a 2m interval, want about 14", n)
-	}
-	if st := r.eng.Stats(); st.ProbesAnswered == 0 || st.Reaped[KindProbeUnanswered] != 0 {
-		t.Fatalf("stats %+v", st)
-	}
+		r.in(t).mustBeReaped("a", KindIdle) // answered every probe, and still released at the idle deadline
+		if n := r.host.probeCount(); n < 13 || n > 15 {
+			t.Fatalf("%d probes over 30 idle minutes at a 2m interval, want about 14", n)
+		}
+		if st := r.eng.Stats(); st.ProbesAnswered == 0 || st.Reaped[KindProbeUnanswered] != 0 {
+			t.Fatalf("stats %+v", st)
+		}
+	})
 }
 
 func TestUnansweredProbeOnTheCurrentStreamReleasesTheGemEarly(t *testing.T) {
@@ -219,7 +223,7 @@ func TestUnansweredProbeOnTheCurrentStreamReleasesTheGemEarly(t *testing.T) {
 	r.mustBeReaped("a", KindProbeUnanswered)
 }
 
-func TestProbeLostToAStreamHandoverIsDiscardedAndSentAgain(t *testing.T) {
+func TestAProbeLostToAStreamHandover(t *testing.T) {
 	r := newRig(t, nil)
 	s := r.host.add("a")
 	r.host.set(func() { s.gen, s.open = 1, true })
@@ -227,16 +231,21 @@ func TestProbeLostToAStreamHandoverIsDiscardedAndSentAgain(t *testing.T) {
 	r.clock.Advance(10 * time.Second)
 	r.host.set(func() { s.gen = 2 }) // the client reconnected its GET: the probe went into a dead socket
 	r.clock.Advance(20 * time.Second)
-	r.mustLive("a")
-	if st := r.eng.Stats(); st.ProbesDiscarded != 1 {
-		t.Fatalf("ProbesDiscarded %d, want 1", st.ProbesDiscarded)
-	}
-	if n := r.host.probeCount(); n != 2 || r.host.lastProbe().gen != 2 {
-		t.Fatalf("probes %v, want a second probe on generation 2", r.host.probes)
-	}
-	// A probe lost on the stream the client is still on does condemn.
-	r.clock.Advance(30 * time.Second)
-	r.mustBeReaped("a", KindProbeUnanswered)
+	t.Run("condemns nothing", func(t *testing.T) {
+		r.in(t).mustLive("a")
+		if st := r.eng.Stats(); st.ProbesDiscarded != 1 {
+			t.Fatalf("ProbesDiscarded %d, want 1", st.ProbesDiscarded)
+		}
+	})
+	t.Run("is sent again on the new stream", func(t *testing.T) {
+		if n := r.host.probeCount(); n != 2 || r.host.lastProbe().gen != 2 {
+			t.Fatalf("probes %v, want a second probe on generation 2", r.host.probes)
+		}
+	})
+	t.Run("lost on the stream the client is still on, condemns", func(t *testing.T) {
+		r.clock.Advance(30 * time.Second)
+		r.in(t).mustBeReaped("a", KindProbeUnanswered)
+	})
 }
 
 func TestSessionWithoutAStreamIsNeverProbed(t *testing.T) {

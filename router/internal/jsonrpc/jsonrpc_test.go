@@ -17,7 +17,7 @@ func parseErr(t *testing.T, body string) *Error {
 	return e
 }
 
-func TestParseClassifiesRequestsNotificationsAndResponses(t *testing.T) {
+func TestParseClassifiesEachMessage(t *testing.T) {
 	cases := map[string]Kind{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`:              Request,
 		`{"jsonrpc":"2.0","id":"a","method":"ping","params":{}}`:      Request,
@@ -26,14 +26,15 @@ func TestParseClassifiesRequestsNotificationsAndResponses(t *testing.T) {
 		`{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":""}}`: Response,
 	}
 	for body, want := range cases {
-		msgs, batch, err := Parse([]byte(body))
-		if err != nil || batch || len(msgs) != 1 || msgs[0].Kind != want {
-			t.Errorf("Parse(%s) = %v %v %v, want one %v", body, msgs, batch, err, want)
-			continue
-		}
-		if string(msgs[0].Raw) != body {
-			t.Errorf("Raw %q is not the body", msgs[0].Raw)
-		}
+		t.Run(body, func(t *testing.T) {
+			msgs, batch, err := Parse([]byte(body))
+			if err != nil || batch || len(msgs) != 1 || msgs[0].Kind != want {
+				t.Fatalf("Parse(%s) = %v %v %v, want one %v", body, msgs, batch, err, want)
+			}
+			if string(msgs[0].Raw) != body {
+				t.Errorf("Raw %q is not the body", msgs[0].Raw)
+			}
+		})
 	}
 }
 
@@ -108,7 +109,7 @@ func TestAResponseEchoingItsRequestsIDHasTheRequestsKey(t *testing.T) {
 	}
 }
 
-func TestParseReadsMembersExactlyAndRefusesDuplicates(t *testing.T) {
+func TestParseRefusesMembersNotSpelledExactlyOrGivenTwice(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"JSONRPC":"2.0","id":1,"METHOD":"ping"}`:                       "case-sensitive",
 		`{"jsonrpc":"2.0","ID":1,"method":"tools/call"}`:                 "case-sensitive",
@@ -117,11 +118,16 @@ func TestParseReadsMembersExactlyAndRefusesDuplicates(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"ping","\u006dethod":"x"}`:     "given twice",
 		`{"jsonrpc":"2.0","id":1,"method":"x","extra":1,"extra":2}`:      "given twice",
 	} {
-		e := parseErr(t, body)
-		if e.Code != CodeInvalidRequest || !strings.Contains(e.Message, want) {
-			t.Errorf("%s: %+v, want -32600 saying %q", body, e, want)
-		}
+		t.Run(body, func(t *testing.T) {
+			e := parseErr(t, body)
+			if e.Code != CodeInvalidRequest || !strings.Contains(e.Message, want) {
+				t.Errorf("%s: %+v, want -32600 saying %q", body, e, want)
+			}
+		})
 	}
+}
+
+func TestParseReadsEscapedMemberNamesAsTheMembersTheySpell(t *testing.T) {
 	msgs, _, err := Parse([]byte(`{"jsonrpc":"2.0","\u0069d":1,"method":"\u0070ing"}`))
 	if err != nil || msgs[0].Kind != Request || msgs[0].Method != "ping" || string(msgs[0].ID) != "1" {
 		t.Fatalf("escaped member names are the members they spell: %+v %v", msgs, err)

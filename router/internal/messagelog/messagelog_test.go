@@ -2,14 +2,20 @@ package messagelog
 
 import "testing"
 
-func TestLineEscapesWhitespaceAndCountsWhatIsCut(t *testing.T) {
-	if got := Line([]byte("a\nb\tc\rd"), 0); got != `a\nb\tc\rd` {
-		t.Fatalf("escaping: %q", got)
-	}
-	if got := Line([]byte("0123456789"), 4); got != "0123...(+6 more)" {
-		t.Fatalf("cap: %q", got)
-	}
-	if got := Line([]byte("0123"), 4); got != "0123" {
-		t.Fatalf("exactly the cap: %q", got)
+func TestLine(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		limit    int
+		want     string
+	}{
+		{"escapes whitespace", "a\nb\tc\rd", 0, `a\nb\tc\rd`},
+		{"counts what it cuts", "0123456789", 4, "0123...(+6 more)"},
+		{"cuts nothing at exactly the cap", "0123", 4, "0123"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Line([]byte(c.in), c.limit); got != c.want {
+				t.Fatalf("Line(%q, %d) = %q, want %q", c.in, c.limit, got, c.want)
+			}
+		})
 	}
 }

@@ -7,12 +7,17 @@ import (
 	"time"
 )
 
-func TestIDsAreSrvNAndAnAnswerResolvesTheirCall(t *testing.T) {
+func TestIDsAreSrvN(t *testing.T) {
 	tb := New(time.Minute)
 	a, b := tb.Start("ping"), tb.Start("ping")
 	if string(a.ID) != `"srv-1"` || string(b.ID) != `"srv-2"` {
 		t.Fatalf("ids %s %s", a.ID, b.ID)
 	}
+}
+
+func TestAnAnswerResolvesItsCallOnce(t *testing.T) {
+	tb := New(time.Minute)
+	_, b := tb.Start("ping"), tb.Start("ping")
 	if !tb.Resolve(b.ID, json.RawMessage(`{"result":{}}`)) {
 		t.Fatal("the answer did not resolve its call")
 	}
@@ -22,6 +27,14 @@ func TestIDsAreSrvNAndAnAnswerResolvesTheirCall(t *testing.T) {
 	if tb.Resolve(b.ID, nil) {
 		t.Fatal("a second answer resolved again")
 	}
+	if tb.Len() != 1 {
+		t.Fatalf("%d outstanding, want 1", tb.Len())
+	}
+}
+
+func TestAnIDOutsideTheSrvNamespaceResolvesNothing(t *testing.T) {
+	tb := New(time.Minute)
+	tb.Start("ping")
 	if tb.Resolve(json.RawMessage(`7`), nil) || tb.Resolve(json.RawMessage(`"client-1"`), nil) {
 		t.Fatal("an id outside the srv- namespace resolved a call")
 	}
@@ -46,16 +59,20 @@ func TestAnUnansweredCallTimesOut(t *testing.T) {
 	}
 }
 
-func TestCloseAbandonsOutstandingAndLaterCalls(t *testing.T) {
+func TestCloseAbandonsEveryCall(t *testing.T) {
 	tb := New(time.Minute)
 	c := tb.Start("ping")
 	tb.Close()
-	if _, err := c.Result(); !errors.Is(err, ErrAbandoned) {
-		t.Fatalf("err %v", err)
-	}
-	if _, err := tb.Start("ping").Result(); !errors.Is(err, ErrAbandoned) {
-		t.Fatalf("a call after Close: %v", err)
-	}
+	t.Run("outstanding", func(t *testing.T) {
+		if _, err := c.Result(); !errors.Is(err, ErrAbandoned) {
+			t.Fatalf("err %v", err)
+		}
+	})
+	t.Run("started later", func(t *testing.T) {
+		if _, err := tb.Start("ping").Result(); !errors.Is(err, ErrAbandoned) {
+			t.Fatalf("a call after Close: %v", err)
+		}
+	})
 }
 
 func TestDefaultTimeoutIsThirtySeconds(t *testing.T) {
@@ -83,7 +100,7 @@ func TestAnAnswerOverTheBoundEndsItsCallWithoutDeliveringIt(t *testing.T) {
 	}
 }
 
-func TestAMethodCanWaitLongerAndALateAnswerIsToldFromAStray(t *testing.T) {
+func TestAMethodCanWaitLongerThanTheDefault(t *testing.T) {
 	tb := New(20 * time.Millisecond)
 	tb.SetTimeout("elicitation/create", time.Minute)
 	form, quick := tb.Start("elicitation/create"), tb.Start("sampling/createMessage")
@@ -95,14 +112,32 @@ func TestAMethodCanWaitLongerAndALateAnswerIsToldFromAStray(t *testing.T) {
 		t.Fatal("the elicitation was given up on at the default wait")
 	case <-time.After(50 * time.Millisecond):
 	}
-	var late *LateError
-	if err := tb.Deliver(quick.ID, []byte(`{}`)); !errors.As(err, &late) || late.Method != "sampling/createMessage" || late.Waited != 20*time.Millisecond {
-		t.Fatalf("an answer after the timeout: %v, want a LateError naming the method and the wait", err)
-	}
-	if err := tb.Deliver(json.RawMessage(`"srv-99"`), []byte(`{}`)); !errors.Is(err, ErrNotPending) {
-		t.Fatalf("an id never handed out: %v", err)
-	}
 	if err := tb.Deliver(form.ID, []byte(`{}`)); err != nil {
 		t.Fatalf("the elicitation's answer in time: %v", err)
 	}
+}
+
+func TestALateAnswerIsToldFromAStray(t *testing.T) {
+	tb := New(20 * time.Millisecond)
+	quick := tb.Start("sampling/createMessage")
+	if _, err := quick.Result(); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("the default wait: %v", err)
+	}
+	t.Run("late", func(t *testing.T) {
+		// The timer records the expiry just after it wakes the waiter; give it that moment.
+		err := tb.Deliver(quick.ID, []byte(`{}`))
+		for deadline := time.Now().Add(2 * time.Second); errors.Is(err, ErrNotPending) && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+			err = tb.Deliver(quick.ID, []byte(`{}`))
+		}
+		var late *LateError
+		if !errors.As(err, &late) || late.Method != "sampling/createMessage" || late.Waited != 20*time.Millisecond {
+			t.Fatalf("an answer after the timeout: %v, want a LateError naming the method and the wait", err)
+		}
+	})
+	t.Run("stray", func(t *testing.T) {
+		if err := tb.Deliver(json.RawMessage(`"srv-99"`), []byte(`{}`)); !errors.Is(err, ErrNotPending) {
+			t.Fatalf("an id never handed out: %v", err)
+		}
+	})
 }

@@ -41,17 +41,21 @@ func TestAPreludeRunsInTheCallsTurnRightBeforeItsMessage(t *testing.T) {
 	}
 }
 
-func TestAFailedPreludeEndsTheCallWithItsErrorAndSendsNothing(t *testing.T) {
+func TestAFailedPrelude(t *testing.T) {
 	g := &recorderGem{}
 	s, _ := newSession(g, Options{})
 	boom := errors.New("grant refused")
 	out := s.DoAfter(context.Background(), req(1, "never"), func(context.Context, worker.Gem) error { return boom })
-	if !errors.Is(out.Err, boom) || out.Reply != nil {
-		t.Fatalf("outcome %+v", out)
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.order) != 0 {
-		t.Fatalf("the gem ran %v after a failed prelude", g.order)
-	}
+	t.Run("ends the call with its error", func(t *testing.T) {
+		if !errors.Is(out.Err, boom) || out.Reply != nil {
+			t.Fatalf("outcome %+v", out)
+		}
+	})
+	t.Run("sends the gem nothing", func(t *testing.T) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if len(g.order) != 0 {
+			t.Fatalf("the gem ran %v after a failed prelude", g.order)
+		}
+	})
 }

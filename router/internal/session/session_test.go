@@ -237,46 +237,57 @@ func TestNewIDIs128BitsOfHexAfterThePrefix(t *testing.T) {
 	}
 }
 
-func TestQueuedNotificationsAreBoundedInCountAndBytesAndHoldNoGoroutine(t *testing.T) {
-	g := &recorderGem{release: make(chan struct{})}
-	s, _ := newSession(g, Options{MaxQueuedNotifications: 200, MaxQueuedNotificationBytes: 1000})
-	go s.Do(context.Background(), req(0, "block"))
-	for _, ok := s.InFlight(); !ok; _, ok = s.InFlight() {
-		time.Sleep(time.Millisecond)
-	}
+func TestQueuedNotifications(t *testing.T) {
 	note := func(raw string) jsonrpc.Message {
 		return jsonrpc.Message{Kind: jsonrpc.Notification, Method: "n", Raw: []byte(raw)}
 	}
-	var wg sync.WaitGroup
-	before := runtime.NumGoroutine()
-	for i := range 100 { // 100 notifications of 10 bytes: exactly the byte bound
-		wg.Add(1)
-		if err := s.Forward(note(fmt.Sprintf("note-%05d", i)), func(Outcome) { wg.Done() }); err != nil {
-			t.Fatalf("notification %d refused under the bound: %v", i, err)
+	blocked := func(o Options) (*Session, *recorderGem) {
+		g := &recorderGem{release: make(chan struct{})}
+		s, _ := newSession(g, o)
+		go s.Do(context.Background(), req(0, "block"))
+		for _, ok := s.InFlight(); !ok; _, ok = s.InFlight() {
+			time.Sleep(time.Millisecond)
 		}
+		return s, g
 	}
-	if grown := runtime.NumGoroutine() - before; grown > 10 {
-		t.Fatalf("100 queued notifications added %d goroutines; a queued message must hold none", grown)
-	}
-	var full *QueueFullError
-	if err := s.Forward(note("x"), nil); !errors.As(err, &full) || full.Count != 100 || full.Bytes != 1000 {
-		t.Fatalf("past the byte bound: %v, want a QueueFullError at 100 notifications, 1000 bytes", err)
-	}
-	close(g.release)
-	wg.Wait()
-	if err := s.Forward(note("again"), nil); err != nil {
-		t.Fatalf("once the queue has drained, notifications are taken again: %v", err)
-	}
-	s2, _ := newSession(&recorderGem{release: make(chan struct{})}, Options{MaxQueuedNotifications: 2})
-	go s2.Do(context.Background(), req(0, "block"))
-	for _, ok := s2.InFlight(); !ok; _, ok = s2.InFlight() {
-		time.Sleep(time.Millisecond)
-	}
-	_, _ = s2.Forward(note("a"), nil), s2.Forward(note("b"), nil)
-	if err := s2.Forward(note("c"), nil); !errors.As(err, &full) || full.MaxCount != 2 {
-		t.Fatalf("past the count bound: %v", err)
-	}
-	s2.End(context.Background(), Reason{Kind: "test"})
+	// The first three subtests are steps on one session, in order.
+	s, g := blocked(Options{MaxQueuedNotifications: 200, MaxQueuedNotificationBytes: 1000})
+	var wg sync.WaitGroup
+	t.Run("hold no goroutine", func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		for i := range 100 { // 100 notifications of 10 bytes: exactly the byte bound
+			wg.Add(1)
+			if err := s.Forward(note(fmt.Sprintf("note-%05d", i)), func(Outcome) { wg.Done() }); err != nil {
+				wg.Done()
+				t.Errorf("notification %d refused under the bound: %v", i, err)
+			}
+		}
+		if grown := runtime.NumGoroutine() - before; grown > 10 {
+			t.Errorf("100 queued notifications added %d goroutines; a queued message must hold none", grown)
+		}
+	})
+	t.Run("are bounded in bytes", func(t *testing.T) {
+		var full *QueueFullError
+		if err := s.Forward(note("x"), nil); !errors.As(err, &full) || full.Count != 100 || full.Bytes != 1000 {
+			t.Errorf("past the byte bound: %v, want a QueueFullError at 100 notifications, 1000 bytes", err)
+		}
+	})
+	t.Run("are taken again once the queue drains", func(t *testing.T) {
+		close(g.release)
+		wg.Wait()
+		if err := s.Forward(note("again"), nil); err != nil {
+			t.Errorf("once the queue has drained, notifications are taken again: %v", err)
+		}
+	})
+	t.Run("are bounded in count", func(t *testing.T) {
+		s2, _ := blocked(Options{MaxQueuedNotifications: 2})
+		_, _ = s2.Forward(note("a"), nil), s2.Forward(note("b"), nil)
+		var full *QueueFullError
+		if err := s2.Forward(note("c"), nil); !errors.As(err, &full) || full.MaxCount != 2 {
+			t.Errorf("past the count bound: %v", err)
+		}
+		s2.End(context.Background(), Reason{Kind: "test"})
+	})
 }
 
 // part records when it was closed, and whether the gem was logged out by then.
@@ -293,7 +304,7 @@ func (p *part) Close() {
 	p.gem.mu.Unlock()
 }
 
-func TestEndingTheSessionReleasesItsStreamAndEveryPartOnceAfterTheLogout(t *testing.T) {
+func TestEndingASession(t *testing.T) {
 	g := &recorderGem{release: make(chan struct{})}
 	s, tbl := newSession(g, Options{})
 	a, b := &part{gem: g}, &part{gem: g}
@@ -306,23 +317,33 @@ func TestEndingTheSessionReleasesItsStreamAndEveryPartOnceAfterTheLogout(t *test
 	tbl.hooks.Ended = func(*Session, Reason) { endedBefore = a.closed == 0 }
 	s.End(context.Background(), Reason{Kind: ReasonDeleted})
 	s.End(context.Background(), Reason{Kind: ReasonDeleted})
-	if a.closed != 1 || b.closed != 1 || !a.gemOut || !b.gemOut {
-		t.Fatalf("parts closed %d and %d times, gem out first: %v %v", a.closed, b.closed, a.gemOut, b.gemOut)
-	}
-	if endedBefore {
-		t.Fatal("the table's Ended hook ran before the parts were released")
-	}
-	if _, ok := Held[*part](s); ok {
-		t.Fatal("an ended session still holds its parts")
-	}
-	w := httptest.NewRecorder()
-	s.Stream().ServeStreamUntil(w, httptest.NewRequest(http.MethodGet, "/mcp", nil), "", nil)
-	if w.Code != http.StatusNotFound {
-		t.Fatalf("GET on an ended session's stream: %d, want 404 (closed)", w.Code)
-	}
-	late := &part{gem: g}
-	s.Hold(late)
-	if late.closed != 1 {
-		t.Fatal("a part given to an ended session was not closed at once")
-	}
+	t.Run("closes every part once, after the logout", func(t *testing.T) {
+		if a.closed != 1 || b.closed != 1 || !a.gemOut || !b.gemOut {
+			t.Fatalf("parts closed %d and %d times, gem out first: %v %v", a.closed, b.closed, a.gemOut, b.gemOut)
+		}
+	})
+	t.Run("tells the table once the parts are released", func(t *testing.T) {
+		if endedBefore {
+			t.Fatal("the table's Ended hook ran before the parts were released")
+		}
+	})
+	t.Run("leaves no part held", func(t *testing.T) {
+		if _, ok := Held[*part](s); ok {
+			t.Fatal("an ended session still holds its parts")
+		}
+	})
+	t.Run("closes its stream", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		s.Stream().ServeStreamUntil(w, httptest.NewRequest(http.MethodGet, "/mcp", nil), "", nil)
+		if w.Code != http.StatusNotFound {
+			t.Fatalf("GET on an ended session's stream: %d, want 404 (closed)", w.Code)
+		}
+	})
+	t.Run("closes a part given later at once", func(t *testing.T) {
+		late := &part{gem: g}
+		s.Hold(late)
+		if late.closed != 1 {
+			t.Fatal("a part given to an ended session was not closed at once")
+		}
+	})
 }

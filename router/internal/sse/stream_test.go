@@ -432,7 +432,7 @@ func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
 	}
 }
 
-func TestLastEventIDOutsideTheReplayBufferReplaysWhatIsLeftAndSaysSo(t *testing.T) {
+func TestALastEventIDOutsideTheReplayBuffer(t *testing.T) {
 	h := newHarness(t, Options{Keepalive: time.Hour, ReplayLimit: 2})
 	_, sr1, cancel1 := h.open("", "2025-06-18")
 	h.waitOpen(1)
@@ -446,21 +446,29 @@ func TestLastEventIDOutsideTheReplayBufferReplaysWhatIsLeftAndSaysSo(t *testing.
 	<-h.closedC
 
 	resp, sr2, _ := h.open("0-1-1", "2025-06-18")
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d, want 200: the stream still opens", resp.StatusCode)
-	}
-	f, err := sr2.next()
-	if err != nil || !strings.Contains(f.comment, "no longer held") {
-		t.Fatalf("first frame %+v (%v), want a comment naming the gap", f, err)
-	}
-	for _, want := range []string{`{"n":4}`, `{"n":5}`} {
-		if f := sr2.nextEvent(t); f.data != want {
-			t.Fatalf("replayed %q, want %q", f.data, want)
+	t.Run("still opens the stream", func(t *testing.T) {
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d, want 200: the stream still opens", resp.StatusCode)
 		}
-	}
-	if st := h.sess.Stats(); st.StaleResumes != 1 {
-		t.Fatalf("StaleResumes %d, want 1", st.StaleResumes)
-	}
+	})
+	t.Run("names the gap first", func(t *testing.T) {
+		f, err := sr2.next()
+		if err != nil || !strings.Contains(f.comment, "no longer held") {
+			t.Fatalf("first frame %+v (%v), want a comment naming the gap", f, err)
+		}
+	})
+	t.Run("replays what is left", func(t *testing.T) {
+		for _, want := range []string{`{"n":4}`, `{"n":5}`} {
+			if f := sr2.nextEvent(t); f.data != want {
+				t.Fatalf("replayed %q, want %q", f.data, want)
+			}
+		}
+	})
+	t.Run("is counted as a stale resume", func(t *testing.T) {
+		if st := h.sess.Stats(); st.StaleResumes != 1 {
+			t.Fatalf("StaleResumes %d, want 1", st.StaleResumes)
+		}
+	})
 }
 
 func TestUnknownLastEventIDOpensWithoutReplay(t *testing.T) {
@@ -483,30 +491,35 @@ func TestUnknownLastEventIDOpensWithoutReplay(t *testing.T) {
 	}
 }
 
-func TestOutboxKeepsTheNewest256AndCountsTheDropped(t *testing.T) {
+func TestAFullOutbox(t *testing.T) {
 	var logs mcptest.LogBuffer
 	h := newHarness(t, Options{Keepalive: time.Hour, Logger: zerolog.New(&logs)})
 	for i := 1; i <= 300; i++ {
 		h.sess.Send([]byte(fmt.Sprintf(`{"n":%d}`, i)))
 	}
-	if p := h.sess.Pending(); p != DefaultOutboxLimit {
-		t.Fatalf("pending %d, want %d", p, DefaultOutboxLimit)
-	}
-	if st := h.sess.Stats(); st.Dropped != 44 || st.Sent != 300 {
-		t.Fatalf("Dropped %d Sent %d, want 44 and 300", st.Dropped, st.Sent)
-	}
-	_, sr, _ := h.open("", "2025-06-18")
-	if f := sr.nextEvent(t); f.data != `{"n":45}` || f.id != "0-1-45" {
-		t.Fatalf("first delivered %+v, want message 45 (the oldest 44 dropped)", f)
-	}
-	// The gap is logged when it opens and when it closes, not once per message.
-	out := logs.String()
-	if n := strings.Count(out, "dropping the oldest"); n != 1 {
-		t.Fatalf("%d 'dropping' lines, want 1:\n%s", n, out)
-	}
-	if n := strings.Count(out, "outbox gap"); n != 1 || !strings.Contains(out, `"dropped":44`) || !strings.Contains(out, `"fromSeq":1`) || !strings.Contains(out, `"toSeq":44`) {
-		t.Fatalf("gap line missing or wrong (want one, dropped 44, seq 1-44):\n%s", out)
-	}
+	t.Run("counts the dropped", func(t *testing.T) {
+		if st := h.sess.Stats(); st.Dropped != 44 || st.Sent != 300 {
+			t.Fatalf("Dropped %d Sent %d, want 44 and 300", st.Dropped, st.Sent)
+		}
+	})
+	t.Run("keeps the newest 256", func(t *testing.T) {
+		if p := h.sess.Pending(); p != DefaultOutboxLimit {
+			t.Fatalf("pending %d, want %d", p, DefaultOutboxLimit)
+		}
+		_, sr, _ := h.open("", "2025-06-18")
+		if f := sr.nextEvent(t); f.data != `{"n":45}` || f.id != "0-1-45" {
+			t.Fatalf("first delivered %+v, want message 45 (the oldest 44 dropped)", f)
+		}
+	})
+	t.Run("logs the gap when it opens and when it closes", func(t *testing.T) {
+		out := logs.String()
+		if n := strings.Count(out, "dropping the oldest"); n != 1 {
+			t.Fatalf("%d 'dropping' lines, want 1:\n%s", n, out)
+		}
+		if n := strings.Count(out, "outbox gap"); n != 1 || !strings.Contains(out, `"dropped":44`) || !strings.Contains(out, `"fromSeq":1`) || !strings.Contains(out, `"toSeq":44`) {
+			t.Fatalf("gap line missing or wrong (want one, dropped 44, seq 1-44):\n%s", out)
+		}
+	})
 }
 
 func TestSendOnDeliversOnlyToTheNamedGeneration(t *testing.T) {
