@@ -64,6 +64,12 @@ func (c *Client) http() *http.Client {
 	return c.HTTP
 }
 
+// Request is the request Do would send (a load generator sends it with its own reading of the
+// answer).
+func (c *Client) Request(ctx context.Context, method, sid string, body []byte, headers ...string) (*http.Request, error) {
+	return c.request(ctx, method, sid, body, headers...)
+}
+
 // request builds a request with the MCP headers: Content-Type on a POST or a body, Accept for
 // either answer form, the session id with c.Protocol, then c.Header and headers (name, value
 // pairs; "Host" sets the request's host).

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -60,8 +59,10 @@ func (r LoadResult) String() string {
 // DefaultPayload holds multi-byte and astral characters.
 const DefaultPayload = " héllo wörld ✓ 😀"
 
-// RunLoad opens the sessions, runs the workers, checks every answer (status 200, the call's
-// own id, its own text echoed byte for byte, each id answered once) and deletes the sessions.
+// RunLoad opens the sessions, runs the workers, checks every answer (status 200, a JSON-RPC
+// response and no error, the call's own id, its own text echoed byte for byte as the first
+// content item of a result that is not isError, each id answered once) and deletes the
+// sessions. Each answer is decoded once (echoCaller).
 func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	if o.Sessions <= 0 || o.Workers <= 0 {
 		return LoadResult{}, fmt.Errorf("harness: load needs sessions and workers")
@@ -123,6 +124,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 		go func() {
 			defer wg.Done()
 			sid := sids[w%len(sids)]
+			caller := &echoCaller{c: c}
 			lat := make([]time.Duration, 0, max(o.Calls, 1024))
 			for i := 0; o.Calls == 0 || i < o.Calls; i++ {
 				if ctx.Err() != nil || (o.Calls == 0 && time.Now().After(deadline)) {
@@ -132,44 +134,47 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 				text := "w" + strconv.Itoa(w) + "-c" + strconv.Itoa(i) + o.Payload
 				atomic.AddInt64(&res.Sent, 1)
 				t0 := time.Now()
-				var a Answer
-				var err error
+				var (
+					status int
+					a      echoAnswer
+					msg    []byte
+					err    error
+				)
 				if o.Stateless {
 					args := EchoArgs(text)
 					if sid != "" {
 						args = `{"session":"` + sid + `",` + args[1:]
 					}
-					a, err = c.Post(ctx, "", StatelessCallBody(id, "echo", args),
+					status, a, msg, err = caller.call(ctx, "", StatelessCallBody(id, "echo", args),
 						"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "echo")
 				} else {
-					a, err = c.Post(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
+					status, a, msg, err = caller.call(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
 				}
 				lat = append(lat, time.Since(t0))
-				if err != nil || a.Status != http.StatusOK {
+				if err != nil || status != http.StatusOK {
 					atomic.AddInt64(&res.Failed, 1)
-					note("call %d: status %d, err %v: %.300s", id, a.Status, err, a.Body)
+					note("call %d: status %d, err %v: %.300s", id, status, err, msg)
 					continue
 				}
 				if o.StatusOnly {
-					if !bytes.Contains(a.Message, []byte(`"result"`)) {
+					if a.Result == nil {
 						atomic.AddInt64(&res.Failed, 1)
-						note("call %d: no result: %.300s", id, a.Body)
+						note("call %d: no result: %.300s", id, msg)
 						continue
 					}
 					atomic.AddInt64(&res.OK, 1)
 					continue
 				}
-				r, err := a.Decode()
-				if err != nil || r.Error != nil {
+				if a.Error != nil {
 					atomic.AddInt64(&res.Failed, 1)
-					note("call %d: %v: %.300s", id, err, a.Message)
+					note("call %d: error %d %s: %.300s", id, a.Error.Code, a.Error.Message, msg)
 					continue
 				}
-				got, isErr, err := ToolText(r.Result)
-				if string(r.ID) != strconv.FormatInt(id, 10) || err != nil || isErr || got != text {
+				if string(a.ID) != strconv.FormatInt(id, 10) || a.Result == nil || len(a.Result.Content) == 0 ||
+					a.Result.IsError || a.Result.Content[0].Text != text {
 					atomic.AddInt64(&res.Failed, 1)
 					atomic.AddInt64(&res.Mismatched, 1)
-					note("call %d answered id %s text %q (want %q) err %v", id, r.ID, got, text, err)
+					note("call %d answered %.300s (want id %d, text %q)", id, msg, id, text)
 					continue
 				}
 				seenMu.Lock()
