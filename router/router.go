@@ -206,14 +206,6 @@ func (s *Server) ProtocolVersions() []string { return append([]string(nil), s.ve
 // Handler is the whole HTTP surface, with the gates in the order they run.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.recoverPanics)
-	r.Use(s.readTimeout) // arms the body-read timer first, so the trace's read-ahead is bounded too
-	if s.o.Trace {
-		r.Use(messagelog.Middleware(messagelog.Options{
-			Limit: s.o.TraceLimit, MaxRead: s.o.MaxBody + 1, SessionHeader: SessionHeader,
-			Log: s.o.Log.With().Str("component", "trace").Logger(),
-		}))
-	}
 	// /healthz and /readyz stay outside every gate: probes (nginx, orchestrators) reach them by
 	// whatever name they use, and they say only up or down, ready or why not. /metrics goes
 	// behind the Host and Origin gates, so a DNS-rebinding page cannot read the counters.
@@ -246,7 +238,33 @@ func (s *Server) Handler() http.Handler {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found: the MCP endpoint is /mcp", http.StatusNotFound)
 	})
-	return r
+	h := mcpFirst(r, mcp)
+	if s.o.Trace {
+		h = messagelog.Middleware(messagelog.Options{
+			Limit: s.o.TraceLimit, MaxRead: s.o.MaxBody + 1, SessionHeader: SessionHeader,
+			Log: s.o.Log.With().Str("component", "trace").Logger(),
+		})(h)
+	}
+	// The body-read timer is armed before the trace reads ahead, so that read is bounded too.
+	return s.recoverPanics(s.readTimeout(h))
+}
+
+// mcpFirst sends a POST, GET or DELETE on /mcp straight to the MCP endpoint, and everything
+// else to chi, which routes them the same way. chi gives every request it routes a routing
+// context (a copy of the request carrying a context value) that nothing behind /mcp reads, and
+// /mcp is where every call comes (benchmark 5 in docs/performance.md measures that path). What
+// chi might read otherwise (an escaped path, another method) still goes to chi.
+func mcpFirst(r http.Handler, mcp http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		switch req.Method {
+		case http.MethodPost, http.MethodGet, http.MethodDelete:
+			if req.URL.RawPath == "" && (req.URL.Path == "/mcp" || req.URL.Path == "/mcp/") {
+				mcp.ServeHTTP(w, req)
+				return
+			}
+		}
+		r.ServeHTTP(w, req)
+	})
 }
 
 // serveStreamable dispatches the session era's /mcp by verb, once the gates have passed the
