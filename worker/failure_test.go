@@ -30,18 +30,29 @@ func TestFailureOfReadsAnyOtherErrorAsAFailure(t *testing.T) {
 	}
 }
 
-func TestAFailureLogsItsCauseAndUnwrapsToIt(t *testing.T) {
+func TestAFailuresErrorIsItsCause(t *testing.T) {
 	cause := errors.New("login denied for SecretUser")
-	f := &Failure{Kind: LoginRefused, Safe: "GemStone error 4051 (login denied)", Err: cause}
-	if f.Error() != cause.Error() || !errors.Is(f, cause) {
-		t.Errorf("Error %q, Is %v", f.Error(), errors.Is(f, cause))
-	}
-	if (&Failure{Safe: "only this"}).Error() != "only this" {
-		t.Error("a failure without a cause says nothing")
+	t.Run("for the log", func(t *testing.T) {
+		if f := (&Failure{Kind: LoginRefused, Safe: "GemStone error 4051 (login denied)", Err: cause}); f.Error() != cause.Error() {
+			t.Errorf("Error %q, want %q", f.Error(), cause.Error())
+		}
+	})
+	t.Run("or its safe text without one", func(t *testing.T) {
+		if (&Failure{Safe: "only this"}).Error() != "only this" {
+			t.Error("a failure without a cause says nothing")
+		}
+	})
+}
+
+func TestAFailureUnwrapsToItsCause(t *testing.T) {
+	cause := errors.New("login denied for SecretUser")
+	if f := (&Failure{Kind: LoginRefused, Safe: "GemStone error 4051 (login denied)", Err: cause}); !errors.Is(f, cause) {
+		t.Errorf("errors.Is(failure, its cause) is false")
 	}
 }
 
-func TestEndingNamesItsStepAsALabelAndInWords(t *testing.T) {
+// An Ending is its step's label, and Words says it for a person.
+func TestEndingNamesItsStep(t *testing.T) {
 	for e, want := range map[Ending][2]string{
 		NotEnded:         {"", ""},
 		Ending("other"):  {"", "other"},
@@ -49,9 +60,11 @@ func TestEndingNamesItsStepAsALabelAndInWords(t *testing.T) {
 		EndedByHardBreak: {"ended by hard break", "hardBreak"},
 		EndedByStop:      {"ended by stopping the session", "stop"},
 	} {
-		if e.Words() != want[0] || string(e) != want[1] {
-			t.Errorf("%q: %q", e, e.Words())
-		}
+		t.Run(want[1], func(t *testing.T) {
+			if e.Words() != want[0] || string(e) != want[1] {
+				t.Errorf("%q: %q", e, e.Words())
+			}
+		})
 	}
 }
 

@@ -84,77 +84,100 @@ func launch(t *testing.T, l *Launcher) worker.Gem {
 	return g
 }
 
-func TestLaunchPreparesTheWorkerAndHandleRelaysItsBytes(t *testing.T) {
+func TestLaunchPreparesTheWorker(t *testing.T) {
 	g := launch(t, NewLauncher(standinLibrary(t), Options{}))
-	p := g.Prepared()
-	if p.GemSession <= 0 || p.WorkerClass != "McpServer" || p.Tools == 0 {
+	if p := g.Prepared(); p.GemSession <= 0 || p.WorkerClass != "McpServer" || p.Tools == 0 {
 		t.Fatalf("Prepared() = %+v", p)
-	}
-	reply, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var resp struct {
-		ID     int `json:"id"`
-		Result struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(reply, &resp); err != nil || resp.ID != 7 || resp.Result.ProtocolVersion != "2025-03-26" {
-		t.Fatalf("initialize answered %s (%v)", reply, err)
-	}
-	none, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	if err != nil || none != nil {
-		t.Fatalf("a notification answered %q, %v; want nil, nil", none, err)
-	}
-	bad, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":8,"method":"no/such"}`))
-	if err != nil || !json.Valid(bad) {
-		t.Fatalf("an unknown method answered %q, %v", bad, err)
 	}
 }
 
-func TestViewStatusAndRefreshDecodeTheWorkerAnswers(t *testing.T) {
+func TestHandleRelaysTheWorkersBytes(t *testing.T) {
+	g := launch(t, NewLauncher(standinLibrary(t), Options{}))
+	t.Run("a request's answer", func(t *testing.T) {
+		reply, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp struct {
+			ID     int `json:"id"`
+			Result struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(reply, &resp); err != nil || resp.ID != 7 || resp.Result.ProtocolVersion != "2025-03-26" {
+			t.Fatalf("initialize answered %s (%v)", reply, err)
+		}
+	})
+	t.Run("nothing for a notification", func(t *testing.T) {
+		none, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+		if err != nil || none != nil {
+			t.Fatalf("a notification answered %q, %v; want nil, nil", none, err)
+		}
+	})
+	t.Run("the worker's error for an unknown method", func(t *testing.T) {
+		bad, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":8,"method":"no/such"}`))
+		if err != nil || !json.Valid(bad) {
+			t.Fatalf("an unknown method answered %q, %v", bad, err)
+		}
+	})
+}
+
+// behindGem is a launched gem whose fixture worker says its view is 4 commits behind, holds
+// uncommitted work and can move.
+func behindGem(t *testing.T) worker.Gem {
+	t.Helper()
 	g := launch(t, NewLauncher(standinLibrary(t), Options{}))
 	if _, err := g.Handle(ctxFor(t), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_view_status","arguments":{"commitsBehind":4,"uncommitted":true,"movable":true}}}`)); err != nil {
 		t.Fatal(err)
 	}
-	v, err := g.ViewStatus(ctxFor(t))
+	return g
+}
+
+func TestViewStatusDecodesTheWorkersAnswer(t *testing.T) {
+	v, err := behindGem(t).ViewStatus(ctxFor(t))
 	if err != nil || v != (worker.ViewStatus{CommitsBehind: 4, Uncommitted: true, Movable: true}) {
 		t.Fatalf("ViewStatus = %+v, %v", v, err)
 	}
-	r, err := g.RefreshView(ctxFor(t))
+}
+
+func TestRefreshViewDecodesTheWorkersAnswer(t *testing.T) {
+	r, err := behindGem(t).RefreshView(ctxFor(t))
 	if err != nil || !r.Refreshed {
 		t.Fatalf("RefreshView = %+v, %v", r, err)
 	}
 }
 
-func TestPrepareRefusalIsAPrepareRefusedFailureAndTheGemIsLoggedOut(t *testing.T) {
+func TestAPrepareRefusal(t *testing.T) {
 	l := NewLauncher(standinLibrary(t), Options{})
 	before := liveGems(t)
 	cfg := prepareConfig()
 	cfg.Toolsets = []string{"AcmeToolset"}
 	g, err := l.Launch(ctxFor(t), loginSpec(), cfg)
-	if f := worker.FailureOf(err); f.Kind != worker.PrepareRefused || f.Refusal != errkind.ToolsetNotFound || !strings.Contains(f.Safe, "AcmeToolset") {
-		if g != nil {
-			g.Close(context.Background())
-		}
-		t.Fatalf("Launch with an unknown toolset = %v; want a refused prepare of kind toolsetNotFound", err)
-	}
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		var left []string
-		for name := range liveGems(t) {
-			if !before[name] {
-				left = append(left, name)
+	t.Run("is a prepareRefused failure naming what was refused", func(t *testing.T) {
+		if f := worker.FailureOf(err); f.Kind != worker.PrepareRefused || f.Refusal != errkind.ToolsetNotFound || !strings.Contains(f.Safe, "AcmeToolset") {
+			if g != nil {
+				g.Close(context.Background())
 			}
+			t.Fatalf("Launch with an unknown toolset = %v; want a refused prepare of kind toolsetNotFound", err)
 		}
-		if len(left) == 0 {
-			break
+	})
+	t.Run("logs the gem out", func(t *testing.T) {
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			var left []string
+			for name := range liveGems(t) {
+				if !before[name] {
+					left = append(left, name)
+				}
+			}
+			if len(left) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("stand-in sessions %v are still registered after the failed launch", left)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("stand-in sessions %v are still registered after the failed launch", left)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	})
 }
 
 // liveGems names the stand-in sessions registered in this run's session directory.

@@ -46,7 +46,7 @@ func newStandinControl(t *testing.T, lib *gemstone.Library) *Control {
 	return control
 }
 
-func TestAMintedOneTimePasswordLogsTheUserInOnceAndIsRefusedAfter(t *testing.T) {
+func TestAMintedOneTimePassword(t *testing.T) {
 	lib := standinLibrary(t)
 	control := newStandinControl(t, lib)
 	password, err := control.MintOneTimePassword(ctxFor(t), "McpReadOnly", time.Minute)
@@ -55,22 +55,28 @@ func TestAMintedOneTimePasswordLogsTheUserInOnceAndIsRefusedAfter(t *testing.T) 
 	}
 	spec := loginSpec()
 	spec.User, spec.Password, spec.PasswordKind = "McpReadOnly", password, worker.PasswordOneTime
-	user, flags, err := standinLoginInfo(t, lib, spec)
-	if err != nil {
-		t.Fatalf("first login with the minted password: %v", err)
-	}
-	if user != "McpReadOnly" || flags&0x400 == 0 || flags&0x10 == 0 {
-		t.Fatalf("the gem saw user %q flags %#x; want McpReadOnly with GCI_LOGIN_ONETIME_PASSWORD|GCI_LOGIN_QUIET", user, flags)
-	}
-	_, _, err = standinLoginInfo(t, lib, spec)
-	var ge *gemstone.Error
-	if !errors.As(err, &ge) || ge.Number != 4051 {
-		t.Fatalf("second login with the same password = %v, want 4051", err)
-	}
-	again, err := control.MintOneTimePassword(ctxFor(t), "McpReadOnly", time.Minute)
-	if err != nil || again == password {
-		t.Fatalf("a second mint = %v (same as the first: %v); every mint must be fresh", err, again == password)
-	}
+	t.Run("logs its user in", func(t *testing.T) {
+		user, flags, err := standinLoginInfo(t, lib, spec)
+		if err != nil {
+			t.Fatalf("first login with the minted password: %v", err)
+		}
+		if user != "McpReadOnly" || flags&0x400 == 0 || flags&0x10 == 0 {
+			t.Fatalf("the gem saw user %q flags %#x; want McpReadOnly with GCI_LOGIN_ONETIME_PASSWORD|GCI_LOGIN_QUIET", user, flags)
+		}
+	})
+	t.Run("is refused a second time", func(t *testing.T) {
+		_, _, err := standinLoginInfo(t, lib, spec)
+		var ge *gemstone.Error
+		if !errors.As(err, &ge) || ge.Number != 4051 {
+			t.Fatalf("second login with the same password = %v, want 4051", err)
+		}
+	})
+	t.Run("is fresh at every mint", func(t *testing.T) {
+		again, err := control.MintOneTimePassword(ctxFor(t), "McpReadOnly", time.Minute)
+		if err != nil || again == password {
+			t.Fatalf("a second mint = %v (same as the first: %v); every mint must be fresh", err, again == password)
+		}
+	})
 }
 
 func TestABadUserIDIsRefusedBeforeAnySourceIsBuilt(t *testing.T) {

@@ -50,32 +50,42 @@ func TestCancellationEscalatesToTheStepThatEndsTheCall(t *testing.T) {
 	}
 }
 
-func TestDieAndKillLeaveTheGemDead(t *testing.T) {
+// How a fake gem ends; each subtest is one step, in order, on the same launcher.
+func TestAFakeGemsEnd(t *testing.T) {
 	l := New()
 	g := launch(t, l)
-	_, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"die","arguments":{}}}`))
-	if f := worker.FailureOf(err); !f.Fatal || f.Kind != worker.GemGone || f.Ending != worker.NotEnded {
-		t.Fatalf("die: %v", err)
-	}
-	if _, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); !worker.FailureOf(err).Fatal {
-		t.Fatalf("a call on a dead gem: %v", err)
-	}
 	g2 := launch(t, l)
-	done := make(chan error, 1)
-	go func() { _, err := g2.Handle(context.Background(), sleepCall("sleep_immune")); done <- err }()
-	time.Sleep(20 * time.Millisecond)
-	l.Kill(g2.Prepared().GemSession)
-	if err := <-done; !worker.FailureOf(err).Fatal {
-		t.Fatalf("killed mid-call: %v", err)
-	}
-	_ = g.Close(context.Background())
-	if _, err := g.ViewStatus(context.Background()); worker.FailureOf(err).Kind != worker.GemGone {
-		t.Fatalf("a call after Close: %v", err)
-	}
-	_ = g2.Close(context.Background())
-	if l.Live() != 0 {
-		t.Fatalf("%d live after Close", l.Live())
-	}
+	t.Run("die leaves it dead", func(t *testing.T) {
+		_, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"die","arguments":{}}}`))
+		if f := worker.FailureOf(err); !f.Fatal || f.Kind != worker.GemGone || f.Ending != worker.NotEnded {
+			t.Fatalf("die: %v", err)
+		}
+		if _, err := g.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)); !worker.FailureOf(err).Fatal {
+			t.Fatalf("a call on a dead gem: %v", err)
+		}
+	})
+	t.Run("kill mid-call leaves it dead", func(t *testing.T) {
+		done := make(chan error, 1)
+		go func() { _, err := g2.Handle(context.Background(), sleepCall("sleep_immune")); done <- err }()
+		time.Sleep(20 * time.Millisecond)
+		l.Kill(g2.Prepared().GemSession)
+		if err := <-done; !worker.FailureOf(err).Fatal {
+			t.Fatalf("killed mid-call: %v", err)
+		}
+	})
+	t.Run("a call after Close finds it gone", func(t *testing.T) {
+		_ = g.Close(context.Background())
+		if _, err := g.ViewStatus(context.Background()); worker.FailureOf(err).Kind != worker.GemGone {
+			t.Fatalf("a call after Close: %v", err)
+		}
+	})
+	t.Run("Close leaves none live", func(t *testing.T) {
+		_ = g.Close(context.Background())
+		_ = g2.Close(context.Background())
+		if l.Live() != 0 {
+			t.Fatalf("%d live after Close", l.Live())
+		}
+	})
 }
 
 func TestARefusedPrepareIsAPrepareRefusedFailure(t *testing.T) {

@@ -24,27 +24,41 @@ func TestCapabilitiesDeclareEveryMethodFamilyTheWorkerAnswers(t *testing.T) {
 	}
 }
 
-func TestResourcesReadServesTextBlobAndTemplateAndRefusesTheUnknown(t *testing.T) {
+func TestResourcesRead(t *testing.T) {
 	w := newWorker(t, testConfig)
-	read := func(uri string) reply {
-		return handle(t, w, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"`+uri+`"}}`)
+	read := func(t *testing.T, uri string) (reply, map[string]string) {
+		r := handle(t, w, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"`+uri+`"}}`)
+		var res struct {
+			Contents []map[string]string `json:"contents"`
+		}
+		_ = json.Unmarshal(r.Result, &res)
+		if r.Error == nil && len(res.Contents) != 1 {
+			t.Fatalf("%s: %d contents, want 1: %s", uri, len(res.Contents), r.Result)
+		}
+		if len(res.Contents) == 0 {
+			return r, nil
+		}
+		return r, res.Contents[0]
 	}
-	var res struct {
-		Contents []map[string]string `json:"contents"`
-	}
-	_ = json.Unmarshal(read("test://static-text").Result, &res)
-	if len(res.Contents) != 1 || res.Contents[0]["text"] == "" || res.Contents[0]["mimeType"] != "text/plain" {
-		t.Errorf("static-text: %+v", res)
-	}
-	_ = json.Unmarshal(read("test://static-binary").Result, &res)
-	if res.Contents[0]["blob"] == "" || res.Contents[0]["mimeType"] != "image/png" {
-		t.Errorf("static-binary: %+v", res)
-	}
-	_ = json.Unmarshal(read("test://template/123/data").Result, &res)
-	if !strings.Contains(res.Contents[0]["text"], "123") || res.Contents[0]["uri"] != "test://template/123/data" {
-		t.Errorf("template: %+v", res)
-	}
-	wantCode(t, read("test://nope"), -32002)
+	t.Run("serves a text", func(t *testing.T) {
+		if _, c := read(t, "test://static-text"); c["text"] == "" || c["mimeType"] != "text/plain" {
+			t.Errorf("static-text: %+v", c)
+		}
+	})
+	t.Run("serves a blob", func(t *testing.T) {
+		if _, c := read(t, "test://static-binary"); c["blob"] == "" || c["mimeType"] != "image/png" {
+			t.Errorf("static-binary: %+v", c)
+		}
+	})
+	t.Run("serves a template's instance", func(t *testing.T) {
+		if _, c := read(t, "test://template/123/data"); !strings.Contains(c["text"], "123") || c["uri"] != "test://template/123/data" {
+			t.Errorf("template: %+v", c)
+		}
+	})
+	t.Run("refuses an unknown URI", func(t *testing.T) {
+		r, _ := read(t, "test://nope")
+		wantCode(t, r, -32002)
+	})
 }
 
 func TestPromptsGetCarriesTheArgumentsGiven(t *testing.T) {

@@ -97,7 +97,8 @@ func TestPrepareRefusesWhatTheContractSaysItMust(t *testing.T) {
 	}
 }
 
-func TestPrepareAnswerCarriesSessionClassAndToolCount(t *testing.T) {
+// The prepare answer names the gem's session, the worker class, the server and the tool count.
+func TestThePrepareAnswer(t *testing.T) {
 	w := newWorker(t, testConfig)
 	var a map[string]any
 	if err := json.Unmarshal(w.PrepareAnswer(12), &a); err != nil {
@@ -130,22 +131,26 @@ func TestInitializeEchoesAListedVersionElseOffersTheFirst(t *testing.T) {
 	wantCode(t, handle(t, w, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`), CodeInvalidParams)
 }
 
-func TestConfigOverridesIdentityAndEmptyInstructionsMeanNone(t *testing.T) {
+func TestTheConfigsServerIdentity(t *testing.T) {
 	cfg := strings.Replace(testConfig, `"resultCap":0`, `"resultCap":0,"serverName":"n","serverTitle":"T","serverVersion":"9","instructions":""`, 1)
 	w := newWorker(t, cfg)
 	r := handle(t, w, `{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-03-26"}}`)
-	var res map[string]any
-	_ = json.Unmarshal(r.Result, &res)
-	info := res["serverInfo"].(map[string]any)
-	if info["name"] != "n" || info["title"] != "T" || info["version"] != "9" {
-		t.Fatalf("serverInfo %v", info)
-	}
-	if _, has := res["instructions"]; has {
-		t.Fatalf("instructions \"\" must mean none: %v", res)
-	}
 	if string(r.ID) != `"a"` {
 		t.Fatalf("id %s", r.ID)
 	}
+	var res map[string]any
+	_ = json.Unmarshal(r.Result, &res)
+	t.Run("overrides serverInfo", func(t *testing.T) {
+		info, _ := res["serverInfo"].(map[string]any)
+		if info["name"] != "n" || info["title"] != "T" || info["version"] != "9" {
+			t.Fatalf("serverInfo %v", info)
+		}
+	})
+	t.Run("with empty instructions means none", func(t *testing.T) {
+		if _, has := res["instructions"]; has {
+			t.Fatalf("instructions \"\" must mean none: %v", res)
+		}
+	})
 }
 
 func TestProtocolErrorsCarryTheirJSONRPCCodes(t *testing.T) {
@@ -176,17 +181,19 @@ func TestInvalidUTF8IsAParseErrorNamingTheOffset(t *testing.T) {
 	}
 }
 
-func TestNotificationsAndResponsesGetNoReply(t *testing.T) {
+func TestAMessageWithoutAnIDGetsNoReply(t *testing.T) {
 	w := newWorker(t, testConfig)
-	for _, msg := range []string{
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","method":"no/such/method"}`,
-		`{"jsonrpc":"2.0","id":5,"result":{}}`,
+	for name, msg := range map[string]string{
+		"a notification":          `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		"an unknown notification": `{"jsonrpc":"2.0","method":"no/such/method"}`,
+		"a response":              `{"jsonrpc":"2.0","id":5,"result":{}}`,
 	} {
-		out, err := w.Handle(context.Background(), []byte(msg))
-		if err != nil || out != nil {
-			t.Fatalf("%s: want no reply, got %q %v", msg, out, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			out, err := w.Handle(context.Background(), []byte(msg))
+			if err != nil || out != nil {
+				t.Fatalf("%s: want no reply, got %q %v", msg, out, err)
+			}
+		})
 	}
 }
 
@@ -232,22 +239,30 @@ func TestBadArgumentsAreAnInvalidParamsToolError(t *testing.T) {
 	}
 }
 
-func TestEchoFailBigAndUnicodeAnswerTheirFixtures(t *testing.T) {
+func TestEachFixtureToolAnswersItsFixture(t *testing.T) {
 	w := newWorker(t, testConfig)
-	if tr := callTool(t, w, "echo", `{"text":"h\u00e9llo <&>"}`); tr.IsError || tr.Content[0].Text != "héllo <&>" {
-		t.Errorf("echo: %+v", tr)
-	}
-	if tr := callTool(t, w, "fail", `{"kind":"notFound"}`); !tr.IsError || tr.Kind() != "notFound" {
-		t.Errorf("fail: %+v", tr)
-	}
 	n := 10<<20 + 3
-	tr := callTool(t, w, "big", `{"n":`+itoa(n)+`}`)
-	if len(tr.Content[0].Text) != n || !strings.HasPrefix(tr.Content[0].Text, "abc") {
-		t.Errorf("big: %d bytes", len(tr.Content[0].Text))
-	}
-	tr = callTool(t, w, "unicode", `{"text":"\ud83d\ude00 x"}`)
-	if len(tr.Content) != 2 || tr.Content[0].Text != "\U0001F600 x" || tr.Content[1].Text != AstralText {
-		t.Errorf("unicode: %+v", tr)
+	for _, c := range []struct {
+		tool, args string
+		ok         func(toolResult) bool
+	}{
+		{"echo", `{"text":"h\u00e9llo <&>"}`, func(tr toolResult) bool { return !tr.IsError && tr.Content[0].Text == "héllo <&>" }},
+		{"fail", `{"kind":"notFound"}`, func(tr toolResult) bool { return tr.IsError && tr.Kind() == "notFound" }},
+		{"big", `{"n":` + itoa(n) + `}`, func(tr toolResult) bool {
+			return len(tr.Content[0].Text) == n && strings.HasPrefix(tr.Content[0].Text, "abc")
+		}},
+		{"unicode", `{"text":"\ud83d\ude00 x"}`, func(tr toolResult) bool {
+			return len(tr.Content) == 2 && tr.Content[0].Text == "\U0001F600 x" && tr.Content[1].Text == AstralText
+		}},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			if tr := callTool(t, w, c.tool, c.args); !c.ok(tr) {
+				if len(tr.Content) > 0 && len(tr.Content[0].Text) > 200 {
+					tr.Content[0].Text = tr.Content[0].Text[:200] + "..."
+				}
+				t.Errorf("%s: %+v", c.tool, tr)
+			}
+		})
 	}
 }
 
@@ -341,27 +356,37 @@ func TestASecondConcurrentCallIsRefused(t *testing.T) {
 	breaks <- SoftBreak
 }
 
-func TestViewStatusKnobsAndRefresh(t *testing.T) {
+// The view status the fixture reports and what a refresh does to it; each subtest is one step
+// on the same worker, in order.
+func TestTheFixturesView(t *testing.T) {
 	w := newWorker(t, strings.Replace(testConfig, `"resultCap":0`, `"resultCap":0,"toolsetOptions":{"McpFixtureToolset":{"commitsBehind":4}}`, 1))
-	if s := string(w.ViewStatus()); s != `{"commitsBehind":4,"uncommitted":false,"movable":true}` {
-		t.Fatalf("initial status %s", s)
-	}
-	callTool(t, w, "set_view_status", `{"commitsBehind":9,"uncommitted":true}`)
-	if s := string(w.ViewStatus()); s != `{"commitsBehind":9,"uncommitted":true,"movable":true}` {
-		t.Fatalf("after knob %s", s)
-	}
-	if s := string(w.RefreshView()); s != `{"refreshed":true,"conflicts":false}` {
-		t.Fatalf("refresh %s", s)
-	}
-	if s := string(w.ViewStatus()); s != `{"commitsBehind":0,"uncommitted":true,"movable":true}` {
-		t.Fatalf("after refresh %s", s)
-	}
-	callTool(t, w, "set_view_status", `{"movable":false}`)
-	var r map[string]any
-	_ = json.Unmarshal(w.RefreshView(), &r)
-	if r["refreshed"] != false || r["reason"] == "" {
-		t.Fatalf("unmovable refresh %v", r)
-	}
+	t.Run("starts as configured", func(t *testing.T) {
+		if s := string(w.ViewStatus()); s != `{"commitsBehind":4,"uncommitted":false,"movable":true}` {
+			t.Fatalf("initial status %s", s)
+		}
+	})
+	t.Run("follows set_view_status", func(t *testing.T) {
+		callTool(t, w, "set_view_status", `{"commitsBehind":9,"uncommitted":true}`)
+		if s := string(w.ViewStatus()); s != `{"commitsBehind":9,"uncommitted":true,"movable":true}` {
+			t.Fatalf("after knob %s", s)
+		}
+	})
+	t.Run("is current after a refresh", func(t *testing.T) {
+		if s := string(w.RefreshView()); s != `{"refreshed":true,"conflicts":false}` {
+			t.Fatalf("refresh %s", s)
+		}
+		if s := string(w.ViewStatus()); s != `{"commitsBehind":0,"uncommitted":true,"movable":true}` {
+			t.Fatalf("after refresh %s", s)
+		}
+	})
+	t.Run("refuses a refresh when unmovable, saying why", func(t *testing.T) {
+		callTool(t, w, "set_view_status", `{"movable":false}`)
+		var r map[string]any
+		_ = json.Unmarshal(w.RefreshView(), &r)
+		if r["refreshed"] != false || r["reason"] == "" {
+			t.Fatalf("unmovable refresh %v", r)
+		}
+	})
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
