@@ -52,10 +52,10 @@ type callRoute struct {
 // routeOf reads a tools/call's params, taken apart from a message Parse accepted: the tool's
 // name and its session argument, exactly (a member read case-sensitively, after its escapes are
 // decoded, as the worker reads it).
-func routeOf(params map[string]json.RawMessage) callRoute {
+func routeOf(params jsonrpc.Object) callRoute {
 	var rt callRoute
-	rt.tool, _ = jsonrpc.StringOf(params["name"])
-	raw := params["arguments"]
+	rt.tool, _ = jsonrpc.StringOf(params.Get("name"))
+	raw := params.Get("arguments")
 	if len(raw) == 0 || raw[0] != '{' {
 		return rt
 	}
@@ -82,7 +82,7 @@ func routeOfMessage(m jsonrpc.Message) callRoute {
 	if m.Kind != jsonrpc.Request || m.Method != "tools/call" {
 		return callRoute{}
 	}
-	p, err := jsonrpc.MembersOfValid(m.Params)
+	p, err := jsonrpc.ObjectOfValid(m.Params)
 	if err != nil {
 		return callRoute{}
 	}

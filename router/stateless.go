@@ -3,7 +3,6 @@ package router
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -79,7 +78,7 @@ func newStatelessServer(s *Server, pool int) *statelessServer {
 	st := &statelessServer{
 		Server:    s,
 		flights:   map[string]*flight{},
-		runners:   callRunners{work: make(chan func()), done: s.base.Done()},
+		runners:   callRunners{work: make(chan *flight), done: s.base.Done()},
 		listeners: listenerSet{set: map[*listener]struct{}{}},
 		tasks:     taskTable{tasks: map[string]*task{}},
 	}
@@ -114,8 +113,8 @@ func (s *statelessServer) hiddenSession(id string) bool { return s.hidden.has(id
 // statelessRequest is one parsed 2026-07-28 request.
 type statelessRequest struct {
 	m        jsonrpc.Message
-	params   map[string]json.RawMessage
-	meta     map[string]json.RawMessage
+	params   jsonrpc.Object
+	meta     jsonrpc.Object
 	name     string // the params member Mcp-Name carries (namedBy)
 	named    bool   // that member is a string
 	tasks    bool   // the client declared the tasks extension for this request
@@ -193,14 +192,14 @@ func (s *statelessServer) postStateless(w http.ResponseWriter, r *http.Request) 
 func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (statelessRequest, int, []byte) {
 	req := statelessRequest{m: m}
 	if len(m.Params) > 0 && string(m.Params) != "null" {
-		p, err := jsonrpc.MembersOfValid(m.Params)
+		p, err := jsonrpc.ObjectOfValid(m.Params)
 		if err != nil {
 			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params must be an object", errkind.InvalidParams)
 		}
 		req.params = p
 	}
-	if raw := req.params["_meta"]; len(raw) > 0 {
-		meta, err := jsonrpc.MembersOfValid(raw)
+	if raw := req.params.Get("_meta"); len(raw) > 0 {
+		meta, err := jsonrpc.ObjectOfValid(raw)
 		if err != nil {
 			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params._meta must be an object", errkind.InvalidMeta)
 		}
@@ -208,7 +207,7 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 	}
 	var missing []string
 	for _, k := range []string{metaProtocolVersion, metaClientCapabilities} {
-		if len(req.meta[k]) == 0 {
+		if len(req.meta.Get(k)) == 0 {
 			missing = append(missing, k)
 		}
 	}
@@ -218,8 +217,9 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 			missingData{Kind: errkind.InvalidMeta, Missing: missing})
 	}
 	// A null version reads as "" (as encoding/json reads it), which the header then refuses.
-	version, ok := jsonrpc.StringOf(req.meta[metaProtocolVersion])
-	if !ok && string(req.meta[metaProtocolVersion]) != "null" {
+	rawVersion := req.meta.Get(metaProtocolVersion)
+	version, ok := jsonrpc.StringOf(rawVersion)
+	if !ok && string(rawVersion) != "null" {
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: _meta."+metaProtocolVersion+" must be a string", errkind.InvalidMeta)
 	}
@@ -227,14 +227,15 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 		return req, http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
 			"Header mismatch: MCP-Protocol-Version "+quote(header)+" differs from _meta."+metaProtocolVersion+" "+quote(version), errkind.HeaderMismatch)
 	}
-	if caps := req.meta[metaClientCapabilities]; len(caps) == 0 || caps[0] != '{' {
+	caps := req.meta.Get(metaClientCapabilities)
+	if len(caps) == 0 || caps[0] != '{' {
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: _meta."+metaClientCapabilities+" must be an object", errkind.InvalidMeta)
 	}
-	req.tasks = declaresTasks(req.meta[metaClientCapabilities])
-	req.logLevel, _ = jsonrpc.StringOf(req.meta[metaLogLevel])
+	req.tasks = declaresTasks(caps)
+	req.logLevel, _ = jsonrpc.StringOf(req.meta.Get(metaLogLevel))
 	if key := namedBy[m.Method]; key != "" {
-		req.name, req.named = jsonrpc.StringOf(req.params[key])
+		req.name, req.named = jsonrpc.StringOf(req.params.Get(key))
 	}
 	return req, 0, nil
 }
@@ -323,7 +324,8 @@ func stampReply(method string, reply []byte) (stamped []byte, errCode int) {
 	if at < 0 {
 		return reply, code
 	}
-	var add []byte
+	var room [64]byte // what is added fits: the stamps cost no allocation of their own
+	add := room[:0]
 	if !hasMember(reply, at, "resultType") {
 		add = append(add, `"resultType":"complete",`...)
 	}

@@ -58,10 +58,20 @@ type flight struct {
 	owner  session.Owner // the principal whose request started it
 	name   string
 
-	mu       sync.Mutex
-	events   []flightEvent
-	bytes    int           // of the notifications in events
-	room     chan struct{} // closed when events are taken or the request detaches
+	// What the call runs with, for run: the starting request's message and context (its
+	// token chooses the call's grant), and what to do when the call ends.
+	msg     jsonrpc.Message
+	ctx     context.Context
+	release func()
+	unbind  func()
+
+	mu     sync.Mutex
+	events []flightEvent
+	bytes  int // of the notifications in events
+	// room is closed when events are taken or the request detaches, wake when anything a pass
+	// reads changes. Each is made by whoever first waits on it (nil: nobody waits), so a call
+	// that nobody has to wait for makes neither.
+	room     chan struct{}
 	wake     chan struct{}
 	callDone bool // the gem has answered: its session no longer runs this call
 	finished bool
@@ -87,13 +97,25 @@ var capabilityFor = map[string]string{
 }
 
 func (f *flight) signalLocked() {
-	close(f.wake)
-	f.wake = make(chan struct{})
+	if f.wake != nil {
+		close(f.wake)
+		f.wake = nil
+	}
 }
 
 func (f *flight) roomLocked() {
-	close(f.room)
-	f.room = make(chan struct{})
+	if f.room != nil {
+		close(f.room)
+		f.room = nil
+	}
+}
+
+// waitChannelLocked is ch, made first when nobody waits on it yet.
+func waitChannelLocked(ch *chan struct{}) chan struct{} {
+	if *ch == nil {
+		*ch = make(chan struct{})
+	}
+	return *ch
 }
 
 // takeEventsLocked hands over what the flight holds and makes room for more. With nothing
@@ -152,7 +174,7 @@ func (f *flight) Message(msg []byte) error {
 	if len(env.ID) == 0 {
 		// Backpressure: the worker's channel waits here while its client catches up.
 		for f.attached && f.bytes > 0 && (f.bytes+len(msg) > maxFlightBytes || len(f.events) >= maxFlightEvents) {
-			room := f.room
+			room := waitChannelLocked(&f.room)
 			f.mu.Unlock()
 			<-room
 			f.mu.Lock()
@@ -196,14 +218,14 @@ func (f *flight) CloseStream() error {
 // requestState resumes its parked call; anything else starts a call on a pool gem.
 func (s *statelessServer) runStateless(w http.ResponseWriter, r *http.Request, req statelessRequest) {
 	var responses map[string]json.RawMessage
-	if raw, ok := req.params["inputResponses"]; ok && mrtrMethods[req.m.Method] {
+	if raw, ok := req.params.Lookup("inputResponses"); ok && mrtrMethods[req.m.Method] {
 		var err error
 		if responses, err = inputResponses(raw); err != nil {
 			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams, "Invalid params: "+err.Error(), errkind.InvalidInputResponses))
 			return
 		}
 	}
-	if raw := req.params["requestState"]; len(raw) > 0 && mrtrMethods[req.m.Method] {
+	if raw := req.params.Get("requestState"); len(raw) > 0 && mrtrMethods[req.m.Method] {
 		f, err := s.resumeFlight(r, req, raw)
 		if err != nil {
 			writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
@@ -253,9 +275,10 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, error) {
 func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session, req statelessRequest, release func()) (*flight, error) {
 	// A flight's id is no secret (a requestState naming it is MACed, and a retry must also pass
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
-	f := &flight{s: s, id: "fl-" + strconv.FormatUint(s.flightSeq.Add(1), 10), sess: sess, method: req.m.Method, name: req.name,
-		wake: make(chan struct{}), room: make(chan struct{}), reqID: req.m.ID, attached: true,
-		caps: req.meta[metaClientCapabilities]}
+	var id [24]byte
+	f := &flight{s: s, id: string(strconv.AppendUint(append(id[:0], "fl-"...), s.flightSeq.Add(1), 10)), sess: sess,
+		method: req.m.Method, name: req.name, reqID: req.m.ID, attached: true, caps: req.meta.Get(metaClientCapabilities),
+		msg: req.m, ctx: ctx, release: release, unbind: func() {}}
 	owner, err := s.owner(ctx)
 	if err != nil {
 		return nil, err
@@ -268,31 +291,34 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 	}
 	s.flights[f.id] = f
 	s.flightsMu.Unlock()
-	unbind := func() {}
 	if sb, ok := s.o.Responses.(SinkBinder); ok {
-		unbind = sb.BindSink(sess, req.m.ID, f)
+		f.unbind = sb.BindSink(sess, req.m.ID, f)
 	}
-	s.runners.run(func() {
-		// The call outlives its request, but the request's token still chooses its grant.
-		status, reply := s.forward(withValuesOf(s.base, ctx), sess, req.m)
-		f.mu.Lock()
-		f.callDone = true
-		f.mu.Unlock()
-		status, header, reply := s.stepUp(ctx, req.m, status, reply)
-		unbind()
-		if len(reply) > 0 {
-			var code int
-			reply, code = stampReply(req.m.Method, statelessAdvice(reply))
-			if status == http.StatusOK {
-				status = statelessStatus(code)
-			}
-		}
-		// The gem goes back before the answer does: a client that sends its next request the
-		// moment it reads this one finds it idle instead of logging another gem in.
-		release()
-		f.finish(status, header, reply)
-	})
+	s.runners.run(f)
 	return f, nil
+}
+
+// run runs the flight's call on its gem, on a runner: the call outlives its request, but the
+// request's token still chooses its grant.
+func (f *flight) run() {
+	s := f.s
+	status, reply := s.forward(withValuesOf(s.base, f.ctx), f.sess, f.msg)
+	f.mu.Lock()
+	f.callDone = true
+	f.mu.Unlock()
+	status, header, reply := s.stepUp(f.ctx, f.msg, status, reply)
+	f.unbind()
+	if len(reply) > 0 {
+		var code int
+		reply, code = stampReply(f.msg.Method, statelessAdvice(reply))
+		if status == http.StatusOK {
+			status = statelessStatus(code)
+		}
+	}
+	// The gem goes back before the answer does: a client that sends its next request the
+	// moment it reads this one finds it idle instead of logging another gem in.
+	f.release()
+	f.finish(status, header, reply)
 }
 
 // callRunners run flights' calls on goroutines kept between calls. A call's stack goes deep
@@ -300,15 +326,15 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 // stack again on every call: runtime.copystack was about 6% of a call by handle's CPU in the
 // router's profile, 4% with runners (the collector still shrinks an idle runner's stack).
 type callRunners struct {
-	work chan func() // unbuffered: a send succeeds only when a runner is idle
+	work chan *flight // unbuffered: a send succeeds only when a runner is idle
 	done <-chan struct{}
 }
 
 // runnerIdle is how long a runner with nothing to run waits for more before it ends.
 const runnerIdle = 10 * time.Second
 
-// run runs f on an idle runner, or on a new one when none is idle.
-func (c *callRunners) run(f func()) {
+// run runs f's call on an idle runner, or on a new one when none is idle.
+func (c *callRunners) run(f *flight) {
 	select {
 	case c.work <- f:
 	default:
@@ -316,11 +342,11 @@ func (c *callRunners) run(f func()) {
 	}
 }
 
-func (c *callRunners) loop(f func()) {
+func (c *callRunners) loop(f *flight) {
 	idle := time.NewTimer(runnerIdle)
 	defer idle.Stop()
 	for {
-		f()
+		f.run()
 		idle.Reset(runnerIdle)
 		select {
 		case f = <-c.work:
@@ -506,7 +532,7 @@ func (f *flight) pass(claim func(*question) bool) flightPass {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	events := f.takeEventsLocked()
-	p := flightPass{took: len(events) > 0, wake: f.wake, wantsTask: f.wantsTask && !f.task,
+	p := flightPass{took: len(events) > 0, wantsTask: f.wantsTask && !f.task,
 		finished: f.finished, status: f.status, header: f.header, reply: f.reply}
 	for _, ev := range events {
 		if ev.q == nil || claim(ev.q) {
@@ -517,6 +543,9 @@ func (f *flight) pass(claim func(*question) bool) flightPass {
 		p.parkedNow = true
 	}
 	p.parked = len(f.parked)
+	if !p.took && !p.finished { // only such a pass can end in a wait
+		p.wake = waitChannelLocked(&f.wake)
+	}
 	return p
 }
 

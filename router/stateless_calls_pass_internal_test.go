@@ -7,7 +7,7 @@ import (
 
 // flightWith is a flight holding events, as a worker's channel would have left them.
 func flightWith(events ...flightEvent) *flight {
-	return &flight{events: events, wake: make(chan struct{}), room: make(chan struct{})}
+	return &flight{events: events}
 }
 
 func TestAPassParksOnlyTheQuestionsItsRequestDoesNotAnswer(t *testing.T) {
@@ -42,12 +42,29 @@ func TestAPassReadsTheFlightsStateInOneMoment(t *testing.T) {
 	if !p.finished || p.status != http.StatusOK || string(p.reply) != `{}` || !p.wantsTask {
 		t.Errorf("pass %+v; want the finished call and the task request", p)
 	}
-	if p.wake != f.wake {
-		t.Error("the pass's wake channel is not the flight's current one: a later change could go unseen")
-	}
 	f.task = true
 	if f.pass(func(*question) bool { return false }).wantsTask {
 		t.Error("a flight that is already a task still reads as asking to become one")
+	}
+}
+
+func TestAPassThatCanEndInAWaitGetsTheChannelTheNextChangeCloses(t *testing.T) {
+	f := flightWith()
+	p := f.pass(func(*question) bool { return false })
+	if p.wake == nil || p.wake != f.wake {
+		t.Fatal("a pass that took nothing of an unfinished call has no wake channel, or not the flight's own")
+	}
+	f.mu.Lock()
+	f.finished = true
+	f.signalLocked()
+	f.mu.Unlock()
+	select {
+	case <-p.wake:
+	default:
+		t.Error("the call's end did not close the channel its pass waits on")
+	}
+	if f.pass(func(*question) bool { return false }).wake != nil {
+		t.Error("a pass of a finished call made a channel nobody will wait on")
 	}
 }
 

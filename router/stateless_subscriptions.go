@@ -106,13 +106,13 @@ func (l *listenerSet) offer(owner session.Owner, method string, msg []byte) bool
 // the notifications it will carry and then carries them, until the client leaves or the
 // server shuts down.
 func (s *statelessServer) listen(w http.ResponseWriter, r *http.Request, req statelessRequest) {
-	filter, ok := readFilter(req.params["notifications"])
+	filter, ok := readFilter(req.params.Get("notifications"))
 	if !ok {
 		writeJSON(w, http.StatusBadRequest, errorBody(req.m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: subscriptions/listen needs params.notifications, a subscription filter object", errkind.InvalidParams))
 		return
 	}
-	if len(req.params["notifications"]) > maxFilterBytes || len(filter.ResourceSubscriptions) > maxSubscriptionURIs {
+	if len(req.params.Get("notifications")) > maxFilterBytes || len(filter.ResourceSubscriptions) > maxSubscriptionURIs {
 		writeJSON(w, http.StatusBadRequest, errorBodyWith(req.m.ID, jsonrpc.CodeInvalidParams,
 			fmt.Sprintf("Invalid params: a subscription filter takes at most %d resource URIs and %d bytes", maxSubscriptionURIs, maxFilterBytes),
 			limitsData{Kind: errkind.SubscriptionTooLarge, Limit: maxSubscriptionURIs, LimitBytes: maxFilterBytes}))

@@ -251,7 +251,7 @@ func (s *statelessServer) serveTask(w http.ResponseWriter, r *http.Request, req 
 	}
 	var responses map[string]json.RawMessage
 	if m.Method == "tasks/update" {
-		raw, ok := req.params["inputResponses"]
+		raw, ok := req.params.Lookup("inputResponses")
 		var err error
 		if responses, err = inputResponses(raw); !ok || err != nil {
 			why := "tasks/update needs params.inputResponses"
