@@ -72,36 +72,42 @@ func (s *Server) readTimeout(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		var finished atomic.Bool
-		rc := http.NewResponseController(w)
-		timer := time.AfterFunc(s.o.ReadTimeout, func() {
-			if !finished.Load() {
-				_ = rc.SetReadDeadline(time.Now())
-			}
-		})
-		stop := func() {
-			if finished.CompareAndSwap(false, true) {
-				timer.Stop()
-			}
-		}
-		defer stop()
-		r.Body = &watchedBody{ReadCloser: r.Body, done: stop}
+		b := &watchedBody{ReadCloser: r.Body, w: w}
+		b.timer = time.AfterFunc(s.o.ReadTimeout, b.cut)
+		defer b.stop()
+		r.Body = b
 		next.ServeHTTP(w, r)
 	})
 }
 
-// watchedBody reports the end of the body (or its failure) as soon as it is seen.
+// watchedBody is a request's body under readTimeout's timer: the end of the body (or its
+// failure) stops the timer as soon as it is seen, and a timer that fires first cuts the
+// connection's read side. Every POST makes one, so its state is one value beside the timer.
 type watchedBody struct {
 	io.ReadCloser
-	done func()
+	w        http.ResponseWriter
+	timer    *time.Timer
+	finished atomic.Bool
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil {
-		b.done()
+		b.stop()
 	}
 	return n, err
+}
+
+func (b *watchedBody) stop() {
+	if b.finished.CompareAndSwap(false, true) {
+		b.timer.Stop()
+	}
+}
+
+func (b *watchedBody) cut() {
+	if !b.finished.Load() {
+		_ = http.NewResponseController(b.w).SetReadDeadline(time.Now())
+	}
 }
 
 // hostGate refuses a Host header that is not loopback or allowed (DNS rebinding: a page on

@@ -3,8 +3,10 @@ package channel
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
 	"net"
 	"strconv"
 	"sync"
@@ -55,6 +57,22 @@ type Endpoint struct {
 type boundCall struct {
 	stream CallStream
 	done   chan struct{}
+
+	ep   *Endpoint
+	key  string
+	once sync.Once
+}
+
+// unbind ends the binding (Bind's answer): once, however often it is called.
+func (b *boundCall) unbind() {
+	b.once.Do(func() {
+		b.ep.mu.Lock()
+		if b.ep.calls[b.key] == b {
+			delete(b.ep.calls, b.key)
+		}
+		b.ep.mu.Unlock()
+		close(b.done)
+	})
 }
 
 func newEndpoint(h *Hub, sessionID, secret string) *Endpoint {
@@ -82,22 +100,11 @@ func (e *Endpoint) attach(r Relay) {
 // the call has ended). Messages for a call that is not bound are dropped, and questions
 // for it are answered callEnded.
 func (e *Endpoint) Bind(id json.RawMessage, s CallStream) (unbind func()) {
-	key := callKey(id)
-	b := &boundCall{stream: s, done: make(chan struct{})}
+	b := &boundCall{stream: s, done: make(chan struct{}), ep: e, key: callKey(id)}
 	e.mu.Lock()
-	e.calls[key] = b
+	e.calls[b.key] = b
 	e.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			e.mu.Lock()
-			if e.calls[key] == b {
-				delete(e.calls, key)
-			}
-			e.mu.Unlock()
-			close(b.done)
-		})
-	}
+	return b.unbind
 }
 
 func (e *Endpoint) call(id json.RawMessage) *boundCall {
@@ -125,10 +132,46 @@ func callKey(id json.RawMessage) string {
 		}
 		return "s:" + s
 	}
+	if f, ok := plainInteger(id); ok {
+		return numberKey(f)
+	}
 	if f, err := strconv.ParseFloat(string(id), 64); err == nil {
-		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
+		return numberKey(f)
 	}
 	return "t:" + string(id)
+}
+
+// numberKey is a number's key: its float64's bits, so that every spelling of one value
+// (7, 7.0, 7e0) has the same key.
+func numberKey(f float64) string {
+	var k [10]byte
+	k[0], k[1] = 'n', ':'
+	binary.BigEndian.PutUint64(k[2:], math.Float64bits(f))
+	return string(k[:])
+}
+
+// plainInteger reads an id of up to 15 digits with an optional minus, the common spelling,
+// without a string conversion; its float64 is exact, as ParseFloat's would be.
+func plainInteger(id []byte) (float64, bool) {
+	digits := id
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	f := float64(n)
+	if len(digits) < len(id) {
+		f = -f
+	}
+	return f, true
 }
 
 // Close ends the endpoint with its session: the secret stops working, connections close,

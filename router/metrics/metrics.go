@@ -190,8 +190,24 @@ func Method(m string) string {
 	return "other"
 }
 
-// token is what a router-made label value looks like: a short identifier.
-var token = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,39}$`)
+// isToken says whether s looks like a router-made label value: a short identifier, a letter
+// then up to 39 letters, digits or underscores. It is read on every call (the outcome label),
+// so it is a loop rather than a regular expression.
+func isToken(s string) bool {
+	if len(s) == 0 || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '_'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Token is the label for a front-end identifier (a reason, a data.kind, a step): itself when it
 // looks like one, else "other". It keeps a mistaken caller from putting a session id, a path or
@@ -200,7 +216,7 @@ func Token(s string) string {
 	if s == "" {
 		return "none"
 	}
-	if token.MatchString(s) && !looksLikeID(s) {
+	if isToken(s) && !looksLikeID(s) {
 		return s
 	}
 	return "other"

@@ -111,6 +111,7 @@ func TestLabelHygiene(t *testing.T) {
 	for in, want := range map[string]string{
 		"sessionGone": "sessionGone", "": "none", "a b": "other", "deadbeefdeadbeef": "other",
 		"stoppedByEscalation": "stoppedByEscalation", strings.Repeat("a", 41): "other",
+		strings.Repeat("g", 40): strings.Repeat("g", 40), strings.Repeat("g", 41): "other", "a_9": "a_9", "9a": "other", "_a": "other", "café": "other",
 	} {
 		if got := metrics.Token(in); got != want {
 			t.Errorf("Token(%q) = %q, want %q", in, got, want)

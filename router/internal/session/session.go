@@ -487,6 +487,13 @@ func (s *Session) run(waitCtx context.Context, c *Call, t *turn) Outcome {
 	defer s.forget(c)
 	select {
 	case <-t.ready:
+		// The turn came at once (an idle session's usual case): nothing was waited on, so
+		// neither context's Done channel needs making.
+		return s.execute(c, t)
+	default:
+	}
+	select {
+	case <-t.ready:
 	case <-c.ctx.Done():
 		s.queue.leave(t)
 		return Outcome{Stopped: stopOf(c.ctx)}
