@@ -40,7 +40,7 @@ func TestDefaultsAreLoopbackPort8000ThreeSessionsNoDeadline(t *testing.T) {
 	}
 }
 
-func TestEnvironmentSetsAndFlagsOverride(t *testing.T) {
+func TestFlagsOverrideTheEnvironment(t *testing.T) {
 	c, err := Load([]string{"-port", "9001", "-max-sessions", "none"},
 		env("MCP_PORT", "7000", "MCP_MAX_SESSIONS", "5", "MCP_REQUEST_TIMEOUT", "90", "MCP_TRACE", "1",
 			"MCP_TRACE_LIMIT", "none", "MCP_TOOLSETS", "McpBrowsingToolset, McpSearchToolset", "MCP_ROUTER_ID", "a1",
@@ -59,7 +59,7 @@ func TestEnvironmentSetsAndFlagsOverride(t *testing.T) {
 	}
 }
 
-func TestEveryBadValueRefusesToStartNamingVariableAndFlag(t *testing.T) {
+func TestABadValueRefusesToStartNamingItsSetting(t *testing.T) {
 	_, err := Load(nil, env("MCP_PORT", "eighty", "MCP_MAX_SESSIONS", "0", "MCP_REQUEST_TIMEOUT", "soon",
 		"MCP_MAX_BODY", "lots", "MCP_GEM_CONFIG", "A=1; B=2", "MCP_ROUTER_ID", "has-dash", "MCP_TRACE", "maybe",
 		"MCP_TOOLSET_OPTIONS", "{", "MCP_WORKER_CLASS", "1Bad", "MCP_LOG_FORMAT", "xml"), io.Discard)
@@ -68,51 +68,66 @@ func TestEveryBadValueRefusesToStartNamingVariableAndFlag(t *testing.T) {
 	}
 	for _, want := range []string{"MCP_PORT (-port)", "MCP_MAX_SESSIONS (-max-sessions)", "MCP_REQUEST_TIMEOUT",
 		"MCP_MAX_BODY", "MCP_GEM_CONFIG", "MCP_ROUTER_ID", "MCP_TRACE (-trace)", "MCP_TOOLSET_OPTIONS", "MCP_WORKER_CLASS", "MCP_LOG_FORMAT"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("the refusal does not name %s:\n%v", want, err)
+		t.Run(want, func(t *testing.T) {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("the refusal does not name %s:\n%v", want, err)
+			}
+		})
+	}
+	t.Run("a bad flag is named as the flag", func(t *testing.T) {
+		_, err := Load([]string{"-request-timeout", "-5s"}, env(), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "from -request-timeout") {
+			t.Fatalf("a bad flag must be named as the flag: %v", err)
 		}
-	}
-	_, err = Load([]string{"-request-timeout", "-5s"}, env(), io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "from -request-timeout") {
-		t.Fatalf("a bad flag must be named as the flag: %v", err)
-	}
+	})
 }
 
-func TestPasswordComesFromTheFileAndNeverAppearsInAnError(t *testing.T) {
+func TestThePassword(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pw")
 	if err := os.WriteFile(file, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(nil, env("GS_PASS_FILE", file), io.Discard)
-	if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 0 {
-		t.Fatalf("password from file: %v %v", err, c.Warnings)
-	}
-	// Both given: the file wins, and the unused GS_PASS is said, not silently dropped.
-	c, err = Load(nil, env("GS_PASS_FILE", file, "GS_PASS", "other"), io.Discard)
-	if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "GS_PASS is set but not used") {
-		t.Fatalf("file and GS_PASS: %v %v", err, c.Warnings)
-	}
-	if c, err := Load(nil, env("GS_PASS", " other "), io.Discard); err != nil || c.Password != " other " {
-		t.Fatalf("GS_PASS alone, spaces kept: %q %v", c.Password, err)
-	}
-	_, err = Load(nil, env("GS_PASS", "s3cret-pw", "MCP_PORT", "x"), io.Discard)
-	if err == nil || strings.Contains(err.Error(), "s3cret-pw") {
-		t.Fatalf("error leaks or misses: %v", err)
-	}
-	_, err = Load([]string{"-password-file", filepath.Join(dir, "missing")}, env(), io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "GS_PASS_FILE (-password-file)") || !strings.Contains(err.Error(), "from -password-file") {
-		t.Fatalf("a missing password file must refuse to start: %v", err)
-	}
-	// The password is never a flag.
-	if _, err := Load([]string{"-gs-pass", "x"}, env(), io.Discard); err == nil {
-		t.Fatal("a password flag was accepted")
-	}
-	// A secret's value is not shown in a refusal.
-	line := envOnly("GS_PASS", "", nil).hidden().refusal("s3cret-pw", "GS_PASS", errors.New("bad"))
-	if strings.Contains(line, "s3cret-pw") || !strings.Contains(line, "GS_PASS = (not shown) from GS_PASS: bad") {
-		t.Fatalf("refusal %q", line)
-	}
+	t.Run("comes from the file", func(t *testing.T) {
+		c, err := Load(nil, env("GS_PASS_FILE", file), io.Discard)
+		if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 0 {
+			t.Fatalf("password from file: %v %v", err, c.Warnings)
+		}
+	})
+	t.Run("from the file wins over GS_PASS, which is said to be unused", func(t *testing.T) {
+		c, err := Load(nil, env("GS_PASS_FILE", file, "GS_PASS", "other"), io.Discard)
+		if err != nil || c.Password != "s3cret-pw" || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "GS_PASS is set but not used") {
+			t.Fatalf("file and GS_PASS: %v %v", err, c.Warnings)
+		}
+	})
+	t.Run("from GS_PASS keeps its spaces", func(t *testing.T) {
+		if c, err := Load(nil, env("GS_PASS", " other "), io.Discard); err != nil || c.Password != " other " {
+			t.Fatalf("GS_PASS alone, spaces kept: %q %v", c.Password, err)
+		}
+	})
+	t.Run("never appears in an error", func(t *testing.T) {
+		_, err := Load(nil, env("GS_PASS", "s3cret-pw", "MCP_PORT", "x"), io.Discard)
+		if err == nil || strings.Contains(err.Error(), "s3cret-pw") {
+			t.Fatalf("error leaks or misses: %v", err)
+		}
+	})
+	t.Run("file missing refuses to start", func(t *testing.T) {
+		_, err := Load([]string{"-password-file", filepath.Join(dir, "missing")}, env(), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "GS_PASS_FILE (-password-file)") || !strings.Contains(err.Error(), "from -password-file") {
+			t.Fatalf("a missing password file must refuse to start: %v", err)
+		}
+	})
+	t.Run("is never a flag", func(t *testing.T) {
+		if _, err := Load([]string{"-gs-pass", "x"}, env(), io.Discard); err == nil {
+			t.Fatal("a password flag was accepted")
+		}
+	})
+	t.Run("is not shown in a refusal", func(t *testing.T) {
+		line := envOnly("GS_PASS", "", nil).hidden().refusal("s3cret-pw", "GS_PASS", errors.New("bad"))
+		if strings.Contains(line, "s3cret-pw") || !strings.Contains(line, "GS_PASS = (not shown) from GS_PASS: bad") {
+			t.Fatalf("refusal %q", line)
+		}
+	})
 }
 
 func TestAVariableOfAnOldNameRefusesTheStartNamingItsReplacement(t *testing.T) {
@@ -139,21 +154,27 @@ func TestTheLibraryComesFromGEMSTONEOrGCI_LIBRARY(t *testing.T) {
 	}
 }
 
-func TestDurationsTakeSecondsOrGoDurationsAndNone(t *testing.T) {
+func TestParseDuration(t *testing.T) {
 	for in, want := range map[string]time.Duration{"30": 30 * time.Second, "1m30s": 90 * time.Second, "250ms": 250 * time.Millisecond, "none": 0} {
-		d, err := ParseDuration(in, true)
-		if err != nil || d != want {
-			t.Errorf("%q: %v %v, want %v", in, d, err, want)
-		}
+		t.Run("reads "+in, func(t *testing.T) {
+			d, err := ParseDuration(in, true)
+			if err != nil || d != want {
+				t.Errorf("%q: %v %v, want %v", in, d, err, want)
+			}
+		})
 	}
 	for _, bad := range []string{"0", "-1", "abc", ""} {
-		if _, err := ParseDuration(bad, true); err == nil {
-			t.Errorf("%q accepted", bad)
+		t.Run("refuses "+bad, func(t *testing.T) {
+			if _, err := ParseDuration(bad, true); err == nil {
+				t.Errorf("%q accepted", bad)
+			}
+		})
+	}
+	t.Run("refuses none where a limit is required", func(t *testing.T) {
+		if _, err := ParseDuration("none", false); err == nil {
+			t.Error("none accepted where a limit is required")
 		}
-	}
-	if _, err := ParseDuration("none", false); err == nil {
-		t.Error("none accepted where a limit is required")
-	}
+	})
 }
 
 func TestSizesTakeBytesOrSuffixes(t *testing.T) {
@@ -165,12 +186,13 @@ func TestSizesTakeBytesOrSuffixes(t *testing.T) {
 	}
 }
 
-func TestUnknownFlagAndStrayArgumentsAreRefused(t *testing.T) {
-	if _, err := Load([]string{"-nope"}, env(), io.Discard); err == nil {
-		t.Fatal("an unknown flag was accepted")
-	}
-	if _, err := Load([]string{"stray"}, env(), io.Discard); err == nil {
-		t.Fatal("a stray argument was accepted")
+func TestLoadRefusesWhatIsNotASetting(t *testing.T) {
+	for name, args := range map[string][]string{"an unknown flag": {"-nope"}, "a stray argument": {"stray"}} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Load(args, env(), io.Discard); err == nil {
+				t.Fatalf("%s was accepted", name)
+			}
+		})
 	}
 }
 
@@ -290,39 +312,49 @@ func TestLifetimeFlagOverridesItsVariable(t *testing.T) {
 	}
 }
 
-func TestBadLifetimeFlagRefusesToStartNamingTheFlagAndValue(t *testing.T) {
-	_, err := Load([]string{"-idle-timeout", "soonish"}, env("MCP_IDLE_TIMEOUT", "20m"), io.Discard)
-	if err == nil || !strings.Contains(err.Error(), `-idle-timeout="soonish"`) {
-		t.Fatalf("error %v, want it to name -idle-timeout and its value", err)
-	}
-	// An unworkable combination names the flag that made it.
-	_, err = Load([]string{"-probe-interval", "40m"}, env(), io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "-probe-interval=40m0s") || !strings.Contains(err.Error(), "MCP_IDLE_TIMEOUT=30m0s") {
-		t.Fatalf("error %v, want -probe-interval and MCP_IDLE_TIMEOUT named with their values", err)
-	}
-	// A bad variable is still named as the variable.
-	_, err = Load(nil, env("MCP_STUCK_VIEW_GRACE", "-4"), io.Discard)
-	if err == nil || !strings.Contains(err.Error(), `MCP_STUCK_VIEW_GRACE="-4"`) {
-		t.Fatalf("error %v", err)
-	}
+func TestABadLifetimeSettingRefusesToStartNamingIt(t *testing.T) {
+	t.Run("a flag with its value", func(t *testing.T) {
+		_, err := Load([]string{"-idle-timeout", "soonish"}, env("MCP_IDLE_TIMEOUT", "20m"), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), `-idle-timeout="soonish"`) {
+			t.Fatalf("error %v, want it to name -idle-timeout and its value", err)
+		}
+	})
+	t.Run("an unworkable combination by the flag that made it", func(t *testing.T) {
+		_, err := Load([]string{"-probe-interval", "40m"}, env(), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "-probe-interval=40m0s") || !strings.Contains(err.Error(), "MCP_IDLE_TIMEOUT=30m0s") {
+			t.Fatalf("error %v, want -probe-interval and MCP_IDLE_TIMEOUT named with their values", err)
+		}
+	})
+	t.Run("a variable as the variable", func(t *testing.T) {
+		_, err := Load(nil, env("MCP_STUCK_VIEW_GRACE", "-4"), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), `MCP_STUCK_VIEW_GRACE="-4"`) {
+			t.Fatalf("error %v", err)
+		}
+	})
 }
 
-func TestHelpAndTableListEveryLifetimeKnob(t *testing.T) {
+func TestEveryLifetimeKnobIsListed(t *testing.T) {
 	var usage strings.Builder
 	if _, err := Load([]string{"-h"}, env(), &usage); err == nil {
 		t.Fatal("-h gave no flag.ErrHelp")
 	}
 	for _, k := range lifetime.Knobs() {
-		if !strings.Contains(usage.String(), "-"+k.Flag) || !strings.Contains(usage.String(), k.Env) {
-			t.Errorf("-h lacks -%s / %s", k.Flag, k.Env)
-		}
-		if !strings.Contains(Table(), "| `"+k.Env+"` | `-"+k.Flag+"` |") {
-			t.Errorf("Table lacks %s", k.Env)
-		}
+		t.Run(k.Env+" in the help", func(t *testing.T) {
+			if !strings.Contains(usage.String(), "-"+k.Flag) || !strings.Contains(usage.String(), k.Env) {
+				t.Errorf("-h lacks -%s / %s", k.Flag, k.Env)
+			}
+		})
+		t.Run(k.Env+" in the table", func(t *testing.T) {
+			if !strings.Contains(Table(), "| `"+k.Env+"` | `-"+k.Flag+"` |") {
+				t.Errorf("Table lacks %s", k.Env)
+			}
+		})
 	}
 }
 
-func TestHelpAndTableShowEveryRowFlagsAndEnvironmentOnlyApart(t *testing.T) {
+// The help and the table show every setting, the flags apart from those set only in the
+// environment.
+func TestEverySettingIsListed(t *testing.T) {
 	var usage strings.Builder
 	if _, err := Load([]string{"-help"}, env(), &usage); err == nil {
 		t.Fatal("-help gave no flag.ErrHelp")
@@ -333,33 +365,40 @@ func TestHelpAndTableShowEveryRowFlagsAndEnvironmentOnlyApart(t *testing.T) {
 		t.Fatal("the help has no environment-only section")
 	}
 	for _, s := range settings() {
-		switch {
-		case s.flag != "":
-			if i := strings.Index(help, "-"+s.flag+"  ("+s.env+", default "); i < 0 || i > envOnlyAt {
-				t.Errorf("the help's settings lack -%s (%s)", s.flag, s.env)
-			}
-			if !strings.Contains(Table(), "| `"+s.env+"` | `-"+s.flag+"` |") {
-				t.Errorf("Table lacks %s", s.env)
-			}
-		default:
+		if s.flag != "" {
+			t.Run(s.env+" as a flag", func(t *testing.T) {
+				if i := strings.Index(help, "-"+s.flag+"  ("+s.env+", default "); i < 0 || i > envOnlyAt {
+					t.Errorf("the help's settings lack -%s (%s)", s.flag, s.env)
+				}
+				if !strings.Contains(Table(), "| `"+s.env+"` | `-"+s.flag+"` |") {
+					t.Errorf("Table lacks %s", s.env)
+				}
+			})
+			continue
+		}
+		t.Run(s.env+" as environment only", func(t *testing.T) {
 			if !strings.Contains(help[envOnlyAt:], "  "+s.env+"\n") {
 				t.Errorf("the help's environment-only section lacks %s", s.env)
 			}
 			if !strings.Contains(Table(), "| `"+s.env+"` | none |") {
 				t.Errorf("Table lacks %s as environment only", s.env)
 			}
-		}
+		})
 	}
-	for _, want := range []string{"-auth  (MCP_AUTH, default none)", `-tls-cert  (MCP_TLS_CERT, default "")`, "-stone  (GS_STONE, default gs64stone)",
-		"-control-user  (GS_USER, default MCP_WORKER_USER)", "-password-file  (GS_PASS_FILE, default none: GS_PASS)", "OTEL_EXPORTER_OTLP_ENDPOINT",
-		"configuration.md"} {
-		if !strings.Contains(help, want) {
-			t.Errorf("the help lacks %q", want)
+	t.Run("the help names each default as it reads", func(t *testing.T) {
+		for _, want := range []string{"-auth  (MCP_AUTH, default none)", `-tls-cert  (MCP_TLS_CERT, default "")`, "-stone  (GS_STONE, default gs64stone)",
+			"-control-user  (GS_USER, default MCP_WORKER_USER)", "-password-file  (GS_PASS_FILE, default none: GS_PASS)", "OTEL_EXPORTER_OTLP_ENDPOINT",
+			"configuration.md"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("the help lacks %q", want)
+			}
 		}
-	}
-	for _, r := range renamed {
-		if old := regexp.MustCompile(`\b` + r.old + `\b`); old.MatchString(help) || old.MatchString(Table()) {
-			t.Errorf("the help or the table still names %s", r.old)
+	})
+	t.Run("no old name is listed", func(t *testing.T) {
+		for _, r := range renamed {
+			if old := regexp.MustCompile(`\b` + r.old + `\b`); old.MatchString(help) || old.MatchString(Table()) {
+				t.Errorf("the help or the table still names %s", r.old)
+			}
 		}
-	}
+	})
 }

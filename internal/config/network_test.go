@@ -18,31 +18,37 @@ var oidcBase = []string{"MCP_AUTH", "oidc", "MCP_OIDC_ISSUER", "https://id.examp
 
 func oidcEnv(kv ...string) func(string) string { return env(append(slices.Clone(oidcBase), kv...)...) }
 
-func TestTheLocalhostModeHasNoAuthAndNoTLS(t *testing.T) {
+func TestTheLocalhostModeHasNeitherAuthNorTLS(t *testing.T) {
 	for _, mode := range []string{"", "none"} {
-		c, err := Load(nil, env("MCP_AUTH", mode, "MCP_WORKER_USER", "McpReadOnly"), io.Discard)
-		if err != nil || c.Auth != nil || c.TLS.Enabled() {
-			t.Fatalf("MCP_AUTH=%q: %+v %v", mode, c, err)
-		}
+		t.Run("MCP_AUTH="+mode, func(t *testing.T) {
+			c, err := Load(nil, env("MCP_AUTH", mode, "MCP_WORKER_USER", "McpReadOnly"), io.Discard)
+			if err != nil || c.Auth != nil || c.TLS.Enabled() {
+				t.Fatalf("MCP_AUTH=%q: %+v %v", mode, c, err)
+			}
+		})
 	}
 }
 
-func TestTheOIDCModeIsReadFromVariablesAndFlags(t *testing.T) {
-	c, err := Load([]string{"-userid-claim", "preferred_username", "-oidc-clock-skew", "30"},
-		oidcEnv("MCP_REQUIRED_SCOPES", "mcp:use, mcp:use", "MCP_EXTRA_SCOPES", "profile offline_access", "MCP_USERID_CLAIM", "sub"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := c.Auth
-	if a == nil || a.Issuer != "https://id.example/realms/gs" || a.Resource != "https://gs.example/mcp" || a.UserIDClaim != "preferred_username" ||
-		a.ClockSkew != 30*time.Second || !reflect.DeepEqual(a.RequiredScopes, []string{"mcp:use"}) ||
-		!reflect.DeepEqual(a.ExtraScopes, []string{"profile", "offline_access"}) || a.ScopeToolsets != nil {
-		t.Fatalf("%+v", a)
-	}
-	c, err = Load([]string{"-auth", "oidc", "-oidc-issuer", "http://127.0.0.1:8080/realms/gs", "-resource", "http://localhost:8000/mcp"}, env(), io.Discard)
-	if err != nil || c.Auth == nil || c.Auth.UserIDClaim != "sub" || c.Auth.ClockSkew != time.Minute {
-		t.Fatalf("flags alone, loopback http: %+v %v", c.Auth, err)
-	}
+func TestTheOIDCModesSettings(t *testing.T) {
+	t.Run("are read from variables, flags overriding", func(t *testing.T) {
+		c, err := Load([]string{"-userid-claim", "preferred_username", "-oidc-clock-skew", "30"},
+			oidcEnv("MCP_REQUIRED_SCOPES", "mcp:use, mcp:use", "MCP_EXTRA_SCOPES", "profile offline_access", "MCP_USERID_CLAIM", "sub"), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := c.Auth
+		if a == nil || a.Issuer != "https://id.example/realms/gs" || a.Resource != "https://gs.example/mcp" || a.UserIDClaim != "preferred_username" ||
+			a.ClockSkew != 30*time.Second || !reflect.DeepEqual(a.RequiredScopes, []string{"mcp:use"}) ||
+			!reflect.DeepEqual(a.ExtraScopes, []string{"profile", "offline_access"}) || a.ScopeToolsets != nil {
+			t.Fatalf("%+v", a)
+		}
+	})
+	t.Run("are read from flags alone, with the defaults", func(t *testing.T) {
+		c, err := Load([]string{"-auth", "oidc", "-oidc-issuer", "http://127.0.0.1:8080/realms/gs", "-resource", "http://localhost:8000/mcp"}, env(), io.Discard)
+		if err != nil || c.Auth == nil || c.Auth.UserIDClaim != "sub" || c.Auth.ClockSkew != time.Minute {
+			t.Fatalf("flags alone, loopback http: %+v %v", c.Auth, err)
+		}
+	})
 }
 
 func TestTheOIDCModeNamesEveryBadSetting(t *testing.T) {

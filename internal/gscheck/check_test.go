@@ -85,7 +85,7 @@ func TestBodyNeverClosedIsReported(t *testing.T) {
 		"testdata/broken/FxMissing.gs:26: `method: FxMissing` opens a body that no % line closes")
 }
 
-func TestUnknownTopazCommandAndStraySmalltalkAreReported(t *testing.T) {
+func TestLinesTopazWouldMisreadAreReported(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/FxTopaz.gs"})
 	assertFindings(t, res,
 		"testdata/broken/FxTopaz.gs:25: unknown topaz command `frobnicate now`",
@@ -93,7 +93,7 @@ func TestUnknownTopazCommandAndStraySmalltalkAreReported(t *testing.T) {
 		"testdata/broken/FxTopaz.gs:33: Smalltalk outside a body: `#( #a #b ) do: [:x | x]` is read by topaz as a # comment (a lost doit?)")
 }
 
-func TestUndefinedGlobalAndUndeclaredVariableAreReported(t *testing.T) {
+func TestUnresolvedNamesAreReported(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/FxGlobals.gs"})
 	assertFindings(t, res,
 		"testdata/broken/FxGlobals.gs:28: undefined global NoSuchClass in FxGlobals>>undefinedGlobal: not defined in the scanned tree nor in the kernel inventory",
@@ -112,7 +112,8 @@ func TestNonASCIISourceIsReportedWithItsColumn(t *testing.T) {
 		"testdata/broken/FxAscii.gs:28: non-ASCII byte 0xC3 at column 8 (sources must be ASCII)")
 }
 
-func TestToolDeclarationsAndHandlersMustAgreeBothWays(t *testing.T) {
+// Tool declarations and their handlers must agree both ways.
+func TestToolDeclarationsMustMatchTheirHandlers(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/toolnames"})
 	assertFindings(t, res,
 		"testdata/broken/toolnames/FxDeclaredToolset.gs:39: FxDeclaredToolset>>declareBetaOn: is in category 'declarations' (a tool declaration) but no registerOn: of FxDeclaredToolset sends it, so its tool is never registered",
@@ -175,7 +176,8 @@ func TestEveryBrokenFixtureFailsAlone(t *testing.T) {
 	}
 }
 
-func TestLayoutOneClassPerNamedFileAndLoaderCoversItsDirectory(t *testing.T) {
+// One class per file named after it, and a loader that inputs every file of its directory.
+func TestLayoutBreaksAreReported(t *testing.T) {
 	res := runCheck(t, []string{"testdata/broken/layout"})
 	assertFindings(t, res,
 		"testdata/broken/layout/FxWrongName.gs:2: the file defining class FxB must be named FxB.gs",
@@ -201,7 +203,8 @@ func severities(res *Result) map[string]Severity {
 	return out
 }
 
-func TestLayoutFindingsAreStyleAndCodeFindingsAreErrors(t *testing.T) {
+// A layout finding is style; a code finding is an error.
+func TestEachFindingHasItsRulesSeverity(t *testing.T) {
 	cases := []struct {
 		path string
 		want Severity
@@ -218,16 +221,18 @@ func TestLayoutFindingsAreStyleAndCodeFindingsAreErrors(t *testing.T) {
 		{"testdata/broken/FxSelectors.gs", Error},
 	}
 	for _, tc := range cases {
-		res := runCheck(t, []string{tc.path})
-		if len(res.Findings) == 0 {
-			t.Errorf("%s: no findings; the fixture must break a rule", tc.path)
-		}
-		for text, sev := range severities(res) {
-			// A loader naming a file that does not exist breaks the file-in wherever it is.
-			if sev != tc.want && !strings.Contains(text, "input names a file that does not exist") {
-				t.Errorf("%s: %q is %v, want %v", tc.path, text, sev, tc.want)
+		t.Run(tc.path, func(t *testing.T) {
+			res := runCheck(t, []string{tc.path})
+			if len(res.Findings) == 0 {
+				t.Errorf("%s: no findings; the fixture must break a rule", tc.path)
 			}
-		}
+			for text, sev := range severities(res) {
+				// A loader naming a file that does not exist breaks the file-in wherever it is.
+				if sev != tc.want && !strings.Contains(text, "input names a file that does not exist") {
+					t.Errorf("%s: %q is %v, want %v", tc.path, text, sev, tc.want)
+				}
+			}
+		})
 	}
 }
 

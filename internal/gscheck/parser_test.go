@@ -54,12 +54,14 @@ func TestParserRefusesUnattestedRadixSpellings(t *testing.T) {
 	}
 }
 
-func TestParserReadsCharactersIncludingQuoteAndSpace(t *testing.T) {
+func TestParserReadsCharacterLiterals(t *testing.T) {
 	for src, want := range map[string]string{"$a": "a", "$'": "'", "$ ": " ", `$"`: `"`, "$$": "$"} {
-		lit := literalOf(t, src)
-		if lit.Kind != LitChar || lit.Value != want {
-			t.Errorf("%q read as kind %d value %q, want char %q", src, lit.Kind, lit.Value, want)
-		}
+		t.Run(src, func(t *testing.T) {
+			lit := literalOf(t, src)
+			if lit.Kind != LitChar || lit.Value != want {
+				t.Errorf("%q read as kind %d value %q, want char %q", src, lit.Kind, lit.Value, want)
+			}
+		})
 	}
 }
 
@@ -81,7 +83,7 @@ func TestParserReadsANonASCIICharacterAsOneCharacter(t *testing.T) {
 	}
 }
 
-func TestParserReadsStringsAndSymbols(t *testing.T) {
+func TestParserReadsQuotedLiterals(t *testing.T) {
 	cases := []struct {
 		src  string
 		kind LiteralKind
@@ -99,10 +101,12 @@ func TestParserReadsStringsAndSymbols(t *testing.T) {
 		{"#==>", LitSymbol, "==>"},
 	}
 	for _, c := range cases {
-		lit := literalOf(t, c.src)
-		if lit.Kind != c.kind || lit.Value != c.want {
-			t.Errorf("%q read as kind %d value %q, want kind %d %q", c.src, lit.Kind, lit.Value, c.kind, c.want)
-		}
+		t.Run(c.src, func(t *testing.T) {
+			lit := literalOf(t, c.src)
+			if lit.Kind != c.kind || lit.Value != c.want {
+				t.Errorf("%q read as kind %d value %q, want kind %d %q", c.src, lit.Kind, lit.Value, c.kind, c.want)
+			}
+		})
 	}
 }
 
@@ -143,29 +147,35 @@ func TestParserReadsByteArrays(t *testing.T) {
 	}
 }
 
-func TestParserReadsBraceArraysCascadesAndBinarySelectors(t *testing.T) {
+// A doit with brace arrays, cascades and binary selectors is read whole.
+func TestParserReadsADoitsEverySend(t *testing.T) {
 	src := "| a b | a := {1. 2 + 3. b}. b := a -> 3. a ~= b. a ==> b. a , b. (a == b) | (a = b).\n" +
 		"Transcript show: 'x'; cr; show: 'y' , 'z'; yourself. ^a - -2"
 	seq, _, err := parseDoit(src)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	var sels []string
-	walkSequence(seq, func(e Expr) {
-		if s, ok := e.(*SendNode); ok {
-			sels = append(sels, s.Selector)
+	t.Run("sends in order", func(t *testing.T) {
+		var sels []string
+		walkSequence(seq, func(e Expr) {
+			if s, ok := e.(*SendNode); ok {
+				sels = append(sels, s.Selector)
+			}
+		})
+		want := "+ -> ~= ==> , | == = show: cr show: , yourself -"
+		if strings.Join(sels, " ") != want {
+			t.Errorf("selectors %q, want %q", strings.Join(sels, " "), want)
 		}
 	})
-	want := "+ -> ~= ==> , | == = show: cr show: , yourself -"
-	if strings.Join(sels, " ") != want {
-		t.Errorf("selectors %q, want %q", strings.Join(sels, " "), want)
-	}
-	if len(seq.Temps) != 2 {
-		t.Errorf("temps %v, want a and b", seq.Temps)
-	}
+	t.Run("temps", func(t *testing.T) {
+		if len(seq.Temps) != 2 {
+			t.Errorf("temps %v, want a and b", seq.Temps)
+		}
+	})
 }
 
-func TestParserReadsMethodPatternsPragmasAndBlocks(t *testing.T) {
+// Method patterns of every form, with pragmas and blocks in their bodies.
+func TestParserReadsEachMethodsSelector(t *testing.T) {
 	cases := map[string]string{
 		"size\n  <primitive: 62>\n  ^self _primitiveFailed: #size":                                      "size",
 		"at: i put: v\n  | t |\n  t := [:x :y | | z | z := x. thisContext. y] value: i value: v.\n  ^t": "at:put:",
@@ -176,14 +186,15 @@ func TestParserReadsMethodPatternsPragmasAndBlocks(t *testing.T) {
 		"baz\n  ^[] value":                                                   "baz",
 	}
 	for src, want := range cases {
-		m, _, err := parseMethod(src)
-		if err != nil {
-			t.Errorf("parse %q: %v", src, err)
-			continue
-		}
-		if m.Selector != want {
-			t.Errorf("parse %q: selector %q, want %q", src, m.Selector, want)
-		}
+		t.Run(want, func(t *testing.T) {
+			m, _, err := parseMethod(src)
+			if err != nil {
+				t.Fatalf("parse %q: %v", src, err)
+			}
+			if m.Selector != want {
+				t.Errorf("parse %q: selector %q, want %q", src, m.Selector, want)
+			}
+		})
 	}
 }
 

@@ -50,7 +50,8 @@ func assertSame(t *testing.T, got []string, want ...string) {
 	}
 }
 
-func TestInheritedVariablesResolveAlongTreeAndKernelAncestors(t *testing.T) {
+// Inherited variables resolve along ancestors in the tree and in the kernel inventory.
+func TestInheritedVariablesResolve(t *testing.T) {
 	got := checkFiles(t, map[string]string{
 		"Base.gs": definitionDoit("Object", "Base", "a", "Shared", "made") +
 			"method: Base\na\n  ^a\n%\n",
@@ -99,7 +100,7 @@ func TestGemStoneRefusalsAreReported(t *testing.T) {
 		"Foo.gs:30: Foo>>shadow: is defined twice (first at Foo.gs:10); the later one wins")
 }
 
-func TestMethodOnAnUndefinedClassAndUndefinedSuperclassAreReported(t *testing.T) {
+func TestUndefinedClassesAreReported(t *testing.T) {
 	got := checkFiles(t, map[string]string{
 		"Foo.gs": definitionDoit("NoSuchSuper", "Foo", "", "", "") + "method: Nowhere\nx\n  ^1\n%\n",
 	})
@@ -145,7 +146,8 @@ func TestBrokenClassDefinitionIsOneFindingNotACascade(t *testing.T) {
 	assertSame(t, got, "Foo.gs:3: syntax error in `doit` at line 1: a literal array opened here is never closed")
 }
 
-func TestToolHandlersResolveAlongSuperclassesAndCascades(t *testing.T) {
+// A tool handler is found along superclasses and in cascades.
+func TestToolHandlersResolveThroughInheritance(t *testing.T) {
 	declare := func(name, handler string) string {
 		return "  aRegistry add: (Tool name: '" + name + "' description: 'd' schema: #() handler: " + handler + ").\n"
 	}

@@ -63,24 +63,33 @@ func TestHashedCollectionsIterateInTheSeedsOrder(t *testing.T) {
 
 // The seed comes from the options, else from GSMODEL_HASHSEED, else it is fresh; a bad
 // environment value is an error that names it.
-func TestTheHashSeedIsChosenAndReplayable(t *testing.T) {
+func TestTheHashSeed(t *testing.T) {
 	_, inv := newTestImage(t)
-	t.Setenv(HashSeedEnv, "42")
-	img, err := NewImageWith(inv, Options{})
-	if err != nil || img.HashSeed() != 42 {
-		t.Fatalf("with %s=42: seed %v, err %v", HashSeedEnv, img.HashSeed(), err)
-	}
-	if img, _ := NewImageWith(inv, Options{HashSeed: 7}); img.HashSeed() != 7 {
-		t.Errorf("the option's seed 7 lost to the environment: %d", img.HashSeed())
-	}
-	t.Setenv(HashSeedEnv, "soon")
-	if _, err := NewImageWith(inv, Options{}); err == nil {
-		t.Errorf("%s=soon made an image", HashSeedEnv)
-	}
-	t.Setenv(HashSeedEnv, "")
-	a, _ := NewImageWith(inv, Options{})
-	b, _ := NewImageWith(inv, Options{})
-	if a.HashSeed() == 0 || a.HashSeed() == b.HashSeed() {
-		t.Errorf("two fresh seeds: %d and %d", a.HashSeed(), b.HashSeed())
-	}
+	t.Run("comes from the environment", func(t *testing.T) {
+		t.Setenv(HashSeedEnv, "42")
+		img, err := NewImageWith(inv, Options{})
+		if err != nil || img.HashSeed() != 42 {
+			t.Fatalf("with %s=42: seed %v, err %v", HashSeedEnv, img.HashSeed(), err)
+		}
+	})
+	t.Run("comes from the options before the environment", func(t *testing.T) {
+		t.Setenv(HashSeedEnv, "42")
+		if img, _ := NewImageWith(inv, Options{HashSeed: 7}); img.HashSeed() != 7 {
+			t.Errorf("the option's seed 7 lost to the environment: %d", img.HashSeed())
+		}
+	})
+	t.Run("refuses a bad environment value", func(t *testing.T) {
+		t.Setenv(HashSeedEnv, "soon")
+		if _, err := NewImageWith(inv, Options{}); err == nil {
+			t.Errorf("%s=soon made an image", HashSeedEnv)
+		}
+	})
+	t.Run("is fresh otherwise", func(t *testing.T) {
+		t.Setenv(HashSeedEnv, "")
+		a, _ := NewImageWith(inv, Options{})
+		b, _ := NewImageWith(inv, Options{})
+		if a.HashSeed() == 0 || a.HashSeed() == b.HashSeed() {
+			t.Errorf("two fresh seeds: %d and %d", a.HashSeed(), b.HashSeed())
+		}
+	})
 }

@@ -12,9 +12,11 @@ type kernelCase struct{ src, want, evidence string }
 func runKernelCases(t *testing.T, s *Session, cases []kernelCase) {
 	t.Helper()
 	for _, c := range cases {
-		if got := run(t, s, c.src); !strings.HasPrefix(got, c.want) {
-			t.Errorf("%s\n  got  %s\n  want %s\n  (evidence: %s)", c.src, got, c.want, c.evidence)
-		}
+		t.Run(c.src, func(t *testing.T) {
+			if got := run(t, s, c.src); !strings.HasPrefix(got, c.want) {
+				t.Errorf("%s\n  got  %s\n  want %s\n  (evidence: %s)", c.src, got, c.want, c.evidence)
+			}
+		})
 	}
 }
 

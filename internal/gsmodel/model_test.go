@@ -227,7 +227,7 @@ func runSessionSteps(t *testing.T, a *Session, steps []sessionStep) {
 	}
 }
 
-func TestTopazPrintsResultsAndErrors(t *testing.T) {
+func TestTopazOutput(t *testing.T) {
 	img, _ := newTestImage(t)
 	s, _ := img.Login("DataCurator")
 	var out strings.Builder
@@ -235,13 +235,17 @@ func TestTopazPrintsResultsAndErrors(t *testing.T) {
 	tz.Run("in", "printit\n3 + 4\n%\nrun\n3 zork\n%\nexpectvalue /Class\ndoit\nObject subclass: 'Baz' instVarNames: #() classVars: #() classInstVars: #() poolDictionaries: #() inDictionary: UserGlobals options: #()\n%\ncategory: 'x'\nmethod: Baz\nfoo\n  ^#foo\n%\nprintit\nBaz new foo\n%\nmethod: Baz\nbar\n  ^zork\n%\ncommit\n")
 	want := []string{"7", "ERROR 2010 , a MessageNotUnderstood occurred (error 2010), a SmallInteger does not understand  #zork (in:5)",
 		"#foo", "ERROR 1031 , compiling Baz: undefined symbol zork (in:21)", "Successful commit"}
-	got := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("topaz output:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
-	}
-	if tz.Errors != 2 {
-		t.Errorf("errors = %d, want 2", tz.Errors)
-	}
+	t.Run("prints each result or error", func(t *testing.T) {
+		got := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("topaz output:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
+		}
+	})
+	t.Run("counts the errors", func(t *testing.T) {
+		if tz.Errors != 2 {
+			t.Errorf("errors = %d, want 2", tz.Errors)
+		}
+	})
 }
 
 func TestGsFileStdoutWritesToTheTopazOutput(t *testing.T) {

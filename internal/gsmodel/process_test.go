@@ -7,7 +7,7 @@ import (
 
 // The processes and frames the worker's stack reports and debugger rely on (process.go,
 // frames.go): one doit per case, its value's printString or the start of its error.
-func TestProcessesAndFrames(t *testing.T) {
+func TestProcesses(t *testing.T) {
 	img, _ := newTestImage(t)
 	s, _ := img.Login("DataCurator")
 	stopAt := func(body string) string {
@@ -63,9 +63,11 @@ func TestProcessesAndFrames(t *testing.T) {
 		{"System _timeMs counts milliseconds", "System _timeMs > 1700000000000", "true"},
 	}
 	for _, c := range cases {
-		if got := run(t, s, c.src); !strings.HasPrefix(got, c.want) {
-			t.Errorf("%s:\n  %s\ngot  %s\nwant %s", c.name, c.src, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := run(t, s, c.src); !strings.HasPrefix(got, c.want) {
+				t.Errorf("%s:\n  %s\ngot  %s\nwant %s", c.name, c.src, got, c.want)
+			}
+		})
 	}
 }
 

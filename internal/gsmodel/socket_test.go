@@ -10,7 +10,7 @@ import (
 // GsSocket over a real loopback connection: readWillNotBlockWithin: waits for the peer's bytes,
 // read:into:startingAt: answers them, and 0 once the peer has closed (McpChannel gives the
 // channel up then).
-func TestGsSocketReadsWhatThePeerSendsAndSeesItClose(t *testing.T) {
+func TestGsSocketReadsALoopbackPeerUntilItCloses(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 
 // Breakpoints and stepping (steps.go): one doit per case on a class whose methods have known
 // step points, its value's printString or the start of its error.
-func TestBreakpointsAndSteps(t *testing.T) {
+func TestSteps(t *testing.T) {
 	img, _ := newTestImage(t)
 	s, _ := img.Login("DataCurator")
 	setup := "| c | c := Object subclass: 'BpDemo' instVarNames: #() classVars: #() classInstVars: #() " +
@@ -73,9 +73,11 @@ func TestBreakpointsAndSteps(t *testing.T) {
 		{"a step in the running process is refused", "GsProcess _current setStepOverBreaksAtLevel: 1", "ERROR"},
 	}
 	for _, c := range cases {
-		if got := run(t, s, c.src); !strings.HasPrefix(got, c.want) {
-			t.Errorf("%s:\n  %s\ngot  %s\nwant %s", c.name, c.src, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := run(t, s, c.src); !strings.HasPrefix(got, c.want) {
+				t.Errorf("%s:\n  %s\ngot  %s\nwant %s", c.name, c.src, got, c.want)
+			}
+		})
 	}
 }
 

@@ -45,20 +45,24 @@ func echoServer(t *testing.T) *httptest.Server {
 	return ts
 }
 
-func TestClientSendsTheSessionHeadersAndReadsAJSONAnswer(t *testing.T) {
+func TestClientSend(t *testing.T) {
 	ts := echoServer(t)
-	c := &Client{URL: ts.URL, Protocol: "2025-06-18", Header: http.Header{"Authorization": {"Bearer x"}}}
-	a := c.Send(t, http.MethodPost, "s1", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Host", "example.test")
-	for _, want := range []string{`"host":"example.test"`, `"sid":"s1"`, `"version":"2025-06-18"`, `"auth":"Bearer x"`,
-		`"type":"application/json"`, `"accept":"application/json, text/event-stream"`} {
-		if !strings.Contains(string(a.RPC.Result), want) {
-			t.Errorf("the request lacked %s: %s", want, a.RPC.Result)
+	t.Run("sends the session's headers", func(t *testing.T) {
+		c := &Client{URL: ts.URL, Protocol: "2025-06-18", Header: http.Header{"Authorization": {"Bearer x"}}}
+		a := c.Send(t, http.MethodPost, "s1", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Host", "example.test")
+		for _, want := range []string{`"host":"example.test"`, `"sid":"s1"`, `"version":"2025-06-18"`, `"auth":"Bearer x"`,
+			`"type":"application/json"`, `"accept":"application/json, text/event-stream"`} {
+			if !strings.Contains(string(a.RPC.Result), want) {
+				t.Errorf("the request lacked %s: %s", want, a.RPC.Result)
+			}
 		}
-	}
-	a = (&Client{URL: ts.URL, Protocol: "2025-06-18"}).Send(t, http.MethodPost, "", `{}`)
-	if !strings.Contains(string(a.RPC.Result), `"version":""`) {
-		t.Errorf("a request without a session sent a protocol version: %s", a.RPC.Result)
-	}
+	})
+	t.Run("sends no protocol version without a session", func(t *testing.T) {
+		a := (&Client{URL: ts.URL, Protocol: "2025-06-18"}).Send(t, http.MethodPost, "", `{}`)
+		if !strings.Contains(string(a.RPC.Result), `"version":""`) {
+			t.Errorf("a request without a session sent a protocol version: %s", a.RPC.Result)
+		}
+	})
 }
 
 func TestClientReadsTheResponseEventOfAnSSEAnswerPastNotifications(t *testing.T) {
@@ -72,7 +76,8 @@ func TestClientReadsTheResponseEventOfAnSSEAnswerPastNotifications(t *testing.T)
 	}
 }
 
-func TestClientDecodesLenientlyAndDecodeSaysWhy(t *testing.T) {
+// An answer that is not JSON-RPC (an OAuth refusal) is still an answer; Decode says it is none.
+func TestClientKeepsAnAnswerThatIsNotJSONRPC(t *testing.T) {
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
@@ -80,25 +85,32 @@ func TestClientDecodesLenientlyAndDecodeSaysWhy(t *testing.T) {
 	}))
 	defer ts.Close()
 	a, err := (&Client{URL: ts.URL}).Post(context.Background(), "", []byte(`{}`))
-	if err != nil || a.Status != http.StatusUnauthorized {
-		t.Fatalf("an OAuth refusal: %d, %v", a.Status, err)
-	}
-	if _, err := a.Decode(); err == nil {
-		t.Fatal("an OAuth error object decoded as JSON-RPC")
-	}
+	t.Run("as an answer", func(t *testing.T) {
+		if err != nil || a.Status != http.StatusUnauthorized {
+			t.Fatalf("an OAuth refusal: %d, %v", a.Status, err)
+		}
+	})
+	t.Run("that Decode refuses", func(t *testing.T) {
+		if _, err := a.Decode(); err == nil {
+			t.Fatal("an OAuth error object decoded as JSON-RPC")
+		}
+	})
 }
 
-func TestClientStreamOpensGETWithLastEventIDAndDeleteEndsTheSession(t *testing.T) {
+func TestClientStreamOpensAGETWithItsLastEventID(t *testing.T) {
 	ts := echoServer(t)
-	c := &Client{URL: ts.URL, Protocol: "2025-11-25"}
-	resp := c.Stream(t, "s2", "7")
+	resp := (&Client{URL: ts.URL, Protocol: "2025-11-25"}).Stream(t, "s2", "7")
 	b, _ := io.ReadAll(resp.Body)
 	for _, want := range []string{`"sid":"s2"`, `"last":"7"`, `"accept":"text/event-stream"`, `"version":"2025-11-25"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("GET lacked %s: %s", want, b)
 		}
 	}
-	if code, err := c.Delete(context.Background(), "s2"); err != nil || code != http.StatusNoContent {
+}
+
+func TestClientDeleteEndsTheSession(t *testing.T) {
+	ts := echoServer(t)
+	if code, err := (&Client{URL: ts.URL, Protocol: "2025-11-25"}).Delete(context.Background(), "s2"); err != nil || code != http.StatusNoContent {
 		t.Fatalf("DELETE: %d, %v", code, err)
 	}
 }

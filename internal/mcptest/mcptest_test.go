@@ -48,27 +48,36 @@ func TestToolCallIsAValidRequestNamingTheToolWithItsArguments(t *testing.T) {
 	}
 }
 
-func TestSelfSignedCertNamesItsIPsAndHostsAndIsItsOwnRoot(t *testing.T) {
+func TestSelfSignedCert(t *testing.T) {
 	certFile, keyFile, cert := SelfSignedCert(t, t.TempDir(), "cn", "127.0.0.1", "localhost")
-	if _, err := tls.LoadX509KeyPair(certFile, keyFile); err != nil {
-		t.Fatalf("the files do not load as a pair: %v", err)
-	}
+	t.Run("loads as a pair", func(t *testing.T) {
+		if _, err := tls.LoadX509KeyPair(certFile, keyFile); err != nil {
+			t.Fatalf("the files do not load as a pair: %v", err)
+		}
+	})
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
-	for _, host := range []string{"127.0.0.1", "localhost"} {
-		if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: host}); err != nil {
-			t.Errorf("verify for %s: %v", host, err)
+	t.Run("is its own root for the names it was given", func(t *testing.T) {
+		for _, host := range []string{"127.0.0.1", "localhost"} {
+			if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: host}); err != nil {
+				t.Errorf("verify for %s: %v", host, err)
+			}
 		}
-	}
-	if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: "evil.example.com"}); err == nil {
-		t.Error("the certificate verifies for a name it was not given")
-	}
-	if cert.Subject.CommonName != "cn" {
-		t.Errorf("common name %q", cert.Subject.CommonName)
-	}
+	})
+	t.Run("verifies for no other name", func(t *testing.T) {
+		if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: "evil.example.com"}); err == nil {
+			t.Error("the certificate verifies for a name it was not given")
+		}
+	})
+	t.Run("has its common name", func(t *testing.T) {
+		if cert.Subject.CommonName != "cn" {
+			t.Errorf("common name %q", cert.Subject.CommonName)
+		}
+	})
 }
 
-func TestChildrenAndAliveSeeAChildUntilItIsReaped(t *testing.T) {
+// Children and Alive see a child until it is reaped.
+func TestAChildIsSeenUntilItIsReaped(t *testing.T) {
 	cmd := exec.Command("sleep", "30")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -65,26 +65,28 @@ func clientFor(cert *x509.Certificate, edit func(*tls.Config)) *http.Client {
 	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true}}
 }
 
-func TestHTTPSServesWithTheThrowawayCertificateOverTLS12AndUp(t *testing.T) {
+func TestHTTPSServesWithTheThrowawayCertificate(t *testing.T) {
 	addr, reached, cert := servePair(t, "first")
 	for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
-		resp, err := clientFor(cert, func(c *tls.Config) { c.MinVersion, c.MaxVersion = v, v }).Get("https://" + addr + "/mcp")
-		if err != nil {
-			t.Errorf("TLS %x: %v", v, err)
-			continue
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || resp.TLS == nil || resp.TLS.Version != v || !strings.HasPrefix(string(b), "over HTTP/") {
-			t.Errorf("TLS %x: %d %q", v, resp.StatusCode, b)
-		}
+		t.Run(tls.VersionName(v), func(t *testing.T) {
+			resp, err := clientFor(cert, func(c *tls.Config) { c.MinVersion, c.MaxVersion = v, v }).Get("https://" + addr + "/mcp")
+			if err != nil {
+				t.Fatalf("TLS %x: %v", v, err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.TLS == nil || resp.TLS.Version != v || !strings.HasPrefix(string(b), "over HTTP/") {
+				t.Errorf("TLS %x: %d %q", v, resp.StatusCode, b)
+			}
+		})
 	}
 	if reached.Load() != 2 {
 		t.Fatalf("handler reached %d times", reached.Load())
 	}
 }
 
-func TestOldProtocolsAndWeakCipherSuitesAreRefused(t *testing.T) {
+// Old protocols and weak cipher suites are refused in the handshake.
+func TestAWeakHandshakeIsRefused(t *testing.T) {
 	addr, reached, cert := servePair(t, "x")
 	refused := []struct {
 		name string
@@ -97,42 +99,47 @@ func TestOldProtocolsAndWeakCipherSuitesAreRefused(t *testing.T) {
 		}},
 	}
 	for _, r := range refused {
-		_, err := clientFor(cert, r.edit).Get("https://" + addr + "/mcp")
-		if err == nil {
-			t.Fatalf("%s: accepted", r.name)
-		}
+		t.Run(r.name, func(t *testing.T) {
+			if _, err := clientFor(cert, r.edit).Get("https://" + addr + "/mcp"); err == nil {
+				t.Fatalf("%s: accepted", r.name)
+			}
+		})
 	}
 	if reached.Load() != 0 {
 		t.Fatal("a refused handshake reached the handler")
 	}
 }
 
-func TestPlaintextHTTPOnTheTLSPortGets400AndNeverReachesTheHandler(t *testing.T) {
+// Plaintext HTTP on the TLS port gets 400 and never reaches the handler.
+func TestPlaintextHTTPOnTheTLSPortIsRefused(t *testing.T) {
 	addr, reached, _ := servePair(t, "x")
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
-	_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatalf("no HTTP answer to plaintext: %v", err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 400 || !strings.Contains(string(b), "Client sent an HTTP request to an HTTPS server") {
-		t.Fatalf("%d %q", resp.StatusCode, b)
-	}
-	// Through a plain http:// client too: the same refusal, nothing served.
-	r2, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + addr + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2.Body.Close()
-	if r2.StatusCode != 400 || reached.Load() != 0 {
-		t.Fatalf("plain client: %d, handler reached %d times", r2.StatusCode, reached.Load())
-	}
+	t.Run("on a raw connection", func(t *testing.T) {
+		conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+		_, _ = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("no HTTP answer to plaintext: %v", err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 400 || !strings.Contains(string(b), "Client sent an HTTP request to an HTTPS server") {
+			t.Fatalf("%d %q", resp.StatusCode, b)
+		}
+	})
+	t.Run("from a plain http client", func(t *testing.T) {
+		r2, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + addr + "/mcp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2.Body.Close()
+		if r2.StatusCode != 400 || reached.Load() != 0 {
+			t.Fatalf("plain client: %d, handler reached %d times", r2.StatusCode, reached.Load())
+		}
+	})
 }
 
 func TestRenewedCertificateIsServedWithoutRestart(t *testing.T) {
@@ -172,15 +179,22 @@ func TestRenewedCertificateIsServedWithoutRestart(t *testing.T) {
 	}
 }
 
-func TestLoadNamesTheFileItCannotReadAndAHalfPairIsEnabled(t *testing.T) {
-	_, err := Load(Config{CertFile: "/nonexistent/cert.pem", KeyFile: "/nonexistent/key.pem"})
-	if err == nil || !strings.HasPrefix(err.Error(), "cannot read /nonexistent/cert.pem") {
-		t.Fatalf("%v", err)
-	}
-	certFile, _, _ := writePair(t, t.TempDir(), "x")
-	if _, err := Load(Config{CertFile: certFile, KeyFile: certFile}); err == nil || !strings.Contains(err.Error(), "cannot load the key pair") {
-		t.Fatalf("a certificate given as its own key: %v", err)
-	}
+func TestLoadNamesWhatItCannotRead(t *testing.T) {
+	t.Run("a missing file", func(t *testing.T) {
+		_, err := Load(Config{CertFile: "/nonexistent/cert.pem", KeyFile: "/nonexistent/key.pem"})
+		if err == nil || !strings.HasPrefix(err.Error(), "cannot read /nonexistent/cert.pem") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("a certificate given as its own key", func(t *testing.T) {
+		certFile, _, _ := writePair(t, t.TempDir(), "x")
+		if _, err := Load(Config{CertFile: certFile, KeyFile: certFile}); err == nil || !strings.Contains(err.Error(), "cannot load the key pair") {
+			t.Fatalf("a certificate given as its own key: %v", err)
+		}
+	})
+}
+
+func TestAnyNamedFileEnablesTLS(t *testing.T) {
 	if (Config{}).Enabled() || !(Config{KeyFile: "/k.pem"}).Enabled() {
 		t.Fatal("Enabled: the zero Config is plain HTTP, any named file is TLS")
 	}
