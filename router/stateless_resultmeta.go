@@ -32,16 +32,18 @@ func replyShape(reply []byte) (resultAt int, errCode int) {
 			return -1, errCode
 		}
 		i = jsonrpc.SkipSpace(reply, i+1)
+		if string(key) == "result" {
+			// Found before its value is walked: the stamps go in right after its brace.
+			if i >= len(reply) || reply[i] != '{' {
+				return -1, errCode
+			}
+			return i + 1, errCode
+		}
 		valueEnd, ok := jsonrpc.SkipValue(reply, i)
 		if !ok {
 			return -1, errCode
 		}
 		switch string(key) {
-		case "result":
-			if reply[i] != '{' {
-				return -1, errCode
-			}
-			return i + 1, errCode
 		case "error":
 			var e struct {
 				Code int `json:"code"`
