@@ -18,11 +18,14 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 )
 
-func TestLoginAndLogoutAgainstTheStandIn(t *testing.T) {
+// A session's life on the stand-in; each subtest is one step, in order.
+func TestASessionOnTheStandIn(t *testing.T) {
 	lib := openStandin(t)
-	if got := lib.Version().String(); got != standinVersion {
-		t.Errorf("Version() = %s (from %q), want %s", got, lib.VersionText(), standinVersion)
-	}
+	t.Run("the library names its version", func(t *testing.T) {
+		if got := lib.Version().String(); got != standinVersion {
+			t.Errorf("Version() = %s (from %q), want %s", got, lib.VersionText(), standinVersion)
+		}
+	})
 	ctx := callCtx(t)
 	params := standinLogin(t)
 	params.HostUser, params.HostPassword = "gsadmin", "host-secret"
@@ -43,57 +46,68 @@ func TestLoginAndLogoutAgainstTheStandIn(t *testing.T) {
 	if err := json.Unmarshal(info, &login); err != nil {
 		t.Fatalf("standinLoginInfo answered %s: %v", info, err)
 	}
-	if login.HostUser != "gsadmin" {
-		t.Errorf("the gem saw host user %q, want gsadmin", login.HostUser)
-	}
-	if login.User != "DataCurator" || login.Flags&loginQuiet == 0 || login.GemConfig["GEM_TEMPOBJ_CACHE_SIZE"] != "50000" {
-		t.Errorf("the gem saw user %q flags %#x config %v; want DataCurator, GCI_LOGIN_QUIET, the -C body", login.User, login.Flags, login.GemConfig)
-	}
-	if err := s.Close(ctx); err != nil {
-		t.Fatalf("logout: %v", err)
-	}
-	if err := s.Close(ctx); err != nil {
-		t.Fatalf("a second Close: %v", err)
-	}
-	if _, err := s.Perform(ctx, "System", "session"); !errors.Is(err, ErrSessionClosed) || !IsFatal(err) {
-		t.Fatalf("a call after logout = %v, want ErrSessionClosed (fatal)", err)
-	}
-	if err := s.Break(false); !errors.Is(err, ErrSessionClosed) {
-		t.Fatalf("Break after logout = %v, want ErrSessionClosed", err)
-	}
+	t.Run("the login carries the host user", func(t *testing.T) {
+		if login.HostUser != "gsadmin" {
+			t.Errorf("the gem saw host user %q, want gsadmin", login.HostUser)
+		}
+	})
+	t.Run("the login carries the user, the quiet flag and the gem's config", func(t *testing.T) {
+		if login.User != "DataCurator" || login.Flags&loginQuiet == 0 || login.GemConfig["GEM_TEMPOBJ_CACHE_SIZE"] != "50000" {
+			t.Errorf("the gem saw user %q flags %#x config %v; want DataCurator, GCI_LOGIN_QUIET, the -C body", login.User, login.Flags, login.GemConfig)
+		}
+	})
+	t.Run("Close logs out, and again does nothing", func(t *testing.T) {
+		if err := s.Close(ctx); err != nil {
+			t.Fatalf("logout: %v", err)
+		}
+		if err := s.Close(ctx); err != nil {
+			t.Fatalf("a second Close: %v", err)
+		}
+	})
+	t.Run("a call after logout is refused as closed", func(t *testing.T) {
+		if _, err := s.Perform(ctx, "System", "session"); !errors.Is(err, ErrSessionClosed) || !IsFatal(err) {
+			t.Fatalf("a call after logout = %v, want ErrSessionClosed (fatal)", err)
+		}
+		if err := s.Break(false); !errors.Is(err, ErrSessionClosed) {
+			t.Fatalf("Break after logout = %v, want ErrSessionClosed", err)
+		}
+	})
 }
 
-func TestJWTAndOneTimePasswordsSetTheirLoginFlags(t *testing.T) {
+func TestEachPasswordKindSetsItsLoginFlag(t *testing.T) {
 	lib := openStandin(t)
 	for _, c := range []struct {
+		name string
 		kind PasswordKind
 		pw   string
 		flag uint32
 	}{
-		{PasswordOneTime, "", loginOneTimePassword}, // minted below
-		{PasswordJWT, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.c2ln", loginJWTPassword},
+		{"one-time", PasswordOneTime, "", loginOneTimePassword}, // minted below
+		{"JWT", PasswordJWT, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.c2ln", loginJWTPassword},
 	} {
-		p := standinLogin(t)
-		p.Password, p.PasswordKind = c.pw, c.kind
-		if c.kind == PasswordOneTime { // the stand-in, like a stone, takes only a password it minted
-			p.Password = mintOneTimeOnStandin(t, lib, p.User)
-		}
-		s, err := lib.Login(callCtx(t), p)
-		if err != nil {
-			t.Fatalf("login with password kind %d: %v", c.kind, err)
-		}
-		info, err := s.Perform(callCtx(t), "System", "standinLoginInfo")
-		s.Close(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var login struct {
-			Flags uint32 `json:"flags"`
-		}
-		json.Unmarshal(info, &login)
-		if login.Flags&c.flag == 0 || login.Flags&loginQuiet == 0 {
-			t.Errorf("password kind %d: the gem saw flags %#x, want %#x|GCI_LOGIN_QUIET", c.kind, login.Flags, c.flag)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			p := standinLogin(t)
+			p.Password, p.PasswordKind = c.pw, c.kind
+			if c.kind == PasswordOneTime { // the stand-in, like a stone, takes only a password it minted
+				p.Password = mintOneTimeOnStandin(t, lib, p.User)
+			}
+			s, err := lib.Login(callCtx(t), p)
+			if err != nil {
+				t.Fatalf("login with password kind %d: %v", c.kind, err)
+			}
+			info, err := s.Perform(callCtx(t), "System", "standinLoginInfo")
+			s.Close(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var login struct {
+				Flags uint32 `json:"flags"`
+			}
+			json.Unmarshal(info, &login)
+			if login.Flags&c.flag == 0 || login.Flags&loginQuiet == 0 {
+				t.Errorf("password kind %d: the gem saw flags %#x, want %#x|GCI_LOGIN_QUIET", c.kind, login.Flags, c.flag)
+			}
+		})
 	}
 }
 
@@ -115,18 +129,25 @@ GsCurrentSession currentSession createOnetimePasswordForUserId: '`+user+`' valid
 	return string(pw)
 }
 
-func TestWrongPasswordIsLoginDeniedAndClientSafe(t *testing.T) {
+func TestAWrongPassword(t *testing.T) {
 	lib := openStandin(t)
 	p := standinLogin(t)
 	p.Password = "wrong"
 	err := refusedLogin(callCtx(t), t, lib, p, "a wrong password logged in")
 	var e *Error
-	if !errors.As(err, &e) || !IsLoginDenied(err) || e.Number != ErrNumLoginDenied {
-		t.Fatalf("login error %v: want a 4051 *Error that IsLoginDenied", err)
+	if !errors.As(err, &e) {
+		t.Fatalf("login error %v: want a *Error", err)
 	}
-	if got := e.ClientSafe(); got != "GemStone error 4051 (login denied)" {
-		t.Errorf("ClientSafe = %q", got)
-	}
+	t.Run("is login denied", func(t *testing.T) {
+		if !IsLoginDenied(err) || e.Number != ErrNumLoginDenied {
+			t.Fatalf("login error %v: want a 4051 *Error that IsLoginDenied", err)
+		}
+	})
+	t.Run("tells a client only the number", func(t *testing.T) {
+		if got := e.ClientSafe(); got != "GemStone error 4051 (login denied)" {
+			t.Errorf("ClientSafe = %q", got)
+		}
+	})
 }
 
 func TestGemConfigurationWithASpaceIsRefusedBeforeAnyGemStarts(t *testing.T) {
@@ -147,16 +168,20 @@ func TestMissingSymbolIsNamed(t *testing.T) {
 	}
 }
 
-func TestSymbolsNewerThanTheBaseVersionAreBoundOnFirstUseAndNamedWhenMissing(t *testing.T) {
+func TestSymbolsNewerThanTheBaseVersion(t *testing.T) {
 	lib := openStandin(t)
-	_, err := lib.api.lazySymbol("GciTsFetchGbjInfo", lib.Version())
-	var se *SymbolError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "GciTsFetchGbjInfo") || !strings.Contains(err.Error(), "needs GemStone 3.7.2") {
-		t.Fatalf("lazy bind of a symbol the stand-in lacks: %v; want it named with 'needs GemStone 3.7.2'", err)
-	}
-	if f, err := lib.api.lazySymbol("GciTsKeepAliveCount", lib.Version()); err == nil && f == nil {
-		t.Fatal("a lazily bound symbol answered nil without an error")
-	}
+	t.Run("are named with the version they need when missing", func(t *testing.T) {
+		_, err := lib.api.lazySymbol("GciTsFetchGbjInfo", lib.Version())
+		var se *SymbolError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "GciTsFetchGbjInfo") || !strings.Contains(err.Error(), "needs GemStone 3.7.2") {
+			t.Fatalf("lazy bind of a symbol the stand-in lacks: %v; want it named with 'needs GemStone 3.7.2'", err)
+		}
+	})
+	t.Run("are bound on first use", func(t *testing.T) {
+		if f, err := lib.api.lazySymbol("GciTsKeepAliveCount", lib.Version()); err == nil && f == nil {
+			t.Fatal("a lazily bound symbol answered nil without an error")
+		}
+	})
 }
 
 func TestEightSessionsSleepInParallel(t *testing.T) {
@@ -219,22 +244,26 @@ func TestSecondConcurrentCallFailsFastWithCallInProgress(t *testing.T) {
 	}
 }
 
-func TestSoftBreakEndsABreakableCallAndTheSessionServesTheNext(t *testing.T) {
+func TestASoftBreakOfABreakableCall(t *testing.T) {
 	s, elapsed, err := sleepPast(t, 200*time.Millisecond, "sleep")
-	if EndingOf(err) != EndedBySoftBreak || !IsBreak(err) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("cancelled sleep = %v (ending %v); want a soft break wrapping DeadlineExceeded", err, EndingOf(err))
-	}
-	var e *Error
-	if errors.As(err, &e); e.Number != ErrNumSoftBreak || IsFatal(err) {
-		t.Fatalf("error number %d fatal %v, want 6003 not fatal", e.Number, IsFatal(err))
-	}
-	if elapsed > 200*time.Millisecond+time.Second {
-		t.Fatalf("the soft break took %v to end the call", elapsed)
-	}
-	got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "after the break"})
-	if err != nil || len(got) == 0 || got[0] != "after the break" {
-		t.Fatalf("the next call answered %q, %v", got, err)
-	}
+	t.Run("ends it at once with 6003, not fatal", func(t *testing.T) {
+		if EndingOf(err) != EndedBySoftBreak || !IsBreak(err) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("cancelled sleep = %v (ending %v); want a soft break wrapping DeadlineExceeded", err, EndingOf(err))
+		}
+		var e *Error
+		if errors.As(err, &e); e.Number != ErrNumSoftBreak || IsFatal(err) {
+			t.Fatalf("error number %d fatal %v, want 6003 not fatal", e.Number, IsFatal(err))
+		}
+		if elapsed > 200*time.Millisecond+time.Second {
+			t.Fatalf("the soft break took %v to end the call", elapsed)
+		}
+	})
+	t.Run("leaves the session serving", func(t *testing.T) {
+		got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "after the break"})
+		if err != nil || len(got) == 0 || got[0] != "after the break" {
+			t.Fatalf("the next call answered %q, %v", got, err)
+		}
+	})
 }
 
 func TestExplicitBreakFromAnotherGoroutineEndsTheCall(t *testing.T) {
@@ -394,7 +423,7 @@ func loginPreparedWithPid(t *testing.T, lib *Library) (*Session, int) {
 	return s, started[0]
 }
 
-func TestBigResultsAndArgumentsComeBackByteExact(t *testing.T) {
+func TestABigResultComesBackByteExact(t *testing.T) {
 	lib := openStandin(t)
 	s := loginPrepared(t, lib)
 	const n = 10 << 20
@@ -411,6 +440,12 @@ func TestBigResultsAndArgumentsComeBackByteExact(t *testing.T) {
 			t.Fatalf("byte %d is %q, want %q", i, got[0][i], pattern[i%len(pattern)])
 		}
 	}
+}
+
+func TestABigArgumentGoesByteExact(t *testing.T) {
+	lib := openStandin(t)
+	s := loginPrepared(t, lib)
+	const n = 10 << 20
 	text := make([]byte, n)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range text {
@@ -480,7 +515,8 @@ func TestUnknownReceiverIsAnOrdinaryError(t *testing.T) {
 	}
 }
 
-func TestResultsArgumentsAndErrorObjectsAreReleased(t *testing.T) {
+// Results, arguments and error objects are released.
+func TestWhatACallExportsIsReleased(t *testing.T) {
 	lib := openStandin(t)
 	s := loginPrepared(t, lib)
 	exports := func() int64 {
@@ -513,7 +549,7 @@ func TestResultsArgumentsAndErrorObjectsAreReleased(t *testing.T) {
 	}
 }
 
-func TestCloseDuringACallEndsTheCallAndLogsOut(t *testing.T) {
+func TestCloseDuringACall(t *testing.T) {
 	lib := openStandin(t)
 	s, pid := loginPreparedWithPid(t, lib)
 	done := make(chan error, 1)
@@ -525,19 +561,23 @@ func TestCloseDuringACallEndsTheCallAndLogsOut(t *testing.T) {
 	if err := s.Close(callCtx(t)); err != nil {
 		t.Fatalf("Close during a call: %v", err)
 	}
-	err := <-done
-	if EndingOf(err) != EndedBySoftBreak || !errors.Is(err, ErrSessionClosed) {
-		t.Fatalf("the call ended with %v (ending %v); want a soft break caused by Close", err, EndingOf(err))
-	}
-	for deadline := time.Now().Add(5 * time.Second); gemChildren(t)[pid]; {
-		if time.Now().After(deadline) {
-			t.Fatalf("gem %d still runs after Close", pid)
+	t.Run("ends the call with a soft break", func(t *testing.T) {
+		err := <-done
+		if EndingOf(err) != EndedBySoftBreak || !errors.Is(err, ErrSessionClosed) {
+			t.Fatalf("the call ended with %v (ending %v); want a soft break caused by Close", err, EndingOf(err))
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	})
+	t.Run("logs the gem out", func(t *testing.T) {
+		for deadline := time.Now().Add(5 * time.Second); gemChildren(t)[pid]; {
+			if time.Now().After(deadline) {
+				t.Fatalf("gem %d still runs after Close", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
 }
 
-func TestCancelledContextStartsNoLoginAndNoCall(t *testing.T) {
+func TestACancelledContextStartsNoLogin(t *testing.T) {
 	lib := openStandin(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -551,6 +591,13 @@ func TestCancelledContextStartsNoLoginAndNoCall(t *testing.T) {
 	if after := gemChildren(t); len(after) != len(before) {
 		t.Fatalf("a cancelled login started a gem: %v -> %v", before, after)
 	}
+}
+
+// A call with a cancelled context is never started, and the session serves the next.
+func TestACancelledContextStartsNoCall(t *testing.T) {
+	lib := openStandin(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	s := loginPrepared(t, lib)
 	_, err := callTool(ctx, s, "echo", map[string]any{"text": "x"})
 	if !errors.Is(err, context.Canceled) || EndingOf(err) != NotEnded {
@@ -608,7 +655,7 @@ func TestSlowLoginDoesNotStallOtherSessionsCalls(t *testing.T) {
 	}
 }
 
-func TestCancelledLoginReturnsAtOnceAndItsGemIsLoggedOut(t *testing.T) {
+func TestACancelledLogin(t *testing.T) {
 	lib := openStandin(t)
 	slowGem(t, 700*time.Millisecond)
 	before := children(t, "")
@@ -616,9 +663,16 @@ func TestCancelledLoginReturnsAtOnceAndItsGemIsLoggedOut(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	err := refusedLogin(ctx, t, lib, standinLogin(t), "a login longer than its deadline succeeded")
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
-		t.Fatalf("login = %v after %v; want DeadlineExceeded at the deadline", err, time.Since(start))
-	}
+	t.Run("returns at its deadline", func(t *testing.T) {
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
+			t.Fatalf("login = %v after %v; want DeadlineExceeded at the deadline", err, time.Since(start))
+		}
+	})
+	t.Run("logs its gem out once it is in", func(t *testing.T) { abandonedGemEnds(t, before, start) })
+}
+
+// abandonedGemEnds waits for the one process an abandoned login started (since before) to end.
+func abandonedGemEnds(t *testing.T, before map[int]bool, start time.Time) {
 	var started []int
 	for pid := range children(t, "") {
 		if !before[pid] {
@@ -643,7 +697,8 @@ func TestCancelledLoginReturnsAtOnceAndItsGemIsLoggedOut(t *testing.T) {
 // aloneEnv asks a child test process to open a library in a fresh address space.
 const aloneEnv = "GEMSTONE_TEST_OPEN_IN_FRESH_PROCESS"
 
-func TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained(t *testing.T) {
+// libnetldi is loaded first, and its absence is explained.
+func TestLibnetldiIsLoadedFirst(t *testing.T) {
 	if home := os.Getenv(aloneEnv); home != "" {
 		// The child: a process where no libnetldi was loaded yet.
 		_, err := Open(LibraryConfig{Home: home})
@@ -665,7 +720,7 @@ func TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained(t *testing.T) {
 		t.Fatal(err)
 	}
 	openIn := func(home string) string {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained$", "-test.count=1")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLibnetldiIsLoadedFirst$", "-test.count=1")
 		cmd.Env = append(os.Environ(), aloneEnv+"="+home)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -677,20 +732,24 @@ func TestLibnetldiIsLoadedFirstAndItsAbsenceIsExplained(t *testing.T) {
 		}
 		return strings.SplitN(result, "\n", 2)[0]
 	}
-	if got := openIn(standinHome(t)); got != "<nil>" {
-		t.Fatalf("opening the stand-in in a fresh process: %s", got)
-	}
-	got := openIn(filepath.Dir(alone))
-	t.Logf("without libnetldi: %s", got)
-	if !strings.Contains(got, "HostCreateThread") || !strings.Contains(got, "libnetldi") {
-		t.Fatalf("libgcits without libnetldi: %s; want the undefined HostCreateThread and libnetldi named", got)
-	}
+	t.Run("so the stand-in opens in a fresh process", func(t *testing.T) {
+		if got := openIn(standinHome(t)); got != "<nil>" {
+			t.Fatalf("opening the stand-in in a fresh process: %s", got)
+		}
+	})
+	t.Run("and the error without it names it", func(t *testing.T) {
+		got := openIn(filepath.Dir(alone))
+		t.Logf("without libnetldi: %s", got)
+		if !strings.Contains(got, "HostCreateThread") || !strings.Contains(got, "libnetldi") {
+			t.Fatalf("libgcits without libnetldi: %s; want the undefined HostCreateThread and libnetldi named", got)
+		}
+	})
 }
 
 // The one-argument path (argument, perform, wait, result, bytes and release in two
 // crossings) keeps the export set flat through successes, worker errors and special results,
 // for String and ByteArray arguments alike, and answers an empty result as empty, not nil.
-func TestOneArgumentPathReleasesEverythingAndAnswersExactBytes(t *testing.T) {
+func TestTheOneArgumentPath(t *testing.T) {
 	lib := openStandin(t)
 	s := loginPrepared(t, lib)
 	exports := func() int64 { return lib.api.standinExportCount(s.h) }
@@ -698,26 +757,30 @@ func TestOneArgumentPathReleasesEverythingAndAnswersExactBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := exports()
-	for range 10 {
-		for _, arg := range []Arg{String([]byte("x")), ByteArray([]byte{1, 2}), String(nil)} {
-			_, err := s.Perform(callCtx(t), "McpServer", "mcpPerformNothing:", arg)
-			var gerr *Error
-			if !errors.As(err, &gerr) || gerr.Number != 2010 {
-				t.Fatalf("an unknown selector with one argument = %v, want GemStone error 2010", err)
+	t.Run("answers exact bytes, ten times over", func(t *testing.T) {
+		for range 10 {
+			for _, arg := range []Arg{String([]byte("x")), ByteArray([]byte{1, 2}), String(nil)} {
+				_, err := s.Perform(callCtx(t), "McpServer", "mcpPerformNothing:", arg)
+				var gerr *Error
+				if !errors.As(err, &gerr) || gerr.Number != 2010 {
+					t.Fatalf("an unknown selector with one argument = %v, want GemStone error 2010", err)
+				}
+			}
+			n, err := s.Perform(callCtx(t), "System", "session")
+			if err != nil || len(n) == 0 || n[0] < '0' || n[0] > '9' {
+				t.Fatalf("System session = %q, %v: want the session number's digits", n, err)
+			}
+			got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "é𝄞"})
+			if err != nil || len(got) != 1 || got[0] != "é𝄞" {
+				t.Fatalf("echo = %q, %v", got, err)
 			}
 		}
-		n, err := s.Perform(callCtx(t), "System", "session")
-		if err != nil || len(n) == 0 || n[0] < '0' || n[0] > '9' {
-			t.Fatalf("System session = %q, %v: want the session number's digits", n, err)
+	})
+	t.Run("releases everything", func(t *testing.T) {
+		if after := exports(); after != before {
+			t.Fatalf("the export set grew from %d to %d objects", before, after)
 		}
-		got, err := callTool(callCtx(t), s, "echo", map[string]any{"text": "é𝄞"})
-		if err != nil || len(got) != 1 || got[0] != "é𝄞" {
-			t.Fatalf("echo = %q, %v", got, err)
-		}
-	}
-	if after := exports(); after != before {
-		t.Fatalf("the export set grew from %d to %d objects", before, after)
-	}
+	})
 }
 
 func TestAnIdleSessionHoldsNoResultBuffer(t *testing.T) {

@@ -33,7 +33,8 @@ func TestParseVersionRefusesTextWithoutThreeParts(t *testing.T) {
 	}
 }
 
-func TestVersionCompareOrdersReleasesAndBuilds(t *testing.T) {
+// Compare orders releases and the builds within them.
+func TestVersionCompare(t *testing.T) {
 	parse := func(s string) Version {
 		v, err := ParseVersion(s)
 		if err != nil {
@@ -55,6 +56,16 @@ func TestVersionCompareOrdersReleasesAndBuilds(t *testing.T) {
 				t.Errorf("%s vs %s: %d, want %d", ordered[i], ordered[j], got, want)
 			}
 		}
+	}
+}
+
+func TestVersionAtLeast(t *testing.T) {
+	parse := func(s string) Version {
+		v, err := ParseVersion(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
 	if !parse("3.7.5").AtLeast(baseVersion) || parse("3.6.9").AtLeast(baseVersion) {
 		t.Error("AtLeast(3.7.0) is wrong")

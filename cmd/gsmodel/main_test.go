@@ -14,15 +14,19 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func TestPrintitWritesThePrintStringAndErrorsGoOn(t *testing.T) {
+func TestPrintitGoesOnPastAnError(t *testing.T) {
 	code, out, _ := runCLI(t, "printit\n3 + 4\n%\nrun\nnil foo\n%\nprintit\n'it''s'\n%\n")
-	want := "7\nERROR 2010 , a MessageNotUnderstood occurred (error 2010), an UndefinedObject does not understand  #foo (stdin:5)\n'it''s'\n"
-	if out != want {
-		t.Errorf("output:\n%s\nwant:\n%s", out, want)
-	}
-	if code != 1 {
-		t.Errorf("exit %d after an error, want 1", code)
-	}
+	t.Run("writing each print string or error", func(t *testing.T) {
+		want := "7\nERROR 2010 , a MessageNotUnderstood occurred (error 2010), an UndefinedObject does not understand  #foo (stdin:5)\n'it''s'\n"
+		if out != want {
+			t.Errorf("output:\n%s\nwant:\n%s", out, want)
+		}
+	})
+	t.Run("then exits 1", func(t *testing.T) {
+		if code != 1 {
+			t.Errorf("exit %d after an error, want 1", code)
+		}
+	})
 }
 
 func TestFilesRunBeforeStdin(t *testing.T) {
@@ -51,7 +55,7 @@ func TestAnUnknownFlagIsAUsageError(t *testing.T) {
 }
 
 // -test counts passes and failures and fails the run on a failure.
-func TestTestModeCountsAndFailsOnAFailure(t *testing.T) {
+func TestTestMode(t *testing.T) {
 	dir := t.TempDir()
 	for _, sub := range []string{"core", "tests"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
@@ -68,17 +72,21 @@ func TestTestModeCountsAndFailsOnAFailure(t *testing.T) {
 		}
 	}
 	code, out, _ := runCLI(t, "", "-root", "/", "-test", dir)
-	if code != 1 {
-		t.Errorf("exit %d, want 1", code)
-	}
-	for _, want := range []string{
-		"AdderTest                           1 passed    2 failed    0 skipped",
-		"FAILED AdderTest>>testErrs: a MessageNotUnderstood occurred (error 2010), an Adder does not understand  #frob",
-		"FAILED AdderTest>>testWrong: Assertion failed",
-		"1 passed, 2 failed, 0 skipped",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	t.Run("counts passes and failures", func(t *testing.T) {
+		for _, want := range []string{
+			"AdderTest                           1 passed    2 failed    0 skipped",
+			"FAILED AdderTest>>testErrs: a MessageNotUnderstood occurred (error 2010), an Adder does not understand  #frob",
+			"FAILED AdderTest>>testWrong: Assertion failed",
+			"1 passed, 2 failed, 0 skipped",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
 		}
-	}
+	})
+	t.Run("exits 1 on a failure", func(t *testing.T) {
+		if code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+	})
 }

@@ -21,7 +21,7 @@ func TestABadSettingExitsTwoNamingIt(t *testing.T) {
 	}
 }
 
-func TestHelpExitsZeroAndListsTheSettings(t *testing.T) {
+func TestHelpListsTheSettings(t *testing.T) {
 	var out bytes.Buffer
 	if code := run([]string{"-h"}, func(string) string { return "" }, &out, &out); code != 0 {
 		t.Fatalf("exit %d", code)
@@ -44,7 +44,7 @@ func TestAllowedHostsAddTheListenAddressButNotAWildcard(t *testing.T) {
 	}
 }
 
-func TestABadLifetimeFlagExitsTwoNamingTheFlagAndValue(t *testing.T) {
+func TestABadLifetimeFlagExitsTwoNamingIt(t *testing.T) {
 	var out bytes.Buffer
 	env := map[string]string{"MCP_IDLE_TIMEOUT": "20m"}
 	code := run([]string{"-idle-timeout", "ten minutes"}, func(k string) string { return env[k] }, &out, &out)

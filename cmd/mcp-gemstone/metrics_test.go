@@ -16,7 +16,8 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
-func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
+// Metrics count sessions, calls and escalation steps, and carry no session id.
+func TestMetricsThroughTheAssembly(t *testing.T) {
 	cfg, err := config.Load([]string{"-request-timeout", "100ms"}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -61,11 +62,15 @@ func TestMetricsCountSessionsCallsAndEscalationSteps(t *testing.T) {
 		`mcp_call_endings_total{step="softBreak"} 1`,
 		`mcp_build_info{version="` + buildVersion() + `"} 1`,
 	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("/metrics lacks %s", want)
+		t.Run(want, func(t *testing.T) {
+			if !strings.Contains(text, want) {
+				t.Errorf("/metrics lacks %s", want)
+			}
+		})
+	}
+	t.Run("no session id", func(t *testing.T) {
+		if strings.Contains(text, sid) {
+			t.Fatal("a session id reached /metrics")
 		}
-	}
-	if strings.Contains(text, sid) {
-		t.Fatal("a session id reached /metrics")
-	}
+	})
 }
