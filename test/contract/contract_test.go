@@ -190,23 +190,35 @@ func runThroughGem(t *testing.T, g *gemProcess, cases []Case, prepare []byte, p 
 	}
 }
 
-func TestMatchRuleComparesCodesKindsAndShapesNotText(t *testing.T) {
-	pattern := map[string]any{
-		"id": 1.0, "result": "$absent",
-		"error": map[string]any{"code": -32602.0, "message": "$string"},
+// A match rule compares codes, kinds and shapes, never the text.
+func TestMatchRule(t *testing.T) {
+	t.Run("passes free text and extra members", testMatchPassesFreeText)
+	t.Run("catches what differs", testMatchCatchesWhatDiffers)
+	t.Run("binds $each, $minItems and $exact", testMatchOperators)
+}
+
+var matchPattern = map[string]any{
+	"id": 1.0, "result": "$absent",
+	"error": map[string]any{"code": -32602.0, "message": "$string"},
+}
+
+func matchBody(t *testing.T, body string) error {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
 	}
-	check := func(body string) error {
-		var v any
-		dec := json.NewDecoder(strings.NewReader(body))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			t.Fatal(err)
-		}
-		return Match(pattern, v, "$")
-	}
-	if err := check(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"any words at all","data":{"x":1}}}`); err != nil {
+	return Match(matchPattern, v, "$")
+}
+
+func testMatchPassesFreeText(t *testing.T) {
+	if err := matchBody(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"any words at all","data":{"x":1}}}`); err != nil {
 		t.Fatalf("free text and extra members must not matter: %v", err)
 	}
+}
+
+func testMatchCatchesWhatDiffers(t *testing.T) {
 	for body, why := range map[string]string{
 		`{"id":1,"error":{"code":-32601,"message":"m"}}`:            "a different code",
 		`{"id":2,"error":{"code":-32602,"message":"m"}}`:            "a different id",
@@ -215,10 +227,13 @@ func TestMatchRuleComparesCodesKindsAndShapesNotText(t *testing.T) {
 		`{"id":1,"result":{},"error":{"code":-32602,"message":""}}`: "a member that must be absent",
 		`{"id":"1","error":{"code":-32602,"message":""}}`:           "a string id for a number",
 	} {
-		if check(body) == nil {
+		if matchBody(t, body) == nil {
 			t.Errorf("%s was not caught: %s", why, body)
 		}
 	}
+}
+
+func testMatchOperators(t *testing.T) {
 	each := map[string]any{"$each": map[string]any{"kind": errkind.InvalidParams}, "$minItems": 1.0}
 	if Match(each, []any{}, "$") == nil || Match(each, []any{map[string]any{"kind": "other"}}, "$") == nil {
 		t.Error("$each / $minItems do not bind")

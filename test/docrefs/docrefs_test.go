@@ -266,7 +266,8 @@ var (
 	flagDefined = regexp.MustCompile(`\.(?:String|Bool|Int|Int64|Uint|Float64|Duration)(?:Var)?\((?:[^,()]+, )?"([a-z][a-z0-9-]*)"|\.(?:Var|Func)\([^,()]+, "([a-z][a-z0-9-]*)"`)
 )
 
-func TestDocsNameOnlyFlagsAndOptionsThatExist(t *testing.T) {
+// Docs name only flags and options that exist.
+func TestDocsNameOnlyFlagsThatExist(t *testing.T) {
 	commands := map[string]bool{} // flags of the project's other commands
 	for _, m := range flagDefined.FindAllStringSubmatch(readAll(t, "cmd/*/*.go", "bench/*/*.go", "test/*/*.go", "test/*/*/*.go"), -1) {
 		commands[m[1]+m[2]] = true

@@ -116,61 +116,72 @@ func everyTool() []string {
 	return all
 }
 
-func TestEveryDefaultToolDeclaresATitleAndAllFourHints(t *testing.T) {
+// Every default tool declares a title and all four behaviour hints.
+func TestEveryDefaultToolDeclaresItsAnnotations(t *testing.T) {
 	declared := declaredHints(t)
 	for _, name := range everyTool() {
-		h, ok := declared[name]
-		if !ok {
-			t.Errorf("%s is not registered in any registerOn: of smalltalk/core", name)
-			continue
-		}
-		if h.title == "" {
-			t.Errorf("%s declares no title: (its registerOn: must send title: to the McpTool)", name)
-		}
-		if h.hints[0] == "" {
-			t.Errorf("%s declares no hints (readOnly, or hintsReadOnly:destructive:idempotent:openWorld:)", name)
-		}
+		t.Run(name, func(t *testing.T) {
+			h, ok := declared[name]
+			if !ok {
+				t.Fatalf("%s is not registered in any registerOn: of smalltalk/core", name)
+			}
+			if h.title == "" {
+				t.Errorf("%s declares no title: (its registerOn: must send title: to the McpTool)", name)
+			}
+			if h.hints[0] == "" {
+				t.Errorf("%s declares no hints (readOnly, or hintsReadOnly:destructive:idempotent:openWorld:)", name)
+			}
+		})
 	}
 }
 
-func TestToolsDocShowsTheTitlesAndHintsTheCodeDeclares(t *testing.T) {
+// docs/tools.md shows the titles and hints the code declares.
+func TestToolsDocShowsTheAnnotationsTheCodeDeclares(t *testing.T) {
 	declared, documented := declaredHints(t), documentedHints(t)
 	if len(documented) == 0 {
 		t.Fatal("docs/tools.md has no rows under \"## Titles and behaviour hints\"")
 	}
-	for _, name := range everyTool() {
-		d, c := documented[name], declared[name]
-		c.output = ""
-		if d != c {
-			t.Errorf("%s: docs/tools.md shows %q %v, the code declares %q %v", name, d.title, d.hints, c.title, c.hints)
+	t.Run("each tool's row as declared", func(t *testing.T) {
+		for _, name := range everyTool() {
+			d, c := documented[name], declared[name]
+			c.output = ""
+			if d != c {
+				t.Errorf("%s: docs/tools.md shows %q %v, the code declares %q %v", name, d.title, d.hints, c.title, c.hints)
+			}
 		}
-	}
-	for name := range documented {
-		if _, ok := declared[name]; !ok {
-			t.Errorf("docs/tools.md shows hints for %s, which no toolset registers", name)
+	})
+	t.Run("no row for a tool no toolset registers", func(t *testing.T) {
+		for name := range documented {
+			if _, ok := declared[name]; !ok {
+				t.Errorf("docs/tools.md shows hints for %s, which no toolset registers", name)
+			}
 		}
-	}
+	})
 }
 
 // The hints a client relies on most: a tool that deletes says it is destructive, and none of
 // the tools that only read says it writes.
-func TestTheDeletingToolsAreDestructiveAndTheReadersReadOnly(t *testing.T) {
+func TestTheHintsClientsRelyOnMost(t *testing.T) {
 	declared := declaredHints(t)
 	for _, name := range []string{"delete_class", "delete_method", "remove_dictionary", "abort", "execute_code"} {
-		if h := declared[name]; h.hints[0] != "no" || h.hints[1] != "yes" {
-			t.Errorf("%s: readOnly %s destructive %s, want no and yes", name, h.hints[0], h.hints[1])
-		}
+		t.Run(name+" is destructive", func(t *testing.T) {
+			if h := declared[name]; h.hints[0] != "no" || h.hints[1] != "yes" {
+				t.Errorf("%s: readOnly %s destructive %s, want no and yes", name, h.hints[0], h.hints[1])
+			}
+		})
 	}
 	for _, name := range []string{"list_classes", "describe_class", "find_senders", "get_method_source", "status"} {
-		if h := declared[name]; h.hints[0] != "yes" {
-			t.Errorf("%s: readOnly %s, want yes", name, h.hints[0])
-		}
+		t.Run(name+" is read-only", func(t *testing.T) {
+			if h := declared[name]; h.hints[0] != "yes" {
+				t.Errorf("%s: readOnly %s, want yes", name, h.hints[0])
+			}
+		})
 	}
 }
 
-// The tools that answer a list, or a test run, answer it as structuredContent too; docs/tools.md
-// names them.
-func TestTheListAndTestRunToolsDeclareTheirSchemaAndTheDocsNameThem(t *testing.T) {
+// The tools that answer a list, or a test run, answer it as structuredContent too: they declare
+// its schema, and docs/tools.md names them.
+func TestTheStructuredContentTools(t *testing.T) {
 	want := map[string][]string{
 		"pageSchema": {"list_all_classes", "list_classes", "list_dictionaries", "list_dictionary_entries",
 			"find_implementors", "find_references_to", "find_senders", "search_method_source", "list_test_classes",
@@ -180,17 +191,25 @@ func TestTheListAndTestRunToolsDeclareTheirSchemaAndTheDocsNameThem(t *testing.T
 	}
 	structured := map[string]bool{}
 	for schema, names := range want {
-		declared := toolsWithOutput(t, schema)
 		for _, name := range names {
-			if !declared[name] {
-				t.Errorf("%s declares no outputSchema: self %s from: self", name, schema)
-			}
 			structured[name] = true
 		}
-		if len(declared) != len(names) {
-			t.Errorf("tools declaring %s: %v, want %v", schema, sortedCopy(keys(declared)), names)
-		}
+		t.Run("declare "+schema, func(t *testing.T) {
+			declared := toolsWithOutput(t, schema)
+			for _, name := range names {
+				if !declared[name] {
+					t.Errorf("%s declares no outputSchema: self %s from: self", name, schema)
+				}
+			}
+			if len(declared) != len(names) {
+				t.Errorf("tools declaring %s: %v, want %v", schema, sortedCopy(keys(declared)), names)
+			}
+		})
 	}
+	t.Run("are named in docs/tools.md", func(t *testing.T) { structuredToolsAreNamed(t, structured) })
+}
+
+func structuredToolsAreNamed(t *testing.T, structured map[string]bool) {
 	doc, err := os.ReadFile(toolsDoc)
 	if err != nil {
 		t.Fatal(err)

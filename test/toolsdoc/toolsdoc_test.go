@@ -264,7 +264,8 @@ func toolsOf(t *testing.T, registered map[string][]string, toolsets []string) []
 	return tools
 }
 
-func TestDefaultSurfaceIsTheSpecificationsToolsTheSessionToolsAndTheDebuggers(t *testing.T) {
+// The default surface is the specification's tools, the session tools and the debugger's.
+func TestTheDefaultSurface(t *testing.T) {
 	var toolsets []string
 	for _, m := range coreMethods(t) {
 		if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" {
@@ -300,16 +301,20 @@ func TestSelectorOfReadsEveryPatternShape(t *testing.T) {
 
 // An optional toolset registers the specification's tools for it and is not in the default
 // surface: loaded is not served.
-func TestOptionalToolsetsRegisterTheirToolsAndStayOutOfTheDefaultSurface(t *testing.T) {
+func TestOptionalToolsets(t *testing.T) {
 	registered := registeredTools(t)
 	for ts, want := range optionalSurface {
-		if !sameSet(registered[ts], want) {
-			t.Errorf("%s registers %v, want %v", ts, sortedCopy(registered[ts]), sortedCopy(want))
-		}
-		for _, m := range coreMethods(t) {
-			if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" && strings.Contains(m.body, "'"+ts+"'") {
-				t.Errorf("McpServer class >> defaultToolsetNames names %s, an optional toolset", ts)
+		t.Run(ts+" registers its tools", func(t *testing.T) {
+			if !sameSet(registered[ts], want) {
+				t.Errorf("%s registers %v, want %v", ts, sortedCopy(registered[ts]), sortedCopy(want))
 			}
-		}
+		})
+		t.Run(ts+" is out of the default surface", func(t *testing.T) {
+			for _, m := range coreMethods(t) {
+				if m.class == "McpServer" && m.meta && m.selector == "defaultToolsetNames" && strings.Contains(m.body, "'"+ts+"'") {
+					t.Errorf("McpServer class >> defaultToolsetNames names %s, an optional toolset", ts)
+				}
+			}
+		})
 	}
 }

@@ -20,7 +20,8 @@ func script(t *testing.T, body string) string {
 	return path
 }
 
-func TestStartFindsTheLoggedURLAndStopAnswersTheExitCodeAfterSIGTERM(t *testing.T) {
+// A server that exits on SIGTERM; each subtest is one step of its life, in order.
+func TestAServerStoppedBySIGTERM(t *testing.T) {
 	bin := script(t, `trap 'echo stopping; exit 3' TERM
 echo "out $FAKE_ENV"
 echo '{"level":"info","url":"https://127.0.0.1:4711/mcp","message":"listening"}' >&2
@@ -30,19 +31,27 @@ while :; do sleep 0.05; done
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, exited := p.WaitURL(10 * time.Second)
-	if url != "https://127.0.0.1:4711/mcp" || exited {
-		t.Fatalf("WaitURL = %q, exited %v; log:\n%s", url, exited, p.Log)
-	}
-	if code := p.Stop(10 * time.Second); code != 3 {
-		t.Fatalf("exit code after SIGTERM %d, want 3; log:\n%s", code, p.Log)
-	}
-	if log := p.Log.String(); !strings.Contains(log, "out passed") || !strings.Contains(log, `"message":"listening"`) {
-		t.Fatalf("the log lacks stdout or stderr:\n%s", log)
-	}
-	if !p.Terminate(time.Second) || p.Stop(time.Second) != 3 {
-		t.Fatal("after the exit, Terminate must answer true and Stop the same exit code 3")
-	}
+	t.Run("Start finds the logged URL", func(t *testing.T) {
+		url, exited := p.WaitURL(10 * time.Second)
+		if url != "https://127.0.0.1:4711/mcp" || exited {
+			t.Fatalf("WaitURL = %q, exited %v; log:\n%s", url, exited, p.Log)
+		}
+	})
+	t.Run("Stop answers the exit code after SIGTERM", func(t *testing.T) {
+		if code := p.Stop(10 * time.Second); code != 3 {
+			t.Fatalf("exit code after SIGTERM %d, want 3; log:\n%s", code, p.Log)
+		}
+	})
+	t.Run("the log holds stdout and stderr", func(t *testing.T) {
+		if log := p.Log.String(); !strings.Contains(log, "out passed") || !strings.Contains(log, `"message":"listening"`) {
+			t.Fatalf("the log lacks stdout or stderr:\n%s", log)
+		}
+	})
+	t.Run("after the exit Terminate is true and Stop the same", func(t *testing.T) {
+		if !p.Terminate(time.Second) || p.Stop(time.Second) != 3 {
+			t.Fatal("after the exit, Terminate must answer true and Stop the same exit code 3")
+		}
+	})
 }
 
 func TestWaitURLReportsAnExitBeforeListening(t *testing.T) {
@@ -58,7 +67,8 @@ func TestWaitURLReportsAnExitBeforeListening(t *testing.T) {
 	}
 }
 
-func TestTerminateKillsAServerThatIgnoresSIGTERMAndAnswersFalse(t *testing.T) {
+// Terminate kills a server that ignores SIGTERM, and answers false.
+func TestTerminateKillsAServerThatIgnoresSIGTERM(t *testing.T) {
 	p, err := Start(script(t, "trap '' TERM\necho '{\"url\":\"http://127.0.0.1:1/mcp\"}' >&2\nwhile :; do sleep 0.05; done\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -74,13 +84,19 @@ func TestTerminateKillsAServerThatIgnoresSIGTERMAndAnswersFalse(t *testing.T) {
 	}
 }
 
-func TestGemFilesMapsSessionNumbersToPidsAndSkipsJunk(t *testing.T) {
+// GemFiles maps session numbers to pids, skipping a file that holds no pid.
+func TestGemFilesMapsSessionNumbersToPids(t *testing.T) {
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "1"), []byte("4242\n"), 0o600)
 	_ = os.WriteFile(filepath.Join(dir, "2"), []byte("not a pid"), 0o600)
 	if got, want := GemFiles(dir), map[string]int{"1": 4242}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("GemFiles = %v, want %v", got, want)
 	}
+}
+
+func TestStandinGemsFindsNoneWhereNoGemStarted(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "1"), []byte("4242\n"), 0o600)
 	if got := StandinGems(dir); len(got) != 0 {
 		t.Fatalf("StandinGems found %v for a directory no gem was started with", got)
 	}

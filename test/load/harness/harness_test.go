@@ -68,12 +68,14 @@ func run(t *testing.T, url string) LoadResult {
 	return res
 }
 
-func TestRunLoadCountsEveryCorrectAnswerOnceWithJSONAndSSE(t *testing.T) {
-	for _, sse := range []bool{false, true} {
-		res := run(t, echoServer(t, sse, nil).URL)
-		if res.Sent != 200 || res.OK != 200 || res.Failed != 0 || res.Mismatched != 0 || res.Duplicated != 0 {
-			t.Errorf("sse=%v: a correct server gave %v (%s)", sse, res, res.FirstProblem)
-		}
+func TestRunLoadCountsEveryCorrectAnswerOnce(t *testing.T) {
+	for name, sse := range map[string]bool{"as JSON": false, "as SSE": true} {
+		t.Run(name, func(t *testing.T) {
+			res := run(t, echoServer(t, sse, nil).URL)
+			if res.Sent != 200 || res.OK != 200 || res.Failed != 0 || res.Mismatched != 0 || res.Duplicated != 0 {
+				t.Errorf("sse=%v: a correct server gave %v (%s)", sse, res, res.FirstProblem)
+			}
+		})
 	}
 }
 

@@ -29,26 +29,32 @@ func TestFramesRoundTrip(t *testing.T) {
 	}
 }
 
-func TestLoginHelloAndAnswersRoundTrip(t *testing.T) {
-	lp := LoginParams{"stone", "gem -C A=1;", "u", "p", "h", 0x810, "/tmp/x"}
-	got, err := DecodeLogin(lp.Encode())
-	if err != nil || got != lp {
-		t.Fatalf("login: %+v %v", got, err)
-	}
-	h, err := DecodeHello(Hello{Session: 3, Pid: 99}.Encode())
-	if err != nil || h.Session != 3 || h.Pid != 99 {
-		t.Fatalf("hello: %+v %v", h, err)
-	}
-	for _, a := range []Answer{
-		{Class: OopClassString, Bytes: []byte("abc")},
-		{Special: true, Oop: OopTrue},
-		{Err: &GemError{Number: 6003, HasContext: true, Message: "soft"}},
-	} {
-		typ, payload := a.Frame()
-		back, err := DecodeAnswer(Frame{Type: typ, Payload: payload})
-		if err != nil || back.Special != a.Special || back.Oop != a.Oop || string(back.Bytes) != string(a.Bytes) ||
-			(a.Err != nil && (back.Err == nil || *back.Err != *a.Err)) {
-			t.Fatalf("answer %+v came back as %+v (%v)", a, back, err)
+func TestEachFrameRoundTrips(t *testing.T) {
+	t.Run("login", func(t *testing.T) {
+		lp := LoginParams{"stone", "gem -C A=1;", "u", "p", "h", 0x810, "/tmp/x"}
+		got, err := DecodeLogin(lp.Encode())
+		if err != nil || got != lp {
+			t.Fatalf("login: %+v %v", got, err)
 		}
+	})
+	t.Run("hello", func(t *testing.T) {
+		h, err := DecodeHello(Hello{Session: 3, Pid: 99}.Encode())
+		if err != nil || h.Session != 3 || h.Pid != 99 {
+			t.Fatalf("hello: %+v %v", h, err)
+		}
+	})
+	for name, a := range map[string]Answer{
+		"a String answer":  {Class: OopClassString, Bytes: []byte("abc")},
+		"a special answer": {Special: true, Oop: OopTrue},
+		"an error answer":  {Err: &GemError{Number: 6003, HasContext: true, Message: "soft"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			typ, payload := a.Frame()
+			back, err := DecodeAnswer(Frame{Type: typ, Payload: payload})
+			if err != nil || back.Special != a.Special || back.Oop != a.Oop || string(back.Bytes) != string(a.Bytes) ||
+				(a.Err != nil && (back.Err == nil || *back.Err != *a.Err)) {
+				t.Fatalf("answer %+v came back as %+v (%v)", a, back, err)
+			}
+		})
 	}
 }
