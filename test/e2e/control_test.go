@@ -48,7 +48,8 @@ func TestACallIgnoringBothBreaksIsStoppedFromTheControlSession(t *testing.T) {
 	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
 }
 
-func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
+// A lost control session is replaced, and stops still work meanwhile.
+func TestALostControlSession(t *testing.T) {
 	s := start(t)
 	_, ctlPid := controlGem(t, s)
 	// Its gem exists before its login has finished; killed then, the login itself fails.
@@ -59,29 +60,34 @@ func TestALostControlSessionIsReplacedAndStopsStillWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcptest.Eventually(t, 5*time.Second, "the killed control gem is gone", func() bool { return len(s.ourGems()) == 0 })
-	for i := range 2 { // the first stop finds the control session dead; the second uses a new one
-		sid := s.open()
-		done := s.started(sid, call(i, "sleep_immune", `{"ms":60000}`))
-		s.post(sid, cancelOf(string(rune('0'+i))))
-		select {
-		case a := <-done:
-			if a.Err != nil || a.Status != http.StatusAccepted {
-				t.Fatalf("round %d: %v %d %s", i, a.Err, a.Status, a.Body)
+	// The first stop finds the control session dead; the second uses a new one.
+	for i, name := range []string{"a stop finding it dead still ends the call", "a stop on its replacement ends the call"} {
+		t.Run(name, func(t *testing.T) {
+			sid := s.open()
+			done := s.started(sid, call(i, "sleep_immune", `{"ms":60000}`))
+			s.post(sid, cancelOf(string(rune('0'+i))))
+			select {
+			case a := <-done:
+				if a.Err != nil || a.Status != http.StatusAccepted {
+					t.Fatalf("round %d: %v %d %s", i, a.Err, a.Status, a.Body)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("round %d: the call was not ended", i)
 			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("round %d: the call was not ended", i)
-		}
-		wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusNotFound)
+			wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusNotFound)
+		})
 	}
-	mcptest.Eventually(t, 10*time.Second, "a new control session is logged in", func() bool {
-		for _, pid := range s.gemFiles() {
-			if pid != ctlPid {
-				return true
+	t.Run("is replaced by a new login, logged", func(t *testing.T) {
+		mcptest.Eventually(t, 10*time.Second, "a new control session is logged in", func() bool {
+			for _, pid := range s.gemFiles() {
+				if pid != ctlPid {
+					return true
+				}
 			}
+			return false
+		})
+		if !strings.Contains(s.log.String(), "control session lost (its gem is gone); logged in again") {
+			t.Fatalf("the control session's re-login is not in the log:\n%s", s.log)
 		}
-		return false
 	})
-	if !strings.Contains(s.log.String(), "control session lost (its gem is gone); logged in again") {
-		t.Fatalf("the control session's re-login is not in the log:\n%s", s.log)
-	}
 }

@@ -26,7 +26,8 @@ func rawCall(id, tool, args string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
 }
 
-func TestMembersAreReadExactlySoTheRouterAndTheWorkerReadOneMessageOneWay(t *testing.T) {
+// Members are read exactly, so the router and the worker read one message one way.
+func TestTheRouterReadsMembersExactly(t *testing.T) {
 	s := start(t)
 	sid := s.open()
 	for body, want := range map[string]string{
@@ -43,7 +44,9 @@ func TestMembersAreReadExactlySoTheRouterAndTheWorkerReadOneMessageOneWay(t *tes
 			}
 		})
 	}
-	wantStatus(t, s.post(sid, call(4, "echo", `{"text":"still serving"}`)), http.StatusOK)
+	t.Run("and the session serves on", func(t *testing.T) {
+		wantStatus(t, s.post(sid, call(4, "echo", `{"text":"still serving"}`)), http.StatusOK)
+	})
 }
 
 func TestIdsAreKeyedByTheirExactText(t *testing.T) {
@@ -268,7 +271,8 @@ func TestAMalformedChunkedBodyIsABadRequest(t *testing.T) {
 	}
 }
 
-func TestRepeatedAndMalformedGateHeadersAreRefused(t *testing.T) {
+// A gate header given twice, or malformed, is refused.
+func TestAGateHeaderThatCouldBeReadTwoWaysIsRefused(t *testing.T) {
 	s := start(t)
 	sid := s.open()
 	send := func(host string, hdr ...string) answer {
@@ -299,13 +303,17 @@ func TestRepeatedAndMalformedGateHeadersAreRefused(t *testing.T) {
 		{"Host with a name for a port", "localhost:evil", nil, http.StatusBadRequest},
 		{"second MCP-Protocol-Version", "", []string{"Mcp-Protocol-Version", "2025-11-25", "Mcp-Protocol-Version", "1999-01-01"}, http.StatusBadRequest},
 	} {
-		if a := send(c.host, c.hdr...); a.Status != c.status {
-			t.Errorf("%s: %d %s, want %d", c.name, a.Status, a.Body, c.status)
+		t.Run(c.name, func(t *testing.T) {
+			if a := send(c.host, c.hdr...); a.Status != c.status {
+				t.Errorf("%s: %d %s, want %d", c.name, a.Status, a.Body, c.status)
+			}
+		})
+	}
+	t.Run("one loopback Origin passes", func(t *testing.T) {
+		if a := send("", "Origin", "http://localhost:3000"); a.Status != http.StatusOK {
+			t.Fatalf("one loopback Origin: %d %s", a.Status, a.Body)
 		}
-	}
-	if a := send("", "Origin", "http://localhost:3000"); a.Status != http.StatusOK {
-		t.Fatalf("one loopback Origin: %d %s", a.Status, a.Body)
-	}
+	})
 }
 
 func TestAfterABatchMemberKillsTheGemLaterMembersAreAnsweredGone(t *testing.T) {
@@ -335,22 +343,30 @@ func TestAfterABatchMemberKillsTheGemLaterMembersAreAnsweredGone(t *testing.T) {
 	}
 }
 
-func TestABreakImmuneCallPastTheTimeoutSaysItsSessionEndedAndNothingElse(t *testing.T) {
+// What a request timeout says becomes of the session; the subtests run in order.
+func TestARequestTimeoutSaysWhatBecameOfTheSession(t *testing.T) {
 	t.Parallel()
 	s := start(t, "MCP_REQUEST_TIMEOUT=1")
 	sid := s.open()
-	a := s.post(sid, call(1, "sleep_immune", `{"ms":60000}`))
-	wantError(t, a, http.StatusOK, -32001, errkind.RequestTimeout)
-	if msg := a.RPC.Error.Message; strings.Contains(msg, "keeps serving") || !strings.Contains(msg, "session was ended") {
-		t.Fatalf("message %q: the session was ended, and it must say only that", msg)
-	}
-	b := s.post(sid, call(2, "sleep", `{"ms":30000}`))
-	wantError(t, b, http.StatusNotFound, -32001, errkind.SessionNotFound)
-	sid = s.open()
-	c := s.post(sid, call(3, "sleep", `{"ms":30000}`))
-	if msg := c.RPC.Error.Message; c.RPC.Kind() != errkind.RequestTimeout || !strings.Contains(msg, "keeps serving") {
-		t.Fatalf("an ordinary call past the timeout: %s", c.Body)
-	}
+	t.Run("a break-immune call's says its session ended, and only that", func(t *testing.T) {
+		a := s.post(sid, call(1, "sleep_immune", `{"ms":60000}`))
+		if !wantError(t, a, http.StatusOK, -32001, errkind.RequestTimeout) {
+			return
+		}
+		if msg := a.RPC.Error.Message; strings.Contains(msg, "keeps serving") || !strings.Contains(msg, "session was ended") {
+			t.Fatalf("message %q: the session was ended, and it must say only that", msg)
+		}
+	})
+	t.Run("that session is gone", func(t *testing.T) {
+		b := s.post(sid, call(2, "sleep", `{"ms":30000}`))
+		wantError(t, b, http.StatusNotFound, -32001, errkind.SessionNotFound)
+	})
+	t.Run("an ordinary call's says the session serves on", func(t *testing.T) {
+		c := s.post(s.open(), call(3, "sleep", `{"ms":30000}`))
+		if msg := c.RPC.Error.Message; c.RPC.Kind() != errkind.RequestTimeout || !strings.Contains(msg, "keeps serving") {
+			t.Fatalf("an ordinary call past the timeout: %s", c.Body)
+		}
+	})
 }
 
 func TestUntrustedValuesAreClippedInTheLog(t *testing.T) {

@@ -51,7 +51,8 @@ func TestReadyOnceTheControlSessionIsLoggedIn(t *testing.T) {
 	s.open() // ready means a session can be opened
 }
 
-func TestNotReadyWithoutTheClientLibraryAndSaysSo(t *testing.T) {
+// Without the client library the server is not ready, and says why.
+func TestNotReadyWithoutTheClientLibrary(t *testing.T) {
 	s := start(t, "GEMSTONE=", "GCI_LIBRARY=")
 	code, body := s.readyz()
 	if code != http.StatusServiceUnavailable || body["status"] != "notReady" || !strings.Contains(body["reason"], "GCI_LIBRARY or GEMSTONE") {
@@ -59,7 +60,8 @@ func TestNotReadyWithoutTheClientLibraryAndSaysSo(t *testing.T) {
 	}
 }
 
-func TestNotReadyWhileTheRoutersOwnLoginFailsAndSaysSoWithoutDetail(t *testing.T) {
+// While the router's own login fails the server is not ready, and says why without detail.
+func TestNotReadyWhileTheRoutersOwnLoginFails(t *testing.T) {
 	t.Parallel()
 	s := start(t, "GS_STONE=nostone", "GS_PASS=not-the-password") // the stand-in refuses stone "nostone" (4065)
 	// However long it waits, a login that fails never makes the server ready.

@@ -60,9 +60,9 @@ func (c *collector) span(name string) *tracepb.Span {
 	return nil
 }
 
-// TestAToolsCallThroughTheBinaryIsTracedToTheCollectorAndTheGemLog runs bin/mcp-gemstone with the
-// standard OTEL_* variables pointing at an in-test collector.
-func TestAToolsCallThroughTheBinaryIsTracedToTheCollectorAndTheGemLog(t *testing.T) {
+// TestAToolsCallThroughTheBinaryIsTraced runs bin/mcp-gemstone with the standard OTEL_*
+// variables pointing at an in-test collector: the call is traced to the collector and the gem log.
+func TestAToolsCallThroughTheBinaryIsTraced(t *testing.T) {
 	col := &collector{}
 	ts := httptest.NewServer(col)
 	defer ts.Close()
@@ -82,12 +82,14 @@ func TestAToolsCallThroughTheBinaryIsTracedToTheCollectorAndTheGemLog(t *testing
 		span = col.span("tools/call echo")
 		return span != nil
 	})
-	if got := hex.EncodeToString(span.TraceId); got != clientTrace {
-		t.Errorf("span trace %s, want the client's %s", got, clientTrace)
-	}
-	if got := hex.EncodeToString(span.ParentSpanId); got != "b7ad6b7169203331" {
-		t.Errorf("span parent %s", got)
-	}
+	t.Run("to the collector, in the client's trace", func(t *testing.T) {
+		if got := hex.EncodeToString(span.TraceId); got != clientTrace {
+			t.Errorf("span trace %s, want the client's %s", got, clientTrace)
+		}
+		if got := hex.EncodeToString(span.ParentSpanId); got != "b7ad6b7169203331" {
+			t.Errorf("span parent %s", got)
+		}
+	})
 	attrs := map[string]string{}
 	for _, kv := range span.Attributes {
 		if v := kv.GetValue(); v.GetStringValue() != "" {
@@ -95,28 +97,37 @@ func TestAToolsCallThroughTheBinaryIsTracedToTheCollectorAndTheGemLog(t *testing
 		} else {
 			attrs[kv.Key] = strconv.FormatInt(v.GetIntValue(), 10)
 		}
-		if strings.Contains(kv.GetValue().String(), "not in any span") || strings.Contains(kv.GetValue().String(), sid) {
-			t.Errorf("attribute %s carries an argument or the session id", kv.Key)
+	}
+	t.Run("with no argument and no session id", func(t *testing.T) {
+		for _, kv := range span.Attributes {
+			if strings.Contains(kv.GetValue().String(), "not in any span") || strings.Contains(kv.GetValue().String(), sid) {
+				t.Errorf("attribute %s carries an argument or the session id", kv.Key)
+			}
 		}
-	}
-	if attrs["mcp.method.name"] != "tools/call" || attrs["gen_ai.tool.name"] != "echo" || attrs["mcp.outcome"] != "ok" ||
-		attrs["jsonrpc.request.id"] != "9" || attrs["http.response.status_code"] != "200" {
-		t.Errorf("span attributes %v", attrs)
-	}
-	col.mu.Lock()
-	service := col.attrs["service.name"]
-	col.mu.Unlock()
-	if service != "mcp-gemstone-e2e" {
-		t.Errorf("service.name %q, want OTEL_SERVICE_NAME's", service)
-	}
-	// The gem's log line of that call names the same trace and the router's span.
-	want := "tools/call echo in trace " + clientTrace + " (span " + hex.EncodeToString(span.SpanId) + ")"
-	mcptest.Eventually(t, 5*time.Second, "the gem log names the trace", func() bool { return strings.Contains(s.log.String(), want) })
-	for _, line := range strings.Split(s.log.String(), "\n") {
-		if strings.Contains(line, want) {
-			t.Logf("gem log: %s", line)
+	})
+	t.Run("with the call's attributes", func(t *testing.T) {
+		if attrs["mcp.method.name"] != "tools/call" || attrs["gen_ai.tool.name"] != "echo" || attrs["mcp.outcome"] != "ok" ||
+			attrs["jsonrpc.request.id"] != "9" || attrs["http.response.status_code"] != "200" {
+			t.Errorf("span attributes %v", attrs)
 		}
-	}
+	})
+	t.Run("under OTEL_SERVICE_NAME", func(t *testing.T) {
+		col.mu.Lock()
+		service := col.attrs["service.name"]
+		col.mu.Unlock()
+		if service != "mcp-gemstone-e2e" {
+			t.Errorf("service.name %q, want OTEL_SERVICE_NAME's", service)
+		}
+	})
+	t.Run("to the gem log, naming the trace and the router's span", func(t *testing.T) {
+		want := "tools/call echo in trace " + clientTrace + " (span " + hex.EncodeToString(span.SpanId) + ")"
+		mcptest.Eventually(t, 5*time.Second, "the gem log names the trace", func() bool { return strings.Contains(s.log.String(), want) })
+		for _, line := range strings.Split(s.log.String(), "\n") {
+			if strings.Contains(line, want) {
+				t.Logf("gem log: %s", line)
+			}
+		}
+	})
 	t.Logf("span %q trace %s span %s parent %s attributes %v", span.Name, clientTrace,
 		hex.EncodeToString(span.SpanId), hex.EncodeToString(span.ParentSpanId), attrs)
 }

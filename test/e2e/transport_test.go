@@ -144,22 +144,32 @@ func TestBatchIsSplitOnA20250326Session(t *testing.T) {
 	}
 }
 
-func TestDieAnswersSessionGoneThen404AndTheSlotComesBack(t *testing.T) {
+// A gem that dies in a call; each subtest is one step, in order.
+func TestAGemThatDies(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=1")
 	sid := s.open()
-	a := s.post(sid, call(77, "die", `{}`))
-	wantError(t, a, http.StatusOK, -32001, errkind.SessionGone)
-	if string(a.RPC.ID) != "77" {
-		t.Fatalf("sessionGone carries id %s", a.RPC.ID)
-	}
-	if strings.Contains(string(a.Body), "stand-in gem (session") {
-		t.Fatalf("the full error text reached the client: %s", a.Body)
-	}
-	wantError(t, s.post(sid, call(78, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
-	s.open() // the only slot is free again
+	t.Run("answers sessionGone under the call's id, without the full error", func(t *testing.T) {
+		a := s.post(sid, call(77, "die", `{}`))
+		if !wantError(t, a, http.StatusOK, -32001, errkind.SessionGone) {
+			return
+		}
+		if string(a.RPC.ID) != "77" {
+			t.Fatalf("sessionGone carries id %s", a.RPC.ID)
+		}
+		if strings.Contains(string(a.Body), "stand-in gem (session") {
+			t.Fatalf("the full error text reached the client: %s", a.Body)
+		}
+	})
+	t.Run("leaves its session not found", func(t *testing.T) {
+		wantError(t, s.post(sid, call(78, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
+	})
+	t.Run("gives its slot back", func(t *testing.T) {
+		s.open() // the only slot is free again
+	})
 }
 
-func TestSigkilledGemMidCallAnswersSessionGoneThen404AndFreesTheSlot(t *testing.T) {
+// A gem killed with SIGKILL in a call; each subtest is one step, in order.
+func TestAGemKilledMidCall(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=1")
 	mcptest.Eventually(t, 10*time.Second, "the control session is logged in", func() bool { return len(s.gemFiles()) == 1 })
 	before := s.gemFiles()
@@ -177,17 +187,20 @@ func TestSigkilledGemMidCallAnswersSessionGoneThen404AndFreesTheSlot(t *testing.
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill %d: %v", pid, err)
 	}
-	select {
-	case a := <-done:
-		wantError(t, a, http.StatusOK, -32001, errkind.SessionGone)
-		if string(a.RPC.ID) != "5" {
-			t.Fatalf("id %s", a.RPC.ID)
+	t.Run("answers sessionGone under the call's id", func(t *testing.T) {
+		select {
+		case a := <-done:
+			if wantError(t, a, http.StatusOK, -32001, errkind.SessionGone) && string(a.RPC.ID) != "5" {
+				t.Fatalf("id %s", a.RPC.ID)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the call on a killed gem did not end")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the call on a killed gem did not end")
-	}
-	wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":6,"method":"ping"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
-	s.open()
+	})
+	t.Run("leaves its session not found", func(t *testing.T) {
+		wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":6,"method":"ping"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
+	})
+	t.Run("gives its slot back", func(t *testing.T) { s.open() })
 }
 
 func TestThreeSessionsSleepingTwoSecondsRunInParallel(t *testing.T) {
@@ -264,24 +277,28 @@ func TestTheCapHoldsUnderTwentyConcurrentInitializes(t *testing.T) {
 	}
 }
 
-func TestCancelledNotificationEndsASleepAndTheSessionKeepsServing(t *testing.T) {
+func TestNotificationsCancelledOfASleep(t *testing.T) {
 	s := start(t)
 	sid := s.open()
 	done := s.started(sid, call(11, "sleep", `{"ms":30000}`))
-	wantStatus(t, s.post(sid, cancelOf("11")), http.StatusAccepted)
-	select {
-	case a := <-done:
-		wantStatus(t, a, http.StatusAccepted)
-		if len(a.Body) != 0 {
-			t.Fatalf("the cancelled request got a body: %s", a.Body)
+	t.Run("ends it, both POSTs answered 202", func(t *testing.T) {
+		wantStatus(t, s.post(sid, cancelOf("11")), http.StatusAccepted)
+		select {
+		case a := <-done:
+			wantStatus(t, a, http.StatusAccepted)
+			if len(a.Body) != 0 {
+				t.Fatalf("the cancelled request got a body: %s", a.Body)
+			}
+			if a.Took > 5*time.Second {
+				t.Fatalf("cancel took %v", a.Took)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the sleep was not ended by notifications/cancelled")
 		}
-		if a.Took > 5*time.Second {
-			t.Fatalf("cancel took %v", a.Took)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the sleep was not ended by notifications/cancelled")
-	}
-	wantStatus(t, s.post(sid, call(12, "echo", `{"text":"x"}`)), http.StatusOK)
+	})
+	t.Run("leaves the session serving", func(t *testing.T) {
+		wantStatus(t, s.post(sid, call(12, "echo", `{"text":"x"}`)), http.StatusOK)
+	})
 }
 
 func TestRequestTimeoutAnswersMinus32001WithTheRequestsId(t *testing.T) {
@@ -299,7 +316,8 @@ func TestRequestTimeoutAnswersMinus32001WithTheRequestsId(t *testing.T) {
 	wantStatus(t, s.post(sid, call(2, "echo", `{"text":"after"}`)), http.StatusOK)
 }
 
-func TestSigtermBreaksRunningCallsLogsEveryGemOutAndExitsZero(t *testing.T) {
+// SIGTERM breaks running calls, logs every gem out and exits 0.
+func TestSIGTERMWithCallsRunning(t *testing.T) {
 	s := start(t, "MCP_SHUTDOWN_GRACE=1")
 	a, b := s.open(), s.open()
 	results := []<-chan answer{s.async(a, call(1, "sleep_immune", `{"ms":60000}`)), s.async(b, call(2, "sleep", `{"ms":60000}`))}
@@ -310,27 +328,33 @@ func TestSigtermBreaksRunningCallsLogsEveryGemOutAndExitsZero(t *testing.T) {
 	begin := time.Now()
 	code := s.stop(15 * time.Second)
 	took := time.Since(begin)
-	if code != 0 {
-		t.Fatalf("exit code %d after SIGTERM", code)
-	}
-	t.Logf("SIGTERM to exit with two running calls: %v", took)
-	for _, ch := range results {
-		select {
-		case r := <-ch:
-			if r.Err != nil {
-				t.Fatalf("a running call got no answer at shutdown: %v", r.Err)
-			}
-			wantError(t, r, http.StatusOK, -32001, errkind.ShuttingDown)
-		case <-time.After(5 * time.Second):
-			t.Fatal("a running call's POST did not end with the server")
+	t.Run("exits 0", func(t *testing.T) {
+		if code != 0 {
+			t.Fatalf("exit code %d after SIGTERM", code)
 		}
-	}
-	if left := s.ourGems(); len(left) != 0 {
-		t.Fatalf("stand-in gems alive after SIGTERM: %v", left)
-	}
-	if !strings.Contains(s.log.String(), "every worker gem logged out") {
-		t.Fatalf("no final log line")
-	}
+		t.Logf("SIGTERM to exit with two running calls: %v", took)
+	})
+	t.Run("answers each running call shuttingDown", func(t *testing.T) {
+		for _, ch := range results {
+			select {
+			case r := <-ch:
+				if r.Err != nil {
+					t.Fatalf("a running call got no answer at shutdown: %v", r.Err)
+				}
+				wantError(t, r, http.StatusOK, -32001, errkind.ShuttingDown)
+			case <-time.After(5 * time.Second):
+				t.Fatal("a running call's POST did not end with the server")
+			}
+		}
+	})
+	t.Run("logs every gem out", func(t *testing.T) {
+		if left := s.ourGems(); len(left) != 0 {
+			t.Fatalf("stand-in gems alive after SIGTERM: %v", left)
+		}
+		if !strings.Contains(s.log.String(), "every worker gem logged out") {
+			t.Fatalf("no final log line")
+		}
+	})
 }
 
 func TestAClientThatNeverFinishesItsRequestIsDropped(t *testing.T) {
