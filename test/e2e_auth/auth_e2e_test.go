@@ -28,16 +28,20 @@ func challengeFor(s *server, code, desc string) string {
 	return `Bearer error="` + code + `", error_description="` + desc + `", ` + prm + `, scope="mcp:use profile"`
 }
 
-func TestOAuthClientDiscoversMetadataThenInitializesCallsAToolAndDeletes(t *testing.T) {
+// An OAuth client discovers the metadata, then initializes, calls a tool and deletes its
+// session; each subtest is one step, in order.
+func TestAnOAuthClientsSession(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	s := startAuth(t, is.URL())
 	is.AddClient("analyst-bot", "s3cret")
 
 	// 1. Unauthenticated: the challenge points at the metadata, which names the issuer.
-	a := s.do(s.client, http.MethodPost, "", "", initializeBody)
-	if a.Status != 401 || a.Header.Get("WWW-Authenticate") != challengeFor(s, "", "") {
-		t.Fatalf("no token: %d %q", a.Status, a.Header.Get("WWW-Authenticate"))
-	}
+	t.Run("without a token it is challenged to the metadata", func(t *testing.T) {
+		a := s.do(s.client, http.MethodPost, "", "", initializeBody)
+		if a.Status != 401 || a.Header.Get("WWW-Authenticate") != challengeFor(s, "", "") {
+			t.Fatalf("no token: %d %q", a.Status, a.Header.Get("WWW-Authenticate"))
+		}
+	})
 	resp, err := s.client.Get("https://" + s.addr + "/.well-known/oauth-protected-resource/mcp")
 	if err != nil {
 		t.Fatal(err)
@@ -50,9 +54,14 @@ func TestOAuthClientDiscoversMetadataThenInitializesCallsAToolAndDeletes(t *test
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&prm)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || prm.Resource != s.resource() || len(prm.AuthorizationServers) != 1 ||
-		prm.AuthorizationServers[0] != is.URL() || strings.Join(prm.Scopes, " ") != "mcp:use profile" || strings.Join(prm.Bearer, ",") != "header" {
-		t.Fatalf("metadata: %d %+v", resp.StatusCode, prm)
+	t.Run("the metadata names the resource, the issuer and the scopes", func(t *testing.T) {
+		if resp.StatusCode != 200 || prm.Resource != s.resource() || len(prm.AuthorizationServers) != 1 ||
+			prm.AuthorizationServers[0] != is.URL() || strings.Join(prm.Scopes, " ") != "mcp:use profile" || strings.Join(prm.Bearer, ",") != "header" {
+			t.Fatalf("metadata: %d %+v", resp.StatusCode, prm)
+		}
+	})
+	if len(prm.AuthorizationServers) == 0 {
+		t.Fatal("no authorization server to get a token from")
 	}
 
 	// 2. The client gets a token from the authorization server the metadata names, for the
@@ -62,27 +71,36 @@ func TestOAuthClientDiscoversMetadataThenInitializesCallsAToolAndDeletes(t *test
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, s.client)
 	client := cc.Client(ctx)
 
-	a = s.do(client, http.MethodPost, "", "", initializeBody)
-	sid := a.Header.Get("Mcp-Session-Id")
-	if a.Status != 200 || sid == "" || a.RPC.Error != nil {
-		t.Fatalf("initialize: %d %s", a.Status, a.Body)
-	}
-	if a = s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); a.Status != 202 {
-		t.Fatalf("initialized: %d %s", a.Status, a.Body)
-	}
-	a = s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"over TLS, as analyst-bot"}}}`)
-	if a.Status != 200 || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "over TLS, as analyst-bot") {
-		t.Fatalf("tools/call: %d %s", a.Status, a.Body)
-	}
-	if a = s.do(client, http.MethodDelete, "", sid, ""); a.Status != 200 && a.Status != 204 {
-		t.Fatalf("DELETE: %d %s", a.Status, a.Body)
-	}
-	if a = s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); a.Status != 404 {
-		t.Fatalf("after DELETE: %d, want 404", a.Status)
-	}
-	if strings.Contains(s.log.String(), "s3cret") {
-		t.Fatal("the client secret reached the server log")
-	}
+	var sid string
+	t.Run("its token initializes a session", func(t *testing.T) {
+		a := s.do(client, http.MethodPost, "", "", initializeBody)
+		sid = a.Header.Get("Mcp-Session-Id")
+		if a.Status != 200 || sid == "" || a.RPC.Error != nil {
+			t.Fatalf("initialize: %d %s", a.Status, a.Body)
+		}
+		if a = s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); a.Status != 202 {
+			t.Fatalf("initialized: %d %s", a.Status, a.Body)
+		}
+	})
+	t.Run("which calls a tool", func(t *testing.T) {
+		a := s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"over TLS, as analyst-bot"}}}`)
+		if a.Status != 200 || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "over TLS, as analyst-bot") {
+			t.Fatalf("tools/call: %d %s", a.Status, a.Body)
+		}
+	})
+	t.Run("and ends with DELETE", func(t *testing.T) {
+		if a := s.do(client, http.MethodDelete, "", sid, ""); a.Status != 200 && a.Status != 204 {
+			t.Fatalf("DELETE: %d %s", a.Status, a.Body)
+		}
+		if a := s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); a.Status != 404 {
+			t.Fatalf("after DELETE: %d, want 404", a.Status)
+		}
+	})
+	t.Run("the client secret never reaches the log", func(t *testing.T) {
+		if strings.Contains(s.log.String(), "s3cret") {
+			t.Fatal("the client secret reached the server log")
+		}
+	})
 }
 
 func TestAttackTableAgainstTheServerProcess(t *testing.T) {
@@ -219,7 +237,7 @@ func TestPlaintextOnTheTLSPortIsRefused(t *testing.T) {
 	}
 }
 
-func TestUnreachableIssuerAnswers503AndWorkerUserIsRefused(t *testing.T) {
+func TestAnUnreachableIssuerAnswers503(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	url := is.URL()
 	is.Close()
@@ -228,7 +246,9 @@ func TestUnreachableIssuerAnswers503AndWorkerUserIsRefused(t *testing.T) {
 	if a.Status != 503 || a.Header.Get("Retry-After") == "" {
 		t.Fatalf("%d %v %s", a.Status, a.Header, a.Body)
 	}
+}
 
+func TestTheNetworkModeRefusesAWorkerUser(t *testing.T) {
 	cmd := exec.Command(binary)
 	cmd.Env = []string{"MCP_AUTH=oidc", "MCP_OIDC_ISSUER=https://id.example", "MCP_RESOURCE=https://gs.example/mcp", "MCP_WORKER_USER=McpReadOnly", "MCP_PORT=0"}
 	out, err := cmd.CombinedOutput()

@@ -59,7 +59,8 @@ func runScript(t *testing.T, dir string, env []string, script string, args ...st
 	return string(out), code
 }
 
-func TestRunAuthServerStartsTheTLSServerAndStopServerStopsIt(t *testing.T) {
+// run-auth-server.sh starts the TLS server and stop-server.sh stops it; the subtests run in order.
+func TestTheAuthServersScripts(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	port := freePort(t)
 	certFile, keyFile, pool := throwawayCert(t)
@@ -74,42 +75,50 @@ func TestRunAuthServerStartsTheTLSServerAndStopServerStopsIt(t *testing.T) {
 	}
 	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	s.client = clientTrusting(pool)
-	if a := s.do(s.client, http.MethodPost, "", "", initializeBody); a.Status != 401 {
-		t.Fatalf("no token: %d", a.Status)
-	}
-	a := s.do(s.client, http.MethodPost, is.Sign(is.Claims(resource, "alice", "mcp:use")), "", initializeBody)
-	if a.Status != 200 || a.Header.Get("Mcp-Session-Id") == "" {
-		t.Fatalf("initialize: %d %s", a.Status, a.Body)
-	}
-	out, code = runScript(t, dir, env, "stop-server.sh", fmt.Sprint(port))
-	if code != 0 || !strings.Contains(out, "stopped") {
-		t.Fatalf("stop-server.sh: %d\n%s", code, out)
-	}
-	log, _ := os.ReadFile(filepath.Join(dir, "repo/build/run", fmt.Sprintf("mcp-gemstone-%d.log", port)))
-	if !strings.Contains(string(log), "every worker gem logged out") || !strings.Contains(string(log), "OpenID discovery done") {
-		t.Fatalf("the server log lacks the clean stop or the discovery:\n%s", log)
-	}
+	t.Run("the server started refuses a request without a token", func(t *testing.T) {
+		if a := s.do(s.client, http.MethodPost, "", "", initializeBody); a.Status != 401 {
+			t.Fatalf("no token: %d", a.Status)
+		}
+	})
+	t.Run("the server started serves a token of its issuer", func(t *testing.T) {
+		a := s.do(s.client, http.MethodPost, is.Sign(is.Claims(resource, "alice", "mcp:use")), "", initializeBody)
+		if a.Status != 200 || a.Header.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("initialize: %d %s", a.Status, a.Body)
+		}
+	})
+	t.Run("stop-server.sh stops it cleanly", func(t *testing.T) {
+		out, code := runScript(t, dir, env, "stop-server.sh", fmt.Sprint(port))
+		if code != 0 || !strings.Contains(out, "stopped") {
+			t.Fatalf("stop-server.sh: %d\n%s", code, out)
+		}
+		log, _ := os.ReadFile(filepath.Join(dir, "repo/build/run", fmt.Sprintf("mcp-gemstone-%d.log", port)))
+		if !strings.Contains(string(log), "every worker gem logged out") || !strings.Contains(string(log), "OpenID discovery done") {
+			t.Fatalf("the server log lacks the clean stop or the discovery:\n%s", log)
+		}
+	})
 }
 
-func TestRunAuthServerRefusesAWorkerUserAndPlaintextOffLoopback(t *testing.T) {
+func TestRunAuthServerRefusesABadSetting(t *testing.T) {
 	port := freePort(t)
 	base := []string{"MCP_OIDC_ISSUER=https://id.example", "MCP_RESOURCE=https://gs.example/mcp"}
-	dir, env := launcherSandbox(t, port, append(base, "MCP_WORKER_USER=McpReadOnly")...)
-	out, code := runScript(t, dir, env, "run-auth-server.sh")
-	if code != 1 || !strings.Contains(out, "MCP_WORKER_USER=McpReadOnly is refused in the network-facing mode") {
-		t.Fatalf("MCP_WORKER_USER: %d\n%s", code, out)
-	}
-	dir, env = launcherSandbox(t, port, append(base, "MCP_HOST=0.0.0.0")...)
-	out, code = runScript(t, dir, env, "run-auth-server.sh")
-	if code != 1 || !strings.Contains(out, "MCP_HOST=0.0.0.0 is not loopback and no TLS is configured") {
-		t.Fatalf("plaintext off loopback: %d\n%s", code, out)
-	}
-	dir, env = launcherSandbox(t, port, "MCP_RESOURCE=https://gs.example/mcp")
-	out, code = runScript(t, dir, env, "run-auth-server.sh")
-	if code != 1 || !strings.Contains(out, "MCP_OIDC_ISSUER is not set") {
-		t.Fatalf("no issuer: %d\n%s", code, out)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "repo/build/run")); err == nil {
-		t.Fatal("a refused start left a pid file or log directory")
+	for _, c := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"a worker user", append(base[:2:2], "MCP_WORKER_USER=McpReadOnly"), "MCP_WORKER_USER=McpReadOnly is refused in the network-facing mode"},
+		{"plaintext off loopback", append(base[:2:2], "MCP_HOST=0.0.0.0"), "MCP_HOST=0.0.0.0 is not loopback and no TLS is configured"},
+		{"no issuer", []string{"MCP_RESOURCE=https://gs.example/mcp"}, "MCP_OIDC_ISSUER is not set"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, env := launcherSandbox(t, port, c.env...)
+			out, code := runScript(t, dir, env, "run-auth-server.sh")
+			if code != 1 || !strings.Contains(out, c.want) {
+				t.Fatalf("%s: %d\n%s", c.name, code, out)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "repo/build/run")); err == nil {
+				t.Fatal("a refused start left a pid file or log directory")
+			}
+		})
 	}
 }

@@ -97,7 +97,8 @@ func TestThreeTokensWithDifferentScopesSeeThreeSurfaces(t *testing.T) {
 	}
 }
 
-func TestStepUpOnTheSameSessionAndANarrowerTokenLosesTheTool(t *testing.T) {
+// Step-up on one session; each subtest is one step, in order.
+func TestStepUpOnASession(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	s := startAuth(t, is.URL(), scopeEnv...)
 	tok := func(sub, scope string) string { return is.Sign(is.Claims(s.resource(), sub, scope)) }
@@ -107,47 +108,50 @@ func TestStepUpOnTheSameSessionAndANarrowerTokenLosesTheTool(t *testing.T) {
 		t.Fatalf("note: %d %s", a.Status, a.Body)
 	}
 
-	// A tool of the surface the token does not grant: 403 with the exact challenge.
 	notes := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"notes","arguments":{}}}`
-	a := s.do(s.client, http.MethodPost, writer, sid, notes)
-	want := `Bearer error="insufficient_scope", error_description="the token's scopes do not grant the toolset McpFixtureExecToolset of this tool", ` +
-		`resource_metadata="https://` + s.addr + `/.well-known/oauth-protected-resource/mcp", scope="mcp:use mcp:write mcp:exec"`
-	if a.Status != 403 || a.Header.Get("WWW-Authenticate") != want {
-		t.Fatalf("step-up:\n got %d %q\nwant 403 %q\n%s", a.Status, a.Header.Get("WWW-Authenticate"), want, a.Body)
-	}
-	if string(a.RPC.ID) != "3" || a.RPC.Kind() != errkind.InsufficientScope {
-		t.Fatalf("the 403's body: %s", a.Body)
-	}
-
-	// The wider token, same subject, same session: the call runs and finds the earlier work.
-	wider := tok("alice", "mcp:use mcp:write mcp:exec")
-	a = s.do(s.client, http.MethodPost, wider, sid, notes)
-	if a.Status != 200 || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "written before the step-up") {
-		t.Fatalf("the wider token's call: %d %s", a.Status, a.Body)
-	}
-	if got := s.toolNames(wider, sid); !slices.Equal(got, []string{"note", "notes"}) {
-		t.Fatalf("after the step-up: %v", got)
-	}
-
-	// A narrower token on the live session: the surface shrinks for its calls.
-	narrower := tok("alice", "mcp:use mcp:exec")
-	if got := s.toolNames(narrower, sid); !slices.Equal(got, []string{"notes"}) {
-		t.Fatalf("after the narrower token: %v", got)
-	}
-	a = s.do(s.client, http.MethodPost, narrower, sid, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"note","arguments":{"text":"x"}}}`)
-	if a.Status != 403 || !strings.HasSuffix(a.Header.Get("WWW-Authenticate"), `scope="mcp:use mcp:write mcp:exec"`) {
-		t.Fatalf("note with the narrower token: %d %q", a.Status, a.Header.Get("WWW-Authenticate"))
-	}
-
-	// Subject binding is unchanged: another subject's token, however wide, gets 404.
-	if a = s.do(s.client, http.MethodPost, tok("mallory", "mcp:use mcp:read mcp:write mcp:exec"), sid, notes); a.Status != 404 {
-		t.Fatalf("another subject on the session: %d %s", a.Status, a.Body)
-	}
-	for _, secret := range []string{writer, wider, narrower} {
-		if strings.Contains(s.log.String(), secret) {
-			t.Fatal("a token reached the server log")
+	t.Run("a tool the token does not grant is 403 with the exact challenge", func(t *testing.T) {
+		a := s.do(s.client, http.MethodPost, writer, sid, notes)
+		want := `Bearer error="insufficient_scope", error_description="the token's scopes do not grant the toolset McpFixtureExecToolset of this tool", ` +
+			`resource_metadata="https://` + s.addr + `/.well-known/oauth-protected-resource/mcp", scope="mcp:use mcp:write mcp:exec"`
+		if a.Status != 403 || a.Header.Get("WWW-Authenticate") != want {
+			t.Fatalf("step-up:\n got %d %q\nwant 403 %q\n%s", a.Status, a.Header.Get("WWW-Authenticate"), want, a.Body)
 		}
-	}
+		if string(a.RPC.ID) != "3" || a.RPC.Kind() != errkind.InsufficientScope {
+			t.Fatalf("the 403's body: %s", a.Body)
+		}
+	})
+	wider := tok("alice", "mcp:use mcp:write mcp:exec")
+	t.Run("a wider token of the same subject runs it on the same session", func(t *testing.T) {
+		a := s.do(s.client, http.MethodPost, wider, sid, notes)
+		if a.Status != 200 || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "written before the step-up") {
+			t.Fatalf("the wider token's call: %d %s", a.Status, a.Body)
+		}
+		if got := s.toolNames(wider, sid); !slices.Equal(got, []string{"note", "notes"}) {
+			t.Fatalf("after the step-up: %v", got)
+		}
+	})
+	narrower := tok("alice", "mcp:use mcp:exec")
+	t.Run("a narrower token loses the tool", func(t *testing.T) {
+		if got := s.toolNames(narrower, sid); !slices.Equal(got, []string{"notes"}) {
+			t.Fatalf("after the narrower token: %v", got)
+		}
+		a := s.do(s.client, http.MethodPost, narrower, sid, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"note","arguments":{"text":"x"}}}`)
+		if a.Status != 403 || !strings.HasSuffix(a.Header.Get("WWW-Authenticate"), `scope="mcp:use mcp:write mcp:exec"`) {
+			t.Fatalf("note with the narrower token: %d %q", a.Status, a.Header.Get("WWW-Authenticate"))
+		}
+	})
+	t.Run("another subject's token, however wide, is 404", func(t *testing.T) {
+		if a := s.do(s.client, http.MethodPost, tok("mallory", "mcp:use mcp:read mcp:write mcp:exec"), sid, notes); a.Status != 404 {
+			t.Fatalf("another subject on the session: %d %s", a.Status, a.Body)
+		}
+	})
+	t.Run("no token reaches the log", func(t *testing.T) {
+		for _, secret := range []string{writer, wider, narrower} {
+			if strings.Contains(s.log.String(), secret) {
+				t.Fatal("a token reached the server log")
+			}
+		}
+	})
 }
 
 func TestStartRefusesABadScopeMapping(t *testing.T) {
@@ -174,19 +178,25 @@ func (s *server) statelessCall(token string, id int, method, params string) answ
 	return s.stateless(id, method, params, `{}`, "", "Authorization", "Bearer "+token)
 }
 
-func TestAStatelessRequestSeesItsTokensSurfaceAndStepsUp(t *testing.T) {
+func TestAStatelessRequestsToken(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	s := startAuth(t, is.URL(), scopeEnv...)
 	tok := func(scope string) string { return is.Sign(is.Claims(s.resource(), "alice", scope)) }
 	writer := tok("mcp:use mcp:write")
-	a := s.statelessCall(writer, 1, "tools/list", "")
-	var res struct {
-		Tools []struct{ Name string } `json:"tools"`
-	}
-	if a.Status != 200 || json.Unmarshal(a.RPC.Result, &res) != nil || len(res.Tools) != 1 || res.Tools[0].Name != "note" {
-		t.Fatalf("stateless tools/list: %d %s", a.Status, a.Body)
-	}
-	a = s.statelessCall(writer, 2, "tools/call", `"name":"notes","arguments":{}`)
+	t.Run("chooses the surface it sees", func(t *testing.T) {
+		a := s.statelessCall(writer, 1, "tools/list", "")
+		var res struct {
+			Tools []struct{ Name string } `json:"tools"`
+		}
+		if a.Status != 200 || json.Unmarshal(a.RPC.Result, &res) != nil || len(res.Tools) != 1 || res.Tools[0].Name != "note" {
+			t.Fatalf("stateless tools/list: %d %s", a.Status, a.Body)
+		}
+	})
+	t.Run("steps up as a session's does", func(t *testing.T) { statelessStepUp(t, s, writer, tok) })
+}
+
+func statelessStepUp(t *testing.T, s *server, writer string, tok func(string) string) {
+	a := s.statelessCall(writer, 2, "tools/call", `"name":"notes","arguments":{}`)
 	want := `Bearer error="insufficient_scope", error_description="the token's scopes do not grant the toolset McpFixtureExecToolset of this tool", ` +
 		`resource_metadata="https://` + s.addr + `/.well-known/oauth-protected-resource/mcp", scope="mcp:use mcp:write mcp:exec"`
 	if a.Status != 403 || a.Header.Get("WWW-Authenticate") != want {

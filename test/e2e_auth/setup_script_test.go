@@ -41,7 +41,7 @@ func setupScript(t *testing.T, env []string, args ...string) (string, string, in
 	return string(out), dir, code
 }
 
-func TestSetupOIDCUsersFetchesTheIssuersKeyAndWritesTheProvisioningSmalltalk(t *testing.T) {
+func TestSetupOIDCUsersDryRun(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	env := []string{"MCP_OIDC_ISSUER=" + is.URL(), "MCP_RESOURCE=https://gs.example/mcp", "MCP_USERID_CLAIM=preferred_username"}
 	out, dir, code := setupScript(t, env, "--dry-run", "alice", "bob")
@@ -49,21 +49,30 @@ func TestSetupOIDCUsersFetchesTheIssuersKeyAndWritesTheProvisioningSmalltalk(t *
 		t.Fatalf("%d\n%s", code, out)
 	}
 	pemFile := filepath.Join(dir, "build/setup/oidc-keys/k1.pem")
-	b, err := os.ReadFile(pemFile)
-	if err != nil {
-		t.Fatalf("no key file for kid k1: %v\n%s", err, out)
-	}
-	block, _ := pem.Decode(b)
-	pub, err := x509.ParsePKIXPublicKey(block.Bytes)
-	key, _ := is.Current()
-	if err != nil || !key.PublicKey.Equal(pub) {
-		t.Fatalf("the PEM written is not the issuer's public key: %v", err)
-	}
+	t.Run("fetches the issuer's key", func(t *testing.T) {
+		b, err := os.ReadFile(pemFile)
+		if err != nil {
+			t.Fatalf("no key file for kid k1: %v\n%s", err, out)
+		}
+		block, _ := pem.Decode(b)
+		if block == nil {
+			t.Fatalf("the key file holds no PEM block: %s", b)
+		}
+		pub, err := x509.ParsePKIXPublicKey(block.Bytes)
+		key, _ := is.Current()
+		if err != nil || !key.PublicKey.Equal(pub) {
+			t.Fatalf("the PEM written is not the issuer's public key: %v", err)
+		}
+	})
+	t.Run("writes the provisioning Smalltalk", func(t *testing.T) { provisioningScriptSays(t, out, pemFile, is.URL()) })
+}
+
+func provisioningScriptSays(t *testing.T, out, pemFile, issuer string) {
 	for _, want := range []string{
 		"\nk1\t" + pemFile + "\n",
 		"users := split value: '\nalice\nbob\n'",
 		"jwt userIdKey: 'preferred_username' asSymbol.",
-		"jwt addIssuer: '" + is.URL() + "'.",
+		"jwt addIssuer: '" + issuer + "'.",
 		"jwt addAudience: 'https://gs.example/mcp'.",
 		"(jwt validAudiences isEmpty or: [jwt validIssuers isEmpty])",
 		"up enableJwtAuthenticationWith: jwt.",
@@ -78,7 +87,7 @@ func TestSetupOIDCUsersFetchesTheIssuersKeyAndWritesTheProvisioningSmalltalk(t *
 	}
 }
 
-func TestSetupOIDCUsersCheckTokenReportsAnArrayAudienceAndRefusesToProvision(t *testing.T) {
+func TestSetupOIDCUsersCheckToken(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	env := []string{"MCP_OIDC_ISSUER=" + is.URL(), "MCP_RESOURCE=https://gs.example/mcp"}
 	tokFile := filepath.Join(t.TempDir(), "tok")
@@ -87,16 +96,22 @@ func TestSetupOIDCUsersCheckTokenReportsAnArrayAudienceAndRefusesToProvision(t *
 	tok := is.Sign(c)
 	_ = os.WriteFile(tokFile, []byte(tok+"\n"), 0o600)
 	out, _, code := setupScript(t, env, "--check-token", tokFile, "alice")
-	if code != 1 || !strings.Contains(out, "FAIL  aud is a JSON array") || !strings.Contains(out, "primitive 295") ||
-		!strings.Contains(out, "the sample token would not log in") || strings.Contains(out, "mcp-oidc:setup") {
-		t.Fatalf("%d\n%s", code, out)
-	}
-	if strings.Contains(out, strings.Split(tok, ".")[2]) {
-		t.Fatal("the script printed the token")
-	}
-	_ = os.WriteFile(tokFile, []byte(is.Sign(is.Claims("https://gs.example/mcp", "alice", "mcp:use"))), 0o600)
-	out, _, code = setupScript(t, env, "--check-token", tokFile)
-	if code != 0 || !strings.Contains(out, `ok    aud "https://gs.example/mcp"`) || !strings.Contains(out, "ok    user alice (claim sub)") {
-		t.Fatalf("a good token: %d\n%s", code, out)
-	}
+	t.Run("reports an array audience and refuses to provision", func(t *testing.T) {
+		if code != 1 || !strings.Contains(out, "FAIL  aud is a JSON array") || !strings.Contains(out, "primitive 295") ||
+			!strings.Contains(out, "the sample token would not log in") || strings.Contains(out, "mcp-oidc:setup") {
+			t.Fatalf("%d\n%s", code, out)
+		}
+	})
+	t.Run("never prints the token", func(t *testing.T) {
+		if strings.Contains(out, strings.Split(tok, ".")[2]) {
+			t.Fatal("the script printed the token")
+		}
+	})
+	t.Run("passes a good token", func(t *testing.T) {
+		_ = os.WriteFile(tokFile, []byte(is.Sign(is.Claims("https://gs.example/mcp", "alice", "mcp:use"))), 0o600)
+		out, _, code := setupScript(t, env, "--check-token", tokFile)
+		if code != 0 || !strings.Contains(out, `ok    aud "https://gs.example/mcp"`) || !strings.Contains(out, "ok    user alice (claim sub)") {
+			t.Fatalf("a good token: %d\n%s", code, out)
+		}
+	})
 }

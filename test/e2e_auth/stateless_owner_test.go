@@ -34,13 +34,18 @@ func (s *server) openSession(token string) string {
 // A GemStone session opened with open_session and a task belong to the token subject that
 // made them: another subject's request naming them is answered as if they did not exist (the
 // same answer as for a handle never issued), and touches neither.
-func TestASessionHandleAndATaskAnswerOnlyTheirOwnSubject(t *testing.T) {
+func TestWhatAStatelessSubjectMadeIsItsOwn(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	s := startAuth(t, is.URL())
 	alice := is.Sign(is.Claims(s.resource(), "alice", "mcp:use"))
 	bob := is.Sign(is.Claims(s.resource(), "bob", "mcp:use"))
 	const tasks = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
 
+	t.Run("a session handle", func(t *testing.T) { handleIsOwned(t, s, alice, bob) })
+	t.Run("a task", func(t *testing.T) { taskIsOwned(t, s, alice, bob, tasks) })
+}
+
+func handleIsOwned(t *testing.T, s *server, alice, bob string) {
 	handle := s.openSession(alice)
 	b := s.ownedCall(bob, "tools/call", `"name":"echo","arguments":{"text":"b","session":"`+handle+`"}`, `{}`, "")
 	forged := s.ownedCall(bob, "tools/call", `"name":"echo","arguments":{"text":"b","session":"0123456789abcdef0123456789abcdef"}`, `{}`, "")
@@ -53,7 +58,9 @@ func TestASessionHandleAndATaskAnswerOnlyTheirOwnSubject(t *testing.T) {
 	if a := s.ownedCall(alice, "tools/call", `"name":"echo","arguments":{"text":"a","session":"`+handle+`"}`, `{}`, ""); a.Status != 200 || a.RPC.Error != nil || strings.Contains(string(a.RPC.Result), `"isError":true`) {
 		t.Fatalf("alice's handle after bob tried it: %d %s", a.Status, a.Body)
 	}
+}
 
+func taskIsOwned(t *testing.T, s *server, alice, bob, tasks string) {
 	created := s.ownedCall(alice, "tools/call", `"name":"slow_compute","arguments":{"seconds":30,"label":"x"}`, tasks, "")
 	var task struct {
 		TaskID string `json:"taskId"`
@@ -61,7 +68,7 @@ func TestASessionHandleAndATaskAnswerOnlyTheirOwnSubject(t *testing.T) {
 	if created.Status != 200 || json.Unmarshal(created.RPC.Result, &task) != nil || task.TaskID == "" {
 		t.Fatalf("alice's task: %d %s", created.Status, created.Body)
 	}
-	if b = s.ownedCall(bob, "tasks/cancel", `"taskId":"`+task.TaskID+`"`, tasks, ""); b.Status != 400 || b.RPC.Error == nil || b.RPC.Error.Code != -32602 {
+	if b := s.ownedCall(bob, "tasks/cancel", `"taskId":"`+task.TaskID+`"`, tasks, ""); b.Status != 400 || b.RPC.Error == nil || b.RPC.Error.Code != -32602 {
 		t.Fatalf("bob cancelling alice's task: %d %s, want -32602", b.Status, b.Body)
 	}
 	got := s.ownedCall(alice, "tasks/get", `"taskId":"`+task.TaskID+`"`, tasks, "")
