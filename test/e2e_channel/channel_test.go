@@ -231,7 +231,8 @@ func TestLogMessagesFollowTheSessionsLevel(t *testing.T) {
 	}
 }
 
-func TestAnElicitationGoesToTheClientAndItsAnswerBackToTheGem(t *testing.T) {
+// An elicitation goes to the client, and its answer back to the gem.
+func TestAnElicitationRoundTripsThroughTheClient(t *testing.T) {
 	s := open(t)
 	ev := events(t, s.call("test_elicitation", `{"message":"who are you?"}`, "").Body)
 	next(t, ev) // priming
@@ -270,7 +271,7 @@ func TestAStreamTheGemClosesIsResumedByGETWithLastEventID(t *testing.T) {
 
 var channelAddress = regexp.MustCompile(`"address":"(127\.0\.0\.1:\d+)"[^\n]*worker-to-router channel listening`)
 
-func TestStrangersAreRefusedAndLogged(t *testing.T) {
+func TestStrangersOnTheChannel(t *testing.T) {
 	s := open(t)
 	m := channelAddress.FindStringSubmatch(s.srv.Log())
 	if m == nil {
@@ -293,20 +294,26 @@ func TestStrangersAreRefusedAndLogged(t *testing.T) {
 		_, _ = io.ReadFull(nc, body)
 		return string(body)
 	}
-	wrong := []byte(`{"hello":1,"secret":"0000000000000000000000000000000000000000000000000000000000000000"}`)
-	if a := hello(wrong, uint32(len(wrong))); !strings.Contains(a, `"kind":"badSecret"`) {
-		t.Fatalf("wrong secret answered %s", a)
-	}
-	if a := hello(nil, 64<<20); !strings.Contains(a, `"kind":"frameTooLarge"`) {
-		t.Fatalf("oversized hello answered %s", a)
-	}
-	if !harness.WaitFor(context.Background(), 5*time.Second, func() bool {
-		log := s.srv.Log()
-		return strings.Contains(log, `"refused":"badSecret"`) && strings.Contains(log, `"refused":"frameTooLarge"`)
-	}) {
-		t.Fatalf("refusals not logged:\n%s", s.srv.Log())
-	}
-	if strings.Contains(s.srv.Log(), "0000000000000000000000000000000000000000000000000000000000000000") {
-		t.Fatal("a secret reached the log")
-	}
+	t.Run("with a wrong secret are refused", func(t *testing.T) {
+		wrong := []byte(`{"hello":1,"secret":"0000000000000000000000000000000000000000000000000000000000000000"}`)
+		if a := hello(wrong, uint32(len(wrong))); !strings.Contains(a, `"kind":"badSecret"`) {
+			t.Fatalf("wrong secret answered %s", a)
+		}
+	})
+	t.Run("with an oversized hello are refused", func(t *testing.T) {
+		if a := hello(nil, 64<<20); !strings.Contains(a, `"kind":"frameTooLarge"`) {
+			t.Fatalf("oversized hello answered %s", a)
+		}
+	})
+	t.Run("are logged without the secret", func(t *testing.T) {
+		if !harness.WaitFor(context.Background(), 5*time.Second, func() bool {
+			log := s.srv.Log()
+			return strings.Contains(log, `"refused":"badSecret"`) && strings.Contains(log, `"refused":"frameTooLarge"`)
+		}) {
+			t.Fatalf("refusals not logged:\n%s", s.srv.Log())
+		}
+		if strings.Contains(s.srv.Log(), "0000000000000000000000000000000000000000000000000000000000000000") {
+			t.Fatal("a secret reached the log")
+		}
+	})
 }

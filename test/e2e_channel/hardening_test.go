@@ -102,7 +102,8 @@ func heldFlights(srv *router.Server) int { n, _, _ := srv.StatelessHeld(); retur
 
 // Two long calls whose clients leave held both pool gems, and every later client waited for
 // them to end on their own (the revision: a disconnect is the cancellation).
-func TestADisconnectCancelsAStatelessCallAndFreesItsPoolGem(t *testing.T) {
+// A disconnect cancels a stateless call and frees its pool gem.
+func TestADisconnectedStatelessCall(t *testing.T) {
 	srv, base := hardened(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
 	sleep := statelessBody(1, "tools/call", `"name":"sleep","arguments":{"ms":120000}`, "")
@@ -121,22 +122,26 @@ func TestADisconnectCancelsAStatelessCallAndFreesItsPoolGem(t *testing.T) {
 			t.Fatal("a 120 s sleep answered within its client's 1 s")
 		}
 	}
-	answered := make(chan mcptest.Answer, 1)
-	go func() {
-		a, _ := c.Stateless(2, "tools/call", `"name":"echo","arguments":{"text":"next"}`, `{}`, "")
-		answered <- a
-	}()
-	select {
-	case a := <-answered:
-		if !strings.Contains(string(a.Body), "next") {
-			t.Fatalf("echo after the disconnects: %d %s", a.Status, a.Body)
+	t.Run("frees its pool gem for the next client", func(t *testing.T) {
+		answered := make(chan mcptest.Answer, 1)
+		go func() {
+			a, _ := c.Stateless(2, "tools/call", `"name":"echo","arguments":{"text":"next"}`, `{}`, "")
+			answered <- a
+		}()
+		select {
+		case a := <-answered:
+			if !strings.Contains(string(a.Body), "next") {
+				t.Fatalf("echo after the disconnects: %d %s", a.Status, a.Body)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("another client's echo got no answer in 20 s: the abandoned calls still hold the pool gems")
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("another client's echo got no answer in 20 s: the abandoned calls still hold the pool gems")
-	}
-	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
-		t.Fatalf("%d calls still held after their clients left and the calls ended", heldFlights(srv))
-	}
+	})
+	t.Run("is cancelled, then forgotten", func(t *testing.T) {
+		if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
+			t.Fatalf("%d calls still held after their clients left and the calls ended", heldFlights(srv))
+		}
+	})
 }
 
 // A stateless call's client may cancel it with notifications/cancelled naming its id.
@@ -173,7 +178,8 @@ func TestNotificationsCancelledEndsTheStatelessCallItNames(t *testing.T) {
 
 // One call to a tool that reports 512 KiB progress messages, whose client leaves at once, kept
 // up to 256 of them (+130 MiB live) for ever.
-func TestAnAbandonedCallAndItsBufferedMessagesAreFreed(t *testing.T) {
+// An abandoned call is dropped, and the messages it buffered are freed with it.
+func TestAnAbandonedCallIsFreed(t *testing.T) {
 	srv, base := hardened(t)
 	host := strings.TrimPrefix(base, "http://")
 	before := liveHeap()
@@ -181,14 +187,18 @@ func TestAnAbandonedCallAndItsBufferedMessagesAreFreed(t *testing.T) {
 	conn := dialAndStall(t, host, rawPost(host, "flood", body))
 	time.Sleep(300 * time.Millisecond)
 	conn.Close()
-	if !waitFor(20*time.Second, func() bool { return heldFlights(srv) == 0 }) {
-		t.Fatalf("the abandoned call is still held 20 s after its client left (live heap +%d MiB)", (int64(liveHeap())-int64(before))/mib)
-	}
-	grew := int64(liveHeap()) - int64(before)
-	t.Logf("live heap after the abandoned call was dropped: %+d KiB", grew>>10)
-	if grew > 16*mib {
-		t.Fatalf("live heap +%d MiB after the abandoned call was dropped, want at most 16", grew/mib)
-	}
+	t.Run("the call is dropped", func(t *testing.T) {
+		if !waitFor(20*time.Second, func() bool { return heldFlights(srv) == 0 }) {
+			t.Fatalf("the abandoned call is still held 20 s after its client left (live heap +%d MiB)", (int64(liveHeap())-int64(before))/mib)
+		}
+	})
+	t.Run("its buffered messages are freed", func(t *testing.T) {
+		grew := int64(liveHeap()) - int64(before)
+		t.Logf("live heap after the abandoned call was dropped: %+d KiB", grew>>10)
+		if grew > 16*mib {
+			t.Fatalf("live heap +%d MiB after the abandoned call was dropped, want at most 16", grew/mib)
+		}
+	})
 }
 
 // Calls answered input_required whose clients never retry: each ends when its question is

@@ -16,7 +16,7 @@ import (
 // An answer to an elicitation larger than the channel's frame limit would make the worker
 // drop its channel (and the session lose progress, logging and elicitation for good): the
 // router refuses it to the client, tells the worker the request failed, and keeps the channel.
-func TestAnElicitationAnswerOverTheFrameLimitIsRefusedAndTheChannelKept(t *testing.T) {
+func TestAnElicitationAnswerOverTheFrameLimit(t *testing.T) {
 	s := open(t)
 	ev := events(t, s.call("test_elicitation", `{"message":"who are you?"}`, "").Body)
 	next(t, ev) // priming
@@ -32,29 +32,36 @@ func TestAnElicitationAnswerOverTheFrameLimitIsRefusedAndTheChannelKept(t *testi
 			Data struct{ Kind string } `json:"data"`
 		} `json:"error"`
 	}
-	if answer.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &refusal) != nil || refusal.Error.Data.Kind != errkind.ResponseTooLarge {
-		t.Fatalf("an answer over the frame limit got %d %.300s; want 413 responseTooLarge", answer.StatusCode, body)
-	}
-	if m := decode(t, next(t, ev)); m.Result == nil {
-		t.Fatalf("the call got no answer after its elicitation was refused: %+v", m)
-	}
-	if strings.Contains(s.srv.Log(), "frameTooLarge") {
-		t.Fatalf("the oversized answer reached the channel:\n%s", s.srv.Log())
-	}
-	// The channel is still there: the next tool's progress arrives on its stream.
-	resp := s.call("test_tool_with_progress", `{}`, `{"progressToken":"tok-2"}`)
-	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Fatalf("after the refusal a tool's progress no longer streams (content type %q):\n%s", ct, s.srv.Log())
-	}
-	pev := events(t, resp.Body)
-	next(t, pev) // priming
-	if m := decode(t, next(t, pev)); m.Method != "notifications/progress" {
-		t.Fatalf("want progress, got %+v", m)
-	}
+	t.Run("is refused 413 responseTooLarge", func(t *testing.T) {
+		if answer.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &refusal) != nil || refusal.Error.Data.Kind != errkind.ResponseTooLarge {
+			t.Fatalf("an answer over the frame limit got %d %.300s; want 413 responseTooLarge", answer.StatusCode, body)
+		}
+	})
+	t.Run("leaves the call its answer", func(t *testing.T) {
+		if m := decode(t, next(t, ev)); m.Result == nil {
+			t.Fatalf("the call got no answer after its elicitation was refused: %+v", m)
+		}
+	})
+	t.Run("never reaches the channel", func(t *testing.T) {
+		if strings.Contains(s.srv.Log(), "frameTooLarge") {
+			t.Fatalf("the oversized answer reached the channel:\n%s", s.srv.Log())
+		}
+	})
+	t.Run("leaves the channel to the next tool's progress", func(t *testing.T) {
+		resp := s.call("test_tool_with_progress", `{}`, `{"progressToken":"tok-2"}`)
+		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+			t.Fatalf("after the refusal a tool's progress no longer streams (content type %q):\n%s", ct, s.srv.Log())
+		}
+		pev := events(t, resp.Body)
+		next(t, pev) // priming
+		if m := decode(t, next(t, pev)); m.Method != "notifications/progress" {
+			t.Fatalf("want progress, got %+v", m)
+		}
+	})
 }
 
 // The wait for an elicitation is MCP_ELICITATION_TIMEOUT; an answer after it is logged as late.
-func TestTheElicitationWaitIsConfigurableAndALateAnswerIsLogged(t *testing.T) {
+func TestTheElicitationWait(t *testing.T) {
 	t.Parallel()
 	s := openWith(t, "MCP_ELICITATION_TIMEOUT=2s")
 	start := time.Now()
@@ -64,27 +71,31 @@ func TestTheElicitationWaitIsConfigurableAndALateAnswerIsLogged(t *testing.T) {
 	if ask.Method != "elicitation/create" {
 		t.Fatalf("request toward the client %+v", ask)
 	}
-	m := decode(t, next(t, ev)) // nobody answers: the tool's result comes once the router gives up
-	if took := time.Since(start); m.Result == nil || took < 2*time.Second || took > 10*time.Second {
-		t.Fatalf("result %+v after %v; want it after the 2 s elicitation wait", m, took)
-	}
-	late := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"ada"}}}`)
-	if late.StatusCode != http.StatusAccepted {
-		t.Fatalf("a late answer got %d", late.StatusCode)
-	}
-	deadline := time.Now().Add(5 * time.Second) // the log is read from the process on its own goroutine
-	for !strings.Contains(s.srv.Log(), "came after its request had been given up on") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the late answer is not logged:\n%s", s.srv.Log())
+	t.Run("is MCP_ELICITATION_TIMEOUT", func(t *testing.T) {
+		m := decode(t, next(t, ev)) // nobody answers: the tool's result comes once the router gives up
+		if took := time.Since(start); m.Result == nil || took < 2*time.Second || took > 10*time.Second {
+			t.Fatalf("result %+v after %v; want it after the 2 s elicitation wait", m, took)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	})
+	t.Run("past it an answer is taken and logged as late", func(t *testing.T) {
+		late := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"ada"}}}`)
+		if late.StatusCode != http.StatusAccepted {
+			t.Fatalf("a late answer got %d", late.StatusCode)
+		}
+		deadline := time.Now().Add(5 * time.Second) // the log is read from the process on its own goroutine
+		for !strings.Contains(s.srv.Log(), "came after its request had been given up on") {
+			if time.Now().After(deadline) {
+				t.Fatalf("the late answer is not logged:\n%s", s.srv.Log())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 }
 
 // A proxy that cuts a POST's event stream mid-call loses nothing: the client resumes with GET
 // and the last event id it saw, and gets the rest and the response. Neither that GET nor one
 // naming a POST stream with nothing left supersedes the session's standalone GET stream.
-func TestACutPOSTStreamIsResumedAndNeverSupersedesTheStandaloneStream(t *testing.T) {
+func TestACutPOSTStream(t *testing.T) {
 	s := open(t)
 	standalone := s.get("")
 	if standalone.StatusCode != http.StatusOK {
@@ -118,22 +129,28 @@ func TestACutPOSTStreamIsResumedAndNeverSupersedesTheStandaloneStream(t *testing
 	if a := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"ada"}}}`); a.StatusCode != http.StatusAccepted {
 		t.Fatalf("the answer to the elicitation got %d", a.StatusCode)
 	}
-	resumed := s.get(askEvent.id)
-	if resumed.StatusCode != http.StatusOK {
-		t.Fatalf("resume from %s: %d", askEvent.id, resumed.StatusCode)
-	}
-	m := decode(t, next(t, events(t, resumed.Body)))
-	if m.Result == nil || !strings.Contains(m.Result.Content[0].Text, "ada") {
-		t.Fatalf("the resumed stream's response %+v", m)
-	}
-	if again := s.get(askEvent.id); again.StatusCode != http.StatusConflict {
-		t.Fatalf("a resume of a stream with nothing left: %d, want 409", again.StatusCode)
-	}
-	select {
-	case <-ended:
-		t.Fatal("a resuming GET ended the session's standalone stream")
-	case <-time.After(time.Second):
-	}
+	t.Run("is resumed by GET with the last event id, to its response", func(t *testing.T) {
+		resumed := s.get(askEvent.id)
+		if resumed.StatusCode != http.StatusOK {
+			t.Fatalf("resume from %s: %d", askEvent.id, resumed.StatusCode)
+		}
+		m := decode(t, next(t, events(t, resumed.Body)))
+		if m.Result == nil || !strings.Contains(m.Result.Content[0].Text, "ada") {
+			t.Fatalf("the resumed stream's response %+v", m)
+		}
+	})
+	t.Run("with nothing left is a 409 to resume", func(t *testing.T) {
+		if again := s.get(askEvent.id); again.StatusCode != http.StatusConflict {
+			t.Fatalf("a resume of a stream with nothing left: %d, want 409", again.StatusCode)
+		}
+	})
+	t.Run("never supersedes the standalone stream", func(t *testing.T) {
+		select {
+		case <-ended:
+			t.Fatal("a resuming GET ended the session's standalone stream")
+		case <-time.After(time.Second):
+		}
+	})
 }
 
 // A call that says nothing for longer than MCP_PROGRESS_KEEPALIVE, from a client that sent a
