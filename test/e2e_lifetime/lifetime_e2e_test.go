@@ -14,19 +14,23 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
 )
 
-func TestStreamOpensAndAKeepaliveArrives(t *testing.T) {
+func TestAGETStream(t *testing.T) {
 	f := newFixture(t, fast(), router.StreamOptions{Keepalive: 100 * time.Millisecond})
 	sid := f.open("2025-11-25")
 	s := f.get(sid, "")
-	if s.Resp.StatusCode != http.StatusOK || s.Resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("GET /mcp: %d %q", s.Resp.StatusCode, s.Resp.Header.Get("Content-Type"))
-	}
-	if prime := s.Next(t, 5*time.Second, ssetest.AnyFrame); prime.ID == "" || prime.Retry == "" || prime.Data != "" {
-		t.Fatalf("first frame %+v, want the 2025-11-25 priming event with retry", prime)
-	}
-	start := time.Now()
-	s.Next(t, 5*time.Second, func(fr ssetest.Frame) bool { return fr.Comment == "keepalive" })
-	t.Logf("keepalive after %v (interval 100ms)", time.Since(start))
+	t.Run("opens primed with retry", func(t *testing.T) {
+		if s.Resp.StatusCode != http.StatusOK || s.Resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("GET /mcp: %d %q", s.Resp.StatusCode, s.Resp.Header.Get("Content-Type"))
+		}
+		if prime := s.Next(t, 5*time.Second, ssetest.AnyFrame); prime.ID == "" || prime.Retry == "" || prime.Data != "" {
+			t.Fatalf("first frame %+v, want the 2025-11-25 priming event with retry", prime)
+		}
+	})
+	t.Run("is kept alive", func(t *testing.T) {
+		start := time.Now()
+		s.Next(t, 5*time.Second, func(fr ssetest.Frame) bool { return fr.Comment == "keepalive" })
+		t.Logf("keepalive after %v (interval 100ms)", time.Since(start))
+	})
 }
 
 func TestSecondGETEndsTheFirst(t *testing.T) {
@@ -143,7 +147,8 @@ func TestAnsweredProbesKeepTheGemProcess(t *testing.T) {
 	}
 }
 
-func TestStreamlessSessionIsReapedAfterItsIntervalAndNotBefore(t *testing.T) {
+// A streamless session is reaped after its interval, and not before.
+func TestAStreamlessSessionIsReapedAtItsInterval(t *testing.T) {
 	cfg := fast()
 	cfg.StreamlessIdleTimeout = lifetime.After(time.Second)
 	f := newFixture(t, cfg, router.StreamOptions{})
@@ -200,7 +205,7 @@ func TestLastEventIDReplaysExactlyTheMissedEvents(t *testing.T) {
 	}
 }
 
-func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T) {
+func TestViewHygiene(t *testing.T) {
 	cfg := fast()
 	cfg.MaxCommitsBehind = 20
 	f := newFixture(t, cfg, router.StreamOptions{})
@@ -213,19 +218,25 @@ func TestViewHygieneRefreshesTheSessionThatIsBehindAndNotTheBusyOne(t *testing.T
 	}
 	done := make(chan rpcReply, 1)
 	go func() { done <- f.post(busy, mcptest.ToolCall(3, "sleep", `{"ms":1500}`)) }()
-	mcptest.Eventually(t, 5*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
-	time.Sleep(300 * time.Millisecond)
-	if n := f.eng.Stats().Refreshes; n != 1 {
-		t.Fatalf("%d refreshes while the busy session's call ran, want exactly 1 (the idle session)", n)
-	}
-	// What the idle worker's gem reports now: its view moved (the text result is the view status).
-	if r := f.post(idle, mcptest.ToolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
-		t.Fatalf("view status after the refresh: %s, want commitsBehind 0", r.Body)
-	}
-	if r := <-done; r.Status != http.StatusOK || r.RPC.Error != nil {
-		t.Fatalf("the busy session's call: %d %s", r.Status, r.Body)
-	}
-	mcptest.Eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
+	t.Run("refreshes only the session behind, not the busy one", func(t *testing.T) {
+		mcptest.Eventually(t, 5*time.Second, "the idle session refreshed", func() bool { return f.eng.Stats().Refreshes >= 1 })
+		time.Sleep(300 * time.Millisecond)
+		if n := f.eng.Stats().Refreshes; n != 1 {
+			t.Fatalf("%d refreshes while the busy session's call ran, want exactly 1 (the idle session)", n)
+		}
+	})
+	t.Run("moves the view of the session behind", func(t *testing.T) {
+		// What the idle worker's gem reports now: its view moved (the text result is the view status).
+		if r := f.post(idle, mcptest.ToolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
+			t.Fatalf("view status after the refresh: %s, want commitsBehind 0", r.Body)
+		}
+	})
+	t.Run("refreshes the busy one once its call is over", func(t *testing.T) {
+		if r := <-done; r.Status != http.StatusOK || r.RPC.Error != nil {
+			t.Fatalf("the busy session's call: %d %s", r.Status, r.Body)
+		}
+		mcptest.Eventually(t, 5*time.Second, "the busy session refreshed once its call was over", func() bool { return f.eng.Stats().Refreshes == 2 })
+	})
 }
 
 // underPressure is a session under a policy that ends a call pinning the oldest commit record
@@ -239,22 +250,26 @@ func underPressure(t *testing.T, grace time.Duration) (*fixture, string) {
 	return f, f.open("2025-06-18")
 }
 
-func TestCallPinningTheOldestCommitRecordUnderPressureIsEndedAndTheSessionKept(t *testing.T) {
+func TestACallPinningTheOldestCommitRecordUnderPressure(t *testing.T) {
 	f, sid := underPressure(t, 300*time.Millisecond)
 	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
-	start := time.Now()
-	r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":20000}`))
-	if r.RPC.Error == nil || r.RPC.Error.Code != -32001 || r.RPC.Error.Data["kind"] != lifetime.KindPinnedView {
-		t.Fatalf("answer %d %s, want -32001 with data.kind pinnedView", r.Status, r.Body)
-	}
-	if !strings.Contains(r.RPC.Error.Message, "oldest commit record") || !strings.Contains(r.RPC.Error.Message, "500") {
-		t.Fatalf("message %q does not say why", r.RPC.Error.Message)
-	}
-	t.Logf("pinning call ended after %v (grace 300ms)", time.Since(start))
-	setReadings(t, "0 20")
-	if r := f.post(sid, mcptest.ToolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
-		t.Fatalf("the session after its call was ended: %d %s", r.Status, r.Body)
-	}
+	t.Run("is ended, saying why", func(t *testing.T) {
+		start := time.Now()
+		r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":20000}`))
+		if r.RPC.Error == nil || r.RPC.Error.Code != -32001 || r.RPC.Error.Data["kind"] != lifetime.KindPinnedView {
+			t.Fatalf("answer %d %s, want -32001 with data.kind pinnedView", r.Status, r.Body)
+		}
+		if !strings.Contains(r.RPC.Error.Message, "oldest commit record") || !strings.Contains(r.RPC.Error.Message, "500") {
+			t.Fatalf("message %q does not say why", r.RPC.Error.Message)
+		}
+		t.Logf("pinning call ended after %v (grace 300ms)", time.Since(start))
+	})
+	t.Run("leaves its session serving", func(t *testing.T) {
+		setReadings(t, "0 20")
+		if r := f.post(sid, mcptest.ToolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
+			t.Fatalf("the session after its call was ended: %d %s", r.Status, r.Body)
+		}
+	})
 }
 
 func TestQuietRepositoryNeverEndsALongCall(t *testing.T) {

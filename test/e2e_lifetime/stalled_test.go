@@ -141,7 +141,9 @@ func anyLine(string) bool { return true }
 // docs/session-lifetime.md: a stream is lost when "a write failed or timed out", and a client
 // that neither reopens one nor sends anything within MCP_STREAM_LOSS_GRACE has its gem
 // released (reason streamLost); the client then meets 404.
-func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGrace(t *testing.T) {
+// The binary cuts a GET stream its client stopped reading, and releases the gem after the
+// grace; the subtests are the steps, in order.
+func TestAGETStreamItsClientStoppedReading(t *testing.T) {
 	t.Parallel()
 	const grace = time.Second
 	s := startServer(t, "MCP_STREAM_LOSS_GRACE=1s", "MCP_LOG_LEVEL=debug")
@@ -161,6 +163,19 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 	t.Logf("the gem sent %d x %d KiB onto the GET stream in %v (the call's answer is JSON: nothing bound to it)",
 		floodCount, floodSize>>10, time.Since(floodStart).Round(time.Millisecond))
 
+	var cut time.Time
+	t.Run("is cut after the write timeout", func(t *testing.T) {
+		cut = getStreamIsCut(t, s, c, floodStart, sid)
+	})
+	if cut.IsZero() {
+		t.Fatal("no cut to measure the grace from")
+	}
+	t.Run("has its gem released after the grace", func(t *testing.T) { cutSessionIsReleased(t, s, cut, sid, pid, grace) })
+}
+
+// getStreamIsCut checks the stalled GET stream's cut and what it did to the outbox, and
+// answers when the cut was logged.
+func getStreamIsCut(t *testing.T, s *server, c *stalledClient, floodStart time.Time, sid string) time.Time {
 	_, cut := waitLogged(t, s, sseWriteTimeout+cutSlack, "sse stream: write failed; ending stream", anyLine)
 	cutAfter := cut.Sub(floodStart)
 	if cutAfter < sseWriteTimeout {
@@ -192,8 +207,12 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 		t.Fatalf("the outbox overflowed but mcp_outbox_dropped_total reads %.0f", dropped)
 	}
 	t.Logf("the outbox overflowed (%d \"sse outbox full\" line); mcp_outbox_dropped_total reads %.0f", len(full), dropped)
+	return cut
+}
 
-	// Lifetime policy: a cut stream is a lost stream; after the grace the gem goes.
+// cutSessionIsReleased checks the lifetime policy: a cut stream is a lost stream; after the
+// grace the gem goes.
+func cutSessionIsReleased(t *testing.T, s *server, cut time.Time, sid string, pid int, grace time.Duration) {
 	line, released := waitLogged(t, s, 10*time.Second, "session released", func(l string) bool {
 		return strings.Contains(l, `"reason":"streamLost"`)
 	})
@@ -230,7 +249,9 @@ func TestBinaryCutsAGETStreamItsClientStoppedReadingAndReleasesTheGemAfterTheGra
 // postCutLine is the router's one info line for a call's response stream that was cut.
 const postCutLine = "channel: the call's response stream was cut; the call goes on and its further messages are held for the client's resume"
 
-func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *testing.T) {
+// The binary cuts a POST stream its client stopped reading, and the session goes on; the
+// subtests are the steps, in order.
+func TestAPOSTStreamItsClientStoppedReading(t *testing.T) {
 	t.Parallel()
 	// The grace is short so that a POST cut taken for a lost stream would show as a reap.
 	s := startServer(t, "MCP_STREAM_LOSS_GRACE=500ms", "MCP_LOG_LEVEL=debug")
@@ -242,6 +263,12 @@ func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *test
 		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: %s\r\n"+
 		"Content-Length: %d\r\n\r\n%s", s.hostPort(), sid, binaryProtocol, len(body), body))
 
+	t.Run("is cut after the write timeout, without the response", func(t *testing.T) { postStreamIsCut(t, s, c, floodStart) })
+	t.Run("loses nothing of the call, which runs to its end", func(t *testing.T) { cutCallRunsOn(t, s) })
+	t.Run("leaves the session going on with its gem", func(t *testing.T) { cutSessionGoesOn(t, s, sid, pid) })
+}
+
+func postStreamIsCut(t *testing.T, s *server, c *stalledClient, floodStart time.Time) {
 	// The first failed write toward the client is the cut, logged once at info level; each
 	// notification after it is logged as not delivered at debug level.
 	line, cut := waitLogged(t, s, sseWriteTimeout+cutSlack, postCutLine, anyLine)
@@ -265,7 +292,9 @@ func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *test
 	}
 	t.Logf("the stalled client then drained %d bytes (%d events, no response) before the end of the stream, %.1f s after the flood began",
 		len(got), events, ended.Seconds())
+}
 
+func cutCallRunsOn(t *testing.T, s *server) {
 	// The call was not cancelled: it ran to its end and was counted as answered.
 	mcptest.Eventually(t, 30*time.Second, "the flood call counted as answered", func() bool {
 		n, _ := s.metric(`mcp_calls_total{method="tools/call",outcome="ok"}`)
@@ -282,7 +311,9 @@ func TestBinaryCutsAPOSTStreamItsClientStoppedReadingAndTheSessionGoesOn(t *test
 		t.Fatalf("%d undelivered notifications logged, want 1..%d", dropped, floodCount)
 	}
 	t.Logf("%d of the %d notifications were dropped after the cut", dropped, floodCount)
+}
 
+func cutSessionGoesOn(t *testing.T, s *server, sid string, pid int) {
 	// The session goes on, on a fresh connection, with the same gem.
 	fresh := &http.Client{Transport: &http.Transport{}, Timeout: 30 * time.Second}
 	defer fresh.CloseIdleConnections()

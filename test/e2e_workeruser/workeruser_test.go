@@ -220,14 +220,20 @@ func TestAMissingGrantStopsTheStartNamingTheScriptToRun(t *testing.T) {
 	}
 }
 
-func TestAnUnreachableStoneOnlyWarnsAtStartAndEachSessionSaysWhy(t *testing.T) {
+func TestAnUnreachableStone(t *testing.T) {
 	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "GS_STONE=nostone")
 	if s.url == "" {
 		t.Fatalf("the server refused to start on an unreachable stone (%v):\n%s", s.proc.ExitErr, s.log)
 	}
-	if !strings.Contains(s.log.String(), "could not check the one-time-password grant") {
-		t.Errorf("no warning that the grant could not be checked:\n%s", s.log)
-	}
+	t.Run("only warns at start", func(t *testing.T) {
+		if !strings.Contains(s.log.String(), "could not check the one-time-password grant") {
+			t.Errorf("no warning that the grant could not be checked:\n%s", s.log)
+		}
+	})
+	t.Run("is named by each session's refusal", func(t *testing.T) { unreachableStoneRefusal(t, s) })
+}
+
+func unreachableStoneRefusal(t *testing.T, s *server) {
 	a := s.initialize(t)
 	if a.Error == nil || a.Session != "" {
 		t.Fatalf("initialize on an unreachable stone: status %d session %q error %+v", a.Status, a.Session, a.Error)
@@ -247,7 +253,8 @@ func TestAWorkerUserThatCannotBeMintedForRefusesTheStart(t *testing.T) {
 	}
 }
 
-func TestARefusedOneTimeLoginTellsTheClientWhatToProvisionAndNothingMore(t *testing.T) {
+// A refused one-time login tells the client what to provision, and nothing more.
+func TestARefusedOneTimeLoginTellsOnlyWhatToProvision(t *testing.T) {
 	// The grant check at start passes (it only mints); every worker login is then refused.
 	s := launch(t, "MCP_WORKER_USER=McpReadOnly", "GCI_STANDIN_ONETIME_LOGINS=refused")
 	if s.url == "" {
