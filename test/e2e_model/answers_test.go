@@ -72,33 +72,42 @@ func TestExecuteCodeAnswersTheTranscriptAheadOfTheValueCappedAtMaxChars(t *testi
 
 // A shape change is previewed without writing, then made; both name the method it drops and show
 // its source, and the guardrail's refusal names the read that licenses the write.
-func TestAShapeChangeIsPreviewedAndItsDroppedMethodsAreShown(t *testing.T) {
+func TestAShapeChange(t *testing.T) {
 	s := start(t)
 	a := s.open(t)
 	a.must("compile_class_definition", map[string]any{"className": "AnswersProbe", "instVarNames": []string{"balance"}, "category": "Probes"})
 	a.must("compile_method", map[string]any{"className": "AnswersProbe", "source": "balance\n  ^balance"})
 	a.must("compile_method", map[string]any{"className": "AnswersProbe", "source": "label\n  ^'probe'"})
 	redefine := map[string]any{"className": "AnswersProbe", "instVarNames": []string{"cents"}, "dryRun": true}
-	if e := a.failure("delete_method", map[string]any{"className": "SampleAccount", "selector": "owner"}); e.Kind != "refused" || !slices.Contains(e.ReadWith, "get_method_source") {
-		t.Errorf("delete_method of an unread method: %+v, want refused naming get_method_source", e)
-	}
-	a.must("describe_class", map[string]any{"className": "AnswersProbe"})
-	preview := a.must("compile_class_definition", redefine)
-	for _, want := range []string{"1 of 2 methods would come over", "AnswersProbe>>balance -- it uses balance", "\n      ^balance", "Nothing was written."} {
-		if !strings.Contains(preview, want) {
-			t.Errorf("the dry run does not say %q: %q", want, preview)
+	t.Run("the guardrail's refusal names the read that licenses a write", func(t *testing.T) {
+		if e := a.in(t).failure("delete_method", map[string]any{"className": "SampleAccount", "selector": "owner"}); e.Kind != "refused" || !slices.Contains(e.ReadWith, "get_method_source") {
+			t.Errorf("delete_method of an unread method: %+v, want refused naming get_method_source", e)
 		}
-	}
-	if got := a.must("get_method_source", map[string]any{"className": "AnswersProbe", "selector": "balance"}); !strings.Contains(got, "^balance") {
-		t.Errorf("after the dry run balance is %q, want it untouched", got)
-	}
-	delete(redefine, "dryRun")
-	made := a.must("compile_class_definition", redefine)
-	if !strings.Contains(made, "recompiled 1 of 2 methods") || !strings.Contains(made, "\n      ^balance") {
-		t.Errorf("the shape change does not show the dropped method's source: %q", made)
-	}
-	found := a.must("search_method_source", map[string]any{"pattern": "'probe'", "dictionaryName": "UserGlobals"})
-	if !strings.Contains(found, "AnswersProbe>>label\n    2: ^'probe'") {
-		t.Errorf("search_method_source does not show the matching line: %q", found)
-	}
+	})
+	t.Run("is previewed without writing, naming what it drops", func(t *testing.T) {
+		a := a.in(t)
+		a.must("describe_class", map[string]any{"className": "AnswersProbe"})
+		preview := a.must("compile_class_definition", redefine)
+		for _, want := range []string{"1 of 2 methods would come over", "AnswersProbe>>balance -- it uses balance", "\n      ^balance", "Nothing was written."} {
+			if !strings.Contains(preview, want) {
+				t.Errorf("the dry run does not say %q: %q", want, preview)
+			}
+		}
+		if got := a.must("get_method_source", map[string]any{"className": "AnswersProbe", "selector": "balance"}); !strings.Contains(got, "^balance") {
+			t.Errorf("after the dry run balance is %q, want it untouched", got)
+		}
+	})
+	t.Run("made, shows the dropped method's source", func(t *testing.T) {
+		delete(redefine, "dryRun")
+		made := a.in(t).must("compile_class_definition", redefine)
+		if !strings.Contains(made, "recompiled 1 of 2 methods") || !strings.Contains(made, "\n      ^balance") {
+			t.Errorf("the shape change does not show the dropped method's source: %q", made)
+		}
+	})
+	t.Run("leaves the other methods for search_method_source to show", func(t *testing.T) {
+		found := a.in(t).must("search_method_source", map[string]any{"pattern": "'probe'", "dictionaryName": "UserGlobals"})
+		if !strings.Contains(found, "AnswersProbe>>label\n    2: ^'probe'") {
+			t.Errorf("search_method_source does not show the matching line: %q", found)
+		}
+	})
 }

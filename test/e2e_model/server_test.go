@@ -103,6 +103,13 @@ func (s *server) open(t *testing.T) *session {
 	return ss
 }
 
+// in makes the subtest t the test the session's checks fail, and answers the session. The
+// subtests of one session run one after another, so they take turns.
+func (ss *session) in(t *testing.T) *session {
+	ss.t = t
+	return ss
+}
+
 func (ss *session) delete() { _, _ = ss.s.client().Delete(context.Background(), ss.id) }
 
 // request sends a JSON-RPC request with the session's next id and fails the test on a

@@ -168,7 +168,8 @@ func TestTheSecondOfTwoConflictingCommitsIsRefused(t *testing.T) {
 	}
 }
 
-func TestACancelledLongExecuteCodeEndsAtTheBreakAndTheSessionServesOn(t *testing.T) {
+// A long execute_code cancelled by its client; the subtests are the steps, in order.
+func TestACancelledLongExecuteCode(t *testing.T) {
 	s := start(t)
 	ss := s.open(t)
 	loop := mcptest.ToolCall(41, "execute_code", `{"code":"| n | n := 0. [true] whileTrue: [n := n + 1]. n"}`)
@@ -178,37 +179,42 @@ func TestACancelledLongExecuteCodeEndsAtTheBreakAndTheSessionServesOn(t *testing
 		a.Err = err
 		done <- a
 	}()
-	// The loop is running in the model once the gem has had it a moment; a ping is answered
-	// beside it.
+	// The loop is running in the model once the gem has had it a moment.
 	time.Sleep(500 * time.Millisecond)
-	if p, err := s.post(ss.id, []byte(`{"jsonrpc":"2.0","id":42,"method":"ping"}`)); err != nil || p.Status != http.StatusOK {
-		t.Fatalf("ping beside the running loop: %v %d %s", err, p.Status, p.Body)
-	}
-	select {
-	case a := <-done:
-		t.Fatalf("the endless loop answered before it was cancelled: %d %s %v", a.Status, a.Body, a.Err)
-	default:
-	}
-	c, err := s.post(ss.id, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":41}}`))
-	if err != nil || c.Status != http.StatusAccepted {
-		t.Fatalf("notifications/cancelled: %v %d %s", err, c.Status, c.Body)
-	}
-	select {
-	case a := <-done:
-		if a.Err != nil || a.Status != http.StatusAccepted || len(a.Body) != 0 {
-			t.Fatalf("the cancelled call answered %d %q (%v), want 202 and no body", a.Status, a.Body, a.Err)
+	t.Run("runs on, a ping answered beside it", func(t *testing.T) {
+		if p, err := s.post(ss.id, []byte(`{"jsonrpc":"2.0","id":42,"method":"ping"}`)); err != nil || p.Status != http.StatusOK {
+			t.Fatalf("ping beside the running loop: %v %d %s", err, p.Status, p.Body)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the cancelled loop did not end within 30 s")
-	}
-	mcptest.Eventually(t, 5*time.Second, "the log says a break ended the cancelled call", func() bool {
-		log := s.log.String()
-		return strings.Contains(log, "cancelled call ended") &&
-			(strings.Contains(log, "ended by soft break") || strings.Contains(log, "ended by hard break"))
+		select {
+		case a := <-done:
+			t.Fatalf("the endless loop answered before it was cancelled: %d %s %v", a.Status, a.Body, a.Err)
+		default:
+		}
 	})
-	if got := ss.must("execute_code", map[string]any{"code": "3 + 4"}); strings.TrimSpace(got) != "7" {
-		t.Fatalf("the next call after the cancellation answered %q, want 7", got)
-	}
+	t.Run("ends at a break", func(t *testing.T) {
+		c, err := s.post(ss.id, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":41}}`))
+		if err != nil || c.Status != http.StatusAccepted {
+			t.Fatalf("notifications/cancelled: %v %d %s", err, c.Status, c.Body)
+		}
+		select {
+		case a := <-done:
+			if a.Err != nil || a.Status != http.StatusAccepted || len(a.Body) != 0 {
+				t.Fatalf("the cancelled call answered %d %q (%v), want 202 and no body", a.Status, a.Body, a.Err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the cancelled loop did not end within 30 s")
+		}
+		mcptest.Eventually(t, 5*time.Second, "the log says a break ended the cancelled call", func() bool {
+			log := s.log.String()
+			return strings.Contains(log, "cancelled call ended") &&
+				(strings.Contains(log, "ended by soft break") || strings.Contains(log, "ended by hard break"))
+		})
+	})
+	t.Run("leaves the session serving", func(t *testing.T) {
+		if got := ss.in(t).must("execute_code", map[string]any{"code": "3 + 4"}); strings.TrimSpace(got) != "7" {
+			t.Fatalf("the next call after the cancellation answered %q, want 7", got)
+		}
+	})
 }
 
 // conflictingCommits has two sessions read and recompile the same method, then commit in turn:

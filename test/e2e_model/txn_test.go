@@ -41,24 +41,48 @@ func (ss *session) structured(tool string, args map[string]any, v any) string {
 	return r.Content[0].Text
 }
 
-func TestPendingChangesListsExactlyWhatTheToolsDidAndAbortNamesWhatItDiscarded(t *testing.T) {
+// A session's uncommitted changes, from none to abort; the subtests are the steps, in order.
+func TestTheSessionsPendingChanges(t *testing.T) {
 	s := start(t)
 	a := s.open(t)
 	var page pendingPage
-	if text := a.structured("pending_changes", map[string]any{}, &page); page.Total != 0 || !strings.Contains(text, "(0 changes)") {
-		t.Fatalf("pending_changes of a fresh session: %q %+v", text, page)
-	}
-	a.must("get_method_source", addInterest())
-	first := a.must("compile_method", compileArgs(fixedSource))
-	if !strings.Contains(first, "[session] This session now holds uncommitted changes") || !strings.Contains(first, "without a request") {
-		t.Errorf("the first change does not say the session now holds changes and what deadline ends it: %q", first)
-	}
-	a.must("compile_class_definition", map[string]any{"className": "TxnProbe"})
-	second := a.must("compile_method", map[string]any{"className": "TxnProbe", "source": "answer\n  ^42", "category": "probing"})
-	if strings.Contains(second, "[session]") {
-		t.Errorf("a second change repeats the [session] footer though nothing about the session changed: %q", second)
-	}
-	text := a.structured("pending_changes", map[string]any{}, &page)
+	t.Run("are none in a fresh session", func(t *testing.T) {
+		if text := a.in(t).structured("pending_changes", map[string]any{}, &page); page.Total != 0 || !strings.Contains(text, "(0 changes)") {
+			t.Fatalf("pending_changes of a fresh session: %q %+v", text, page)
+		}
+	})
+	t.Run("are announced by the first change", func(t *testing.T) {
+		a := a.in(t)
+		a.must("get_method_source", addInterest())
+		first := a.must("compile_method", compileArgs(fixedSource))
+		if !strings.Contains(first, "[session] This session now holds uncommitted changes") || !strings.Contains(first, "without a request") {
+			t.Errorf("the first change does not say the session now holds changes and what deadline ends it: %q", first)
+		}
+	})
+	t.Run("are not announced again by a second change", func(t *testing.T) {
+		a := a.in(t)
+		a.must("compile_class_definition", map[string]any{"className": "TxnProbe"})
+		second := a.must("compile_method", map[string]any{"className": "TxnProbe", "source": "answer\n  ^42", "category": "probing"})
+		if strings.Contains(second, "[session]") {
+			t.Errorf("a second change repeats the [session] footer though nothing about the session changed: %q", second)
+		}
+	})
+	t.Run("are listed exactly as the tools made them", func(t *testing.T) { pendingChangesListed(t, a.in(t), &page) })
+	t.Run("are named by abort as discarded", func(t *testing.T) {
+		a := a.in(t)
+		var discarded pendingPage
+		text := a.structured("abort", map[string]any{}, &discarded)
+		if discarded.Total != 3 || !strings.Contains(text, "3 changes discarded") || !strings.Contains(text, "class created: TxnProbe") {
+			t.Errorf("abort: %q %+v, want the 3 changes named as discarded", text, discarded)
+		}
+		if text := a.structured("pending_changes", map[string]any{}, &page); page.Total != 0 {
+			t.Errorf("pending_changes after abort: %q", text)
+		}
+	})
+}
+
+func pendingChangesListed(t *testing.T, a *session, page *pendingPage) {
+	text := a.structured("pending_changes", map[string]any{}, page)
 	want := []string{
 		"method changed: SampleSavingsAccount>>addInterest",
 		"class created: TxnProbe in UserGlobals",
@@ -75,38 +99,38 @@ func TestPendingChangesListsExactlyWhatTheToolsDidAndAbortNamesWhatItDiscarded(t
 	if it := page.Items[2]; it.Change != "methodAdded" || it.ClassName != "TxnProbe" || it.Selector != "answer" || it.Side != "instance" || it.Category != "probing" {
 		t.Errorf("the method entry: %+v", it)
 	}
-	var discarded pendingPage
-	text = a.structured("abort", map[string]any{}, &discarded)
-	if discarded.Total != 3 || !strings.Contains(text, "3 changes discarded") || !strings.Contains(text, "class created: TxnProbe") {
-		t.Errorf("abort: %q %+v, want the 3 changes named as discarded", text, discarded)
-	}
-	if text := a.structured("pending_changes", map[string]any{}, &page); page.Total != 0 {
-		t.Errorf("pending_changes after abort: %q", text)
-	}
 }
 
-func TestARefusedCommitNamesTheConflictingMethodAndClassAndTheNextStep(t *testing.T) {
+// A commit refused for a conflict; the subtests are the steps, in order.
+func TestARefusedCommit(t *testing.T) {
 	_, b, r := conflictingCommits(t, start(t))
-	for _, w := range []string{"Write-Write on the method dictionary of SampleSavingsAccount; your changes there: method changed: SampleSavingsAccount>>addInterest", "Next: call abort", "re-read SampleSavingsAccount"} {
-		if !strings.Contains(r.Text(), w) {
-			t.Errorf("the refusal does not say %q: %s", w, r.Text())
+	t.Run("names the conflicting method, its class and the next step", func(t *testing.T) {
+		for _, w := range []string{"Write-Write on the method dictionary of SampleSavingsAccount; your changes there: method changed: SampleSavingsAccount>>addInterest", "Next: call abort", "re-read SampleSavingsAccount"} {
+			if !strings.Contains(r.Text(), w) {
+				t.Errorf("the refusal does not say %q: %s", w, r.Text())
+			}
 		}
-	}
-	// The method dictionary and selector set the model reports are one entry, naming the
-	// selector this session changed there.
-	if cs := r.Conflicts(); len(cs) != 1 || cs[0]["object"] != "method dictionary" ||
-		cs[0]["className"] != sampleClass || fmt.Sprint(cs[0]["selectors"]) != "[addInterest]" {
-		t.Errorf("structuredContent.error.conflicts: %v, want the one method dictionary entry naming addInterest", cs)
-	}
-	// Every later result says the commit failed, and none asks for a commit.
-	next := b.call("status", map[string]any{})
-	if !strings.Contains(next.Text(), "nothing can be committed until abort") || strings.Contains(next.Text(), "commit keeps them") {
-		t.Errorf("the [session] line after a failed commit: %q", next.Text())
-	}
-	var discarded pendingPage
-	if text := b.structured("abort", map[string]any{}, &discarded); discarded.Total != 1 || !strings.Contains(text, "SampleSavingsAccount>>addInterest") {
-		t.Errorf("abort after the conflict: %q", text)
-	}
+	})
+	t.Run("reports the method dictionary as one conflict naming the selector", func(t *testing.T) {
+		// The method dictionary and selector set the model reports are one entry, naming the
+		// selector this session changed there.
+		if cs := r.Conflicts(); len(cs) != 1 || cs[0]["object"] != "method dictionary" ||
+			cs[0]["className"] != sampleClass || fmt.Sprint(cs[0]["selectors"]) != "[addInterest]" {
+			t.Errorf("structuredContent.error.conflicts: %v, want the one method dictionary entry naming addInterest", cs)
+		}
+	})
+	t.Run("is recalled by every later result, which asks for no commit", func(t *testing.T) {
+		next := b.in(t).call("status", map[string]any{})
+		if !strings.Contains(next.Text(), "nothing can be committed until abort") || strings.Contains(next.Text(), "commit keeps them") {
+			t.Errorf("the [session] line after a failed commit: %q", next.Text())
+		}
+	})
+	t.Run("leaves abort to name what it discards", func(t *testing.T) {
+		var discarded pendingPage
+		if text := b.in(t).structured("abort", map[string]any{}, &discarded); discarded.Total != 1 || !strings.Contains(text, "SampleSavingsAccount>>addInterest") {
+			t.Errorf("abort after the conflict: %q", text)
+		}
+	})
 }
 
 // Two sessions that change different methods of one class conflict all the same, on the class's

@@ -72,11 +72,18 @@ func frameNamed(frames []frame, method string) *frame {
 
 // The three failures of issue 27's scenario, each answered with the method, line and values that
 // explain it: a failed assert:, an error raised two sends deep, and execute_code that raises.
-func TestEachFailureSaysWhereAndWhy(t *testing.T) {
+func TestEachFailureExplainsItself(t *testing.T) {
 	s := start(t)
 	a := s.open(t)
+	t.Run("a failed assert: shows the test method's frame", func(t *testing.T) { failedAssertSaysWhere(t, a.in(t)) })
+	t.Run("an error two sends deep shows both frames", func(t *testing.T) { deepErrorSaysWhere(t, a.in(t)) })
+	t.Run("execute_code that raises shows the frames up to the code", func(t *testing.T) { raisingCodeSaysWhere(t, a.in(t)) })
+	t.Run("a compile error in execute_code names its line and column", func(t *testing.T) { compileErrorSaysWhere(t, a.in(t)) })
+}
 
-	// A failed assert: the test method's frame, its line and source, and its temporaries.
+// failedAssertSaysWhere: a failed assert: shows the test method's frame, its line and source,
+// and its temporaries.
+func failedAssertSaysWhere(t *testing.T, a *session) {
 	r := a.where("describe_test_failure", map[string]any{"className": sampleTests, "selector": failingTest})
 	last := r.Structured.Frames[len(r.Structured.Frames)-1]
 	if last.Method != sampleTests+">>"+failingTest || last.Line != 5 || last.Source != "self assert: savings balance = 159" {
@@ -89,12 +96,16 @@ func TestEachFailureSaysWhereAndWhy(t *testing.T) {
 		t.Errorf("describe_test_failure text does not show the failing line:\n%s", r.text())
 	}
 
-	// An error two sends deep: transfer:to: calls withdraw:, which refuses.
+}
+
+// deepErrorSaysWhere: an error two sends deep (transfer:to: calls withdraw:, which refuses)
+// shows both frames.
+func deepErrorSaysWhere(t *testing.T, a *session) {
 	a.must("compile_method", map[string]any{"className": "SampleAccount",
 		"source": "transfer: cents to: anAccount\n  self withdraw: cents.\n  anAccount deposit: cents"})
 	a.must("compile_method", map[string]any{"className": sampleTests,
 		"source": "testTransferMoreThanTheBalance\n  account deposit: 100.\n  account transfer: 500 to: (SampleAccount owner: 'bob')"})
-	r = a.where("run_test_class", testClassArgs())
+	r := a.where("run_test_class", testClassArgs())
 	var deep []frame
 	for _, p := range r.Structured.Problems {
 		if p.Test == sampleTests+">>testTransferMoreThanTheBalance" {
@@ -112,8 +123,12 @@ func TestEachFailureSaysWhereAndWhy(t *testing.T) {
 		t.Errorf("run_test_class text does not show where the error was raised:\n%s", r.text())
 	}
 
-	// execute_code that raises: the frames from withdraw: up to the evaluated code.
-	r = a.where("execute_code", map[string]any{"code": "| poor |\npoor := SampleAccount owner: 'eve'.\npoor withdraw: 5"})
+}
+
+// raisingCodeSaysWhere: execute_code that raises shows the frames from withdraw: up to the
+// evaluated code.
+func raisingCodeSaysWhere(t *testing.T, a *session) {
+	r := a.where("execute_code", map[string]any{"code": "| poor |\npoor := SampleAccount owner: 'eve'.\npoor withdraw: 5"})
 	if !r.IsError || r.Structured.Error.Kind != "other" || r.Structured.Error.Exception == "" {
 		t.Fatalf("execute_code that raises: %+v\n%s", r.Structured.Error, r.text())
 	}
@@ -123,8 +138,11 @@ func TestEachFailureSaysWhereAndWhy(t *testing.T) {
 		t.Fatalf("execute_code frames: %+v\n%s", frames, r.text())
 	}
 
-	// A compile error in execute_code carries its line and column.
-	r = a.where("execute_code", map[string]any{"code": "| x |\nx := 3 +"})
+}
+
+// compileErrorSaysWhere: a compile error in execute_code carries its line and column.
+func compileErrorSaysWhere(t *testing.T, a *session) {
+	r := a.where("execute_code", map[string]any{"code": "| x |\nx := 3 +"})
 	if r.Structured.Error.Kind != "compileError" || r.Structured.Error.Line != 2 || r.Structured.Error.Column == 0 {
 		t.Errorf("execute_code compile error: %+v\n%s", r.Structured.Error, r.text())
 	}
