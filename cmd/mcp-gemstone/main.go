@@ -37,6 +37,10 @@ import (
 var version = "dev"
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// The process's collector pacing; an operator's GOGC wins (docs/operations.md).
+		wiring.FloorGCHeap(wiring.GCHeapFloor)
+	}
 	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 

@@ -49,6 +49,11 @@ func main() {
 	if *pprofAddr != "" {
 		go func() { _ = http.ListenAndServe(*pprofAddr, nil) }() // the default mux holds pprof
 	}
+	if (*mode == "fake" || *mode == "standin") && os.Getenv("GOGC") == "" {
+		// The front end's sides run with the collector pacing bin/mcp-gemstone sets; the SDK's
+		// and the bare handler's with Go's default, as a program built on them gets.
+		wiring.FloorGCHeap(wiring.GCHeapFloor)
+	}
 	handler, closer, err := build(*mode)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchserver:", err)
