@@ -64,13 +64,14 @@ func TestHealthzAnswersWithoutTheMCPGates(t *testing.T) {
 	}
 }
 
-func TestMetricsIsBehindTheHostAndOriginGates(t *testing.T) {
+// /metrics is behind the Host and Origin gates; /healthz is not.
+func TestTheMetricsEndpointsGates(t *testing.T) {
 	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) {
 		o.Metrics = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("calls 0\n")) })
 	})
-	get := func(host, origin string) *http.Response {
+	get := func(t *testing.T, path, host, origin string) *http.Response {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodGet, f.ts.URL+"/metrics", nil)
+		req, err := http.NewRequest(http.MethodGet, f.ts.URL+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,26 +89,23 @@ func TestMetricsIsBehindTheHostAndOriginGates(t *testing.T) {
 		return resp
 	}
 	for _, c := range []struct{ host, origin string }{{"evil.example.com", ""}, {"evil.example.com:8000", ""}, {"", "https://evil.example"}} {
-		if r := get(c.host, c.origin); r.StatusCode != http.StatusForbidden {
-			t.Errorf("/metrics with Host %q Origin %q: %d, want 403", c.host, c.origin, r.StatusCode)
-		}
+		t.Run("refuse Host "+c.host+" Origin "+c.origin, func(t *testing.T) {
+			if r := get(t, "/metrics", c.host, c.origin); r.StatusCode != http.StatusForbidden {
+				t.Errorf("/metrics with Host %q Origin %q: %d, want 403", c.host, c.origin, r.StatusCode)
+			}
+		})
 	}
 	for _, host := range []string{"", "localhost:8000", "[::1]:8000"} {
-		if r := get(host, ""); r.StatusCode != http.StatusOK {
-			t.Errorf("/metrics with Host %q: %d, want 200", host, r.StatusCode)
-		}
+		t.Run("pass Host "+host, func(t *testing.T) {
+			if r := get(t, "/metrics", host, ""); r.StatusCode != http.StatusOK {
+				t.Errorf("/metrics with Host %q: %d, want 200", host, r.StatusCode)
+			}
+		})
 	}
-	// /healthz stays reachable by any name: probes from a proxy use their own.
-	if r := func() *http.Response {
-		req, _ := http.NewRequest(http.MethodGet, f.ts.URL+"/healthz", nil)
-		req.Host = "evil.example.com"
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+	t.Run("leave healthz to any name", func(t *testing.T) {
+		// /healthz stays reachable by any name: probes from a proxy use their own.
+		if r := get(t, "/healthz", "evil.example.com", ""); r.StatusCode != http.StatusOK {
+			t.Errorf("/healthz with a foreign Host: %d, want 200", r.StatusCode)
 		}
-		resp.Body.Close()
-		return resp
-	}(); r.StatusCode != http.StatusOK {
-		t.Errorf("/healthz with a foreign Host: %d, want 200", r.StatusCode)
-	}
+	})
 }

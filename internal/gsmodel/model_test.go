@@ -1,6 +1,7 @@
 package gsmodel
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -88,7 +89,9 @@ func TestSemantics(t *testing.T) {
 	}
 }
 
-func TestClassesAndMethods(t *testing.T) {
+// Defining a class, compiling methods into it and redefining it: one step per subtest, in order
+// on one session, each a doit and the start of its printString or error.
+func TestDefiningAClass(t *testing.T) {
 	img, _ := newTestImage(t)
 	s, _ := img.Login("DataCurator")
 	steps := []struct{ src, want string }{
@@ -113,10 +116,12 @@ func TestClassesAndMethods(t *testing.T) {
 		{"Foo selectors size", "0"},
 		{"(ClassOrganizer new implementorsOf: #a) size", "0"},
 	}
-	for _, st := range steps {
-		if got := run(t, s, st.src); !strings.HasPrefix(got, st.want) {
-			t.Errorf("%s\n  got  %s\n  want %s", st.src, got, st.want)
-		}
+	for i, st := range steps {
+		t.Run(fmt.Sprintf("step %02d", i+1), func(t *testing.T) {
+			if got := run(t, s, st.src); !strings.HasPrefix(got, st.want) {
+				t.Errorf("%s\n  got  %s\n  want %s", st.src, got, st.want)
+			}
+		})
 	}
 }
 

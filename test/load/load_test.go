@@ -4,6 +4,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -79,55 +80,63 @@ func wantMetrics(t *testing.T, s *harness.Server, want map[string]float64) {
 // A gem SIGKILLed in the middle of a call, 50 times over: each time the call is answered
 // -32001 sessionGone with its own id, the session id is 404 afterwards, and the slot is back
 // (the cap is 1, so the next initialize succeeding proves it).
-func TestGemKilledMidCallFiftyTimesAnswersSessionGoneThen404AndFreesSlot(t *testing.T) {
+func TestAGemKilledMidCallFiftyTimesOver(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=1")
 	c := client(s)
 	ctx := bounded(t, 3*time.Minute)
 	waitForControlSession(t, s) // its gem must not be taken for a session's
 	for round := range 50 {
-		before := s.GemPIDs()
-		sid, err := c.Open(ctx)
-		if err != nil {
-			t.Fatalf("round %d: initialize (is the slot back?): %v", round, err)
-		}
-		gem := newGem(before, s.GemPIDs())
-		if gem == 0 {
-			t.Fatalf("round %d: cannot tell the session's gem (before %v, after %v)", round, before, s.GemPIDs())
-		}
-		id := int64(1000 + round)
-		answered := make(chan harness.Answer, 1)
-		go func() {
-			a, err := c.Post(ctx, sid, harness.CallBody(id, "sleep", `{"ms":20000}`))
-			if err != nil {
-				t.Errorf("round %d: the killed call got no HTTP answer: %v", round, err)
-			}
-			answered <- a
-		}()
-		time.Sleep(30 * time.Millisecond) // the call is on its way or running: either way it is mid-call
-		harness.KillGems([]int{gem})
-		var a harness.Answer
-		select {
-		case a = <-answered:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("round %d: no answer within 10 s of the gem's death", round)
-		}
-		r, err := a.Decode()
-		if err != nil || a.Status != http.StatusOK || r.Error == nil || r.Error.Code != -32001 || r.Kind() != errkind.SessionGone {
-			t.Fatalf("round %d: want 200 with -32001 sessionGone, got %d %s (%v)", round, a.Status, a.Body, err)
-		}
-		if string(r.ID) != strconv.FormatInt(id, 10) {
-			t.Fatalf("round %d: sessionGone answered id %s, want %d", round, r.ID, id)
-		}
-		next, err := c.Post(ctx, sid, harness.CallBody(id+1, "echo", `{"text":"x"}`))
-		if err != nil || next.Status != http.StatusNotFound {
-			t.Fatalf("round %d: the dead session's next request: %d %s (%v), want 404", round, next.Status, next.Body, err)
-		}
+		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) { killMidCall(ctx, t, s, c, round) })
 	}
-	wantMetrics(t, s, map[string]float64{
-		`mcp_calls_total{method="tools/call",outcome="sessionGone"}`: 50,
-		`mcp_sessions_ended_total{reason="gemDied"}`:                 50,
-		`mcp_sessions_open`: 0,
+	t.Run("every death is counted", func(t *testing.T) {
+		wantMetrics(t, s, map[string]float64{
+			`mcp_calls_total{method="tools/call",outcome="sessionGone"}`: 50,
+			`mcp_sessions_ended_total{reason="gemDied"}`:                 50,
+			`mcp_sessions_open`: 0,
+		})
 	})
+}
+
+// killMidCall is one round: open a session (its slot is back), kill its gem mid-call, and see
+// the call answered sessionGone under its own id and the session 404 afterwards.
+func killMidCall(ctx context.Context, t *testing.T, s *harness.Server, c *harness.Client, round int) {
+	before := s.GemPIDs()
+	sid, err := c.Open(ctx)
+	if err != nil {
+		t.Fatalf("round %d: initialize (is the slot back?): %v", round, err)
+	}
+	gem := newGem(before, s.GemPIDs())
+	if gem == 0 {
+		t.Fatalf("round %d: cannot tell the session's gem (before %v, after %v)", round, before, s.GemPIDs())
+	}
+	id := int64(1000 + round)
+	answered := make(chan harness.Answer, 1)
+	go func() {
+		a, err := c.Post(ctx, sid, harness.CallBody(id, "sleep", `{"ms":20000}`))
+		if err != nil {
+			t.Errorf("round %d: the killed call got no HTTP answer: %v", round, err)
+		}
+		answered <- a
+	}()
+	time.Sleep(30 * time.Millisecond) // the call is on its way or running: either way it is mid-call
+	harness.KillGems([]int{gem})
+	var a harness.Answer
+	select {
+	case a = <-answered:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("round %d: no answer within 10 s of the gem's death", round)
+	}
+	r, err := a.Decode()
+	if err != nil || a.Status != http.StatusOK || r.Error == nil || r.Error.Code != -32001 || r.Kind() != errkind.SessionGone {
+		t.Fatalf("round %d: want 200 with -32001 sessionGone, got %d %s (%v)", round, a.Status, a.Body, err)
+	}
+	if string(r.ID) != strconv.FormatInt(id, 10) {
+		t.Fatalf("round %d: sessionGone answered id %s, want %d", round, r.ID, id)
+	}
+	next, err := c.Post(ctx, sid, harness.CallBody(id+1, "echo", `{"text":"x"}`))
+	if err != nil || next.Status != http.StatusNotFound {
+		t.Fatalf("round %d: the dead session's next request: %d %s (%v), want 404", round, next.Status, next.Body, err)
+	}
 }
 
 func waitForControlSession(t *testing.T, s *harness.Server) {
@@ -250,7 +259,7 @@ func TestClientThatDisconnectsMidCallLeavesTheSessionServing(t *testing.T) {
 
 // SIGTERM while 16 clients are calling: the server exits 0 within its grace and close budget
 // and leaves no gem process behind (start's cleanup checks the gems; this checks the code).
-func TestSIGTERMUnderLoadExitsZeroAndLeavesNoGem(t *testing.T) {
+func TestSIGTERMUnderLoad(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=none", "MCP_SHUTDOWN_GRACE=2s")
 	ctx := bounded(t, time.Minute)
 	loadCtx, stopLoad := context.WithCancel(ctx)
@@ -271,14 +280,20 @@ func TestSIGTERMUnderLoadExitsZeroAndLeavesNoGem(t *testing.T) {
 	took := time.Since(t0)
 	stopLoad()
 	wg.Wait()
-	if code != 0 {
-		t.Fatalf("exit code %d after SIGTERM under load (took %v), want 0", code, took)
-	}
-	if left := s.LiveGems(); len(left) > 0 {
-		t.Fatalf("gems alive after the server exited: %v", left)
-	}
-	t.Logf("stopped in %v under load; the load had %d calls answered before the stop", took, res.OK)
-	if res.OK == 0 {
-		t.Errorf("no call was answered before the stop: %v (%s)", res, res.FirstProblem)
-	}
+	t.Run("exits 0", func(t *testing.T) {
+		if code != 0 {
+			t.Fatalf("exit code %d after SIGTERM under load (took %v), want 0", code, took)
+		}
+	})
+	t.Run("leaves no gem", func(t *testing.T) {
+		if left := s.LiveGems(); len(left) > 0 {
+			t.Fatalf("gems alive after the server exited: %v", left)
+		}
+	})
+	t.Run("after answering calls", func(t *testing.T) {
+		t.Logf("stopped in %v under load; the load had %d calls answered before the stop", took, res.OK)
+		if res.OK == 0 {
+			t.Errorf("no call was answered before the stop: %v (%s)", res, res.FirstProblem)
+		}
+	})
 }

@@ -21,7 +21,7 @@ import (
 // mid-call, lose their gem mid-call (the die tool), hang up mid-call and are deleted mid-call:
 // the load loses nothing, every fault is answered as the transport promises, and the race
 // detector reports nothing (it would print DATA RACE and make the exit code 66).
-func TestRaceBuiltServerUnderLoadAndFaultsHasNoDataRace(t *testing.T) {
+func TestARaceBuiltServerUnderLoadWithFaultsHasNoDataRace(t *testing.T) {
 	dir := t.TempDir()
 	raceBin, err := harness.BuildServer(dir, "-race")
 	if err != nil {

@@ -17,98 +17,105 @@ import (
 // from the binary); the stream is held past two of them.
 const keepaliveInterval = 15 * time.Second
 
-// Through nginx with TLS terminated by it: plain HTTP is redirected, a call echoes its bytes,
-// the GET stream stays open past two keepalives with each one arriving as it is written, a
+// A session through nginx with TLS terminated by it: plain HTTP is redirected, a call echoes its
+// bytes, the GET stream stays open past two keepalives with each one arriving as it is written, a
 // stream reopened with Last-Event-ID is served, an answer stream closed mid-call (SEP-1699) is
-// resumed by GET with Last-Event-ID, and DELETE ends the session.
-func TestThroughNginxTLSACallAStreamPastTwoKeepalivesResumeAndDelete(t *testing.T) {
+// resumed by GET with Last-Event-ID, and DELETE ends the session. The subtests are the steps,
+// in order.
+func TestASessionThroughNginxWithTLS(t *testing.T) {
 	r := startRouter(t)
 	p := startNginx(t, map[string]string{"": port(t, r.URL)})
 	c := p.client(4)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	// Plain HTTP: only a redirect to https, never served.
-	plain := &http.Client{Transport: c.HTTP.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := plain.Post("http://"+ServerName+"/mcp", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != "https://"+ServerName+"/mcp" {
-		t.Errorf("plain HTTP answered %d Location %q, want 308 to https", resp.StatusCode, resp.Header.Get("Location"))
-	}
+	t.Run("plain HTTP is only redirected to https", func(t *testing.T) {
+		plain := &http.Client{Transport: c.HTTP.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := plain.Post("http://"+ServerName+"/mcp", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != "https://"+ServerName+"/mcp" {
+			t.Errorf("plain HTTP answered %d Location %q, want 308 to https", resp.StatusCode, resp.Header.Get("Location"))
+		}
+	})
 
 	sid, err := c.Open(ctx)
 	if err != nil {
 		t.Fatalf("initialize through nginx: %v", err)
 	}
-	const text = "through nginx: héllo 😀"
-	a, err := c.Post(ctx, sid, harness.CallBody(2, "echo", harness.EchoArgs(text)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rpc, err := a.Decode()
-	if err != nil || rpc.Error != nil {
-		t.Fatalf("echo through nginx: %d %s", a.Status, a.Body)
-	}
-	if got, _, _ := harness.ToolText(rpc.Result); got != text {
-		t.Errorf("echo through nginx answered %q, want %q", got, text)
-	}
-
-	// The stream: every comment or event line must arrive when written (proxy_buffering off)
-	// and the stream must outlive two keepalives (proxy_read_timeout above the interval).
-	streamCtx, stopStream := context.WithTimeout(ctx, 2*keepaliveInterval+10*time.Second)
-	defer stopStream()
-	_, lines := openStream(t, streamCtx, c, sid)
-	t0 := time.Now()
-	var keepalives int
-	var at [2]time.Duration
-	var lastID string
-	for keepalives < 2 {
-		line, err := lines.ReadString('\n')
+	t.Run("a call echoes its bytes", func(t *testing.T) {
+		const text = "through nginx: héllo 😀"
+		a, err := c.Post(ctx, sid, harness.CallBody(2, "echo", harness.EchoArgs(text)))
 		if err != nil {
-			t.Fatalf("the stream through nginx ended after %v with %d keepalives: %v", time.Since(t0).Round(time.Millisecond), keepalives, err)
+			t.Fatal(err)
 		}
-		switch {
-		case strings.HasPrefix(line, "id:"):
-			lastID = strings.TrimSpace(strings.TrimPrefix(line, "id:"))
-		case strings.HasPrefix(line, ":") && strings.Contains(line, "keepalive"):
-			at[keepalives] = time.Since(t0)
-			keepalives++
-			t.Logf("keepalive %d through nginx after %v", keepalives, time.Since(t0).Round(time.Millisecond))
+		rpc, err := a.Decode()
+		if err != nil || rpc.Error != nil {
+			t.Fatalf("echo through nginx: %d %s", a.Status, a.Body)
 		}
-	}
-	// Keepalives fall on the router's shared beat (router/internal/sse.UntilBeat): the first within one
-	// interval of the stream opening, the next one interval after it.
-	if at[0] > keepaliveInterval+2*time.Second {
-		t.Errorf("the first keepalive came %v after the stream opened: later than one interval", at[0])
-	}
-	if gap := at[1] - at[0]; gap < keepaliveInterval-2*time.Second || gap > keepaliveInterval+2*time.Second {
-		t.Errorf("keepalives %v apart through nginx: not the router's %v interval", gap, keepaliveInterval)
-	}
-	stopStream()
+		if got, _, _ := harness.ToolText(rpc.Result); got != text {
+			t.Errorf("echo through nginx answered %q, want %q", got, text)
+		}
+	})
 
-	// Resume: a GET carrying Last-Event-ID passes nginx and is served as a stream. When the
-	// router numbered its events, the id is the last one seen; otherwise any id the router
-	// must treat as unknown.
-	if lastID == "" {
-		lastID = "0-1-0"
-		t.Log("the stream carried no event ids (the router's GET stream sends comments only): resuming from an arbitrary id")
-	}
-	resumeCtx, stopResume := context.WithTimeout(ctx, 5*time.Second)
-	defer stopResume()
-	openStream(t, resumeCtx, c, sid, "Last-Event-ID", lastID)
-	stopResume()
+	var lastID string
+	t.Run("the GET stream outlives two keepalives, each arriving as written", func(t *testing.T) {
+		// Every comment or event line must arrive when written (proxy_buffering off) and the
+		// stream must outlive two keepalives (proxy_read_timeout above the interval).
+		streamCtx, stopStream := context.WithTimeout(ctx, 2*keepaliveInterval+10*time.Second)
+		defer stopStream()
+		_, lines := openStream(t, streamCtx, c, sid)
+		t0 := time.Now()
+		var keepalives int
+		var at [2]time.Duration
+		for keepalives < 2 {
+			line, err := lines.ReadString('\n')
+			if err != nil {
+				t.Fatalf("the stream through nginx ended after %v with %d keepalives: %v", time.Since(t0).Round(time.Millisecond), keepalives, err)
+			}
+			switch {
+			case strings.HasPrefix(line, "id:"):
+				lastID = strings.TrimSpace(strings.TrimPrefix(line, "id:"))
+			case strings.HasPrefix(line, ":") && strings.Contains(line, "keepalive"):
+				at[keepalives] = time.Since(t0)
+				keepalives++
+				t.Logf("keepalive %d through nginx after %v", keepalives, time.Since(t0).Round(time.Millisecond))
+			}
+		}
+		// Keepalives fall on the router's shared beat (router/internal/sse.UntilBeat): the first within one
+		// interval of the stream opening, the next one interval after it.
+		if at[0] > keepaliveInterval+2*time.Second {
+			t.Errorf("the first keepalive came %v after the stream opened: later than one interval", at[0])
+		}
+		if gap := at[1] - at[0]; gap < keepaliveInterval-2*time.Second || gap > keepaliveInterval+2*time.Second {
+			t.Errorf("keepalives %v apart through nginx: not the router's %v interval", gap, keepaliveInterval)
+		}
+	})
 
-	resumeAnswerStream(t, ctx, c, sid)
+	t.Run("a GET with Last-Event-ID is served as a stream", func(t *testing.T) {
+		// When the router numbered its events, the id is the last one seen; otherwise any id
+		// the router must treat as unknown.
+		if lastID == "" {
+			lastID = "0-1-0"
+			t.Log("the stream carried no event ids (the router's GET stream sends comments only): resuming from an arbitrary id")
+		}
+		resumeCtx, stopResume := context.WithTimeout(ctx, 5*time.Second)
+		defer stopResume()
+		openStream(t, resumeCtx, c, sid, "Last-Event-ID", lastID)
+	})
 
-	if code, err := c.Delete(ctx, sid); err != nil || code != http.StatusNoContent {
-		t.Errorf("DELETE through nginx: %d (%v), want 204", code, err)
-	}
-	if a, _ := c.Post(ctx, sid, harness.CallBody(3, "echo", `{"text":"x"}`)); a.Status != http.StatusNotFound {
-		t.Errorf("after DELETE through nginx: %d, want 404", a.Status)
-	}
+	t.Run("an answer stream closed mid-call is resumed", func(t *testing.T) { resumeAnswerStream(t, ctx, c, sid) })
+
+	t.Run("DELETE ends the session", func(t *testing.T) {
+		if code, err := c.Delete(ctx, sid); err != nil || code != http.StatusNoContent {
+			t.Errorf("DELETE through nginx: %d (%v), want 204", code, err)
+		}
+		if a, _ := c.Post(ctx, sid, harness.CallBody(3, "echo", `{"text":"x"}`)); a.Status != http.StatusNotFound {
+			t.Errorf("after DELETE through nginx: %d, want 404", a.Status)
+		}
+	})
 }
 
 // Two routers behind one nginx, each with MCP_ROUTER_ID: sessions are spread over both, every

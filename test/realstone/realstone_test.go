@@ -309,7 +309,8 @@ func TestEveryListedToolAnswersAToolResult(t *testing.T) {
 	s.mustCall("abort", map[string]any{})
 }
 
-func TestCompiledAndCommittedMethodIsSeenByASecondSession(t *testing.T) {
+// A method compiled and committed in one session is seen by a second.
+func TestACommittedMethodIsSeenByASecondSession(t *testing.T) {
 	t.Cleanup(func() { cleanUp(t) })
 	a := open(t)
 	defineProbe(a)
@@ -332,19 +333,24 @@ func twoSessionsOnAProbe(t *testing.T) (a, b *session) {
 	return open(t), open(t)
 }
 
-func TestConflictingCommitFromASecondSessionIsReportedAndAbortRecovers(t *testing.T) {
+// A conflicting commit from a second session; the subtests are the steps, in order.
+func TestAConflictingCommitFromASecondSession(t *testing.T) {
 	a, b := twoSessionsOnAProbe(t)
 	a.eval("UserGlobals at: #McpRealstoneMark put: 1. true")
 	b.eval("UserGlobals at: #McpRealstoneMark put: 2. true")
 	a.mustCall("commit", map[string]any{})
 	r := b.call("commit", map[string]any{})
-	if !r.IsError && !strings.Contains(strings.ToLower(r.Text()), "conflict") {
-		t.Fatalf("conflicting commit was reported as success: %s", r.Text())
-	}
-	b.mustCall("abort", map[string]any{})
-	if got := b.eval("UserGlobals at: #McpRealstoneMark"); !strings.Contains(got, "1") {
-		t.Fatalf("after abort the second session sees %q, want the committed 1", got)
-	}
+	t.Run("is reported", func(t *testing.T) {
+		if !r.IsError && !strings.Contains(strings.ToLower(r.Text()), "conflict") {
+			t.Fatalf("conflicting commit was reported as success: %s", r.Text())
+		}
+	})
+	t.Run("is recovered from by abort", func(t *testing.T) {
+		b.mustCall("abort", map[string]any{})
+		if got := b.eval("UserGlobals at: #McpRealstoneMark"); !strings.Contains(got, "1") {
+			t.Fatalf("after abort the second session sees %q, want the committed 1", got)
+		}
+	})
 }
 
 // TestDifferentMethodsOfOneClassConflictOnItsMethodDictionary pins on a stone what the model
@@ -379,22 +385,27 @@ func TestDifferentMethodsOfOneClassConflictOnItsMethodDictionary(t *testing.T) {
 	b.mustCall("abort", map[string]any{})
 }
 
-func TestRefreshKeepsUncommittedWorkAndMovesTheView(t *testing.T) {
+func TestRefresh(t *testing.T) {
 	a, b := twoSessionsOnAProbe(t)
 	a.mustCall("compile_method", map[string]any{"className": probeClass, "source": "pending\n  ^17"})
 	b.eval("UserGlobals at: #McpRealstoneMark put: 7. true")
 	b.mustCall("commit", map[string]any{})
 	a.mustCall("refresh", map[string]any{})
-	if got := a.eval("UserGlobals at: #McpRealstoneMark ifAbsent: [nil]"); !strings.Contains(got, "7") {
-		t.Fatalf("after refresh the view did not move: %q", got)
-	}
-	if got := a.eval(probeClass + " new pending"); !strings.Contains(got, "17") {
-		t.Fatalf("refresh lost the uncommitted method: %q", got)
-	}
+	t.Run("moves the view", func(t *testing.T) {
+		if got := a.eval("UserGlobals at: #McpRealstoneMark ifAbsent: [nil]"); !strings.Contains(got, "7") {
+			t.Fatalf("after refresh the view did not move: %q", got)
+		}
+	})
+	t.Run("keeps uncommitted work", func(t *testing.T) {
+		if got := a.eval(probeClass + " new pending"); !strings.Contains(got, "17") {
+			t.Fatalf("refresh lost the uncommitted method: %q", got)
+		}
+	})
 	a.mustCall("abort", map[string]any{})
 }
 
-func TestDeleteEndsTheSessionAndItsIdIsThenUnknown(t *testing.T) {
+// DELETE ends the session: its id is then unknown.
+func TestDeleteEndsTheSession(t *testing.T) {
 	s := open(t)
 	if resp := s.request("ping", map[string]any{}); resp.Error != nil {
 		t.Fatalf("ping: %s", resp.Error.Message)
