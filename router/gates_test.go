@@ -1,11 +1,14 @@
 package router_test
 
 import (
+	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
@@ -106,6 +109,31 @@ func TestTheMetricsEndpointsGates(t *testing.T) {
 		// /healthz stays reachable by any name: probes from a proxy use their own.
 		if r := get(t, "/healthz", "evil.example.com", ""); r.StatusCode != http.StatusOK {
 			t.Errorf("/healthz with a foreign Host: %d, want 200", r.StatusCode)
+		}
+	})
+}
+
+// The recovery gate: a panic below it is answered -32603 and logged, never a dropped connection.
+type panickyLauncher struct{}
+
+func (panickyLauncher) Launch(context.Context, worker.LoginSpec, worker.PrepareConfig) (worker.Gem, error) {
+	panic("a bug in a launcher")
+}
+
+func TestAPanicInALaunch(t *testing.T) {
+	f := newFixture(t, func(o *router.Options, _ *workertest.Launcher) { o.Launcher = panickyLauncher{} })
+	r := f.post("", initBody)
+	t.Run("is answered, not a dropped connection", func(t *testing.T) {
+		wantError(t, r, http.StatusInternalServerError, -32603, "")
+	})
+	t.Run("is logged", func(t *testing.T) {
+		if !strings.Contains(f.log.String(), "a bug in a launcher") {
+			t.Fatal("the panic is not in the log")
+		}
+	})
+	t.Run("gives its slot back", func(t *testing.T) {
+		if u := f.srv.Sessions().Used(); u != 0 {
+			t.Fatalf("the panicking launch kept its slot (%d used)", u)
 		}
 	})
 }
