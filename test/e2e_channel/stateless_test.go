@@ -2,14 +2,12 @@ package e2echannel
 
 import (
 	"context"
-	"encoding/json"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
 	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
@@ -58,34 +56,3 @@ func assembled(t *testing.T, tune ...func(*router.Options)) string {
 	return ts.URL
 }
 
-type rpcReply struct {
-	status int
-	Result map[string]json.RawMessage `json:"result"`
-	Error  *struct {
-		Code int `json:"code"`
-		Data struct {
-			Kind string `json:"kind"`
-		} `json:"data"`
-	} `json:"error"`
-}
-
-func (r rpcReply) str(member string) string {
-	var s string
-	_ = json.Unmarshal(r.Result[member], &s)
-	return s
-}
-
-// stateless sends one 2026-07-28 request; caps is the client capabilities object.
-func stateless(t *testing.T, url, method, params, caps string) rpcReply {
-	t.Helper()
-	a, err := (&mcptest.Client{URL: url}).Stateless(1, method, params, caps, "", "Accept", "application/json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r rpcReply
-	if err := json.Unmarshal(a.Body, &r); err != nil {
-		t.Fatalf("%s: %d %s", method, a.Status, a.Body)
-	}
-	r.status = a.Status
-	return r
-}
