@@ -55,4 +55,3 @@ func assembled(t *testing.T, tune ...func(*router.Options)) string {
 	})
 	return ts.URL
 }
-
