@@ -62,4 +62,3 @@ func EchoArgs(text string) string {
 	b, _ := json.Marshal(map[string]string{"text": text})
 	return string(b)
 }
-
