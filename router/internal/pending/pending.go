@@ -139,13 +139,19 @@ func (t *Table) Start(method string) *Call {
 		wait = d
 	}
 	e.timer = time.AfterFunc(wait, func() {
-		if t.finish(id, nil, ErrTimeout) {
-			t.mu.Lock()
+		// Given up on and remembered as such in one lock section: an answer that comes in the
+		// instant after finds it late, never a stray.
+		t.mu.Lock()
+		e, ok := t.removeLocked(id)
+		if ok {
 			t.expired = append(t.expired, Expired{ID: id, Method: method, Sent: c.Sent, Waited: wait})
 			if len(t.expired) > keepExpired {
 				t.expired = t.expired[len(t.expired)-keepExpired:]
 			}
-			t.mu.Unlock()
+		}
+		t.mu.Unlock()
+		if ok {
+			e.complete(nil, ErrTimeout)
 		}
 	})
 	t.calls[id] = e
@@ -204,18 +210,27 @@ func (t *Table) Deliver(id json.RawMessage, response json.RawMessage) error {
 
 func (t *Table) finish(id string, answer json.RawMessage, err error) bool {
 	t.mu.Lock()
+	e, ok := t.removeLocked(id)
+	t.mu.Unlock()
+	if ok {
+		e.complete(answer, err)
+	}
+	return ok
+}
+
+// removeLocked takes the call with that id out of the table; whoever took it completes it.
+func (t *Table) removeLocked(id string) (*entry, bool) {
 	e, ok := t.calls[id]
 	if ok {
 		delete(t.calls, id)
 	}
-	t.mu.Unlock()
-	if !ok {
-		return false
-	}
+	return e, ok
+}
+
+func (e *entry) complete(answer json.RawMessage, err error) {
 	e.timer.Stop()
 	e.call.answer, e.call.err = answer, err
 	close(e.call.done)
-	return true
 }
 
 // Len is how many calls are outstanding.
