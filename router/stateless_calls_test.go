@@ -1,23 +1,16 @@
 package router_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
-	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring/wiringtest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // A call of the 2026-07-28 revision (stateless_calls.go): a question the tool asks during the
@@ -25,10 +18,9 @@ import (
 // requestState and its inputResponses, resumes the same call in its gem. The questions come
 // over the worker-to-router channel, so these tests run on the assembled router.
 
-// assembledFront is the router assembled as bin/mcp-gemstone assembles it (internal/wiring:
-// the lifetime policy and the worker-to-router channel) on the in-process fake worker, whose
-// gems reach the channel over TCP. The channel is a plug-in package router does not import;
-// what needs it (a question during a call, a call that becomes a task) is tested on this.
+// assembledFront is a client of the router assembled as bin/mcp-gemstone assembles it
+// (wiringtest.Serve): the channel is a plug-in package router does not import, so what needs it
+// (a question during a call, a call that becomes a task) is tested on this.
 type assembledFront struct {
 	t *testing.T
 	c *mcptest.Client
@@ -36,33 +28,7 @@ type assembledFront struct {
 
 func newAssembledFront(t *testing.T, tune ...func(*router.Options)) *assembledFront {
 	t.Helper()
-	l := workertest.New()
-	o := router.Options{
-		Launcher: l,
-		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
-		RouterID: "r1",
-		Log:      zerolog.Nop(),
-	}
-	for _, f := range tune {
-		f(&o)
-	}
-	asm, err := wiring.Assemble(o, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if asm.Hub == nil {
-		t.Fatal("the assembly opened no worker-to-router channel, so no call can become a task")
-	}
-	ts := httptest.NewServer(asm.Server.Handler())
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		asm.Server.Close(ctx)
-		asm.CloseChannel()
-	})
-	return &assembledFront{t: t, c: &mcptest.Client{URL: ts.URL + "/mcp"}}
+	return &assembledFront{t: t, c: &mcptest.Client{URL: wiringtest.Serve(t, tune...) + "/mcp"}}
 }
 
 // frontAnswer is a decoded answer to a 2026-07-28 request.

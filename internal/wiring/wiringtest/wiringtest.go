@@ -1,0 +1,53 @@
+// Package wiringtest serves the front end assembled as bin/mcp-gemstone assembles it, on the
+// in-process fake worker, for tests in other packages: what needs the worker-to-router channel
+// (a question during a call, a call that becomes a task) is tested on it.
+package wiringtest
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
+	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
+	"github.com/gemstone-mcp/mcp-gemstone/worker"
+	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
+)
+
+// Serve serves the assembly (wiring.Assemble: the lifetime policy and the channel, whose fake
+// gems reach it over TCP) for the test's life and answers its base URL; tune adjusts the
+// router's options.
+func Serve(t testing.TB, tune ...func(*router.Options)) string {
+	t.Helper()
+	l := workertest.New()
+	o := router.Options{
+		Launcher: l,
+		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
+		RouterID: "r1",
+		Log:      zerolog.Nop(),
+	}
+	for _, f := range tune {
+		f(&o)
+	}
+	asm, err := wiring.Assemble(o, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asm.Hub == nil {
+		t.Fatal("the assembly opened no worker-to-router channel, so no call can ask its client or become a task")
+	}
+	ts := httptest.NewServer(asm.Server.Handler())
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		asm.Server.Close(ctx)
+		asm.CloseChannel()
+	})
+	return ts.URL
+}
