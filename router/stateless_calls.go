@@ -51,15 +51,14 @@ type flightEvent struct {
 // flight is one stateless call running in a gem: the request that started it and any retry
 // carrying its requestState attach to it in turn.
 type flight struct {
-	s      *statelessServer
-	id     string
-	sess   *session.Session
-	method string
-	owner  session.Owner // the principal whose request started it
-	name   string
+	s     *statelessServer
+	id    string
+	sess  *session.Session
+	owner session.Owner // the principal whose request started it
+	name  string
 
-	// What the call runs with, for run: the starting request's message and context (its
-	// token chooses the call's grant), and what to do when the call ends.
+	// What the call runs with, for run: the starting request's message (its method and id name
+	// the call) and context (its token chooses the call's grant), and what to do when it ends.
 	msg     jsonrpc.Message
 	ctx     context.Context
 	release func()
@@ -81,7 +80,6 @@ type flight struct {
 	parked   []*question
 	round    int
 	attached bool // an HTTP request is serving this flight
-	reqID    json.RawMessage
 	// wantsTask: the tool asked to continue as a task; task: it does (the task table has it).
 	wantsTask bool
 	task      bool
@@ -141,9 +139,9 @@ func (f *flight) cancelCall(why string) bool {
 	if f.callDone {
 		return false
 	}
-	found := f.sess.Cancel(jsonrpc.IDKey(f.reqID))
+	found := f.sess.Cancel(jsonrpc.IDKey(f.msg.ID))
 	if found {
-		f.s.o.Log.Info().Str("session", f.sess.ID()).Str("method", jsonrpc.Clip(f.method)).Str("id", jsonrpc.Clip(string(f.reqID))).
+		f.s.o.Log.Info().Str("session", f.sess.ID()).Str("method", jsonrpc.Clip(f.msg.Method)).Str("id", jsonrpc.Clip(string(f.msg.ID))).
 			Msg("stateless: call cancelled: " + why)
 	}
 	return found
@@ -277,7 +275,7 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	var id [24]byte
 	f := &flight{s: s, id: string(strconv.AppendUint(append(id[:0], "fl-"...), s.flightSeq.Add(1), 10)), sess: sess,
-		method: req.m.Method, name: req.name, reqID: req.m.ID, attached: true, caps: req.meta.Get(metaClientCapabilities),
+		name: req.name, attached: true, caps: req.meta.Get(metaClientCapabilities),
 		msg: req.m, ctx: ctx, release: release, unbind: func() {}}
 	owner, err := s.owner(ctx)
 	if err != nil {
@@ -597,7 +595,7 @@ func (s *statelessServer) preemptParked() bool {
 			Data:    kindOnly{errkind.InputAbandoned}})
 		_ = victim.sess.Pending().Deliver(q.srvID, msg)
 	}
-	s.o.Log.Info().Str("session", victim.sess.ID()).Str("method", jsonrpc.Clip(victim.method)).
+	s.o.Log.Info().Str("session", victim.sess.ID()).Str("method", jsonrpc.Clip(victim.msg.Method)).
 		Msg("stateless: a call waiting for its client's input was ended to free its pool gem")
 	return true
 }
@@ -628,7 +626,7 @@ func (s *statelessServer) inputRequired(req statelessRequest, f *flight) []byte 
 		wait = max(wait, s.pendingTimeout(q.method))
 	}
 	f.mu.Unlock()
-	state := s.signState(requestState{Flight: f.id, Round: round, Method: f.method, Name: f.name,
+	state := s.signState(requestState{Flight: f.id, Round: round, Method: f.msg.Method, Name: f.name,
 		Expires: time.Now().Add(wait).Unix()})
 	return jsonrpc.ResultResponse(req.m.ID, map[string]any{
 		"resultType": "input_required", "inputRequests": requests, "requestState": state,
@@ -797,7 +795,7 @@ func (s *statelessServer) cancelStateless(r *http.Request, m jsonrpc.Message) {
 	var match []*flight
 	s.flightsMu.Lock()
 	for _, f := range s.flights {
-		if jsonrpc.IDKey(f.reqID) == jsonrpc.IDKey(id) {
+		if jsonrpc.IDKey(f.msg.ID) == jsonrpc.IDKey(id) {
 			match = append(match, f)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/router/internal/jsonrpc"
 	"github.com/gemstone-mcp/mcp-gemstone/worker"
 	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
@@ -39,7 +40,7 @@ func TestACancellationAfterTheGemAnsweredReachesNoLaterCallWithTheSameID(t *test
 	}()
 	mcptest.Eventually(t, 5*time.Second, "the later call with id 5 runs", sess.Busy)
 
-	answered := &flight{s: srv.stateless, sess: sess, method: "tools/call", reqID: json.RawMessage(`5`), callDone: true}
+	answered := &flight{s: srv.stateless, sess: sess, msg: jsonrpc.Message{Method: "tools/call", ID: json.RawMessage(`5`)}, callDone: true}
 	if answered.cancelCall("its client left") {
 		t.Fatal("the cancellation of a call its gem had answered ended a later call with the same id")
 	}
@@ -54,7 +55,7 @@ func TestACancellationAfterTheGemAnsweredReachesNoLaterCallWithTheSameID(t *test
 		later <- string(a.Body)
 	}()
 	mcptest.Eventually(t, 5*time.Second, "the second call with id 5 runs", sess.Busy)
-	running := &flight{s: srv.stateless, sess: sess, method: "tools/call", reqID: json.RawMessage(`5`)}
+	running := &flight{s: srv.stateless, sess: sess, msg: jsonrpc.Message{Method: "tools/call", ID: json.RawMessage(`5`)}}
 	if !running.cancelCall("its client left") {
 		t.Fatal("the cancellation of a running call found no call with its id")
 	}
