@@ -28,7 +28,8 @@ type assembledFront struct {
 
 func newAssembledFront(t *testing.T, tune ...func(*router.Options)) *assembledFront {
 	t.Helper()
-	return &assembledFront{t: t, c: &mcptest.Client{URL: wiringtest.Serve(t, tune...) + "/mcp"}}
+	_, base := wiringtest.Serve(t, tune...)
+	return &assembledFront{t: t, c: &mcptest.Client{URL: base + "/mcp"}}
 }
 
 // frontAnswer is a decoded answer to a 2026-07-28 request.

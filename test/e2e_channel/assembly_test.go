@@ -11,5 +11,6 @@ import (
 // the channel over TCP; it answers the URL of /mcp.
 func statelessServer(t *testing.T) string {
 	t.Helper()
-	return wiringtest.Serve(t) + "/mcp"
+	_, base := wiringtest.Serve(t)
+	return base + "/mcp"
 }

@@ -8,52 +8,21 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
-	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring/wiringtest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
-	"github.com/gemstone-mcp/mcp-gemstone/router/lifetime"
-	"github.com/gemstone-mcp/mcp-gemstone/worker"
-	"github.com/gemstone-mcp/mcp-gemstone/worker/workertest"
 )
 
 // Issue 25's hostile and careless stateless clients, against the front end assembled as
 // bin/mcp-gemstone assembles it, its fixture workers speaking over the TCP channel. Memory is
 // measured as live heap after GC (runtime.ReadMemStats after runtime.GC), in this process,
 // which holds the router.
-
-// hardened serves an assembled front end and answers it with its base URL.
-func hardened(t *testing.T) (*router.Server, string) {
-	t.Helper()
-	l := workertest.New()
-	asm, err := wiring.Assemble(router.Options{
-		Launcher: l,
-		Prepare:  worker.PrepareConfig{WorkerClass: "McpServer"},
-		RouterID: "r1",
-		Log:      zerolog.Nop(),
-	}, wiring.Parts{Lifetime: lifetime.Defaults(), Stone: &workertest.Control{L: l}, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(asm.Server.Handler())
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		asm.Server.Close(ctx)
-		asm.CloseChannel()
-	})
-	return asm.Server, ts.URL
-}
 
 // liveHeap is the heap in use after two collections.
 func liveHeap() uint64 {
@@ -104,7 +73,7 @@ func heldFlights(srv *router.Server) int { n, _, _ := srv.StatelessHeld(); retur
 // them to end on their own (the revision: a disconnect is the cancellation).
 // A disconnect cancels a stateless call and frees its pool gem.
 func TestADisconnectedStatelessCall(t *testing.T) {
-	srv, base := hardened(t)
+	srv, base := wiringtest.Serve(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
 	sleep := statelessBody(1, "tools/call", `"name":"sleep","arguments":{"ms":120000}`, "")
 	done := make(chan error, 2)
@@ -146,7 +115,7 @@ func TestADisconnectedStatelessCall(t *testing.T) {
 
 // A stateless call's client may cancel it with notifications/cancelled naming its id.
 func TestNotificationsCancelledEndsTheStatelessCallItNames(t *testing.T) {
-	srv, base := hardened(t)
+	srv, base := wiringtest.Serve(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
 	answered := make(chan mcptest.Answer, 1)
 	go func() {
@@ -180,7 +149,7 @@ func TestNotificationsCancelledEndsTheStatelessCallItNames(t *testing.T) {
 // up to 256 of them (+130 MiB live) for ever.
 // An abandoned call is dropped, and the messages it buffered are freed with it.
 func TestAnAbandonedCallIsFreed(t *testing.T) {
-	srv, base := hardened(t)
+	srv, base := wiringtest.Serve(t)
 	host := strings.TrimPrefix(base, "http://")
 	before := liveHeap()
 	body := statelessBody(1, "tools/call", `"name":"flood","arguments":{"kind":"progress","count":400,"size":524288}`, `,"progressToken":"p"`)
@@ -204,7 +173,7 @@ func TestAnAbandonedCallIsFreed(t *testing.T) {
 // Calls answered input_required whose clients never retry: each ends when its question is
 // given up on (here: when another request needs its pool gem) and is forgotten then.
 func TestANeverRetriedInputRequiredCallIsForgottenWhenItEnds(t *testing.T) {
-	srv, base := hardened(t)
+	srv, base := wiringtest.Serve(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
 	for i := range 6 {
 		a, err := c.Stateless(i+1, "tools/call", `"name":"test_input_required_result_elicitation","arguments":{}`, `{"elicitation":{}}`, "")
@@ -221,7 +190,7 @@ func TestANeverRetriedInputRequiredCallIsForgottenWhenItEnds(t *testing.T) {
 // Two clients that stop reading their stateless calls' streams: the worker waits for them as it
 // does for a session's stream, instead of its messages piling up in the router.
 func TestAStatelessCallsSlowReaderSlowsItsWorker(t *testing.T) {
-	_, base := hardened(t)
+	_, base := wiringtest.Serve(t)
 	host := strings.TrimPrefix(base, "http://")
 	before := liveHeap()
 	body := statelessBody(1, "tools/call", `"name":"flood","arguments":{"kind":"progress","count":1000,"size":524288}`, `,"progressToken":"p"`)
@@ -305,7 +274,7 @@ func taskStatus(t *testing.T, c *mcptest.Client, id string, d time.Duration) (st
 // A subscription filter is bounded (256 URIs, 64 KiB): sixteen streams subscribing to lists of
 // 3.5 MB pinned about 20 MiB of live heap each, for as long as they stayed open.
 func TestAListenStreamsSubscriptionListIsBounded(t *testing.T) {
-	_, base := hardened(t)
+	_, base := wiringtest.Serve(t)
 	host := strings.TrimPrefix(base, "http://")
 	uris := make([]string, 0, 40000)
 	for i := range cap(uris) {

@@ -18,7 +18,7 @@ import (
 // fixture workers that still reach the channel over TCP.
 func inProcess(t *testing.T) *mcpSession {
 	t.Helper()
-	base := wiringtest.Serve(t)
+	_, base := wiringtest.Serve(t)
 	s := &mcpSession{t: t, srv: nil, n: 100}
 	s.url = base + "/mcp"
 	init := s.postTo(s.url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemstone-mcp/mcp-gemstone/internal/errkind"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
+	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring/wiringtest"
 )
 
 // The tasks extension of the 2026-07-28 revision through the whole path: what a session-era
@@ -45,7 +46,7 @@ func TestBecomeTaskNeverReachesASessionClient(t *testing.T) {
 // Clients that ask tasks/get for a large result and do not read it held the task table's lock
 // while their answers waited, and every tasks/* call and task creation waited with them.
 func TestAnUnreadTaskAnswerHoldsNoOneElsesTaskCall(t *testing.T) {
-	_, base := hardened(t)
+	_, base := wiringtest.Serve(t)
 	host := strings.TrimPrefix(base, "http://")
 	c := &mcptest.Client{URL: base + "/mcp"}
 	id := startTask(t, c, 1, "big_task", `{"n":4000000}`)
@@ -87,7 +88,7 @@ func TestAnUnreadTaskAnswerHoldsNoOneElsesTaskCall(t *testing.T) {
 // A task result over the 4 MiB bound was reported as a small failure but kept whole until the
 // task expired.
 func TestATaskResultOverItsBoundIsNotKept(t *testing.T) {
-	_, base := hardened(t)
+	_, base := wiringtest.Serve(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
 	before := liveHeap()
 	var ids []string
@@ -109,7 +110,7 @@ func TestATaskResultOverItsBoundIsNotKept(t *testing.T) {
 // 260 short tasks from one client made the table forget another client's finished, unfetched
 // task long before its ttlMs.
 func TestAFinishedTaskIsKeptForItsTimeToLiveWhateverOthersCreate(t *testing.T) {
-	_, base := hardened(t)
+	_, base := wiringtest.Serve(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
 	victim := startTask(t, c, 1, "slow_compute", `{"seconds":0,"label":"mine"}`)
 	if st, _ := taskStatus(t, c, victim, 20*time.Second); st != "completed" {

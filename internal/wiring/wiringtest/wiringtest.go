@@ -19,9 +19,9 @@ import (
 )
 
 // Serve serves the assembly (wiring.Assemble: the lifetime policy and the channel, whose fake
-// gems reach it over TCP) for the test's life and answers its base URL; tune adjusts the
-// router's options.
-func Serve(t testing.TB, tune ...func(*router.Options)) string {
+// gems reach it over TCP) for the test's life and answers its router and base URL; tune adjusts
+// the router's options.
+func Serve(t testing.TB, tune ...func(*router.Options)) (*router.Server, string) {
 	t.Helper()
 	l := workertest.New()
 	o := router.Options{
@@ -49,5 +49,5 @@ func Serve(t testing.TB, tune ...func(*router.Options)) string {
 		asm.Server.Close(ctx)
 		asm.CloseChannel()
 	})
-	return ts.URL
+	return asm.Server, ts.URL
 }
