@@ -30,7 +30,7 @@ type call struct {
 	progressToken json.RawMessage
 	// meta is the request's params._meta (the 2026-07-28 revision's per-request capabilities),
 	// and isStateless says its protocol version is that revision's; both read once per request.
-	meta        map[string]json.RawMessage
+	meta        requestMeta
 	isStateless bool
 	// tool is a tools/call's params.name and arguments, read in the same pass as meta.
 	tool toolParams
@@ -59,9 +59,6 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return errorReply(nil, CodeParseError, fmt.Sprintf("the message is not UTF-8: invalid byte at offset %d", off),
 			map[string]any{"kind": "invalidUtf8", "offset": off}), nil
 	}
-	if !json.Valid(msg) {
-		return errorReply(nil, CodeParseError, "the message is not well-formed JSON", map[string]any{"kind": "parseError"}), nil
-	}
 	req, reply, ok := parseRequest(msg)
 	if !ok {
 		return reply, nil
@@ -70,7 +67,7 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
 	c.meta, c.tool = readParams(req.params)
-	c.isStateless = metaString(c.meta, metaProtocolVersion) == statelessRevision
+	c.isStateless = stringOf(c.meta.ProtocolVersion) == statelessRevision
 	c.namesSession = false // until a tools/call's arguments say otherwise
 	if c.pooled() && req.method != "tools/call" {
 		c.abortForPool() // a tools/call's abort waits for its arguments (toolsCall)
@@ -94,43 +91,63 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 	return errorReply(req.id, CodeMethodNotFound, "method not found: "+req.method, nil), nil
 }
 
-// parseRequest checks the JSON-RPC envelope. When ok is false, reply is what to answer
-// (nil for a response message, which needs none).
+// envelope holds a message's JSON-RPC members as sent (nil when absent). Matching them is
+// case-insensitive in encoding/json; the router refuses a name that differs from a member's
+// only in case (router/internal/jsonrpc readEnvelope), so none reaches the worker.
+type envelope struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// parseRequest checks the JSON-RPC envelope, reading the message once, as the Smalltalk
+// worker's McpJson parse does. When ok is false, reply is what to answer (nil for a response
+// message, which needs none).
 func parseRequest(msg []byte) (req request, reply []byte, ok bool) {
 	if trimmedFirst(msg) != '{' {
+		if !json.Valid(msg) {
+			return req, notWellFormed(), false
+		}
 		return req, errorReply(nil, CodeInvalidRequest, "a message must be one JSON-RPC object (the front end splits batches)", nil), false
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(msg, &fields); err != nil {
+	var env envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return req, notWellFormed(), false
+		}
 		return req, errorReply(nil, CodeInvalidRequest, "the message is not a JSON-RPC object", nil), false
 	}
-	id, hasID := fields["id"]
-	if hasID {
-		switch trimmedFirst(id) {
+	if env.ID != nil {
+		switch trimmedFirst(env.ID) {
 		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		default:
 			return req, errorReply(nil, CodeInvalidRequest, "id must be a string or a number", nil), false
 		}
-		req.id = id
+		req.id = env.ID
 	}
 	var version string
-	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
+	if err := json.Unmarshal(env.JSONRPC, &version); err != nil || version != "2.0" {
 		return req, errorReply(req.id, CodeInvalidRequest, `jsonrpc must be "2.0"`, nil), false
 	}
-	rawMethod, hasMethod := fields["method"]
-	if !hasMethod {
-		_, isResult := fields["result"]
-		_, isError := fields["error"]
-		if hasID && (isResult || isError) {
+	if env.Method == nil {
+		if env.ID != nil && (env.Result != nil || env.Error != nil) {
 			return req, nil, false // a response to something the worker never asked: nothing to say
 		}
 		return req, errorReply(req.id, CodeInvalidRequest, "the message has no method", nil), false
 	}
-	if err := json.Unmarshal(rawMethod, &req.method); err != nil {
+	if err := json.Unmarshal(env.Method, &req.method); err != nil {
 		return req, errorReply(req.id, CodeInvalidRequest, "method must be a string", nil), false
 	}
-	req.params = fields["params"]
+	req.params = env.Params
 	return req, nil, true
+}
+
+func notWellFormed() []byte {
+	return errorReply(nil, CodeParseError, "the message is not well-formed JSON", map[string]any{"kind": "parseError"})
 }
 
 func firstInvalidUTF8(b []byte) int {
@@ -259,7 +276,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if refusal := c.refusePoolWrite(t); refusal != nil {
 		return resultReply(req.id, refusal), nil
 	}
-	c.id, c.progressToken, c.traceparent = req.id, c.meta["progressToken"], metaString(c.meta, "traceparent")
+	c.id, c.progressToken, c.traceparent = req.id, c.meta.ProgressToken, stringOf(c.meta.Traceparent)
 	if c.traceparent != "" {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
 		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))

@@ -46,7 +46,7 @@ func (c *call) checkParamHeaders(t *tool, args map[string]any) error {
 		return nil
 	}
 	var sent map[string]string
-	_ = json.Unmarshal(c.meta[metaParamHeaders], &sent)
+	_ = json.Unmarshal(c.meta.ParamHeaders, &sent)
 	for name, p := range schema.Properties {
 		if p.Header == "" {
 			continue

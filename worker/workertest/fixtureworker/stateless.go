@@ -29,21 +29,30 @@ type toolParams struct {
 	ok        bool
 }
 
-// readParams reads a request's params once: its _meta (nil when it has none) and the members a
-// tools/call reads.
-func readParams(params json.RawMessage) (map[string]json.RawMessage, toolParams) {
+// requestMeta is what the worker reads of a request's params._meta, each member as sent (nil
+// when absent): decoded into these members alone, the rest of _meta is skipped, not copied.
+type requestMeta struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	ProgressToken      json.RawMessage `json:"progressToken"`
+	Traceparent        json.RawMessage `json:"traceparent"`
+	ParamHeaders       json.RawMessage `json:"io.github.gemstone-mcp/paramHeaders"`
+}
+
+// readParams reads a request's params in one pass: the members a tools/call reads, and its _meta.
+func readParams(params json.RawMessage) (requestMeta, toolParams) {
 	var p struct {
 		toolParams
-		Meta map[string]json.RawMessage `json:"_meta"`
+		Meta requestMeta `json:"_meta"`
 	}
 	p.ok = json.Unmarshal(orEmpty(params), &p) == nil
 	return p.Meta, p.toolParams
 }
 
-// metaString is the string member key of meta, "" when it is absent or no string.
-func metaString(meta map[string]json.RawMessage, key string) string {
+// stringOf is raw as a string, "" when it is absent or no string.
+func stringOf(raw json.RawMessage) string {
 	var v string
-	_ = json.Unmarshal(meta[key], &v)
+	_ = json.Unmarshal(raw, &v)
 	return v
 }
 
@@ -75,7 +84,7 @@ func (c *call) declares(name string) bool {
 		return true
 	}
 	var caps map[string]json.RawMessage
-	_ = json.Unmarshal(c.meta[metaClientCapabilities], &caps)
+	_ = json.Unmarshal(c.meta.ClientCapabilities, &caps)
 	_, ok := caps[name]
 	return ok
 }
