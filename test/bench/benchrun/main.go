@@ -90,7 +90,6 @@ type bench struct {
 	server, benchserver string
 	d, warmup           time.Duration
 	c, rounds           int
-	warmupCalls         int64
 }
 
 // row is one line of the table.
@@ -103,23 +102,38 @@ func fail(name string, err error) []row {
 	return []row{{name: name, err: err.Error(), verdict: "ERROR"}}
 }
 
-// load runs warmup and measured load against url; b.warmupCalls is what the warmup answered.
+// load runs warmup and measured load against url.
 func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
-	return b.loadWith(harness.LoadOptions{URL: url, Sessions: b.c, Workers: b.c, StatusOnly: statusOnly})
+	return b.loadWith(harness.LoadOptions{URL: url, Sessions: b.c, Workers: b.c, StatusOnly: statusOnly}, nil)
 }
 
-// loadWith is a warmup, then the measured run, of o (its Duration is set here).
-func (b *bench) loadWith(o harness.LoadOptions) (harness.LoadResult, error) {
+// loadWith opens o's sessions, runs a warmup of b.warmup and then the measured run of b.d on
+// them (so the measured calls find their gems logged in and warm, and no other gems logging in
+// or out), and closes them. around, when set, brackets the measured run alone.
+func (b *bench) loadWith(o harness.LoadOptions, around func(run func() harness.LoadResult) harness.LoadResult) (harness.LoadResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.d+b.warmup+2*time.Minute)
 	defer cancel()
-	o.Duration = b.warmup
-	warm, err := harness.RunLoad(ctx, o)
+	ls, err := harness.OpenLoadSessions(ctx, o)
 	if err != nil {
 		return harness.LoadResult{}, err
 	}
-	b.warmupCalls = warm.OK
+	defer ls.Close(context.WithoutCancel(ctx))
+	o.Duration = b.warmup
+	if _, err := harness.RunLoadOn(ctx, ls, o); err != nil {
+		return harness.LoadResult{}, err
+	}
 	o.Duration = b.d
-	res, err := harness.RunLoad(ctx, o)
+	run := func() harness.LoadResult {
+		res, runErr := harness.RunLoadOn(ctx, ls, o)
+		err = runErr
+		return res
+	}
+	var res harness.LoadResult
+	if around != nil {
+		res = around(run)
+	} else {
+		res = run()
+	}
 	if err != nil {
 		return res, err
 	}
@@ -129,49 +143,46 @@ func (b *bench) loadWith(o harness.LoadOptions) (harness.LoadResult, error) {
 	return res, nil
 }
 
-// cpuSplit is where one side's CPU went over some calls.
+// cpuSplit is where one side's CPU went over its measured calls.
 type cpuSplit struct {
 	router, gems, self time.Duration
-	calls, runCalls    int64 // calls including warmups; measured calls only (for the gems)
+	calls              int64
 }
 
-// loadWithSplit is b.load on bin/mcp-gemstone, measuring where the CPU goes: the router
-// process and this load generator over warmup and run; the gem processes of the measured run
-// (sampled just before it ends, since the load generator deletes its sessions), logins included.
+// loadWithSplit is b.load on bin/mcp-gemstone, measuring where the CPU goes.
 func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadResult, error) {
 	return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c}, acc)
 }
 
-// loadOptionsWithSplit is loadWithSplit for the load o describes.
+// loadOptionsWithSplit is loadWithSplit for the load o describes: the CPU of the router process,
+// of the gem processes and of this load generator over the measured run alone (its sessions'
+// gems, all logged in before it starts and logged out after it ends).
 func (b *bench) loadOptionsWithSplit(s *harness.Server, o harness.LoadOptions, acc *cpuSplit) (harness.LoadResult, error) {
 	pid := s.Cmd.Process.Pid
-	_, router0, _ := harness.ProcStat(pid)
-	self0 := selfCPU()
-	var gems time.Duration
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		time.Sleep(b.warmup + b.d - 100*time.Millisecond)
+	gemsCPU := func() (sum time.Duration) {
 		for _, g := range s.LiveGems() {
 			_, c, _ := harness.ProcStat(g)
-			gems += c
+			sum += c
 		}
-	}()
-	res, err := b.loadWith(o)
-	<-sampled
-	_, router1, _ := harness.ProcStat(pid)
-	acc.router += router1 - router0
-	acc.self += selfCPU() - self0
-	acc.gems += gems
-	acc.calls += res.OK + b.warmupCalls
-	acc.runCalls += res.OK
-	return res, err
+		return sum
+	}
+	return b.loadWith(o, func(run func() harness.LoadResult) harness.LoadResult {
+		_, router0, _ := harness.ProcStat(pid)
+		self0, gems0 := selfCPU(), gemsCPU()
+		res := run()
+		_, router1, _ := harness.ProcStat(pid)
+		acc.router += router1 - router0
+		acc.self += selfCPU() - self0
+		acc.gems += gemsCPU() - gems0
+		acc.calls += res.OK
+		return res
+	})
 }
 
 // printSplit prints where a side's CPU went per call.
 func printSplit(label string, split cpuSplit) {
 	fmt.Fprintf(os.Stderr, "  CPU per call, %s: router %.0f us, gems %.0f us, load generator %.0f us\n", label,
-		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.runCalls),
+		float64(split.router.Microseconds())/float64(split.calls), float64(split.gems.Microseconds())/float64(split.calls),
 		float64(split.self.Microseconds())/float64(split.calls))
 }
 
@@ -318,7 +329,7 @@ func (b *bench) statelessVsSession() []row {
 	}
 	defer s.Stop(30 * time.Second)
 	stateless := func() (harness.LoadResult, error) {
-		return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true})
+		return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true}, nil)
 	}
 	ours, theirs, err := b.alternate(side{"stateless", "stateless", stateless}, side{"session", "session", b.loader(s.URL, false)}, nil)
 	if err != nil {

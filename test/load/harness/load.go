@@ -59,52 +59,79 @@ func (r LoadResult) String() string {
 // DefaultPayload holds multi-byte and astral characters.
 const DefaultPayload = " héllo wörld ✓ 😀"
 
-// RunLoad opens the sessions, runs the workers, checks every answer (status 200, a JSON-RPC
-// response and no error, the call's own id, its own text echoed byte for byte as the first
-// content item of a result that is not isError, each id answered once) and deletes the
-// sessions. Each answer is decoded once (echoCaller).
+// RunLoad opens the sessions, runs the workers on them (RunLoadOn) and closes them.
 func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
+	ls, err := OpenLoadSessions(ctx, o)
+	if err != nil {
+		return LoadResult{}, err
+	}
+	defer ls.Close(context.WithoutCancel(ctx))
+	return RunLoadOn(ctx, ls, o)
+}
+
+// LoadSessions are the sessions a load runs on, opened apart from any run so that several runs
+// (a warmup, then the measured run) share them: a gem logged in for a run would otherwise start
+// and warm up inside the run it is measured by, while the gems of the run before it log out.
+type LoadSessions struct {
+	c         *Client
+	ids       []string
+	stateless bool
+}
+
+// OpenLoadSessions opens o's sessions: MCP sessions, GemStone sessions by handle (Stateless and
+// Handles), or none (Stateless alone).
+func OpenLoadSessions(ctx context.Context, o LoadOptions) (*LoadSessions, error) {
 	if o.Sessions <= 0 || o.Workers <= 0 {
-		return LoadResult{}, fmt.Errorf("harness: load needs sessions and workers")
+		return nil, fmt.Errorf("harness: load needs sessions and workers")
+	}
+	ls := &LoadSessions{c: &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Protocol: ProtocolVersion, Host: o.Host},
+		stateless: o.Stateless}
+	if o.Stateless && !o.Handles {
+		ls.ids = []string{""}
+		return ls, nil
+	}
+	for i := range o.Sessions {
+		var id string
+		var err error
+		if o.Stateless {
+			id, err = openHandle(ctx, ls.c)
+		} else {
+			id, err = ls.c.Open(ctx)
+		}
+		if err != nil {
+			ls.Close(context.WithoutCancel(ctx))
+			return nil, fmt.Errorf("harness: opening session %d: %w", i, err)
+		}
+		ls.ids = append(ls.ids, id)
+	}
+	return ls, nil
+}
+
+// Close ends the sessions: close_session for a handle, DELETE for an MCP session.
+func (ls *LoadSessions) Close(ctx context.Context) {
+	for _, id := range ls.ids {
+		switch {
+		case id != "" && ls.stateless:
+			_, _ = ls.c.Post(ctx, "", StatelessCallBody(0, "close_session", `{"session":"`+id+`"}`),
+				"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "close_session")
+		case id != "":
+			_, _ = ls.c.Delete(ctx, id)
+		}
+	}
+	ls.ids = nil
+}
+
+// RunLoadOn runs o's workers on ls, checking every answer (status 200, a JSON-RPC response and
+// no error, the call's own id, its own text echoed byte for byte as the first content item of a
+// result that is not isError, each id answered once). Each answer is decoded once (echoCaller).
+func RunLoadOn(ctx context.Context, ls *LoadSessions, o LoadOptions) (LoadResult, error) {
+	if len(ls.ids) == 0 {
+		return LoadResult{}, fmt.Errorf("harness: the load's sessions are closed")
 	}
 	if o.Payload == "" {
 		o.Payload = DefaultPayload
 	}
-	c := &Client{URL: o.URL, HTTP: NewHTTPClient(o.Workers, 60*time.Second), Protocol: ProtocolVersion, Host: o.Host}
-	sids := make([]string, o.Sessions)
-	if o.Stateless && !o.Handles {
-		sids = []string{""}
-	}
-	for i := range sids {
-		if o.Stateless && o.Handles {
-			h, err := openHandle(ctx, c)
-			if err != nil {
-				return LoadResult{}, fmt.Errorf("harness: opening GemStone session %d: %w", i, err)
-			}
-			sids[i] = h
-			continue
-		}
-		if o.Stateless {
-			break
-		}
-		sid, err := c.Open(ctx)
-		if err != nil {
-			return LoadResult{}, fmt.Errorf("harness: opening session %d: %w", i, err)
-		}
-		sids[i] = sid
-	}
-	defer func() {
-		for _, sid := range sids {
-			switch {
-			case sid != "" && o.Stateless:
-				_, _ = c.Post(context.WithoutCancel(ctx), "", StatelessCallBody(0, "close_session", `{"session":"`+sid+`"}`),
-					"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "close_session")
-			case sid != "":
-				_, _ = c.Delete(context.WithoutCancel(ctx), sid)
-			}
-		}
-	}()
-
+	c, sids := ls.c, ls.ids
 	var (
 		res      LoadResult
 		problem  sync.Once
