@@ -13,7 +13,6 @@ import (
 // the prefix), and only when there are some; the worker holds each to its argument.
 
 const (
-	metaParamHeaders    = "io.github.gemstone-mcp/paramHeaders"
 	codeHeaderMismatch  = -32020
 	base64Open          = "=?base64?"
 	base64Close         = "?="

@@ -13,12 +13,10 @@ import (
 // input_required result under those keys and answers them from the client's retry.
 
 const (
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaInputKey           = "io.github.gemstone-mcp/inputKey"
-	statelessRevision      = "2026-07-28"
-	mrtrPromptName         = "test_input_required_result_prompt"
-	codeMissingCapability  = -32021
+	metaInputKey          = "io.github.gemstone-mcp/inputKey"
+	statelessRevision     = "2026-07-28"
+	mrtrPromptName        = "test_input_required_result_prompt"
+	codeMissingCapability = -32021
 )
 
 // toolParams are the members of a tools/call's params the worker reads; ok is false when params
