@@ -251,7 +251,7 @@ func TestDocsNameOnlyRepositoryFilesThatExist(t *testing.T) {
 // topaz's. Every other single-dash flag a doc quotes is bin/mcp-gemstone's or a project
 // command's, read from its source.
 var externalFlags = map[string]string{"race": "go test", "run": "go test", "bench": "go test",
-	"count": "go test", "fuzz": "go test", "l": "topaz", "i": "topaz"}
+	"count": "go test", "fuzz": "go test", "cpuprofile": "go test", "l": "topaz", "i": "topaz"}
 
 // serverHasFlag asks the configuration's own parser whether -name is a flag of bin/mcp-gemstone.
 func serverHasFlag(name string) bool {
