@@ -67,7 +67,7 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 		return nil, nil // a notification: handled by being ignored, answered by nothing
 	}
 	c.meta, c.tool = readParams(req.params)
-	c.isStateless = stringOf(c.meta.ProtocolVersion) == statelessRevision
+	c.isStateless = stringOf(c.meta.protocolVersion) == statelessRevision
 	c.namesSession = false // until a tools/call's arguments say otherwise
 	if c.pooled() && req.method != "tools/call" {
 		c.abortForPool() // a tools/call's abort waits for its arguments (toolsCall)
@@ -276,7 +276,7 @@ func (c *call) toolsCall(req request) ([]byte, error) {
 	if refusal := c.refusePoolWrite(t); refusal != nil {
 		return resultReply(req.id, refusal), nil
 	}
-	c.id, c.progressToken, c.traceparent = req.id, c.meta.ProgressToken, stringOf(c.meta.Traceparent)
+	c.id, c.progressToken, c.traceparent = req.id, c.meta.progressToken, stringOf(c.meta.traceparent)
 	if c.traceparent != "" {
 		// The gem log line of a traced call names its trace, as the Smalltalk worker's does.
 		fmt.Fprintf(os.Stderr, "fixture worker: tools/call %s in %s\n", t.name, traceOf(c.traceparent))

@@ -13,6 +13,7 @@ import (
 // the prefix), and only when there are some; the worker holds each to its argument.
 
 const (
+	metaParamHeaders    = "io.github.gemstone-mcp/paramHeaders"
 	codeHeaderMismatch  = -32020
 	base64Open          = "=?base64?"
 	base64Close         = "?="
@@ -45,7 +46,7 @@ func (c *call) checkParamHeaders(t *tool, args map[string]any) error {
 		return nil
 	}
 	var sent map[string]string
-	_ = json.Unmarshal(c.meta.ParamHeaders, &sent)
+	_ = json.Unmarshal(c.meta.paramHeaders, &sent)
 	for name, p := range schema.Properties {
 		if p.Header == "" {
 			continue

@@ -13,10 +13,12 @@ import (
 // input_required result under those keys and answers them from the client's retry.
 
 const (
-	metaInputKey          = "io.github.gemstone-mcp/inputKey"
-	statelessRevision     = "2026-07-28"
-	mrtrPromptName        = "test_input_required_result_prompt"
-	codeMissingCapability = -32021
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaInputKey           = "io.github.gemstone-mcp/inputKey"
+	statelessRevision      = "2026-07-28"
+	mrtrPromptName         = "test_input_required_result_prompt"
+	codeMissingCapability  = -32021
 )
 
 // toolParams are the members of a tools/call's params the worker reads; ok is false when params
@@ -28,23 +30,25 @@ type toolParams struct {
 }
 
 // requestMeta is what the worker reads of a request's params._meta, each member as sent (nil
-// when absent): decoded into these members alone, the rest of _meta is skipped, not copied.
+// when absent).
 type requestMeta struct {
-	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
-	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-	ProgressToken      json.RawMessage `json:"progressToken"`
-	Traceparent        json.RawMessage `json:"traceparent"`
-	ParamHeaders       json.RawMessage `json:"io.github.gemstone-mcp/paramHeaders"`
+	protocolVersion, clientCapabilities, progressToken, traceparent, paramHeaders json.RawMessage
 }
 
 // readParams reads a request's params in one pass: the members a tools/call reads, and its _meta.
+// _meta's keys are matched exactly, as the Smalltalk worker's Dictionary lookups match them:
+// decoded into struct fields they would match in any case, and nothing upstream refuses a
+// _meta key that differs from one of these only in case.
 func readParams(params json.RawMessage) (requestMeta, toolParams) {
 	var p struct {
 		toolParams
-		Meta requestMeta `json:"_meta"`
+		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	p.ok = json.Unmarshal(orEmpty(params), &p) == nil
-	return p.Meta, p.toolParams
+	return requestMeta{
+		protocolVersion: p.Meta[metaProtocolVersion], clientCapabilities: p.Meta[metaClientCapabilities],
+		progressToken: p.Meta["progressToken"], traceparent: p.Meta["traceparent"], paramHeaders: p.Meta[metaParamHeaders],
+	}, p.toolParams
 }
 
 // stringOf is raw as a string, "" when it is absent or no string.
@@ -82,7 +86,7 @@ func (c *call) declares(name string) bool {
 		return true
 	}
 	var caps map[string]json.RawMessage
-	_ = json.Unmarshal(c.meta.ClientCapabilities, &caps)
+	_ = json.Unmarshal(c.meta.clientCapabilities, &caps)
 	_, ok := caps[name]
 	return ok
 }

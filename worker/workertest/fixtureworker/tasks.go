@@ -25,7 +25,7 @@ func (c *call) declaresTasks() bool {
 	var caps struct {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
-	_ = json.Unmarshal(c.meta.ClientCapabilities, &caps)
+	_ = json.Unmarshal(c.meta.clientCapabilities, &caps)
 	_, ok := caps.Extensions[extTasks]
 	return ok
 }
