@@ -110,7 +110,7 @@ func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
 // loadWith opens o's sessions, runs a warmup of b.warmup and then the measured run of b.d on
 // them (so the measured calls find their gems logged in and warm, and no other gems logging in
 // or out), and closes them. around, when set, brackets the measured run alone.
-func (b *bench) loadWith(o harness.LoadOptions, around func(run func() harness.LoadResult) harness.LoadResult) (harness.LoadResult, error) {
+func (b *bench) loadWith(o harness.LoadOptions, around func(run func() (harness.LoadResult, error)) (harness.LoadResult, error)) (harness.LoadResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.d+b.warmup+2*time.Minute)
 	defer cancel()
 	ls, err := harness.OpenLoadSessions(ctx, o)
@@ -123,17 +123,11 @@ func (b *bench) loadWith(o harness.LoadOptions, around func(run func() harness.L
 		return harness.LoadResult{}, err
 	}
 	o.Duration = b.d
-	run := func() harness.LoadResult {
-		res, runErr := harness.RunLoadOn(ctx, ls, o)
-		err = runErr
-		return res
+	run := func() (harness.LoadResult, error) { return harness.RunLoadOn(ctx, ls, o) }
+	if around == nil {
+		around = func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) { return run() }
 	}
-	var res harness.LoadResult
-	if around != nil {
-		res = around(run)
-	} else {
-		res = run()
-	}
+	res, err := around(run)
 	if err != nil {
 		return res, err
 	}
@@ -166,16 +160,16 @@ func (b *bench) loadOptionsWithSplit(s *harness.Server, o harness.LoadOptions, a
 		}
 		return sum
 	}
-	return b.loadWith(o, func(run func() harness.LoadResult) harness.LoadResult {
+	return b.loadWith(o, func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
 		_, router0, _ := harness.ProcStat(pid)
 		self0, gems0 := selfCPU(), gemsCPU()
-		res := run()
+		res, err := run()
 		_, router1, _ := harness.ProcStat(pid)
 		acc.router += router1 - router0
 		acc.self += selfCPU() - self0
 		acc.gems += gemsCPU() - gems0
 		acc.calls += res.OK
-		return res
+		return res, err
 	})
 }
 
