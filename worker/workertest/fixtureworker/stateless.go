@@ -1,6 +1,7 @@
 package fixtureworker
 
 import (
+	"bytes"
 	"encoding/json"
 	"sync"
 	"time"
@@ -35,20 +36,125 @@ type requestMeta struct {
 	protocolVersion, clientCapabilities, progressToken, traceparent, paramHeaders json.RawMessage
 }
 
-// readParams reads a request's params in one pass: the members a tools/call reads, and its _meta.
-// _meta's keys are matched exactly, as the Smalltalk worker's Dictionary lookups match them:
-// decoded into struct fields they would match in any case, and nothing upstream refuses a
-// _meta key that differs from one of these only in case.
+// readParams reads a request's params in one walk: the members a tools/call reads, and the ones
+// of its _meta. Every key is matched exactly, as the Smalltalk worker's Dictionary lookups match
+// them (a decode into struct fields would match them in any case, and nothing upstream refuses a
+// key that differs from one of these only in case). params came out of the message's decode, so
+// it is well formed: walked, not decoded again; on the 2026-07-28 wire, whose every request
+// carries a _meta, the decodes were a third of the fixture's echo (docs/performance.md).
 func readParams(params json.RawMessage) (requestMeta, toolParams) {
-	var p struct {
-		toolParams
-		Meta map[string]json.RawMessage `json:"_meta"`
+	var meta requestMeta
+	tool := toolParams{ok: true}
+	switch trimmedFirst(params) {
+	case 0, 'n': // absent, or null: read as {}
+		return meta, tool
+	case '{':
+	default:
+		tool.ok = false
+		return meta, tool
 	}
-	p.ok = json.Unmarshal(orEmpty(params), &p) == nil
-	return requestMeta{
-		protocolVersion: p.Meta[metaProtocolVersion], clientCapabilities: p.Meta[metaClientCapabilities],
-		progressToken: p.Meta["progressToken"], traceparent: p.Meta["traceparent"], paramHeaders: p.Meta[metaParamHeaders],
-	}, p.toolParams
+	var rawMeta json.RawMessage
+	eachMember(params, func(key []byte, value json.RawMessage) {
+		switch string(key) {
+		case "name":
+			tool.Name = nil
+			var name string
+			switch err := json.Unmarshal(value, &name); {
+			case err != nil:
+				tool.ok = false // not a string
+			case trimmedFirst(value) == '"':
+				tool.Name = &name
+			}
+		case "arguments":
+			tool.Arguments = value
+		case "_meta":
+			rawMeta = value
+		}
+	})
+	switch trimmedFirst(rawMeta) {
+	case 0, 'n': // absent, or null
+	case '{':
+		eachMember(rawMeta, func(key []byte, value json.RawMessage) {
+			switch string(key) {
+			case metaProtocolVersion:
+				meta.protocolVersion = value
+			case metaClientCapabilities:
+				meta.clientCapabilities = value
+			case "progressToken":
+				meta.progressToken = value
+			case "traceparent":
+				meta.traceparent = value
+			case metaParamHeaders:
+				meta.paramHeaders = value
+			}
+		})
+	default:
+		tool.ok = false // as a decode into a map fails on a _meta that is no object
+	}
+	return meta, tool
+}
+
+// eachMember calls f with each member of obj, a JSON object already known to be well formed (it
+// came out of a successful decode of the message holding it), in order, so a repeated key's last value wins as in a
+// map's decode. A key is compared unescaped: one written with escapes is decoded first.
+func eachMember(obj []byte, f func(key []byte, value json.RawMessage)) {
+	i := skipSpace(obj, 1) // past '{'
+	for i < len(obj) && obj[i] == '"' {
+		end := skipValue(obj, i)
+		key := obj[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var unescaped string
+			_ = json.Unmarshal(obj[i:end], &unescaped)
+			key = []byte(unescaped)
+		}
+		i = skipSpace(obj, skipSpace(obj, end)+1) // past ':'
+		end = skipValue(obj, i)
+		f(key, obj[i:end:end])
+		i = skipSpace(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipValue answers the end of the well-formed JSON value that starts at b[i].
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+			if depth < 0 {
+				return i // the end of the enclosing container: a scalar ended there
+			}
+		case ',', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
 }
 
 // stringOf is raw as a string, "" when it is absent or no string.

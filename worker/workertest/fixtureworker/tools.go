@@ -193,9 +193,11 @@ func (t *tool) entry() map[string]any {
 func (t *tool) validate(raw json.RawMessage) (map[string]any, string, bool) {
 	fields := map[string]json.RawMessage{}
 	if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		if trimmedFirst(raw) != '{' || json.Unmarshal(raw, &fields) != nil {
+		if trimmedFirst(raw) != '{' {
 			return nil, "arguments must be an object", false
 		}
+		// raw came out of params' decode, so it is well formed: walked, not decoded again.
+		eachMember(raw, func(key []byte, value json.RawMessage) { fields[string(key)] = value })
 	}
 	var handle string
 	named := json.Unmarshal(fields[sessionArg], &handle) == nil
