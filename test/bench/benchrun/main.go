@@ -21,7 +21,9 @@
 //  6. benchmark 1's echo on one binary, each 2026-07-28 client in a GemStone session it opened
 //     with open_session (every call carries the session argument) against the same calls in
 //     2025-11-25 sessions: the median of at least five alternating rounds' ratios. Target:
-//     >= 0.95x.
+//     >= 0.95x. Two rows with no target split it: 2025-11-25 session calls carrying the
+//     2026-07-28 request's _meta and headers against plain ones (the newer wire's bytes), and
+//     the calls by session argument against those (its routing).
 //
 // It runs every server as its own process (test/bench/benchserver, bin/mcp-gemstone) on loopback.
 package main
@@ -334,7 +336,10 @@ func (b *bench) statelessVsSession() []row {
 
 // handleVsSession is benchmark 6: the session argument's routing must cost a call nothing a
 // session's call does not pay. The figure is the median of the rounds' ratios, so that one round
-// a shared machine disturbed does not decide it.
+// a shared machine disturbed does not decide it. A third side, run in the same rounds, splits
+// the figure for the record: 2025-11-25 session calls as large as the 2026-07-28 ones (their
+// _meta and headers) against plain ones is what the newer wire's bytes cost, and the calls by
+// session argument against those is what its routing costs.
 func (b *bench) handleVsSession() []row {
 	const name = "6. 2026-07-28 echo with a session argument vs 2025-11-25 session echo"
 	dir, _ := os.MkdirTemp("", "mcp-bench-")
@@ -344,45 +349,78 @@ func (b *bench) handleVsSession() []row {
 		return fail(name, err)
 	}
 	defer s.Stop(30 * time.Second)
-	var handleCPU, sessionCPU cpuSplit
+	var handleCPU, sizedCPU, sessionCPU cpuSplit
 	handles := side{"handle", "session argument", func() (harness.LoadResult, error) {
 		return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true, Handles: true}, &handleCPU)
 	}}
+	sized := side{"sized", "2025-11-25 session, 2026-07-28 bytes", func() (harness.LoadResult, error) {
+		return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, NewerWireBytes: true}, &sizedCPU)
+	}}
 	sessions := side{"session", "2025-11-25 session", func() (harness.LoadResult, error) { return b.loadWithSplit(s, &sessionCPU) }}
-	mo, mt, median, err := b.medianRounds(handles, sessions)
+	results, medians, err := b.medianRoundsOf([]side{handles, sized, sessions}, [][2]int{{0, 2}, {1, 2}, {0, 1}})
 	if err != nil {
 		return fail(name, err)
 	}
 	printSplit("session argument", handleCPU)
+	printSplit("2025-11-25 session, 2026-07-28 bytes", sizedCPU)
 	printSplit("2025-11-25 session", sessionCPU)
-	return []row{medianRow(name, mo, mt, median, 0.95)}
+	return []row{
+		medianRow(name, results[0], results[2], medians[0], 0.95),
+		infoRow("6a. of which the wire's bytes: 2025-11-25 session echo as large as 2026-07-28's vs plain", results[1], results[2], medians[1]),
+		infoRow("6b. of which the routing: 2026-07-28 echo with a session argument vs 6a's", results[0], results[1], medians[2]),
+	}
 }
 
-// medianRounds loads ours, then theirs, in at least five alternating rounds and answers each
-// side's rounds merged and the median of the rounds' ratios, so that one round a shared
-// machine disturbed does not decide the figure. It prints every round and every ratio.
-func (b *bench) medianRounds(ours, theirs side) (o, th harness.LoadResult, median float64, err error) {
-	var ratios []float64
-	var ourRounds, theirRounds []harness.LoadResult
-	width := max(len(ours.label), len(theirs.label))
+// medianRoundsOf loads every side in turn, in at least five rounds, and answers each side's
+// rounds merged and, for each pair (i, j), the median of the rounds' ratios of side i to side j.
+// It prints every round and every ratio.
+func (b *bench) medianRoundsOf(sides []side, pairs [][2]int) (merged []harness.LoadResult, medians []float64, err error) {
+	width := 0
+	for _, sd := range sides {
+		width = max(width, len(sd.label))
+	}
+	runs := make([][]harness.LoadResult, len(sides))
+	ratios := make([][]float64, len(pairs))
 	for round := range max(b.rounds, 5) {
-		if o, err = ours.load(); err != nil {
-			return o, th, 0, fmt.Errorf("%s: %w", ours.tag, err)
+		this := make([]harness.LoadResult, len(sides))
+		for i, sd := range sides {
+			if this[i], err = sd.load(); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", sd.tag, err)
+			}
+			runs[i] = append(runs[i], this[i])
+			lead := "           "
+			if i == 0 {
+				lead = fmt.Sprintf("  round %d: ", round+1)
+			}
+			fmt.Fprintf(os.Stderr, "%s%-*s %v\n", lead, width, sd.label, this[i])
 		}
-		if th, err = theirs.load(); err != nil {
-			return o, th, 0, fmt.Errorf("%s: %w", theirs.tag, err)
+		for k, p := range pairs {
+			ratios[k] = append(ratios[k], this[p[0]].Rate()/this[p[1]].Rate())
 		}
-		fmt.Fprintf(os.Stderr, "  round %d: %-*s %v\n           %-*s %v\n", round+1, width, ours.label, o, width, theirs.label, th)
-		ratios = append(ratios, o.Rate()/th.Rate())
-		ourRounds, theirRounds = append(ourRounds, o), append(theirRounds, th)
 	}
-	fmt.Fprintf(os.Stderr, "  ratios by round:")
-	for _, r := range ratios {
-		fmt.Fprintf(os.Stderr, " %.2f", r)
+	for k, p := range pairs {
+		fmt.Fprintf(os.Stderr, "  ratios by round, %s / %s:", sides[p[0]].tag, sides[p[1]].tag)
+		for _, r := range ratios[k] {
+			fmt.Fprintf(os.Stderr, " %.2f", r)
+		}
+		fmt.Fprintln(os.Stderr)
+		slices.Sort(ratios[k])
+		medians = append(medians, ratios[k][len(ratios[k])/2])
 	}
-	fmt.Fprintln(os.Stderr)
-	slices.Sort(ratios)
-	return merge(ourRounds), merge(theirRounds), ratios[len(ratios)/2], nil
+	for i := range sides {
+		merged = append(merged, merge(runs[i]))
+	}
+	return merged, medians, nil
+}
+
+// medianRounds is medianRoundsOf for two sides: ours and theirs merged, and the median of the
+// rounds' ratios of ours to theirs.
+func (b *bench) medianRounds(ours, theirs side) (o, th harness.LoadResult, median float64, err error) {
+	merged, medians, err := b.medianRoundsOf([]side{ours, theirs}, [][2]int{{0, 1}})
+	if err != nil {
+		return o, th, 0, err
+	}
+	return merged[0], merged[1], medians[0], nil
 }
 
 // medianRow is a rate comparison whose figure is the median of the rounds' ratios: it must
@@ -564,6 +602,14 @@ func p99Row(name string, ours, theirs harness.LoadResult) row {
 		name: name + ": p99", ours: ours.P99.Round(10 * time.Microsecond).String(), theirs: theirs.P99.Round(10 * time.Microsecond).String(),
 		ratio:  fmt.Sprintf("%.2fx", float64(ours.P99)/float64(theirs.P99)),
 		target: "<= 1x", verdict: verdict(ours.P99 <= theirs.P99),
+	}
+}
+
+// infoRow is a medianRow with no target: a figure that explains another.
+func infoRow(name string, ours, theirs harness.LoadResult, median float64) row {
+	return row{
+		name: name + ": calls/s, median of the rounds' ratios", ours: fmt.Sprintf("%.0f/s", ours.Rate()), theirs: fmt.Sprintf("%.0f/s", theirs.Rate()),
+		ratio: fmt.Sprintf("%.2fx", median), target: "(none)", verdict: "for the record",
 	}
 }
 

@@ -57,6 +57,14 @@ func StatelessCallBody(id int64, tool, args string) []byte {
 		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessVersion + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 }
 
+// sessionCallBodyWithMeta is CallBody carrying StatelessCallBody's _meta members, of the same
+// length, naming the session revision ProtocolVersion instead of StatelessVersion.
+func sessionCallBodyWithMeta(id int64, tool, args string) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) +
+		`,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ProtocolVersion + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+}
+
 // EchoArgs is the arguments object of an echo call carrying text.
 func EchoArgs(text string) string {
 	b, _ := json.Marshal(map[string]string{"text": text})

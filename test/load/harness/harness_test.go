@@ -133,3 +133,17 @@ func TestRunLoadCountsAFailedCallAsFailedNotLost(t *testing.T) {
 		t.Errorf("one call answered 500: the run saw %v (%s)", res, res.FirstProblem)
 	}
 }
+
+// NewerWireBytes exists to weigh the 2026-07-28 request's size apart from its routing, so its
+// session call must be exactly as large as the stateless call it stands in for (the session
+// argument aside), and must not name the newer revision.
+func TestASessionCallWithTheNewerWiresBytesIsAsLargeAsAStatelessCall(t *testing.T) {
+	args := EchoArgs("w1-c2" + DefaultPayload)
+	sized, stateless := sessionCallBodyWithMeta(3, "echo", args), StatelessCallBody(3, "echo", args)
+	if len(sized) != len(stateless) {
+		t.Errorf("sized session call is %d bytes, the stateless call %d:\n%s\n%s", len(sized), len(stateless), sized, stateless)
+	}
+	if strings.Contains(string(sized), StatelessVersion) || !json.Valid(sized) {
+		t.Errorf("sized session call is not valid JSON naming only %s: %s", ProtocolVersion, sized)
+	}
+}

@@ -34,6 +34,11 @@ type LoadOptions struct {
 	// Handles, with Stateless, opens a GemStone session per Sessions with open_session and sends
 	// every call with its session argument (closed with close_session at the end).
 	Handles bool
+	// NewerWireBytes, without Stateless, makes every session call as large as a 2026-07-28
+	// request's: the same params._meta members, naming 2025-11-25 (so that nothing reads the call
+	// as the newer revision's), and the Mcp-Method and Mcp-Name headers. It separates what the
+	// newer wire's bytes cost from what its routing costs (benchmark 6).
+	NewerWireBytes bool
 }
 
 // LoadResult says what a run saw. Every call is accounted for: OK + Failed = Sent.
@@ -174,6 +179,8 @@ func RunLoadOn(ctx context.Context, ls *LoadSessions, o LoadOptions) (LoadResult
 					}
 					status, a, msg, err = caller.call(ctx, "", StatelessCallBody(id, "echo", args),
 						"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "echo")
+				} else if o.NewerWireBytes {
+					status, a, msg, err = caller.call(ctx, sid, sessionCallBodyWithMeta(id, "echo", EchoArgs(text)), "Mcp-Method", "tools/call", "Mcp-Name", "echo")
 				} else {
 					status, a, msg, err = caller.call(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
 				}
