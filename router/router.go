@@ -282,12 +282,16 @@ func (s *Server) serveStreamable(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// BeginShutdown refuses new sessions and ends every GET stream; running calls go on.
+// BeginShutdown refuses new sessions and ends every GET stream, and every stateless call that
+// waits for its client's retry (none can come now); running calls go on.
 func (s *Server) BeginShutdown() {
 	if s.o.Lifetime != nil {
 		s.o.Lifetime.Stop() // no reaping or view hygiene while the shutdown ends sessions itself
 	}
 	s.beginClose()
+	if s.stateless != nil {
+		s.stateless.endParked()
+	}
 }
 
 // Close ends every running call (the binding's escalation) and every session, logging each

@@ -66,7 +66,6 @@ type statelessServer struct {
 	flightsMu sync.Mutex
 	flights   map[string]*flight
 	flightSeq atomic.Uint64
-	runners   callRunners
 	stateKey  [32]byte
 	listeners listenerSet
 	tasks     taskTable
@@ -78,7 +77,6 @@ func newStatelessServer(s *Server, pool int) *statelessServer {
 	st := &statelessServer{
 		Server:    s,
 		flights:   map[string]*flight{},
-		runners:   callRunners{work: make(chan *flight), done: s.base.Done()},
 		listeners: listenerSet{set: map[*listener]struct{}{}},
 		tasks:     taskTable{tasks: map[string]*task{}},
 	}

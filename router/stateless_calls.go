@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +88,13 @@ type flight struct {
 	// only when the worker asks a question); a question that needs another is answered -32021
 	// in the worker, never put to the client.
 	caps json.RawMessage
+	// serve starts serving the flight through its starting request on a goroutine of its own,
+	// while the call runs on that request's goroutine (runFlight); nil once it has started, and
+	// whenever nothing waits to start it.
+	serve func()
+	// held is the starting request while its goroutine is running the call: an answer it is
+	// given before the call ends (input_required, a task) must close its connection (heldClose).
+	held *http.Request
 }
 
 // capabilityFor names the client capability a question to the client relies on.
@@ -164,11 +172,13 @@ func (f *flight) Message(msg []byte) error {
 		f.mu.Lock()
 		f.wantsTask = true
 		f.signalLocked()
+		f.startServingLocked()
 		f.mu.Unlock()
 		return nil
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.startServingLocked()
 	if len(env.ID) == 0 {
 		// Backpressure: the worker's channel waits here while its client catches up.
 		for f.attached && f.bytes > 0 && (f.bytes+len(msg) > maxFlightBytes || len(f.events) >= maxFlightEvents) {
@@ -250,7 +260,7 @@ func (s *statelessServer) runStateless(w http.ResponseWriter, r *http.Request, r
 		writeJSON(w, http.StatusServiceUnavailable, errorBody(req.m.ID, jsonrpc.CodeServer, err.Error(), errkind.TooManyCalls))
 		return
 	}
-	s.serveFlight(w, r, req, f, responses)
+	s.runFlight(w, r, req, f, responses)
 }
 
 // inputResponses reads params.inputResponses: an object whose every member is an object (an
@@ -292,12 +302,117 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 	if sb, ok := s.o.Responses.(SinkBinder); ok {
 		f.unbind = sb.BindSink(sess, req.m.ID, f)
 	}
-	s.runners.run(f)
 	return f, nil
 }
 
-// run runs the flight's call on its gem, on a runner: the call outlives its request, but the
-// request's token still chooses its grant.
+// runFlight runs the flight's call on the goroutine of the HTTP/1 request that started it, and serves
+// the flight through that request: a call that nothing interrupts (no notification, no question,
+// no task, its client still there) is answered by this goroutine when it ends, handed to no
+// other. When something needs serving while the call runs (the worker sends a message, or the
+// client leaves), serveFlight starts on a goroutine of its own and this one waits for it after
+// the call. That goroutine may answer before the call ends (input_required, a task): the call goes
+// on here, and the answer closes the connection (heldClose), since this request holds it until
+// the call ends and a client that sent its retry on it would wait on itself.
+func (s *statelessServer) runFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
+	if r.ProtoMajor != 1 {
+		// An HTTP/2 answer's stream ends only when its handler returns: an answer given before
+		// the call ends (input_required, a task) would not reach its client while the call held
+		// the handler, so the call runs on a goroutine of its own.
+		go f.run()
+		s.serveFlight(w, r, req, f, responses)
+		return
+	}
+	served := make(chan struct{})
+	f.mu.Lock()
+	f.held = r
+	f.serve = func() {
+		defer close(served)
+		defer func() {
+			if p := recover(); p != nil {
+				s.o.Log.Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("serving a stateless call panicked (a bug)")
+			}
+		}()
+		s.serveFlight(w, r, req, f, responses)
+	}
+	f.mu.Unlock()
+	stop := context.AfterFunc(r.Context(), func() {
+		f.mu.Lock()
+		f.startServingLocked()
+		f.mu.Unlock()
+	})
+	f.run()
+	stop()
+	f.mu.Lock()
+	f.held = nil
+	serveHere := f.serve != nil
+	f.serve = nil
+	f.mu.Unlock()
+	if serveHere {
+		if !s.answerAtOnce(w, f) {
+			s.serveFlight(w, r, req, f, responses)
+		}
+		return
+	}
+	<-served
+}
+
+// answerAtOnce answers the flight's request with the call's answer when the call left nothing
+// else to serve (no message, no question, no task): the common call, answered without the
+// serving loop. false: serveFlight must serve it.
+func (s *statelessServer) answerAtOnce(w http.ResponseWriter, f *flight) bool {
+	f.mu.Lock()
+	if !f.finished || f.task || f.wantsTask || len(f.events) > 0 || len(f.parked) > 0 {
+		f.mu.Unlock()
+		return false
+	}
+	f.attached = false
+	status, header, reply := f.status, f.header, f.reply
+	f.mu.Unlock()
+	s.dropFlight(f)
+	_ = writeAnswer(w, status, header, reply)
+	return true
+}
+
+// writeAnswer writes a call's answer as one JSON response (header: extra headers, a step-up's
+// WWW-Authenticate; no body: the status alone).
+func writeAnswer(w http.ResponseWriter, status int, header http.Header, body []byte) error {
+	for k, vs := range header {
+		w.Header()[k] = vs
+	}
+	if body == nil {
+		w.WriteHeader(status)
+		return nil
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	return sse.WriteWhole(w, status, body, 0)
+}
+
+// startServingLocked starts serving the flight on a goroutine of its own, once, if its call is
+// running on its request's goroutine and nothing serves it yet.
+func (f *flight) startServingLocked() {
+	if serve := f.serve; serve != nil {
+		f.serve = nil
+		go serve()
+	}
+}
+
+// heldClose marks an answer given while r's goroutine still runs the call (f.held) to close
+// its HTTP/1 connection: the client must send its next request, the retry above all, on
+// another. (HTTP/2 streams do not wait on each other.) Such an answer is flushed as soon as it
+// is written: the handler that would flush it on return is still running the call.
+func (f *flight) heldClose(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	held := f.held == r
+	f.mu.Unlock()
+	if held && r.ProtoMajor == 1 {
+		w.Header().Set("Connection", "close")
+	}
+}
+
+// run runs the flight's call on its gem: the call may outlive its request (a parked question,
+// a task), so it runs under the server's context, but the request's token still chooses its
+// grant.
 func (f *flight) run() {
 	s := f.s
 	status, reply := s.forward(withValuesOf(s.base, f.ctx), f.sess, f.msg)
@@ -317,59 +432,6 @@ func (f *flight) run() {
 	// moment it reads this one finds it idle instead of logging another gem in.
 	f.release()
 	f.finish(status, header, reply)
-}
-
-// callRunners run flights' calls on goroutines kept between calls. A call's stack goes deep
-// (the session queue, the binding, its wait in the netpoller), and a fresh goroutine grows its
-// stack again on every call: runtime.copystack was about 6% of a call by handle's CPU in the
-// router's profile, 4% with runners (the collector still shrinks an idle runner's stack).
-type callRunners struct {
-	work chan *flight // unbuffered: a send succeeds only when a runner is idle
-	done <-chan struct{}
-}
-
-// runnerIdle is how long a runner with nothing to run waits for more before it ends.
-const runnerIdle = 10 * time.Second
-
-// run runs f's call on an idle runner, or on a new one when none is idle.
-func (c *callRunners) run(f *flight) {
-	select {
-	case c.work <- f:
-	default:
-		go c.loop(f)
-	}
-}
-
-// loop runs f, then whatever it is handed, until it has been idle for runnerIdle. The idle
-// timer is not reset per call (a reset moves a live timer, which can wake the netpoller: about
-// 8 us a call in a profile of one client calling in a loop); when it fires after calls ran, it
-// is armed again, so a runner ends between one and two runnerIdle after its last call.
-func (c *callRunners) loop(f *flight) {
-	idle := time.NewTimer(runnerIdle)
-	defer idle.Stop()
-	for ok := true; ok; f, ok = c.next(idle) {
-		f.run()
-	}
-}
-
-// next waits for the runner's next flight; false when the runner should end: the server is
-// shutting down, or a whole runnerIdle went by with nothing to run.
-func (c *callRunners) next(idle *time.Timer) (*flight, bool) {
-	ran := true // a flight ran since idle was armed
-	for {
-		select {
-		case f := <-c.work:
-			return f, true
-		case <-c.done:
-			return nil, false
-		case <-idle.C:
-			if !ran {
-				return nil, false
-			}
-			ran = false
-			idle.Reset(runnerIdle)
-		}
-	}
 }
 
 // finish records the call's answer. A flight no request is attached to is dropped at once,
@@ -407,7 +469,15 @@ func (s *statelessServer) dropFlight(f *flight) {
 // leaves before that end (its request's context ends, or a write to it fails) cancels the call:
 // the revision makes a disconnect the cancellation.
 func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
-	defer func() {
+	// detach ends this request's hold on the flight, once: on the way out, or before an answer
+	// that is flushed while the call goes on, so that a retry its client sends at once finds the
+	// flight free.
+	var detached bool
+	detach := func() {
+		if detached {
+			return
+		}
+		detached = true
 		f.mu.Lock()
 		f.attached = false
 		f.roomLocked()
@@ -416,7 +486,8 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 		if finished {
 			s.dropFlight(f)
 		}
-	}()
+	}
+	defer detach()
 	var used map[string]bool // made by the first claim: nearly every call has none
 	// claim says this request's inputResponses answer q, once; deliver hands that answer to the
 	// worker, outside the flight's lock.
@@ -447,6 +518,7 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 			return nil
 		}
 		if stream == nil {
+			f.heldClose(w, r) // the stream may end in input_required or a task before the call
 			stream = sse.NewEventWriter(w, 0)
 			if err := stream.StartStream(); err != nil {
 				return err
@@ -462,16 +534,7 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 			stream.Finish()
 			return nil
 		}
-		for k, vs := range header {
-			w.Header()[k] = vs
-		}
-		if body == nil {
-			w.WriteHeader(status)
-			return nil
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		return sse.WriteWhole(w, status, body, 0)
+		return writeAnswer(w, status, header, body)
 	}
 	gone := func(why string) {
 		f.cancelCall(why)
@@ -499,7 +562,10 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 		}
 		if p.wantsTask && req.tasks && req.m.Method == "tools/call" {
 			if body := s.createTask(r.Context(), f, req); body != nil {
+				f.heldClose(w, r)
+				detach()
 				_ = final(http.StatusOK, nil, body) // a task goes on when its creator leaves: tasks/get finds it
+				_ = http.NewResponseController(w).Flush()
 				return
 			}
 		}
@@ -513,7 +579,10 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 		select {
 		case <-p.wake:
 		case <-settle:
-			if final(http.StatusOK, nil, s.inputRequired(req, f)) != nil {
+			f.heldClose(w, r)
+			answer := s.inputRequired(req, f)
+			detach()
+			if final(http.StatusOK, nil, answer) != nil || http.NewResponseController(w).Flush() != nil {
 				gone("its client left before it read the input_required result")
 			}
 			return
@@ -601,19 +670,45 @@ func (s *statelessServer) preemptParked() bool {
 	if victim == nil {
 		return false
 	}
-	victim.mu.Lock()
-	parked := victim.parked
-	victim.parked = nil
-	victim.mu.Unlock()
-	for _, q := range parked {
-		msg := jsonrpc.ErrorResponse(q.srvID, &jsonrpc.Error{Code: jsonrpc.CodeServer,
-			Message: "the client did not come back with its input before the gem was needed by another request",
-			Data:    kindOnly{errkind.InputAbandoned}})
-		_ = victim.sess.Pending().Deliver(q.srvID, msg)
-	}
+	victim.abandonParked("the client did not come back with its input before the gem was needed by another request")
 	s.o.Log.Info().Str("session", victim.sess.ID()).Str("method", jsonrpc.Clip(victim.msg.Method)).
 		Msg("stateless: a call waiting for its client's input was ended to free its pool gem")
 	return true
+}
+
+// endParked ends every call that waits for a client's retry, as the server begins to shut
+// down: no retry can reach it any more, and its request's goroutine, which runs the call
+// (runFlight), would hold the HTTP server's shutdown for the whole grace.
+func (s *statelessServer) endParked() {
+	s.flightsMu.Lock()
+	var parked []*flight
+	for _, f := range s.flights {
+		f.mu.Lock()
+		if !f.attached && !f.finished && len(f.parked) > 0 {
+			parked = append(parked, f)
+		}
+		f.mu.Unlock()
+	}
+	s.flightsMu.Unlock()
+	for _, f := range parked {
+		f.abandonParked("the server is shutting down")
+	}
+	if len(parked) > 0 {
+		s.o.Log.Info().Int("calls", len(parked)).Msg("shutdown: calls waiting for their clients' input were ended")
+	}
+}
+
+// abandonParked answers the flight's parked questions with an error saying why: the tool ends
+// as on any refused question, and a later retry finds the call ended.
+func (f *flight) abandonParked(why string) {
+	f.mu.Lock()
+	parked := f.parked
+	f.parked = nil
+	f.mu.Unlock()
+	for _, q := range parked {
+		msg := jsonrpc.ErrorResponse(q.srvID, &jsonrpc.Error{Code: jsonrpc.CodeServer, Message: why, Data: kindOnly{errkind.InputAbandoned}})
+		_ = f.sess.Pending().Deliver(q.srvID, msg)
+	}
 }
 
 // inputRequests is the inputRequests member that hands parked questions to the client, by

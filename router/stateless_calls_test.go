@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,6 +110,71 @@ func TestAQuestionDuringAStatelessCallIsAnsweredByARetryOfTheSameCall(t *testing
 			t.Fatalf("round 3: %s, want the answer built from both rounds (the spent state touched nothing)", r.RPC.Result)
 		}
 	})
+}
+
+// A call answered input_required goes on in the goroutine of the request it answered, which
+// holds that request's HTTP/1.1 connection until the call ends: the answer closes the
+// connection, so that the retry cannot queue behind the very call it resumes. When the server
+// begins to shut down, a parked call ends at once (its question answered inputAbandoned) instead
+// of holding the shutdown's grace for a retry that can no longer come.
+func TestAParkedCallClosesItsConnectionAndEndsWhenTheServerShutsDown(t *testing.T) {
+	srv, base := wiringtest.Serve(t)
+	closes := &closeRecorder{}
+	f := &assembledFront{t: t, c: &mcptest.Client{URL: base + "/mcp", HTTP: &http.Client{Transport: closes}}}
+	const multi = `"name":"test_input_required_result_multi_round","arguments":{}`
+	r := f.send("tools/call", multi, elicitationCaps)
+	if r.str("resultType") != "input_required" {
+		t.Fatalf("%s, want input_required", r.RPC.Result)
+	}
+	if !closes.last.Load() {
+		t.Errorf("the input_required answer does not close its connection (Connection: close)")
+	}
+	srv.BeginShutdown()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		retry := f.send("tools/call", multi+`,"requestState":"`+r.str("requestState")+`","inputResponses":{"step1":{"action":"accept","content":{"name":"Ada"}}}`, elicitationCaps)
+		if retry.str("resultType") == "input_required" {
+			t.Fatalf("the retry after the shutdown began resumed the call: %s", retry.RPC.Result)
+		}
+		if retry.Status == http.StatusBadRequest {
+			mcptest.WantError(t, retry.Answer, http.StatusBadRequest, -32602, errkind.BadRequestState) // the call has ended
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the parked call still runs 10 s after the shutdown began: %d %s", retry.Status, retry.Body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Over HTTP/2 a stream ends only when its handler returns, so a call whose request is answered
+// before it ends must not run in that handler: the input_required answer reaches its client, and
+// the retry resumes the call.
+func TestAQuestionOverHTTP2IsAnsweredWhileTheCallWaits(t *testing.T) {
+	_, base, client := wiringtest.ServeHTTP2(t)
+	f := &assembledFront{t: t, c: &mcptest.Client{URL: base + "/mcp", HTTP: client}}
+	client.Timeout = 10 * time.Second // a stream held by its call would run past this
+	const multi = `"name":"test_input_required_result_multi_round","arguments":{}`
+	r := f.send("tools/call", multi, elicitationCaps)
+	if r.str("resultType") != "input_required" {
+		t.Fatalf("%s, want input_required", r.RPC.Result)
+	}
+	retry := f.send("tools/call", multi+`,"requestState":"`+r.str("requestState")+`","inputResponses":{"step1":{"action":"accept","content":{"name":"Ada"}}}`, elicitationCaps)
+	if retry.str("resultType") != "input_required" || !strings.Contains(string(retry.result["inputRequests"]), `"step2"`) {
+		t.Fatalf("the retry: %s, want the call's next question", retry.RPC.Result)
+	}
+}
+
+// closeRecorder is a transport that notes whether the last answer closed its connection (the
+// client removes a Connection: close header from what it hands on, and sets Close instead).
+type closeRecorder struct{ last atomic.Bool }
+
+func (c *closeRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		c.last.Store(resp.Close)
+	}
+	return resp, err
 }
 
 func TestAQuestionNeedingACapabilityTheClientDidNotDeclareNeverReachesIt(t *testing.T) {

@@ -5,6 +5,7 @@ package wiringtest
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -23,6 +24,21 @@ import (
 // the router's options.
 func Serve(t testing.TB, tune ...func(*router.Options)) (*router.Server, string) {
 	t.Helper()
+	srv, ts := serve(t, false, tune...)
+	return srv, ts.URL
+}
+
+// ServeHTTP2 is Serve over TLS with HTTP/2, as bin/mcp-gemstone serves with MCP_TLS_CERT set; it
+// answers the router, the base URL and a client that trusts the test certificate and speaks
+// HTTP/2.
+func ServeHTTP2(t testing.TB, tune ...func(*router.Options)) (*router.Server, string, *http.Client) {
+	t.Helper()
+	srv, ts := serve(t, true, tune...)
+	return srv, ts.URL, ts.Client()
+}
+
+func serve(t testing.TB, h2 bool, tune ...func(*router.Options)) (*router.Server, *httptest.Server) {
+	t.Helper()
 	l := workertest.New()
 	o := router.Options{
 		Launcher: l,
@@ -40,14 +56,32 @@ func Serve(t testing.TB, tune ...func(*router.Options)) (*router.Server, string)
 	if asm.Hub == nil {
 		t.Fatal("the assembly opened no worker-to-router channel, so no call can ask its client or become a task")
 	}
-	ts := httptest.NewServer(asm.Server.Handler())
+	ts := httptest.NewUnstartedServer(asm.Server.Handler())
+	if h2 {
+		ts.EnableHTTP2 = true
+		ts.StartTLS()
+	} else {
+		ts.Start()
+	}
 	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
+		// As bin/mcp-gemstone stops: the HTTP server waits for the running calls for a grace
+		// (short here), then the router breaks the rest, which lets their requests end.
+		asm.Server.BeginShutdown()
+		closed := make(chan struct{})
+		go func() {
+			ts.CloseClientConnections()
+			ts.Close()
+			close(closed)
+		}()
+		select {
+		case <-closed:
+		case <-time.After(500 * time.Millisecond):
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		asm.Server.Close(ctx)
+		<-closed
 		asm.CloseChannel()
 	})
-	return asm.Server, ts.URL
+	return asm.Server, ts
 }
