@@ -397,15 +397,14 @@ func (f *flight) startServingLocked() {
 	}
 }
 
-// heldClose marks an answer given while r's goroutine still runs the call (f.held) to close
-// its HTTP/1 connection: the client must send its next request, the retry above all, on
-// another. (HTTP/2 streams do not wait on each other.) Such an answer is flushed as soon as it
-// is written: the handler that would flush it on return is still running the call.
+// heldClose marks an answer given while r's goroutine still runs the call (f.held, only ever an
+// HTTP/1 request: runFlight) to close its connection: the client must send its next request,
+// the retry above all, on another.
 func (f *flight) heldClose(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	held := f.held == r
 	f.mu.Unlock()
-	if held && r.ProtoMajor == 1 {
+	if held {
 		w.Header().Set("Connection", "close")
 	}
 }
@@ -539,6 +538,18 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 	gone := func(why string) {
 		f.cancelCall(why)
 	}
+	// early answers the request before its call ends (a task, input_required): this request
+	// lets go of the flight first, so a retry sent the moment the answer arrives finds it free,
+	// and the answer is flushed at once, since this request's handler may be the one running the
+	// call (heldClose).
+	early := func(body []byte) error {
+		f.heldClose(w, r)
+		detach()
+		if err := final(http.StatusOK, nil, body); err != nil {
+			return err
+		}
+		return http.NewResponseController(w).Flush()
+	}
 	var settle <-chan time.Time
 	for {
 		p := f.pass(claim)
@@ -562,10 +573,7 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 		}
 		if p.wantsTask && req.tasks && req.m.Method == "tools/call" {
 			if body := s.createTask(r.Context(), f, req); body != nil {
-				f.heldClose(w, r)
-				detach()
-				_ = final(http.StatusOK, nil, body) // a task goes on when its creator leaves: tasks/get finds it
-				_ = http.NewResponseController(w).Flush()
+				_ = early(body) // a task goes on when its creator leaves: tasks/get finds it
 				return
 			}
 		}
@@ -579,10 +587,9 @@ func (s *statelessServer) serveFlight(w http.ResponseWriter, r *http.Request, re
 		select {
 		case <-p.wake:
 		case <-settle:
-			f.heldClose(w, r)
-			answer := s.inputRequired(req, f)
-			detach()
-			if final(http.StatusOK, nil, answer) != nil || http.NewResponseController(w).Flush() != nil {
+			// The questions are read before the request lets go: a parked call no request holds
+			// may be preempted.
+			if early(s.inputRequired(req, f)) != nil {
 				gone("its client left before it read the input_required result")
 			}
 			return
@@ -659,7 +666,7 @@ func (s *statelessServer) preemptParked() bool {
 	var victim *flight
 	for _, f := range s.flights {
 		f.mu.Lock()
-		idle := !f.attached && !f.finished && !f.task && len(f.parked) > 0
+		idle := f.waitsForRetryLocked() && !f.task
 		f.mu.Unlock()
 		if idle && s.pool.ids.has(f.sess.ID()) { // a handle's gem frees no pool gem
 			victim = f
@@ -684,7 +691,7 @@ func (s *statelessServer) endParked() {
 	var parked []*flight
 	for _, f := range s.flights {
 		f.mu.Lock()
-		if !f.attached && !f.finished && len(f.parked) > 0 {
+		if f.waitsForRetryLocked() {
 			parked = append(parked, f)
 		}
 		f.mu.Unlock()
@@ -696,6 +703,12 @@ func (s *statelessServer) endParked() {
 	if len(parked) > 0 {
 		s.o.Log.Info().Int("calls", len(parked)).Msg("shutdown: calls waiting for their clients' input were ended")
 	}
+}
+
+// waitsForRetryLocked says the call is parked: it waits for its client's retry to answer its
+// questions, and no request serves it.
+func (f *flight) waitsForRetryLocked() bool {
+	return !f.attached && !f.finished && len(f.parked) > 0
 }
 
 // abandonParked answers the flight's parked questions with an error saying why: the tool ends
