@@ -52,17 +52,21 @@ const StatelessVersion = "2026-07-28"
 // StatelessCallBody is CallBody on the 2026-07-28 wire: the protocol version and (empty) client
 // capabilities in params._meta, no session.
 func StatelessCallBody(id int64, tool, args string) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) +
-		`,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessVersion + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	return callBodyWithMeta(id, tool, args, StatelessVersion)
 }
 
-// sessionCallBodyWithMeta is CallBody carrying StatelessCallBody's _meta members, of the same
-// length, naming the session revision ProtocolVersion instead of StatelessVersion.
+// sessionCallBodyWithMeta is StatelessCallBody's call naming the session revision
+// ProtocolVersion instead of StatelessVersion: as long, read by nothing as the newer revision's.
 func sessionCallBodyWithMeta(id int64, tool, args string) []byte {
+	return callBodyWithMeta(id, tool, args, ProtocolVersion)
+}
+
+// callBodyWithMeta is CallBody with the per-request _meta a 2026-07-28 request carries, naming
+// version.
+func callBodyWithMeta(id int64, tool, args, version string) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) +
 		`,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ProtocolVersion + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 }
 
 // EchoArgs is the arguments object of an echo call carrying text.

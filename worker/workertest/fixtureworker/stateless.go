@@ -95,8 +95,8 @@ func readParams(params json.RawMessage) (requestMeta, toolParams) {
 }
 
 // eachMember calls f with each member of obj, a JSON object already known to be well formed (it
-// came out of a successful decode of the message holding it), in order, so a repeated key's last value wins as in a
-// map's decode. A key is compared unescaped: one written with escapes is decoded first.
+// is part of a message whose decode succeeded), in order, so a repeated key's last value wins as
+// in a map's decode. A key is compared unescaped: one written with escapes is decoded first.
 func eachMember(obj []byte, f func(key []byte, value json.RawMessage)) {
 	i := skipSpace(obj, 1) // past '{'
 	for i < len(obj) && obj[i] == '"' {

@@ -196,7 +196,8 @@ func (t *tool) validate(raw json.RawMessage) (map[string]any, string, bool) {
 		if trimmedFirst(raw) != '{' {
 			return nil, "arguments must be an object", false
 		}
-		// raw came out of params' decode, so it is well formed: walked, not decoded again.
+		// raw is part of the message its decode checked, so it is well formed: walked, not
+		// decoded again.
 		eachMember(raw, func(key []byte, value json.RawMessage) { fields[string(key)] = value })
 	}
 	var handle string
