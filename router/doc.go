@@ -52,6 +52,7 @@
 //	stateless_headers.go        Mcp-Method, Mcp-Name and Mcp-Param-* against the body
 //	stateless_pool.go           the pool of gems that serve requests carrying no state
 //	stateless_calls.go          a call in flight: input_required, requestState, resumption, cancellation
+//	departures.go               the sweep that notices a client leave a call running on its request's goroutine
 //	stateless_tasks.go          tasks/get, tasks/result, tasks/cancel, tasks/update
 //	stateless_subscriptions.go  subscriptions/listen streams
 //	stateless_resultmeta.go     the shape of a reply, read without parsing it, for stamping results

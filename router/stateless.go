@@ -69,6 +69,10 @@ type statelessServer struct {
 	stateKey  [32]byte
 	listeners listenerSet
 	tasks     taskTable
+	// heldCalls counts the calls running on their own HTTP/1 request's goroutine (runFlight);
+	// sweepArmed says a departure sweep is due while there are any (departures.go).
+	heldCalls  atomic.Int64
+	sweepArmed atomic.Bool
 }
 
 // newStatelessServer makes the revision's half of s; pool is how many gems serve requests

@@ -88,13 +88,24 @@ type flight struct {
 	// only when the worker asks a question); a question that needs another is answered -32021
 	// in the worker, never put to the client.
 	caps json.RawMessage
-	// serve starts serving the flight through its starting request on a goroutine of its own,
-	// while the call runs on that request's goroutine (runFlight); nil once it has started, and
-	// whenever nothing waits to start it.
-	serve func()
 	// held is the starting request while its goroutine is running the call: an answer it is
 	// given before the call ends (input_required, a task) must close its connection (heldClose).
 	held *http.Request
+	// unserved says nothing serves the flight yet while its call runs on held's goroutine
+	// (runFlight): startServingLocked serves it through held, with heldServe, on a goroutine of
+	// its own, which closes served when it is done. Kept in the flight, not in a closure, since
+	// nearly every call ends with nothing to serve.
+	unserved  bool
+	heldServe heldServe
+	served    chan struct{}
+}
+
+// heldServe is what serving a flight through the request running its call takes besides that
+// request.
+type heldServe struct {
+	w         http.ResponseWriter
+	req       statelessRequest
+	responses map[string]json.RawMessage
 }
 
 // capabilityFor names the client capability a question to the client relies on.
@@ -309,8 +320,8 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 // the flight through that request: a call that nothing interrupts (no notification, no question,
 // no task, its client still there) is answered by this goroutine when it ends, handed to no
 // other. When something needs serving while the call runs (the worker sends a message, or the
-// client leaves), serveFlight starts on a goroutine of its own and this one waits for it after
-// the call. That goroutine may answer before the call ends (input_required, a task): the call goes
+// client leaves, which the departure sweep notices), serveFlight starts on a goroutine of its
+// own and this one waits for it after the call. That goroutine may answer before the call ends (input_required, a task): the call goes
 // on here, and the answer closes the connection (heldClose), since this request holds it until
 // the call ends and a client that sent its retry on it would wait on itself.
 func (s *statelessServer) runFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
@@ -322,30 +333,16 @@ func (s *statelessServer) runFlight(w http.ResponseWriter, r *http.Request, req 
 		s.serveFlight(w, r, req, f, responses)
 		return
 	}
-	served := make(chan struct{})
 	f.mu.Lock()
-	f.held = r
-	f.serve = func() {
-		defer close(served)
-		defer func() {
-			if p := recover(); p != nil {
-				s.o.Log.Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("serving a stateless call panicked (a bug)")
-			}
-		}()
-		s.serveFlight(w, r, req, f, responses)
-	}
+	f.held, f.unserved, f.heldServe = r, true, heldServe{w, req, responses}
 	f.mu.Unlock()
-	stop := context.AfterFunc(r.Context(), func() {
-		f.mu.Lock()
-		f.startServingLocked()
-		f.mu.Unlock()
-	})
+	s.watchDepartures()
+	defer s.heldCalls.Add(-1)
 	f.run()
-	stop()
 	f.mu.Lock()
 	f.held = nil
-	serveHere := f.serve != nil
-	f.serve = nil
+	serveHere, served := f.unserved, f.served
+	f.unserved, f.heldServe = false, heldServe{}
 	f.mu.Unlock()
 	if serveHere {
 		if !s.answerAtOnce(w, f) {
@@ -391,10 +388,23 @@ func writeAnswer(w http.ResponseWriter, status int, header http.Header, body []b
 // startServingLocked starts serving the flight on a goroutine of its own, once, if its call is
 // running on its request's goroutine and nothing serves it yet.
 func (f *flight) startServingLocked() {
-	if serve := f.serve; serve != nil {
-		f.serve = nil
-		go serve()
+	if !f.unserved {
+		return
 	}
+	f.unserved = false
+	f.served = make(chan struct{})
+	go f.serveHeld(f.held, f.heldServe, f.served)
+}
+
+// serveHeld serves the flight through r, the request running its call, and closes served.
+func (f *flight) serveHeld(r *http.Request, hs heldServe, served chan struct{}) {
+	defer close(served)
+	defer func() {
+		if p := recover(); p != nil {
+			f.s.o.Log.Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("serving a stateless call panicked (a bug)")
+		}
+	}()
+	f.s.serveFlight(hs.w, r, hs.req, f, hs.responses)
 }
 
 // heldClose marks an answer given while r's goroutine still runs the call (f.held, only ever an

@@ -113,6 +113,58 @@ func TestADisconnectedStatelessCall(t *testing.T) {
 	})
 }
 
+// A call runs on its own request's goroutine, so a timer sweeps for clients that left; it rests
+// while no call runs and must wake for the next one. Calls come and go, the sweep rests, then a
+// client leaves a long call in a GemStone session it opened: the call is cancelled, and the
+// session's next call runs at once.
+func TestADepartureIsNoticedAfterTheSweepHasRested(t *testing.T) {
+	srv, base := wiringtest.Serve(t)
+	c := &mcptest.Client{URL: base + "/mcp"}
+	opened, err := c.Stateless(1, "tools/call", `"name":"open_session","arguments":{}`, `{}`, "")
+	if err != nil || !strings.Contains(string(opened.Body), `"session"`) {
+		t.Fatalf("open_session: %v %s", err, opened.Body)
+	}
+	var result struct {
+		Result struct {
+			StructuredContent struct{ Session string } `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(opened.Message, &result); err != nil || result.Result.StructuredContent.Session == "" {
+		t.Fatalf("open_session named no session: %v %s", err, opened.Message)
+	}
+	handle := result.Result.StructuredContent.Session
+	for i := range 3 {
+		a, err := c.Stateless(2+i, "tools/call", `"name":"echo","arguments":{"session":"`+handle+`","text":"warm"}`, `{}`, "")
+		if err != nil || !strings.Contains(string(a.Body), "warm") {
+			t.Fatalf("echo %d: %v %s", i, err, a.Body)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // several sweep periods with no call running
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	sleep := statelessBody(9, "tools/call", `"name":"sleep","arguments":{"session":"`+handle+`","ms":120000}`, "")
+	if _, err := c.Do(ctx, http.MethodPost, "", []byte(sleep),
+		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "sleep"); err == nil {
+		t.Fatal("a 120 s sleep answered within its client's 0.5 s")
+	}
+	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
+		t.Fatalf("%d calls still held 10 s after their client left: the departure went unnoticed", heldFlights(srv))
+	}
+	answered := make(chan mcptest.Answer, 1)
+	go func() {
+		a, _ := c.Stateless(10, "tools/call", `"name":"echo","arguments":{"session":"`+handle+`","text":"after"}`, `{}`, "")
+		answered <- a
+	}()
+	select {
+	case a := <-answered:
+		if !strings.Contains(string(a.Body), "after") {
+			t.Fatalf("the session's next call after the departure: %d %s", a.Status, a.Body)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the session's next call got no answer in 20 s: the abandoned sleep still runs in its gem")
+	}
+}
+
 // A stateless call's client may cancel it with notifications/cancelled naming its id.
 func TestNotificationsCancelledEndsTheStatelessCallItNames(t *testing.T) {
 	srv, base := wiringtest.Serve(t)

@@ -20,8 +20,8 @@
 //     >= 5x.
 //  6. benchmark 1's echo on one binary, each 2026-07-28 client in a GemStone session it opened
 //     with open_session (every call carries the session argument) against the same calls in
-//     2025-11-25 sessions: the median of at least five alternating rounds' ratios. Target:
-//     >= 0.95x. Two rows with no target split it: 2025-11-25 session calls carrying the
+//     2025-11-25 sessions: the median of the ratios of many short alternating rounds (-slices
+//     of -slice), every side's sessions open throughout. Target: >= 0.95x. Two rows with no target split it: 2025-11-25 session calls carrying the
 //     2026-07-28 request's _meta and headers against plain ones (the newer wire's bytes), and
 //     the calls by session argument against those (its routing).
 //
@@ -58,9 +58,12 @@ func main() {
 	idleSettle := flag.Duration("idle-settle", 10*time.Second, "wait after opening the idle sessions before sampling")
 	only := flag.String("only", "1,2,3,4,5,6", "which benchmarks to run")
 	rounds := flag.Int("rounds", 2, "rounds of benchmarks 1 and 2, the two sides alternating (a shared machine's load moves)")
+	slices := flag.Int("slices", 12, "rounds of benchmark 6, each side loaded for -slice in each")
+	slice := flag.Duration("slice", 2*time.Second, "measured duration of each side in each round of benchmark 6")
 	flag.Parse()
 
-	b := &bench{server: *server, benchserver: *benchserver, d: *duration, warmup: *warmup, c: *clients, rounds: max(*rounds, 1)}
+	b := &bench{server: *server, benchserver: *benchserver, d: *duration, warmup: *warmup, c: *clients, rounds: max(*rounds, 1),
+		slices: max(*slices, 5), slice: *slice}
 	var rows []row
 	if strings.Contains(*only, "1") {
 		rows = append(rows, b.throughputVsSDK()...)
@@ -92,6 +95,9 @@ type bench struct {
 	server, benchserver string
 	d, warmup           time.Duration
 	c, rounds           int
+	// slices rounds of slice each: benchmark 6, whose sides stay open between rounds.
+	slices int
+	slice  time.Duration
 }
 
 // row is one line of the table.
@@ -145,15 +151,19 @@ type cpuSplit struct {
 	calls              int64
 }
 
-// loadWithSplit is b.load on bin/mcp-gemstone, measuring where the CPU goes.
+// loadWithSplit is b.load on bin/mcp-gemstone, measuring where the CPU of the measured run
+// alone goes: the router process, the gem processes (its sessions' gems, all logged in before
+// it starts and logged out after it ends) and this load generator.
 func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadResult, error) {
-	return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c}, acc)
+	return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c},
+		func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
+			return measureSplit(s, acc, run)
+		})
 }
 
-// loadOptionsWithSplit is loadWithSplit for the load o describes: the CPU of the router process,
-// of the gem processes and of this load generator over the measured run alone (its sessions'
-// gems, all logged in before it starts and logged out after it ends).
-func (b *bench) loadOptionsWithSplit(s *harness.Server, o harness.LoadOptions, acc *cpuSplit) (harness.LoadResult, error) {
+// measureSplit runs run, adding to acc the CPU it cost the router process, the gem processes
+// and this load generator, and the calls it answered.
+func measureSplit(s *harness.Server, acc *cpuSplit, run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
 	pid := s.Cmd.Process.Pid
 	gemsCPU := func() (sum time.Duration) {
 		for _, g := range s.LiveGems() {
@@ -162,17 +172,15 @@ func (b *bench) loadOptionsWithSplit(s *harness.Server, o harness.LoadOptions, a
 		}
 		return sum
 	}
-	return b.loadWith(o, func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
-		_, router0, _ := harness.ProcStat(pid)
-		self0, gems0 := selfCPU(), gemsCPU()
-		res, err := run()
-		_, router1, _ := harness.ProcStat(pid)
-		acc.router += router1 - router0
-		acc.self += selfCPU() - self0
-		acc.gems += gemsCPU() - gems0
-		acc.calls += res.OK
-		return res, err
-	})
+	_, router0, _ := harness.ProcStat(pid)
+	self0, gems0 := selfCPU(), gemsCPU()
+	res, err := run()
+	_, router1, _ := harness.ProcStat(pid)
+	acc.router += router1 - router0
+	acc.self += selfCPU() - self0
+	acc.gems += gemsCPU() - gems0
+	acc.calls += res.OK
+	return res, err
 }
 
 // printSplit prints where a side's CPU went per call.
@@ -340,6 +348,12 @@ func (b *bench) statelessVsSession() []row {
 // the figure for the record: 2025-11-25 session calls as large as the 2026-07-28 ones (their
 // _meta and headers) against plain ones is what the newer wire's bytes cost, and the calls by
 // session argument against those is what its routing costs.
+//
+// The figure it looks for is a few per cent, on a machine whose other tenants move its load by
+// more than that from one second to the next. So every side's sessions are opened and warmed
+// once, before the first round, and stay open: a round is the sides' calls alone, short
+// (b.slice), and there are many of them (b.slices), in an order that turns each round, so
+// the sides meet the same moments of the machine and none always follows the same other.
 func (b *bench) handleVsSession() []row {
 	const name = "6. 2026-07-28 echo with a session argument vs 2025-11-25 session echo"
 	dir, _ := os.MkdirTemp("", "mcp-bench-")
@@ -350,14 +364,25 @@ func (b *bench) handleVsSession() []row {
 	}
 	defer s.Stop(30 * time.Second)
 	var handleCPU, sizedCPU, sessionCPU cpuSplit
-	handles := side{"handle", "session argument", func() (harness.LoadResult, error) {
-		return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, Stateless: true, Handles: true}, &handleCPU)
-	}}
-	sized := side{"sized", "2025-11-25 session, 2026-07-28 bytes", func() (harness.LoadResult, error) {
-		return b.loadOptionsWithSplit(s, harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c, NewerWireBytes: true}, &sizedCPU)
-	}}
-	sessions := side{"session", "2025-11-25 session", func() (harness.LoadResult, error) { return b.loadWithSplit(s, &sessionCPU) }}
-	results, medians, err := b.medianRoundsOf([]side{handles, sized, sessions}, [][2]int{{0, 2}, {1, 2}, {0, 1}})
+	var sides []side
+	for _, sd := range []struct {
+		tag, label string
+		o          harness.LoadOptions
+		acc        *cpuSplit
+	}{
+		{"handle", "session argument", harness.LoadOptions{Stateless: true, Handles: true}, &handleCPU},
+		{"sized", "2025-11-25 session, 2026-07-28 bytes", harness.LoadOptions{NewerWireBytes: true}, &sizedCPU},
+		{"session", "2025-11-25 session", harness.LoadOptions{}, &sessionCPU},
+	} {
+		sd.o.URL, sd.o.Sessions, sd.o.Workers = s.URL, b.c, b.c
+		load, closeSessions, err := b.openedLoad(s, sd.o, sd.acc)
+		if err != nil {
+			return fail(name, fmt.Errorf("%s: %w", sd.tag, err))
+		}
+		defer closeSessions()
+		sides = append(sides, side{sd.tag, sd.label, load})
+	}
+	results, medians, err := b.medianRoundsOf(sides, [][2]int{{0, 2}, {1, 2}, {0, 1}}, b.slices)
 	if err != nil {
 		return fail(name, err)
 	}
@@ -371,25 +396,58 @@ func (b *bench) handleVsSession() []row {
 	}
 }
 
+// openedLoad opens o's sessions on s and warms them for b.warmup, and answers a load that runs
+// b.slice of calls on them, adding the CPU of the router, the gems and this load generator to
+// acc, and the closing of the sessions.
+func (b *bench) openedLoad(s *harness.Server, o harness.LoadOptions, acc *cpuSplit) (load func() (harness.LoadResult, error), closeSessions func(), err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), b.warmup+time.Minute)
+	defer cancel()
+	ls, err := harness.OpenLoadSessions(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	closeSessions = func() { ls.Close(context.Background()) }
+	o.Duration = b.warmup
+	if _, err := harness.RunLoadOn(ctx, ls, o); err != nil {
+		closeSessions()
+		return nil, nil, err
+	}
+	o.Duration = b.slice
+	load = func() (harness.LoadResult, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), b.slice+time.Minute)
+		defer cancel()
+		res, err := measureSplit(s, acc, func() (harness.LoadResult, error) { return harness.RunLoadOn(ctx, ls, o) })
+		if err == nil && (res.Failed > 0 || res.OK == 0) {
+			err = fmt.Errorf("%d of %d calls failed: %s", res.Failed, res.Sent, res.FirstProblem)
+		}
+		return res, err
+	}
+	return load, closeSessions, nil
+}
+
 // medianRoundsOf loads every side in turn, in at least five rounds, and answers each side's
 // rounds merged and, for each pair (i, j), the median of the rounds' ratios of side i to side j.
 // It prints every round and every ratio.
-func (b *bench) medianRoundsOf(sides []side, pairs [][2]int) (merged []harness.LoadResult, medians []float64, err error) {
+func (b *bench) medianRoundsOf(sides []side, pairs [][2]int, rounds int) (merged []harness.LoadResult, medians []float64, err error) {
 	width := 0
 	for _, sd := range sides {
 		width = max(width, len(sd.label))
 	}
 	runs := make([][]harness.LoadResult, len(sides))
 	ratios := make([][]float64, len(pairs))
-	for round := range max(b.rounds, 5) {
+	for round := range max(rounds, 5) {
 		this := make([]harness.LoadResult, len(sides))
-		for i, sd := range sides {
+		for k := range sides {
+			// Each round starts one side later than the last, so no side always goes first
+			// or always follows the same other.
+			i := (k + round) % len(sides)
+			sd := sides[i]
 			if this[i], err = sd.load(); err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", sd.tag, err)
 			}
 			runs[i] = append(runs[i], this[i])
 			lead := "           "
-			if i == 0 {
+			if k == 0 {
 				lead = fmt.Sprintf("  round %d: ", round+1)
 			}
 			fmt.Fprintf(os.Stderr, "%s%-*s %v\n", lead, width, sd.label, this[i])
@@ -416,7 +474,7 @@ func (b *bench) medianRoundsOf(sides []side, pairs [][2]int) (merged []harness.L
 // medianRounds is medianRoundsOf for two sides: ours and theirs merged, and the median of the
 // rounds' ratios of ours to theirs.
 func (b *bench) medianRounds(ours, theirs side) (o, th harness.LoadResult, median float64, err error) {
-	merged, medians, err := b.medianRoundsOf([]side{ours, theirs}, [][2]int{{0, 1}})
+	merged, medians, err := b.medianRoundsOf([]side{ours, theirs}, [][2]int{{0, 1}}, b.rounds)
 	if err != nil {
 		return o, th, 0, err
 	}
