@@ -53,8 +53,13 @@ type callRoute struct {
 // name and its session argument, exactly (a member read case-sensitively, after its escapes are
 // decoded, as the worker reads it).
 func routeOf(params jsonrpc.Object) callRoute {
-	var rt callRoute
-	rt.tool, _ = jsonrpc.StringOf(params.Get("name"))
+	tool, _ := jsonrpc.StringOf(params.Get("name"))
+	return routeNamed(params, tool)
+}
+
+// routeNamed is routeOf for params whose tool name, tool, is read already.
+func routeNamed(params jsonrpc.Object, tool string) callRoute {
+	rt := callRoute{tool: tool}
 	raw := params.Get("arguments")
 	if len(raw) == 0 || raw[0] != '{' {
 		return rt
@@ -116,7 +121,8 @@ func (s *statelessServer) routeCall(ctx context.Context, id json.RawMessage, rt 
 // (open_session, close_session, a refused session argument, no pool gem to be had).
 func (s *statelessServer) statelessGem(w http.ResponseWriter, r *http.Request, req statelessRequest) (_ *session.Session, release func(), answered bool) {
 	if req.m.Method == "tools/call" {
-		sess, reply := s.routeCall(r.Context(), req.m.ID, routeOf(req.params))
+		// parseStateless read the tool's name for Mcp-Name (namedBy): "" when it is no string.
+		sess, reply := s.routeCall(r.Context(), req.m.ID, routeNamed(req.params, req.name))
 		if reply != nil {
 			writeJSON(w, http.StatusOK, stampResult(req.m.Method, reply))
 			return nil, nil, true

@@ -3,6 +3,7 @@ package router
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -116,10 +117,10 @@ func (s *statelessServer) hiddenSession(id string) bool { return s.hidden.has(id
 type statelessRequest struct {
 	m        jsonrpc.Message
 	params   jsonrpc.Object
-	meta     jsonrpc.Object
-	name     string // the params member Mcp-Name carries (namedBy)
-	named    bool   // that member is a string
-	tasks    bool   // the client declared the tasks extension for this request
+	caps     json.RawMessage // _meta's client capabilities, as sent
+	name     string          // the params member Mcp-Name carries (namedBy)
+	named    bool            // that member is a string
+	tasks    bool            // the client declared the tasks extension for this request
 	logLevel string
 }
 
@@ -200,46 +201,66 @@ func (s *statelessServer) parseStateless(r *http.Request, m jsonrpc.Message) (st
 		}
 		req.params = p
 	}
+	// The three members read here are taken in one walk of _meta, kept nowhere else.
+	var rawVersion, caps, rawLogLevel json.RawMessage
 	if raw := req.params.Get("_meta"); len(raw) > 0 {
-		meta, err := jsonrpc.ObjectOfValid(raw)
+		err := jsonrpc.EachMemberOfValid(raw, func(name, value []byte) {
+			switch string(name) {
+			case metaProtocolVersion:
+				rawVersion = value
+			case metaClientCapabilities:
+				caps = value
+			case metaLogLevel:
+				rawLogLevel = value
+			}
+		})
 		if err != nil {
 			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams, "Invalid params: params._meta must be an object", errkind.InvalidMeta)
 		}
-		req.meta = meta
 	}
 	var missing []string
-	for _, k := range []string{metaProtocolVersion, metaClientCapabilities} {
-		if len(req.meta.Get(k)) == 0 {
-			missing = append(missing, k)
-		}
+	if len(rawVersion) == 0 {
+		missing = append(missing, metaProtocolVersion)
+	}
+	if len(caps) == 0 {
+		missing = append(missing, metaClientCapabilities)
 	}
 	if len(missing) > 0 {
 		return req, http.StatusBadRequest, errorBodyWith(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: MCP "+StatelessVersion+" requests carry params._meta with "+strings.Join(missing, " and "),
 			missingData{Kind: errkind.InvalidMeta, Missing: missing})
 	}
-	// A null version reads as "" (as encoding/json reads it), which the header then refuses.
-	rawVersion := req.meta.Get(metaProtocolVersion)
-	version, ok := jsonrpc.StringOf(rawVersion)
-	if !ok && string(rawVersion) != "null" {
-		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
-			"Invalid params: _meta."+metaProtocolVersion+" must be a string", errkind.InvalidMeta)
+	if header := r.Header.Get(VersionHeader); !isStringOf(rawVersion, header) {
+		// A null version reads as "" (as encoding/json reads it), which the header then refuses.
+		version, ok := jsonrpc.StringOf(rawVersion)
+		if !ok && string(rawVersion) != "null" {
+			return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
+				"Invalid params: _meta."+metaProtocolVersion+" must be a string", errkind.InvalidMeta)
+		}
+		if version != header {
+			return req, http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
+				"Header mismatch: MCP-Protocol-Version "+quote(header)+" differs from _meta."+metaProtocolVersion+" "+quote(version), errkind.HeaderMismatch)
+		}
 	}
-	if header := r.Header.Get(VersionHeader); version != header {
-		return req, http.StatusBadRequest, errorBody(m.ID, codeHeaderMismatch,
-			"Header mismatch: MCP-Protocol-Version "+quote(header)+" differs from _meta."+metaProtocolVersion+" "+quote(version), errkind.HeaderMismatch)
-	}
-	caps := req.meta.Get(metaClientCapabilities)
-	if len(caps) == 0 || caps[0] != '{' {
+	if caps[0] != '{' {
 		return req, http.StatusBadRequest, errorBody(m.ID, jsonrpc.CodeInvalidParams,
 			"Invalid params: _meta."+metaClientCapabilities+" must be an object", errkind.InvalidMeta)
 	}
+	req.caps = caps
 	req.tasks = declaresTasks(caps)
-	req.logLevel, _ = jsonrpc.StringOf(req.meta.Get(metaLogLevel))
+	req.logLevel, _ = jsonrpc.StringOf(rawLogLevel)
 	if key := namedBy[m.Method]; key != "" {
 		req.name, req.named = jsonrpc.StringOf(req.params.Get(key))
 	}
 	return req, 0, nil
+}
+
+// isStringOf says raw is the JSON string s written without escapes: the common request's
+// version, compared with its header without decoding it. false says nothing: the caller
+// decodes raw and compares again.
+func isStringOf(raw []byte, s string) bool {
+	return len(raw) == len(s)+2 && raw[0] == '"' && raw[len(raw)-1] == '"' &&
+		!strings.ContainsAny(s, `"\`) && string(raw[1:len(raw)-1]) == s
 }
 
 // namedBy is the params member each named method carries in its Mcp-Name header.

@@ -296,7 +296,7 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 	// the owner check): a counter, not the CSPRNG, on this per-request path.
 	var id [24]byte
 	f := &flight{s: s, id: string(strconv.AppendUint(append(id[:0], "fl-"...), s.flightSeq.Add(1), 10)), sess: sess,
-		name: req.name, attached: true, caps: req.meta.Get(metaClientCapabilities),
+		name: req.name, attached: true, caps: req.caps,
 		msg: req.m, ctx: ctx, release: release, unbind: func() {}}
 	owner, err := s.owner(ctx)
 	if err != nil {

@@ -97,6 +97,22 @@ func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 		}, http.StatusBadRequest, -32020, "headerMismatch"},
 		{"Mcp-Name differs from the tool", func(f *fixture) reply { return f.stateless(call, "Mcp-Name", "sleep") },
 			http.StatusBadRequest, -32020, "headerMismatch"},
+		{"_meta names a member twice", func(f *fixture) reply {
+			return f.stateless(strings.Replace(statelessBody(4, "tools/list", ""), `"_meta":{`,
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",`, 1))
+		}, http.StatusBadRequest, -32602, "invalidMeta"},
+		{"_meta has no client capabilities", func(f *fixture) reply {
+			return f.stateless(strings.Replace(statelessBody(4, "tools/list", ""), `,"io.modelcontextprotocol/clientCapabilities":{}`, "", 1))
+		}, http.StatusBadRequest, -32602, "invalidMeta"},
+		{"_meta's client capabilities are no object", func(f *fixture) reply {
+			return f.stateless(strings.Replace(statelessBody(4, "tools/list", ""), `clientCapabilities":{}`, `clientCapabilities":[]`, 1))
+		}, http.StatusBadRequest, -32602, "invalidMeta"},
+		{"_meta's version is no string", func(f *fixture) reply {
+			return f.stateless(strings.Replace(statelessBody(4, "tools/list", ""), `"2026-07-28"`, `20260728`, 1))
+		}, http.StatusBadRequest, -32602, "invalidMeta"},
+		{"_meta's version is null", func(f *fixture) reply {
+			return f.stateless(strings.Replace(statelessBody(4, "tools/list", ""), `"2026-07-28"`, `null`, 1))
+		}, http.StatusBadRequest, -32020, "headerMismatch"},
 		{"no Mcp-Method", func(f *fixture) reply {
 			return f.post("", statelessBody(6, "tools/list", ""), "Mcp-Protocol-Version", router.StatelessVersion)
 		}, http.StatusBadRequest, -32020, "headerMismatch"},
@@ -118,6 +134,12 @@ func TestStatelessRefusalsNameWhatWasWrong(t *testing.T) {
 			wantError(t, c.send(f.in(t)), c.status, c.code, c.kind)
 		})
 	}
+	t.Run("a version written with escapes is the version it decodes to", func(t *testing.T) {
+		escaped := strings.Replace(statelessBody(9, "tools/list", ""), `"2026-07-28"`, `"2026\u002d07-28"`, 1)
+		if r := f.in(t).stateless(escaped); r.Status != http.StatusOK || r.RPC.Error != nil {
+			t.Fatalf("answered %d %s, want the tool list", r.Status, r.Body)
+		}
+	})
 	t.Run("a revision this server does not speak", func(t *testing.T) {
 		future := strings.Replace(statelessBody(8, "server/discover", ""), `"2026-07-28"`, `"2099-01-01"`, 1)
 		r := f.in(t).post("", future, "Mcp-Protocol-Version", "2099-01-01")

@@ -23,16 +23,26 @@ type Member struct {
 
 // ObjectOfValid reads raw, already known to be valid JSON (see MembersOfValid), as an Object.
 func ObjectOfValid(raw []byte) (Object, error) {
-	raw = bytes.TrimSpace(raw)
 	out := make(Object, 0, 8)
-	dup, ok := eachMember(raw, func(name, value []byte) { out = append(out, Member{name, value}) })
-	if !ok {
-		return nil, errors.New("jsonrpc: not a JSON object")
-	}
-	if dup != nil {
-		return nil, fmt.Errorf("%w: %s", ErrDuplicateMember, quoteName(dup))
+	if err := EachMemberOfValid(raw, func(name, value []byte) { out = append(out, Member{name, value}) }); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// EachMemberOfValid calls fn with each member of raw, already known to be valid JSON, in
+// order, as ObjectOfValid reads them, keeping none: for a reader that wants a few members of
+// an object it reads once. Its error is ObjectOfValid's, and fn may have been called before
+// a member given twice was found.
+func EachMemberOfValid(raw []byte, fn func(name, value []byte)) error {
+	dup, ok := eachMember(bytes.TrimSpace(raw), fn)
+	if !ok {
+		return errors.New("jsonrpc: not a JSON object")
+	}
+	if dup != nil {
+		return fmt.Errorf("%w: %s", ErrDuplicateMember, quoteName(dup))
+	}
+	return nil
 }
 
 // Lookup answers the value of the member name and whether o has it.
