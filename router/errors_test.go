@@ -53,9 +53,12 @@ func TestANotificationWhoseSessionEndedFirstIsUndeliveredNotAnError(t *testing.T
 	wantStatus(t, f.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`), http.StatusAccepted)
 	wantStatus(t, f.do(http.MethodDelete, sid, ""), http.StatusNoContent)
 	<-busy
-	mcptest.Eventually(t, 10*time.Second, "the notification's outcome observed", func() bool {
-		return obs.outcomes()["notifications/initialized undelivered"] == 1
-	})
+	// Waited for by hand, so that a failure says which outcomes were seen instead.
+	for deadline := time.Now().Add(10 * time.Second); obs.outcomes()["notifications/initialized undelivered"] != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no undelivered notifications/initialized observed within 10 s; the outcomes seen: %v", obs.outcomes())
+		}
+	}
 	if n := obs.outcomes()["notifications/initialized sessionGone"]; n != 0 {
 		t.Fatalf("the notification counted as sessionGone %d times: %v", n, obs.outcomes())
 	}
