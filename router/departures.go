@@ -17,6 +17,11 @@ const departureSweep = 25 * time.Millisecond
 // departureSweep.
 func (s *statelessServer) watchDepartures() {
 	s.heldCalls.Add(1)
+	s.armSweep()
+}
+
+// armSweep arms a sweep after departureSweep unless one is armed already.
+func (s *statelessServer) armSweep() {
 	if s.sweepArmed.CompareAndSwap(false, true) {
 		time.AfterFunc(departureSweep, s.sweepDepartures)
 	}
@@ -41,7 +46,7 @@ func (s *statelessServer) sweepDepartures() {
 	}
 	s.sweepArmed.Store(false)
 	// A call counted after the load above found the sweep still armed and armed none itself.
-	if s.heldCalls.Load() > 0 && s.sweepArmed.CompareAndSwap(false, true) {
-		time.AfterFunc(departureSweep, s.sweepDepartures)
+	if s.heldCalls.Load() > 0 {
+		s.armSweep()
 	}
 }

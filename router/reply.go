@@ -36,15 +36,16 @@ func (a jsonAnswer) Final(status int, header http.Header, body []byte) {
 
 // writeJSON writes a complete JSON answer; a nil body is an empty answer (202). The body is
 // written under write deadlines (sse.WriteWhole): a client that never reads its answer
-// loses it after sse.DefaultWriteTimeout without progress instead of holding it.
-func writeJSON(w http.ResponseWriter, status int, body []byte) {
+// loses it after sse.DefaultWriteTimeout without progress instead of holding it, and the
+// error says so.
+func writeJSON(w http.ResponseWriter, status int, body []byte) error {
 	if body == nil {
 		w.WriteHeader(status)
-		return
+		return nil
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = sse.WriteWhole(w, status, body, 0)
+	return sse.WriteWhole(w, status, body, 0)
 }
 
 // refuse answers a request the front end will not serve with an HTTP status and a JSON-RPC

@@ -316,14 +316,15 @@ func (s *statelessServer) startFlight(ctx context.Context, sess *session.Session
 	return f, nil
 }
 
-// runFlight runs the flight's call on the goroutine of the HTTP/1 request that started it, and serves
-// the flight through that request: a call that nothing interrupts (no notification, no question,
+// runFlight runs the flight's call on the goroutine of the HTTP/1 request that started it, and
+// serves the flight through that request: a call that nothing interrupts (no notification, no question,
 // no task, its client still there) is answered by this goroutine when it ends, handed to no
 // other. When something needs serving while the call runs (the worker sends a message, or the
 // client leaves, which the departure sweep notices), serveFlight starts on a goroutine of its
-// own and this one waits for it after the call. That goroutine may answer before the call ends (input_required, a task): the call goes
-// on here, and the answer closes the connection (heldClose), since this request holds it until
-// the call ends and a client that sent its retry on it would wait on itself.
+// own and this one waits for it after the call. That goroutine may answer before the call ends
+// (input_required, a task): the call goes on here, and the answer closes the connection
+// (heldClose), since this request holds it until the call ends and a client that sent its
+// retry on it would wait on itself.
 func (s *statelessServer) runFlight(w http.ResponseWriter, r *http.Request, req statelessRequest, f *flight, responses map[string]json.RawMessage) {
 	if r.ProtoMajor != 1 {
 		// An HTTP/2 answer's stream ends only when its handler returns: an answer given before
@@ -376,13 +377,7 @@ func writeAnswer(w http.ResponseWriter, status int, header http.Header, body []b
 	for k, vs := range header {
 		w.Header()[k] = vs
 	}
-	if body == nil {
-		w.WriteHeader(status)
-		return nil
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	return sse.WriteWhole(w, status, body, 0)
+	return writeJSON(w, status, body)
 }
 
 // startServingLocked starts serving the flight on a goroutine of its own, once, if its call is

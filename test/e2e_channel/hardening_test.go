@@ -92,19 +92,8 @@ func TestADisconnectedStatelessCall(t *testing.T) {
 		}
 	}
 	t.Run("frees its pool gem for the next client", func(t *testing.T) {
-		answered := make(chan mcptest.Answer, 1)
-		go func() {
-			a, _ := c.Stateless(2, "tools/call", `"name":"echo","arguments":{"text":"next"}`, `{}`, "")
-			answered <- a
-		}()
-		select {
-		case a := <-answered:
-			if !strings.Contains(string(a.Body), "next") {
-				t.Fatalf("echo after the disconnects: %d %s", a.Status, a.Body)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("another client's echo got no answer in 20 s: the abandoned calls still hold the pool gems")
-		}
+		wantEchoWithin20s(t, c, 2, `{"text":"next"}`, "next", "echo after the disconnects",
+			"the abandoned calls still hold the pool gems")
 	})
 	t.Run("is cancelled, then forgotten", func(t *testing.T) {
 		if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
@@ -150,18 +139,26 @@ func TestADepartureIsNoticedAfterTheSweepHasRested(t *testing.T) {
 	if !waitFor(10*time.Second, func() bool { return heldFlights(srv) == 0 }) {
 		t.Fatalf("%d calls still held 10 s after their client left: the departure went unnoticed", heldFlights(srv))
 	}
+	wantEchoWithin20s(t, c, 10, `{"session":"`+handle+`","text":"after"}`, "after", "the session's next call after the departure",
+		"the abandoned sleep still runs in its gem")
+}
+
+// wantEchoWithin20s sends a stateless echo with args and fails t unless text comes back within
+// 20 s; what names the call, and stuck says what no answer means.
+func wantEchoWithin20s(t *testing.T, c *mcptest.Client, id int, args, text, what, stuck string) {
+	t.Helper()
 	answered := make(chan mcptest.Answer, 1)
 	go func() {
-		a, _ := c.Stateless(10, "tools/call", `"name":"echo","arguments":{"session":"`+handle+`","text":"after"}`, `{}`, "")
+		a, _ := c.Stateless(id, "tools/call", `"name":"echo","arguments":`+args, `{}`, "")
 		answered <- a
 	}()
 	select {
 	case a := <-answered:
-		if !strings.Contains(string(a.Body), "after") {
-			t.Fatalf("the session's next call after the departure: %d %s", a.Status, a.Body)
+		if !strings.Contains(string(a.Body), text) {
+			t.Fatalf("%s: %d %s", what, a.Status, a.Body)
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("the session's next call got no answer in 20 s: the abandoned sleep still runs in its gem")
+		t.Fatalf("%s got no answer in 20 s: %s", what, stuck)
 	}
 }
 

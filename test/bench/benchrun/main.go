@@ -21,9 +21,10 @@
 //  6. benchmark 1's echo on one binary, each 2026-07-28 client in a GemStone session it opened
 //     with open_session (every call carries the session argument) against the same calls in
 //     2025-11-25 sessions: the median of the ratios of many short alternating rounds (-slices
-//     of -slice), every side's sessions open throughout. Target: >= 0.95x. Two rows with no target split it: 2025-11-25 session calls carrying the
-//     2026-07-28 request's _meta and headers against plain ones (the newer wire's bytes), and
-//     the calls by session argument against those (its routing).
+//     of -slice), every side's sessions open throughout. Target: >= 0.95x. Two rows with no
+//     target split it: 2025-11-25 session calls carrying the 2026-07-28 request's _meta and
+//     headers against plain ones (the newer wire's bytes), and the calls by session argument
+//     against those (its routing).
 //
 // It runs every server as its own process (test/bench/benchserver, bin/mcp-gemstone) on loopback.
 package main
@@ -119,18 +120,36 @@ func (b *bench) load(url string, statusOnly bool) (harness.LoadResult, error) {
 // them (so the measured calls find their gems logged in and warm, and no other gems logging in
 // or out), and closes them. around, when set, brackets the measured run alone.
 func (b *bench) loadWith(o harness.LoadOptions, around func(run func() (harness.LoadResult, error)) (harness.LoadResult, error)) (harness.LoadResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), b.d+b.warmup+2*time.Minute)
-	defer cancel()
-	ls, err := harness.OpenLoadSessions(ctx, o)
+	ls, err := b.warmSessions(o)
 	if err != nil {
 		return harness.LoadResult{}, err
 	}
-	defer ls.Close(context.WithoutCancel(ctx))
+	defer ls.Close(context.Background())
+	return measuredRun(ls, o, b.d, around)
+}
+
+// warmSessions opens o's sessions and runs b.warmup of calls on them.
+func (b *bench) warmSessions(o harness.LoadOptions) (*harness.LoadSessions, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), b.warmup+time.Minute)
+	defer cancel()
+	ls, err := harness.OpenLoadSessions(ctx, o)
+	if err != nil {
+		return nil, err
+	}
 	o.Duration = b.warmup
 	if _, err := harness.RunLoadOn(ctx, ls, o); err != nil {
-		return harness.LoadResult{}, err
+		ls.Close(context.Background())
+		return nil, err
 	}
-	o.Duration = b.d
+	return ls, nil
+}
+
+// measuredRun runs d of o's calls on ls, bracketed by around when it is set; a run in which a
+// call failed, or none was answered, is an error, not a figure.
+func measuredRun(ls *harness.LoadSessions, o harness.LoadOptions, d time.Duration, around func(run func() (harness.LoadResult, error)) (harness.LoadResult, error)) (harness.LoadResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
+	defer cancel()
+	o.Duration = d
 	run := func() (harness.LoadResult, error) { return harness.RunLoadOn(ctx, ls, o) }
 	if around == nil {
 		around = func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) { return run() }
@@ -396,33 +415,20 @@ func (b *bench) handleVsSession() []row {
 	}
 }
 
-// openedLoad opens o's sessions on s and warms them for b.warmup, and answers a load that runs
-// b.slice of calls on them, adding the CPU of the router, the gems and this load generator to
-// acc, and the closing of the sessions.
+// openedLoad opens o's sessions on s and warms them, and answers a load that runs b.slice of
+// calls on them, adding the CPU of the router, the gems and this load generator to acc, and the
+// closing of the sessions.
 func (b *bench) openedLoad(s *harness.Server, o harness.LoadOptions, acc *cpuSplit) (load func() (harness.LoadResult, error), closeSessions func(), err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), b.warmup+time.Minute)
-	defer cancel()
-	ls, err := harness.OpenLoadSessions(ctx, o)
+	ls, err := b.warmSessions(o)
 	if err != nil {
 		return nil, nil, err
 	}
-	closeSessions = func() { ls.Close(context.Background()) }
-	o.Duration = b.warmup
-	if _, err := harness.RunLoadOn(ctx, ls, o); err != nil {
-		closeSessions()
-		return nil, nil, err
-	}
-	o.Duration = b.slice
 	load = func() (harness.LoadResult, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), b.slice+time.Minute)
-		defer cancel()
-		res, err := measureSplit(s, acc, func() (harness.LoadResult, error) { return harness.RunLoadOn(ctx, ls, o) })
-		if err == nil && (res.Failed > 0 || res.OK == 0) {
-			err = fmt.Errorf("%d of %d calls failed: %s", res.Failed, res.Sent, res.FirstProblem)
-		}
-		return res, err
+		return measuredRun(ls, o, b.slice, func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
+			return measureSplit(s, acc, run)
+		})
 	}
-	return load, closeSessions, nil
+	return load, func() { ls.Close(context.Background()) }, nil
 }
 
 // medianRoundsOf loads every side in turn, in at least five rounds, and answers each side's
