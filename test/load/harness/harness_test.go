@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -145,5 +146,44 @@ func TestASessionCallWithTheNewerWiresBytesIsAsLargeAsAStatelessCall(t *testing.
 	}
 	if strings.Contains(string(sized), StatelessVersion) || !json.Valid(sized) {
 		t.Errorf("sized session call is not valid JSON naming only %s: %s", ProtocolVersion, sized)
+	}
+}
+
+// The load generator lays its calls out once per worker (echoBodies); what it sends must stay
+// byte for byte what CallBody, StatelessCallBody and sessionCallBodyWithMeta write, on every
+// wire, whatever the payload holds (HTML characters and quotes are escaped as EchoArgs does).
+func TestALoadWorkersCallsAreTheBodiesTheHarnessWrites(t *testing.T) {
+	for _, payload := range []string{DefaultPayload, ` <a href="x">&amp;</a> \ ` + "\u2028\t"} {
+		for _, tc := range []struct {
+			name string
+			o    LoadOptions
+			sid  string
+			want func(id int64, text string) []byte
+		}{
+			{"session", LoadOptions{}, "sid-1", func(id int64, text string) []byte { return CallBody(id, "echo", EchoArgs(text)) }},
+			{"sized session", LoadOptions{NewerWireBytes: true}, "sid-1", func(id int64, text string) []byte {
+				return sessionCallBodyWithMeta(id, "echo", EchoArgs(text))
+			}},
+			{"stateless", LoadOptions{Stateless: true}, "", func(id int64, text string) []byte { return StatelessCallBody(id, "echo", EchoArgs(text)) }},
+			{"handle", LoadOptions{Stateless: true, Handles: true}, "h-0123", func(id int64, text string) []byte {
+				return StatelessCallBody(id, "echo", `{"session":"h-0123",`+EchoArgs(text)[1:])
+			}},
+		} {
+			tc.o.Payload = payload
+			bodies, headers := workerBodies(7, tc.sid, tc.o)
+			for _, n := range []int{0, 9, 12345} {
+				id := int64(7)*10_000_000 + int64(n) + 1
+				body, text := bodies.call(id, n)
+				if wantText := "w7-c" + strconv.Itoa(n) + payload; text != wantText {
+					t.Errorf("%s call %d: text %q, want %q", tc.name, n, text, wantText)
+				}
+				if want := tc.want(id, text); string(body) != string(want) {
+					t.Errorf("%s call %d:\n got %s\nwant %s", tc.name, n, body, want)
+				}
+			}
+			if tc.o.Stateless == (headers.sid != "") {
+				t.Errorf("%s: calls carry MCP session id %q", tc.name, headers.sid)
+			}
+		}
 	}
 }

@@ -157,33 +157,17 @@ func RunLoadOn(ctx context.Context, ls *LoadSessions, o LoadOptions) (LoadResult
 			defer wg.Done()
 			sid := sids[w%len(sids)]
 			caller := &echoCaller{c: c}
+			bodies, headers := workerBodies(w, sid, o)
 			lat := make([]time.Duration, 0, max(o.Calls, 1024))
 			for i := 0; o.Calls == 0 || i < o.Calls; i++ {
 				if ctx.Err() != nil || (o.Calls == 0 && time.Now().After(deadline)) {
 					break
 				}
 				id := int64(w)*10_000_000 + int64(i) + 1
-				text := "w" + strconv.Itoa(w) + "-c" + strconv.Itoa(i) + o.Payload
+				body, text := bodies.call(id, i)
 				atomic.AddInt64(&res.Sent, 1)
 				t0 := time.Now()
-				var (
-					status int
-					a      echoAnswer
-					msg    []byte
-					err    error
-				)
-				if o.Stateless {
-					args := EchoArgs(text)
-					if sid != "" {
-						args = `{"session":"` + sid + `",` + args[1:]
-					}
-					status, a, msg, err = caller.call(ctx, "", StatelessCallBody(id, "echo", args),
-						"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "echo")
-				} else if o.NewerWireBytes {
-					status, a, msg, err = caller.call(ctx, sid, sessionCallBodyWithMeta(id, "echo", EchoArgs(text)), "Mcp-Method", "tools/call", "Mcp-Name", "echo")
-				} else {
-					status, a, msg, err = caller.call(ctx, sid, CallBody(id, "echo", EchoArgs(text)))
-				}
+				status, a, msg, err := caller.call(ctx, headers.sid, body, headers.extra...)
 				lat = append(lat, time.Since(t0))
 				if err != nil || status != http.StatusOK {
 					atomic.AddInt64(&res.Failed, 1)
@@ -236,6 +220,25 @@ func RunLoadOn(ctx context.Context, ls *LoadSessions, o LoadOptions) (LoadResult
 		res.Max = all[len(all)-1]
 	}
 	return res, nil
+}
+
+// callHeaders are what a load worker's calls carry besides the body: the MCP session id (""
+// on the stateless wire) and the extra headers, as name, value pairs.
+type callHeaders struct {
+	sid   string
+	extra []string
+}
+
+// workerBodies lays out worker w's calls on sid (a handle on the stateless wire) as o asks.
+func workerBodies(w int, sid string, o LoadOptions) (echoBodies, callHeaders) {
+	named := []string{"Mcp-Method", "tools/call", "Mcp-Name", "echo"}
+	switch {
+	case o.Stateless:
+		return newEchoBodies(w, sid, StatelessVersion, o.Payload), callHeaders{"", append([]string{"Mcp-Protocol-Version", StatelessVersion}, named...)}
+	case o.NewerWireBytes:
+		return newEchoBodies(w, "", ProtocolVersion, o.Payload), callHeaders{sid, named}
+	}
+	return newEchoBodies(w, "", "", o.Payload), callHeaders{sid: sid}
 }
 
 // openHandle calls open_session on the 2026-07-28 wire and answers the session it opened.

@@ -91,59 +91,73 @@ func (c *call) dispatch(msg []byte) ([]byte, error) {
 	return errorReply(req.id, CodeMethodNotFound, "method not found: "+req.method, nil), nil
 }
 
-// envelope holds a message's JSON-RPC members as sent (nil when absent). Matching them is
-// case-insensitive in encoding/json; the router refuses a name that differs from a member's
-// only in case (router/internal/jsonrpc readEnvelope), so none reaches the worker.
-type envelope struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
-
-// parseRequest checks the JSON-RPC envelope, reading the message once, as the Smalltalk
-// worker's McpJson parse does. When ok is false, reply is what to answer (nil for a response
-// message, which needs none).
+// parseRequest checks the JSON-RPC envelope as the Smalltalk worker's McpJson parse and
+// Dictionary lookups read it: the message is checked once for well-formedness, then its
+// top-level members are walked, each key matched exactly, a repeated key's last value winning.
+// When ok is false, reply is what to answer (nil for a response message, which needs none).
 func parseRequest(msg []byte) (req request, reply []byte, ok bool) {
+	if !json.Valid(msg) {
+		return req, notWellFormed(), false
+	}
 	if trimmedFirst(msg) != '{' {
-		if !json.Valid(msg) {
-			return req, notWellFormed(), false
-		}
 		return req, errorReply(nil, CodeInvalidRequest, "a message must be one JSON-RPC object (the front end splits batches)", nil), false
 	}
-	var env envelope
-	if err := json.Unmarshal(msg, &env); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			return req, notWellFormed(), false
+	var jsonrpc, id, method, result, fault json.RawMessage
+	eachMember(bytes.TrimSpace(msg), func(key []byte, value json.RawMessage) {
+		switch string(key) {
+		case "jsonrpc":
+			jsonrpc = value
+		case "id":
+			id = value
+		case "method":
+			method = value
+		case "params":
+			req.params = value
+		case "result":
+			result = value
+		case "error":
+			fault = value
 		}
-		return req, errorReply(nil, CodeInvalidRequest, "the message is not a JSON-RPC object", nil), false
-	}
-	if env.ID != nil {
-		switch trimmedFirst(env.ID) {
+	})
+	if id != nil {
+		switch trimmedFirst(id) {
 		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		default:
 			return req, errorReply(nil, CodeInvalidRequest, "id must be a string or a number", nil), false
 		}
-		req.id = env.ID
+		req.id = id
 	}
-	var version string
-	if err := json.Unmarshal(env.JSONRPC, &version); err != nil || version != "2.0" {
+	if version, isString := decodeString(jsonrpc); !isString || version != "2.0" {
 		return req, errorReply(req.id, CodeInvalidRequest, `jsonrpc must be "2.0"`, nil), false
 	}
-	if env.Method == nil {
-		if env.ID != nil && (env.Result != nil || env.Error != nil) {
+	if method == nil {
+		if id != nil && (result != nil || fault != nil) {
 			return req, nil, false // a response to something the worker never asked: nothing to say
 		}
 		return req, errorReply(req.id, CodeInvalidRequest, "the message has no method", nil), false
 	}
-	if err := json.Unmarshal(env.Method, &req.method); err != nil {
+	var isString bool
+	if req.method, isString = decodeString(method); !isString {
 		return req, errorReply(req.id, CodeInvalidRequest, "method must be a string", nil), false
 	}
-	req.params = env.Params
 	return req, nil, true
+}
+
+// decodeString is raw as a string, and false when raw is no JSON string. A string written
+// without escapes, as nearly every one is, is read without a decode.
+func decodeString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, b := range body {
+		if b == '\\' || b == '"' || b < 0x20 {
+			var s string
+			err := json.Unmarshal(raw, &s)
+			return s, err == nil
+		}
+	}
+	return string(body), true
 }
 
 func notWellFormed() []byte {

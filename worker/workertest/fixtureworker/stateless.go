@@ -58,12 +58,10 @@ func readParams(params json.RawMessage) (requestMeta, toolParams) {
 		switch string(key) {
 		case "name":
 			tool.Name = nil
-			var name string
-			switch err := json.Unmarshal(value, &name); {
-			case err != nil:
-				tool.ok = false // not a string
-			case trimmedFirst(value) == '"':
+			if name, isString := decodeString(value); isString {
 				tool.Name = &name
+			} else if string(value) != "null" {
+				tool.ok = false // not a string
 			}
 		case "arguments":
 			tool.Arguments = value
@@ -159,9 +157,8 @@ func skipValue(b []byte, i int) int {
 
 // stringOf is raw as a string, "" when it is absent or no string.
 func stringOf(raw json.RawMessage) string {
-	var v string
-	_ = json.Unmarshal(raw, &v)
-	return v
+	s, _ := decodeString(raw)
+	return s
 }
 
 // stateless says the request is of the 2026-07-28 revision.

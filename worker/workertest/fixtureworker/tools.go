@@ -200,8 +200,10 @@ func (t *tool) validate(raw json.RawMessage) (map[string]any, string, bool) {
 		// decoded again.
 		eachMember(raw, func(key []byte, value json.RawMessage) { fields[string(key)] = value })
 	}
-	var handle string
-	named := json.Unmarshal(fields[sessionArg], &handle) == nil
+	// A string names a session; so does null, which names none that lives (as a decode reads it).
+	handle, present := fields[sessionArg]
+	_, isString := decodeString(handle)
+	named := present && (isString || string(handle) == "null")
 	delete(fields, sessionArg)
 	out := map[string]any{}
 	if t.schema != nil {
@@ -243,6 +245,9 @@ func (t *tool) arg(name string) *argSpec {
 func (a *argSpec) decode(raw json.RawMessage) (any, string) {
 	switch a.kind {
 	case argString:
+		if s, isString := decodeString(raw); isString {
+			return s, ""
+		}
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
 			return nil, "must be a string"
