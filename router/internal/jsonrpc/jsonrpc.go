@@ -182,7 +182,7 @@ func parseOne(raw []byte, lead int) (Message, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return Message{}, notJSONOr(nil, raw, lead, "a JSON-RPC message must be a JSON object")
 	}
-	if !json.Valid(raw) {
+	if !wellFormed(raw) {
 		return Message{}, syntaxError(raw, lead)
 	}
 	env, err := readEnvelope(raw)
@@ -391,7 +391,7 @@ var ErrDuplicateMember = errors.New("jsonrpc: a member is given twice")
 // is how one message comes to be read two ways.
 func Members(raw []byte) (map[string]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
-	if !json.Valid(raw) {
+	if !wellFormed(raw) {
 		return nil, errors.New("jsonrpc: not valid JSON")
 	}
 	return MembersOfValid(raw)
