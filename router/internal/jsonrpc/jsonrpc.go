@@ -136,7 +136,7 @@ func Parse(body []byte) (msgs []Message, batch bool, err error) {
 // wrong shape (-32600). Decoding first and checking only on failure keeps the common path
 // to one pass over the bytes.
 func notJSONOr(err error, body []byte, lead int, shape string) *Error {
-	if !json.Valid(body) {
+	if !wellFormed(body) {
 		return syntaxError(body, lead)
 	}
 	return invalid(shape)
@@ -304,7 +304,7 @@ func plainString(raw []byte) (string, bool) {
 	return string(raw[1 : len(raw)-1]), true
 }
 
-// eachMember calls fn with every top-level member of raw, a JSON object json.Valid has
+// eachMember calls fn with every top-level member of raw, a JSON object wellFormed has
 // accepted, in order: the name with its escapes decoded, and the value's bytes (aliasing
 // raw). It answers the first name given twice (fn is not called for it, nor for anything
 // after it), and false when raw is not an object after all.

@@ -39,9 +39,9 @@ type requestMeta struct {
 // readParams reads a request's params in one walk: the members a tools/call reads, and the ones
 // of its _meta. Every key is matched exactly, as the Smalltalk worker's Dictionary lookups match
 // them (a decode into struct fields would match them in any case, and nothing upstream refuses a
-// key that differs from one of these only in case). params came out of the message's decode, so
-// it is well formed: walked, not decoded again; on the 2026-07-28 wire, whose every request
-// carries a _meta, the decodes were a third of the fixture's echo (docs/performance.md).
+// key that differs from one of these only in case). params is part of the message parseRequest
+// checked, so it is well formed: walked, not decoded; on the 2026-07-28 wire, whose every
+// request carries a _meta, the decodes were a third of the fixture's echo (docs/performance.md).
 func readParams(params json.RawMessage) (requestMeta, toolParams) {
 	var meta requestMeta
 	tool := toolParams{ok: true}
@@ -93,7 +93,7 @@ func readParams(params json.RawMessage) (requestMeta, toolParams) {
 }
 
 // eachMember calls f with each member of obj, a JSON object already known to be well formed (it
-// is part of a message whose decode succeeded), in order, so a repeated key's last value wins as
+// is part of a message parseRequest checked), in order, so a repeated key's last value wins as
 // in a map's decode. A key is compared unescaped: one written with escapes is decoded first.
 func eachMember(obj []byte, f func(key []byte, value json.RawMessage)) {
 	i := skipSpace(obj, 1) // past '{'

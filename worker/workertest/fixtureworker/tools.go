@@ -196,8 +196,8 @@ func (t *tool) validate(raw json.RawMessage) (map[string]any, string, bool) {
 		if trimmedFirst(raw) != '{' {
 			return nil, "arguments must be an object", false
 		}
-		// raw is part of the message its decode checked, so it is well formed: walked, not
-		// decoded again.
+		// raw is part of the message parseRequest checked, so it is well formed: walked, not
+		// decoded.
 		eachMember(raw, func(key []byte, value json.RawMessage) { fields[string(key)] = value })
 	}
 	// A string names a session; so does null, which names none that lives (as a decode reads it).
