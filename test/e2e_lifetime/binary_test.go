@@ -48,6 +48,13 @@ func startServer(t *testing.T, env ...string) *server {
 	return s
 }
 
+// in is s for the subtest t, as fixture.in is for the in-process rig.
+func (s *server) in(t *testing.T) *server {
+	c := *s
+	c.t = t
+	return &c
+}
+
 // hostPort is the server's listening address, for the tests that speak HTTP on a raw socket.
 func (s *server) hostPort() string {
 	return strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")

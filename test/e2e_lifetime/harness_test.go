@@ -133,6 +133,15 @@ func newFixture(t *testing.T, cfg lifetime.Config, sseOpts router.StreamOptions)
 	return f
 }
 
+// in is f for the subtest t: its helpers report to, and stop, t. A subtest that failed through
+// its parent's *testing.T would stop the parent's goroutine from its own, which the testing
+// package reports as a misuse instead of the failure.
+func (f *fixture) in(t *testing.T) *fixture {
+	g := *f
+	g.t = t
+	return &g
+}
+
 // mapped answers a live session's record, from Sessions().Get (the record's stream is where
 // the router puts what it sends unasked).
 func mapped[T any](s T, ok bool) T {

@@ -226,6 +226,7 @@ func TestViewHygiene(t *testing.T) {
 		}
 	})
 	t.Run("moves the view of the session behind", func(t *testing.T) {
+		f := f.in(t)
 		// What the idle worker's gem reports now: its view moved (the text result is the view status).
 		if r := f.post(idle, mcptest.ToolCall(4, "set_view_status", `{}`)); !strings.Contains(string(r.Body), `\"commitsBehind\":0`) {
 			t.Fatalf("view status after the refresh: %s, want commitsBehind 0", r.Body)
@@ -254,6 +255,7 @@ func TestACallPinningTheOldestCommitRecordUnderPressure(t *testing.T) {
 	f, sid := underPressure(t, 300*time.Millisecond)
 	setReadings(t, fmt.Sprintf("500 20 %d", f.gemSession(sid)))
 	t.Run("is ended, saying why", func(t *testing.T) {
+		f := f.in(t)
 		start := time.Now()
 		r := f.post(sid, mcptest.ToolCall(2, "sleep", `{"ms":20000}`))
 		if r.RPC.Error == nil || r.RPC.Error.Code != -32001 || r.RPC.Error.Data["kind"] != lifetime.KindPinnedView {
@@ -265,6 +267,7 @@ func TestACallPinningTheOldestCommitRecordUnderPressure(t *testing.T) {
 		t.Logf("pinning call ended after %v (grace 300ms)", time.Since(start))
 	})
 	t.Run("leaves its session serving", func(t *testing.T) {
+		f := f.in(t)
 		setReadings(t, "0 20")
 		if r := f.post(sid, mcptest.ToolCall(3, "echo", `{"text":"after"}`)); r.Status != http.StatusOK || r.RPC.Error != nil {
 			t.Fatalf("the session after its call was ended: %d %s", r.Status, r.Body)

@@ -165,12 +165,12 @@ func TestAGETStreamItsClientStoppedReading(t *testing.T) {
 
 	var cut time.Time
 	t.Run("is cut after the write timeout", func(t *testing.T) {
-		cut = getStreamIsCut(t, s, c, floodStart, sid)
+		cut = getStreamIsCut(t, s.in(t), c, floodStart, sid)
 	})
 	if cut.IsZero() {
 		t.Fatal("no cut to measure the grace from")
 	}
-	t.Run("has its gem released after the grace", func(t *testing.T) { cutSessionIsReleased(t, s, cut, sid, pid, grace) })
+	t.Run("has its gem released after the grace", func(t *testing.T) { cutSessionIsReleased(t, s.in(t), cut, sid, pid, grace) })
 }
 
 // getStreamIsCut checks the stalled GET stream's cut and what it did to the outbox, and
@@ -263,9 +263,9 @@ func TestAPOSTStreamItsClientStoppedReading(t *testing.T) {
 		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: %s\r\n"+
 		"Content-Length: %d\r\n\r\n%s", s.hostPort(), sid, binaryProtocol, len(body), body))
 
-	t.Run("is cut after the write timeout, without the response", func(t *testing.T) { postStreamIsCut(t, s, c, floodStart) })
-	t.Run("loses nothing of the call, which runs to its end", func(t *testing.T) { cutCallRunsOn(t, s) })
-	t.Run("leaves the session going on with its gem", func(t *testing.T) { cutSessionGoesOn(t, s, sid, pid) })
+	t.Run("is cut after the write timeout, without the response", func(t *testing.T) { postStreamIsCut(t, s.in(t), c, floodStart) })
+	t.Run("loses nothing of the call, which runs to its end", func(t *testing.T) { cutCallRunsOn(t, s.in(t)) })
+	t.Run("leaves the session going on with its gem", func(t *testing.T) { cutSessionGoesOn(t, s.in(t), sid, pid) })
 }
 
 func postStreamIsCut(t *testing.T, s *server, c *stalledClient, floodStart time.Time) {
