@@ -63,6 +63,7 @@ func TestALostControlSession(t *testing.T) {
 	// The first stop finds the control session dead; the second uses a new one.
 	for i, name := range []string{"a stop finding it dead still ends the call", "a stop on its replacement ends the call"} {
 		t.Run(name, func(t *testing.T) {
+			s := s.in(t)
 			sid := s.open()
 			done := s.started(sid, call(i, "sleep_immune", `{"ms":60000}`))
 			s.post(sid, cancelOf(string(rune('0'+i))))
@@ -78,6 +79,7 @@ func TestALostControlSession(t *testing.T) {
 		})
 	}
 	t.Run("is replaced by a new login, logged", func(t *testing.T) {
+		s := s.in(t)
 		mcptest.Eventually(t, 10*time.Second, "a new control session is logged in", func() bool {
 			for _, pid := range s.gemFiles() {
 				if pid != ctlPid {

@@ -37,6 +37,7 @@ func TestTheRouterReadsMembersExactly(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/call"}`:                         "given twice",
 	} {
 		t.Run(body, func(t *testing.T) {
+			s := s.in(t)
 			a := s.post(sid, body)
 			wantError(t, a, http.StatusBadRequest, -32600, "")
 			if !strings.Contains(a.RPC.Error.Message, want) {
@@ -45,6 +46,7 @@ func TestTheRouterReadsMembersExactly(t *testing.T) {
 		})
 	}
 	t.Run("and the session serves on", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, call(4, "echo", `{"text":"still serving"}`)), http.StatusOK)
 	})
 }
@@ -349,6 +351,7 @@ func TestARequestTimeoutSaysWhatBecameOfTheSession(t *testing.T) {
 	s := start(t, "MCP_REQUEST_TIMEOUT=1")
 	sid := s.open()
 	t.Run("a break-immune call's says its session ended, and only that", func(t *testing.T) {
+		s := s.in(t)
 		a := s.post(sid, call(1, "sleep_immune", `{"ms":60000}`))
 		if !wantError(t, a, http.StatusOK, -32001, errkind.RequestTimeout) {
 			return
@@ -358,10 +361,12 @@ func TestARequestTimeoutSaysWhatBecameOfTheSession(t *testing.T) {
 		}
 	})
 	t.Run("that session is gone", func(t *testing.T) {
+		s := s.in(t)
 		b := s.post(sid, call(2, "sleep", `{"ms":30000}`))
 		wantError(t, b, http.StatusNotFound, -32001, errkind.SessionNotFound)
 	})
 	t.Run("an ordinary call's says the session serves on", func(t *testing.T) {
+		s := s.in(t)
 		c := s.post(s.open(), call(3, "sleep", `{"ms":30000}`))
 		if msg := c.RPC.Error.Message; c.RPC.Kind() != errkind.RequestTimeout || !strings.Contains(msg, "keeps serving") {
 			t.Fatalf("an ordinary call past the timeout: %s", c.Body)

@@ -19,6 +19,7 @@ func TestADeniedLogin(t *testing.T) {
 	// The second login is refused the same way: the first failure gave the only slot back.
 	for _, name := range []string{"names the number and what to fix, leaking no NRS", "gives its slot back"} {
 		t.Run(name, func(t *testing.T) {
+			s := s.in(t)
 			a := s.post("", initBody)
 			if !wantError(t, a, http.StatusOK, -32001, errkind.LoginDenied) {
 				return
@@ -50,6 +51,7 @@ func TestARefusedPrepare(t *testing.T) {
 	}
 	t.Run("names the kind and the setting", refused)
 	t.Run("gives its slot back, and its gem", func(t *testing.T) {
+		s := s.in(t)
 		refused(t) // the only slot is free again
 		mcptest.Eventually(t, 5*time.Second, "no worker gem is left from the refused prepares", func() bool { return len(s.gemFiles()) <= 1 })
 	})
@@ -69,6 +71,7 @@ func TestTheGETStream(t *testing.T) {
 		}
 	})
 	t.Run("ends with its session", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.do(http.MethodDelete, sid, ""), http.StatusNoContent)
 		if !mcptest.EndsWithin(rd, 5*time.Second) {
 			t.Fatal("the stream outlived its session")

@@ -21,10 +21,12 @@ func TestAStreamlessSession(t *testing.T) {
 	gems := len(s.ourGems()) // the session's gem and the control session's
 	lastRequest := time.Now()
 	t.Run("serves before its interval is over", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), http.StatusOK)
 		lastRequest = time.Now()
 	})
 	t.Run("is reaped after its interval, not before", func(t *testing.T) {
+		s := s.in(t)
 		mcptest.Eventually(t, 15*time.Second, "the streamless session is reaped", func() bool {
 			return s.post(sid, `{"jsonrpc":"2.0","id":3,"method":"ping"}`).Status == http.StatusNotFound
 		})
@@ -33,6 +35,7 @@ func TestAStreamlessSession(t *testing.T) {
 		}
 	})
 	t.Run("has its gem logged out", func(t *testing.T) {
+		s := s.in(t)
 		mcptest.Eventually(t, 10*time.Second, "the reaped session's gem is gone", func() bool { return len(s.ourGems()) == gems-1 })
 	})
 	t.Run("is logged with why", func(t *testing.T) {

@@ -139,3 +139,12 @@ func wantError(t *testing.T, a answer, status, code int, kind string) bool {
 	t.Helper()
 	return mcptest.WantError(t, a.Answer, status, code, kind)
 }
+
+// in is s for the subtest t: its helpers report to, and stop, t. A subtest that failed through
+// its parent's *testing.T would stop the parent's goroutine from its own, which the testing
+// package reports as a misuse instead of the failure.
+func (s *server) in(t *testing.T) *server {
+	c := *s
+	c.t = t
+	return &c
+}

@@ -77,6 +77,7 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
+			s := s.in(t)
 			a := s.do(r.method, r.sid, r.body, r.headers...)
 			wantError(t, a, r.status, r.code, r.kind)
 			if r.status == 405 && a.Header.Get("Allow") != "GET, POST, DELETE" {
@@ -85,9 +86,11 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		})
 	}
 	t.Run("allowed Origin", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, "Origin", "https://app.example.com"), http.StatusOK)
 	})
 	t.Run("invalid UTF-8 names the offset", func(t *testing.T) {
+		s := s.in(t)
 		body := call(6, "echo", `{"text":"ab`+"\xc3\x28"+`"}`)
 		a := s.post(sid, body)
 		wantError(t, a, http.StatusBadRequest, -32700, "")
@@ -96,9 +99,11 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		}
 	})
 	t.Run("body over MCP_MAX_BODY", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, call(7, "echo", `{"text":"`+strings.Repeat("x", 70<<10)+`"}`)), http.StatusRequestEntityTooLarge)
 	})
 	t.Run("notification and posted response", func(t *testing.T) {
+		s := s.in(t)
 		a := s.post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 		wantStatus(t, a, http.StatusAccepted)
 		if len(a.Body) != 0 {
@@ -107,6 +112,7 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		wantStatus(t, s.post(sid, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`), http.StatusAccepted)
 	})
 	t.Run("ping", func(t *testing.T) {
+		s := s.in(t)
 		a := s.post(sid, `{"jsonrpc":"2.0","id":"p","method":"ping"}`)
 		wantStatus(t, a, http.StatusOK)
 		if string(a.RPC.Result) != "{}" {
@@ -124,6 +130,7 @@ func TestTransportTableRowsOnTheStandIn(t *testing.T) {
 		}
 	})
 	t.Run("the session still serves", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, call(8, "echo", `{"text":"ok"}`)), http.StatusOK)
 	})
 }
@@ -149,6 +156,7 @@ func TestAGemThatDies(t *testing.T) {
 	s := start(t, "MCP_MAX_SESSIONS=1")
 	sid := s.open()
 	t.Run("answers sessionGone under the call's id, without the full error", func(t *testing.T) {
+		s := s.in(t)
 		a := s.post(sid, call(77, "die", `{}`))
 		if !wantError(t, a, http.StatusOK, -32001, errkind.SessionGone) {
 			return
@@ -161,9 +169,11 @@ func TestAGemThatDies(t *testing.T) {
 		}
 	})
 	t.Run("leaves its session not found", func(t *testing.T) {
+		s := s.in(t)
 		wantError(t, s.post(sid, call(78, "echo", `{"text":"x"}`)), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	})
 	t.Run("gives its slot back", func(t *testing.T) {
+		s := s.in(t)
 		s.open() // the only slot is free again
 	})
 }
@@ -198,6 +208,7 @@ func TestAGemKilledMidCall(t *testing.T) {
 		}
 	})
 	t.Run("leaves its session not found", func(t *testing.T) {
+		s := s.in(t)
 		wantError(t, s.post(sid, `{"jsonrpc":"2.0","id":6,"method":"ping"}`), http.StatusNotFound, -32001, errkind.SessionNotFound)
 	})
 	t.Run("gives its slot back", func(t *testing.T) { s.open() })
@@ -282,6 +293,7 @@ func TestNotificationsCancelledOfASleep(t *testing.T) {
 	sid := s.open()
 	done := s.started(sid, call(11, "sleep", `{"ms":30000}`))
 	t.Run("ends it, both POSTs answered 202", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, cancelOf("11")), http.StatusAccepted)
 		select {
 		case a := <-done:
@@ -297,6 +309,7 @@ func TestNotificationsCancelledOfASleep(t *testing.T) {
 		}
 	})
 	t.Run("leaves the session serving", func(t *testing.T) {
+		s := s.in(t)
 		wantStatus(t, s.post(sid, call(12, "echo", `{"text":"x"}`)), http.StatusOK)
 	})
 }
@@ -348,6 +361,7 @@ func TestSIGTERMWithCallsRunning(t *testing.T) {
 		}
 	})
 	t.Run("logs every gem out", func(t *testing.T) {
+		s := s.in(t)
 		if left := s.ourGems(); len(left) != 0 {
 			t.Fatalf("stand-in gems alive after SIGTERM: %v", left)
 		}
