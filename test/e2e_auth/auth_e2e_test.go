@@ -37,6 +37,7 @@ func TestAnOAuthClientsSession(t *testing.T) {
 
 	// 1. Unauthenticated: the challenge points at the metadata, which names the issuer.
 	t.Run("without a token it is challenged to the metadata", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(s.client, http.MethodPost, "", "", initializeBody)
 		if a.Status != 401 || a.Header.Get("WWW-Authenticate") != challengeFor(s, "", "") {
 			t.Fatalf("no token: %d %q", a.Status, a.Header.Get("WWW-Authenticate"))
@@ -73,6 +74,7 @@ func TestAnOAuthClientsSession(t *testing.T) {
 
 	var sid string
 	t.Run("its token initializes a session", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(client, http.MethodPost, "", "", initializeBody)
 		sid = a.Header.Get("Mcp-Session-Id")
 		if a.Status != 200 || sid == "" || a.RPC.Error != nil {
@@ -83,12 +85,14 @@ func TestAnOAuthClientsSession(t *testing.T) {
 		}
 	})
 	t.Run("which calls a tool", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(client, http.MethodPost, "", sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"over TLS, as analyst-bot"}}}`)
 		if a.Status != 200 || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "over TLS, as analyst-bot") {
 			t.Fatalf("tools/call: %d %s", a.Status, a.Body)
 		}
 	})
 	t.Run("and ends with DELETE", func(t *testing.T) {
+		s := s.in(t)
 		if a := s.do(client, http.MethodDelete, "", sid, ""); a.Status != 200 && a.Status != 204 {
 			t.Fatalf("DELETE: %d %s", a.Status, a.Body)
 		}

@@ -52,11 +52,13 @@ func TestATokensClaims(t *testing.T) {
 	base := strings.TrimSuffix(string(carol), "}")
 	ping := `{"jsonrpc":"2.0","id":9,"method":"ping"}`
 	t.Run("name its exact subject", func(t *testing.T) {
+		s := s.in(t)
 		if a := s.do(s.client, http.MethodPost, signPayload(t, is, base+`,"SUB":"alice"}`), sid, ping); a.Status != http.StatusNotFound {
 			t.Fatalf("carol's token with SUB alice on alice's session: %d %s; want 404 (it is carol's)", a.Status, a.Body)
 		}
 	})
 	t.Run("given twice are refused", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(s.client, http.MethodPost, signPayload(t, is, base+`,"sub":"alice"}`), sid, ping)
 		if a.Status != http.StatusUnauthorized || !strings.Contains(a.Header.Get("WWW-Authenticate"), "the token's claims are malformed") {
 			t.Fatalf("a token naming sub twice: %d %q", a.Status, a.Header.Get("WWW-Authenticate"))

@@ -35,6 +35,15 @@ type server struct {
 	client *http.Client // trusts the server's throwaway certificate
 }
 
+// in is s for the subtest t: its helpers report to, and stop, t. A subtest that failed through
+// its parent's *testing.T would stop the parent's goroutine from its own, which the testing
+// package reports as a misuse instead of the failure.
+func (s *server) in(t *testing.T) *server {
+	c := *s
+	c.t = t
+	return &c
+}
+
 // freePort picks a port for the server, so MCP_RESOURCE can name it before the start.
 func freePort(t *testing.T) int {
 	t.Helper()

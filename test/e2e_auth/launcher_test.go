@@ -76,11 +76,13 @@ func TestTheAuthServersScripts(t *testing.T) {
 	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	s.client = clientTrusting(pool)
 	t.Run("the server started refuses a request without a token", func(t *testing.T) {
+		s := s.in(t)
 		if a := s.do(s.client, http.MethodPost, "", "", initializeBody); a.Status != 401 {
 			t.Fatalf("no token: %d", a.Status)
 		}
 	})
 	t.Run("the server started serves a token of its issuer", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(s.client, http.MethodPost, is.Sign(is.Claims(resource, "alice", "mcp:use")), "", initializeBody)
 		if a.Status != 200 || a.Header.Get("Mcp-Session-Id") == "" {
 			t.Fatalf("initialize: %d %s", a.Status, a.Body)

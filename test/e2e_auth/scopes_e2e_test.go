@@ -110,6 +110,7 @@ func TestStepUpOnASession(t *testing.T) {
 
 	notes := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"notes","arguments":{}}}`
 	t.Run("a tool the token does not grant is 403 with the exact challenge", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(s.client, http.MethodPost, writer, sid, notes)
 		want := `Bearer error="insufficient_scope", error_description="the token's scopes do not grant the toolset McpFixtureExecToolset of this tool", ` +
 			`resource_metadata="https://` + s.addr + `/.well-known/oauth-protected-resource/mcp", scope="mcp:use mcp:write mcp:exec"`
@@ -122,6 +123,7 @@ func TestStepUpOnASession(t *testing.T) {
 	})
 	wider := tok("alice", "mcp:use mcp:write mcp:exec")
 	t.Run("a wider token of the same subject runs it on the same session", func(t *testing.T) {
+		s := s.in(t)
 		a := s.do(s.client, http.MethodPost, wider, sid, notes)
 		if a.Status != 200 || a.RPC.Error != nil || !strings.Contains(string(a.RPC.Result), "written before the step-up") {
 			t.Fatalf("the wider token's call: %d %s", a.Status, a.Body)
@@ -132,6 +134,7 @@ func TestStepUpOnASession(t *testing.T) {
 	})
 	narrower := tok("alice", "mcp:use mcp:exec")
 	t.Run("a narrower token loses the tool", func(t *testing.T) {
+		s := s.in(t)
 		if got := s.toolNames(narrower, sid); !slices.Equal(got, []string{"notes"}) {
 			t.Fatalf("after the narrower token: %v", got)
 		}
@@ -141,6 +144,7 @@ func TestStepUpOnASession(t *testing.T) {
 		}
 	})
 	t.Run("another subject's token, however wide, is 404", func(t *testing.T) {
+		s := s.in(t)
 		if a := s.do(s.client, http.MethodPost, tok("mallory", "mcp:use mcp:read mcp:write mcp:exec"), sid, notes); a.Status != 404 {
 			t.Fatalf("another subject on the session: %d %s", a.Status, a.Body)
 		}
@@ -184,6 +188,7 @@ func TestAStatelessRequestsToken(t *testing.T) {
 	tok := func(scope string) string { return is.Sign(is.Claims(s.resource(), "alice", scope)) }
 	writer := tok("mcp:use mcp:write")
 	t.Run("chooses the surface it sees", func(t *testing.T) {
+		s := s.in(t)
 		a := s.statelessCall(writer, 1, "tools/list", "")
 		var res struct {
 			Tools []struct{ Name string } `json:"tools"`
@@ -192,7 +197,7 @@ func TestAStatelessRequestsToken(t *testing.T) {
 			t.Fatalf("stateless tools/list: %d %s", a.Status, a.Body)
 		}
 	})
-	t.Run("steps up as a session's does", func(t *testing.T) { statelessStepUp(t, s, writer, tok) })
+	t.Run("steps up as a session's does", func(t *testing.T) { statelessStepUp(t, s.in(t), writer, tok) })
 }
 
 func statelessStepUp(t *testing.T, s *server, writer string, tok func(string) string) {

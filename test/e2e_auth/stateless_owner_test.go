@@ -41,8 +41,8 @@ func TestWhatAStatelessSubjectMadeIsItsOwn(t *testing.T) {
 	bob := is.Sign(is.Claims(s.resource(), "bob", "mcp:use"))
 	const tasks = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
 
-	t.Run("a session handle", func(t *testing.T) { handleIsOwned(t, s, alice, bob) })
-	t.Run("a task", func(t *testing.T) { taskIsOwned(t, s, alice, bob, tasks) })
+	t.Run("a session handle", func(t *testing.T) { handleIsOwned(t, s.in(t), alice, bob) })
+	t.Run("a task", func(t *testing.T) { taskIsOwned(t, s.in(t), alice, bob, tasks) })
 }
 
 func handleIsOwned(t *testing.T, s *server, alice, bob string) {

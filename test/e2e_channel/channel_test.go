@@ -52,6 +52,17 @@ type mcpSession struct {
 	n   int
 }
 
+// as makes the subtest t the test s's helpers report to, and the returned func puts the parent
+// back: a subtest that failed through its parent's *testing.T would stop the parent's goroutine
+// from its own, which the testing package reports as a misuse instead of the failure. (Swapped
+// rather than copied, as the other rigs' in(t) copy, since the session's request ids must stay
+// one sequence; a test's subtests run one after another.)
+func (s *mcpSession) as(t *testing.T) (restore func()) {
+	parent := s.t
+	s.t = t
+	return func() { s.t = parent }
+}
+
 func open(t *testing.T) *mcpSession {
 	t.Helper()
 	return openWith(t)

@@ -84,6 +84,7 @@ func TestACancelledCallWithAQuestion(t *testing.T) {
 		}
 	})
 	t.Run("leaves the session going on", func(t *testing.T) {
+		defer s.as(t)()
 		echo := s.call("echo", `{"text":"after"}`, "")
 		if b, _ := io.ReadAll(echo.Body); !strings.Contains(string(b), "after") {
 			t.Fatalf("the session did not go on: %s", b)

@@ -48,6 +48,7 @@ func TestAnElicitationAnswerOverTheFrameLimit(t *testing.T) {
 		}
 	})
 	t.Run("leaves the channel to the next tool's progress", func(t *testing.T) {
+		defer s.as(t)()
 		resp := s.call("test_tool_with_progress", `{}`, `{"progressToken":"tok-2"}`)
 		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 			t.Fatalf("after the refusal a tool's progress no longer streams (content type %q):\n%s", ct, s.srv.Log())
@@ -78,6 +79,7 @@ func TestTheElicitationWait(t *testing.T) {
 		}
 	})
 	t.Run("past it an answer is taken and logged as late", func(t *testing.T) {
+		defer s.as(t)()
 		late := s.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"username":"ada"}}}`)
 		if late.StatusCode != http.StatusAccepted {
 			t.Fatalf("a late answer got %d", late.StatusCode)
@@ -130,6 +132,7 @@ func TestACutPOSTStream(t *testing.T) {
 		t.Fatalf("the answer to the elicitation got %d", a.StatusCode)
 	}
 	t.Run("is resumed by GET with the last event id, to its response", func(t *testing.T) {
+		defer s.as(t)()
 		resumed := s.get(askEvent.id)
 		if resumed.StatusCode != http.StatusOK {
 			t.Fatalf("resume from %s: %d", askEvent.id, resumed.StatusCode)
@@ -140,6 +143,7 @@ func TestACutPOSTStream(t *testing.T) {
 		}
 	})
 	t.Run("with nothing left is a 409 to resume", func(t *testing.T) {
+		defer s.as(t)()
 		if again := s.get(askEvent.id); again.StatusCode != http.StatusConflict {
 			t.Fatalf("a resume of a stream with nothing left: %d, want 409", again.StatusCode)
 		}
