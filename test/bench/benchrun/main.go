@@ -64,7 +64,7 @@ func main() {
 	flag.Parse()
 
 	b := &bench{server: *server, benchserver: *benchserver, d: *duration, warmup: *warmup, c: *clients, rounds: max(*rounds, 1),
-		slices: max(*slices, 5), slice: *slice}
+		slices: *slices, slice: *slice}
 	var rows []row
 	if strings.Contains(*only, "1") {
 		rows = append(rows, b.throughputVsSDK()...)
@@ -174,15 +174,12 @@ type cpuSplit struct {
 // alone goes: the router process, the gem processes (its sessions' gems, all logged in before
 // it starts and logged out after it ends) and this load generator.
 func (b *bench) loadWithSplit(s *harness.Server, acc *cpuSplit) (harness.LoadResult, error) {
-	return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c},
-		func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
-			return measureSplit(s, acc, run)
-		})
+	return b.loadWith(harness.LoadOptions{URL: s.URL, Sessions: b.c, Workers: b.c}, splitInto(s, acc))
 }
 
-// measureSplit runs run, adding to acc the CPU it cost the router process, the gem processes
-// and this load generator, and the calls it answered.
-func measureSplit(s *harness.Server, acc *cpuSplit, run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
+// splitInto brackets a measured run (measuredRun's around), adding to acc the CPU it cost the
+// router process, the gem processes and this load generator, and the calls it answered.
+func splitInto(s *harness.Server, acc *cpuSplit) func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
 	pid := s.Cmd.Process.Pid
 	gemsCPU := func() (sum time.Duration) {
 		for _, g := range s.LiveGems() {
@@ -191,15 +188,17 @@ func measureSplit(s *harness.Server, acc *cpuSplit, run func() (harness.LoadResu
 		}
 		return sum
 	}
-	_, router0, _ := harness.ProcStat(pid)
-	self0, gems0 := selfCPU(), gemsCPU()
-	res, err := run()
-	_, router1, _ := harness.ProcStat(pid)
-	acc.router += router1 - router0
-	acc.self += selfCPU() - self0
-	acc.gems += gemsCPU() - gems0
-	acc.calls += res.OK
-	return res, err
+	return func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
+		_, router0, _ := harness.ProcStat(pid)
+		self0, gems0 := selfCPU(), gemsCPU()
+		res, err := run()
+		_, router1, _ := harness.ProcStat(pid)
+		acc.router += router1 - router0
+		acc.self += selfCPU() - self0
+		acc.gems += gemsCPU() - gems0
+		acc.calls += res.OK
+		return res, err
+	}
 }
 
 // printSplit prints where a side's CPU went per call.
@@ -424,9 +423,7 @@ func (b *bench) openedLoad(s *harness.Server, o harness.LoadOptions, acc *cpuSpl
 		return nil, nil, err
 	}
 	load = func() (harness.LoadResult, error) {
-		return measuredRun(ls, o, b.slice, func(run func() (harness.LoadResult, error)) (harness.LoadResult, error) {
-			return measureSplit(s, acc, run)
-		})
+		return measuredRun(ls, o, b.slice, splitInto(s, acc))
 	}
 	return load, func() { ls.Close(context.Background()) }, nil
 }
