@@ -17,6 +17,7 @@ import (
 	"github.com/gemstone-mcp/mcp-gemstone/internal/mcptest"
 	"github.com/gemstone-mcp/mcp-gemstone/internal/wiring/wiringtest"
 	"github.com/gemstone-mcp/mcp-gemstone/router"
+	"github.com/gemstone-mcp/mcp-gemstone/test/load/harness"
 )
 
 // Issue 25's hostile and careless stateless clients, against the front end assembled as
@@ -109,19 +110,10 @@ func TestADisconnectedStatelessCall(t *testing.T) {
 func TestADepartureIsNoticedAfterTheSweepHasRested(t *testing.T) {
 	srv, base := wiringtest.Serve(t)
 	c := &mcptest.Client{URL: base + "/mcp"}
-	opened, err := c.Stateless(1, "tools/call", `"name":"open_session","arguments":{}`, `{}`, "")
-	if err != nil || !strings.Contains(string(opened.Body), `"session"`) {
-		t.Fatalf("open_session: %v %s", err, opened.Body)
+	handle, err := harness.OpenHandle(context.Background(), c)
+	if err != nil {
+		t.Fatalf("open_session: %v", err)
 	}
-	var result struct {
-		Result struct {
-			StructuredContent struct{ Session string } `json:"structuredContent"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(opened.Message, &result); err != nil || result.Result.StructuredContent.Session == "" {
-		t.Fatalf("open_session named no session: %v %s", err, opened.Message)
-	}
-	handle := result.Result.StructuredContent.Session
 	for i := range 3 {
 		a, err := c.Stateless(2+i, "tools/call", `"name":"echo","arguments":{"session":"`+handle+`","text":"warm"}`, `{}`, "")
 		if err != nil || !strings.Contains(string(a.Body), "warm") {

@@ -99,7 +99,7 @@ func OpenLoadSessions(ctx context.Context, o LoadOptions) (*LoadSessions, error)
 		var id string
 		var err error
 		if o.Stateless {
-			id, err = openHandle(ctx, ls.c)
+			id, err = OpenHandle(ctx, ls.c)
 		} else {
 			id, err = ls.c.Open(ctx)
 		}
@@ -241,8 +241,8 @@ func workerBodies(w int, sid string, o LoadOptions) (echoBodies, callHeaders) {
 	return newEchoBodies(w, "", "", o.Payload), callHeaders{sid: sid}
 }
 
-// openHandle calls open_session on the 2026-07-28 wire and answers the session it opened.
-func openHandle(ctx context.Context, c *Client) (string, error) {
+// OpenHandle calls open_session on the 2026-07-28 wire and answers the session it opened.
+func OpenHandle(ctx context.Context, c *Client) (string, error) {
 	a, err := c.Post(ctx, "", StatelessCallBody(0, "open_session", `{}`),
 		"Mcp-Protocol-Version", StatelessVersion, "Mcp-Method", "tools/call", "Mcp-Name", "open_session")
 	if err != nil {
